@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { EventHub } from './event-hub.js';
+
+type Topics = { tick: { session: string; n: number } };
+
+describe('EventHub', () => {
+  it('fans out to every accepting subscriber and forgets closed ones', async () => {
+    const hub = new EventHub<Topics>();
+    const all = hub.subscribe('tick');
+    const onlyB = hub.subscribe('tick', { accepts: (event) => event.session === 'b' });
+    hub.publish('tick', { session: 'a', n: 1 });
+    hub.publish('tick', { session: 'b', n: 2 });
+    expect(all.pending).toBe(2);
+    expect((await onlyB.next()).value?.event).toEqual({ session: 'b', n: 2 });
+    expect(hub.subscriberCount).toBe(2);
+    await all.return();
+    expect(hub.subscriberCount).toBe(1);
+  });
+
+  it('a stalled subscriber does not hold back a reading one', async () => {
+    const hub = new EventHub<Topics>();
+    const stalled = hub.subscribe('tick', { capacity: 10 });
+    const reader = hub.subscribe('tick', { capacity: 10 });
+    const received: number[] = [];
+    for (let n = 0; n < 1_000; n += 1) {
+      hub.publish('tick', { session: 'a', n });
+      received.push((await reader.next()).value!.event.n);
+    }
+    expect(received).toHaveLength(1_000);
+    expect(stalled.pending).toBe(10);
+    expect(stalled.droppedTotal).toBe(990);
+  });
+});

@@ -1,0 +1,71 @@
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { SubscriberQueue } from '../bounded/subscriber-queue.js';
+
+/**
+ * Events a subscriber may queue before the oldest are dropped. Large enough to ride out a burst of
+ * console output between two reads of a healthy client, small enough that a stalled one costs little.
+ */
+export const SUBSCRIBER_QUEUE_CAPACITY = 1_000;
+
+/** Live subscriptions the hub accepts in all; each holds at most one full queue of memory. */
+export const MAX_SUBSCRIBERS = 2_000;
+
+interface Subscriber<T> {
+  readonly queue: SubscriberQueue<T>;
+  readonly accepts: (event: T) => boolean;
+}
+
+export interface SubscribeOptions<T> {
+  accepts?: (event: T) => boolean;
+  capacity?: number;
+}
+
+/**
+ * Fan-out of typed topics to bounded per-subscriber queues. Publishing never blocks and never grows
+ * memory past `capacity` per subscriber; the cost of a slow observer is borne by that observer alone.
+ */
+export class EventHub<Topics extends Record<string, unknown>> {
+  #subscribers: { [K in keyof Topics]?: Set<Subscriber<Topics[K]>> } = {};
+  #count = 0;
+
+  get subscriberCount(): number {
+    return this.#count;
+  }
+
+  subscribe<K extends keyof Topics>(
+    topic: K,
+    options: SubscribeOptions<Topics[K]> = {},
+  ): SubscriberQueue<Topics[K]> {
+    if (this.#count >= MAX_SUBSCRIBERS) {
+      throw new StagegraphError(
+        'SUBSCRIPTION_LIMIT',
+        `This server already holds ${MAX_SUBSCRIBERS} subscriptions.`,
+      );
+    }
+    const subscribers = this.#subscribers[topic] ?? new Set<Subscriber<Topics[K]>>();
+    this.#subscribers[topic] = subscribers;
+    const subscriber: Subscriber<Topics[K]> = {
+      accepts: options.accepts ?? (() => true),
+      queue: new SubscriberQueue<Topics[K]>(options.capacity ?? SUBSCRIBER_QUEUE_CAPACITY, () => {
+        subscribers.delete(subscriber);
+        this.#count -= 1;
+      }),
+    };
+    subscribers.add(subscriber);
+    this.#count += 1;
+    return subscriber.queue;
+  }
+
+  publish<K extends keyof Topics>(topic: K, event: Topics[K]): void {
+    for (const subscriber of this.#subscribers[topic] ?? []) {
+      if (subscriber.accepts(event)) subscriber.queue.push(event);
+    }
+  }
+
+  /** Ends every subscription (server shutdown): each consumer sees its iterator finish. */
+  closeAll(): void {
+    for (const topic of Object.keys(this.#subscribers) as (keyof Topics)[]) {
+      for (const subscriber of [...(this.#subscribers[topic] ?? [])]) subscriber.queue.close();
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import type { ExitInfo, WindowInfo } from '../../transports/contract.js';
+import type { ConsoleEntry } from './console-log.js';
+
+export type SessionStatus = 'STARTING' | 'RUNNING' | 'CRASHED' | 'EXITED' | 'STOPPED';
+
+export type SessionEventType =
+  | 'STARTED'
+  | 'WINDOW_OPENED'
+  | 'WINDOW_CLOSED'
+  | 'RENDERER_CRASHED'
+  | 'STOPPED'
+  | 'EXITED'
+  | 'CRASHED';
+
+export interface SessionEvent {
+  readonly type: SessionEventType;
+  readonly sessionId: string;
+  readonly time: Date;
+  readonly status: SessionStatus;
+  readonly window: WindowInfo | null;
+  readonly exit: ExitInfo | null;
+}
+
+/** The gateway's event topics; every event names its session so subscribers can filter. */
+export type SessionTopics = {
+  console: ConsoleEntry;
+  sessionEvent: SessionEvent;
+};

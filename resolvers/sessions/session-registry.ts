@@ -1,0 +1,169 @@
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { LaunchOptions, LaunchTransport, TransportId } from '../../transports/contract.js';
+import type { EventHub } from '../events/event-hub.js';
+import { Session } from './session.js';
+import type { SessionTopics } from './session-event.js';
+
+export const LAUNCH_TIMEOUT_DEFAULT_MS = 30_000;
+/** A launch slower than two minutes is a hung app, not a slow one. */
+export const LAUNCH_TIMEOUT_MAX_MS = 120_000;
+export const STOP_GRACE_DEFAULT_MS = 5_000;
+export const STOP_GRACE_MAX_MS = 30_000;
+/** Ended sessions kept for post-mortem reads; the oldest ended one is forgotten past this. */
+export const MAX_ENDED_SESSIONS = 50;
+
+/** A launch as clients ask for it; absent and null mean "use the default". */
+export interface LaunchRequest {
+  readonly transport?: TransportId | null;
+  readonly main?: string | null;
+  readonly executablePath?: string | null;
+  readonly args?: readonly string[] | null;
+  readonly env?: readonly { readonly name: string; readonly value: string }[] | null;
+  readonly cwd?: string | null;
+  readonly timeoutMs?: number | null;
+}
+
+export function clamp(value: number | null | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || value === null) return fallback;
+  return Math.min(max, Math.max(min, value));
+}
+
+/** Owns every session: creates them through a transport, finds them by id, and ends them all at shutdown. */
+export class SessionRegistry {
+  readonly #transports: ReadonlyMap<TransportId, LaunchTransport>;
+  readonly #hub: EventHub<SessionTopics>;
+  readonly #sessions = new Map<string, Session>();
+  #nextId = 1;
+  #shuttingDown = false;
+
+  constructor(transports: readonly LaunchTransport[], hub: EventHub<SessionTopics>) {
+    this.#transports = new Map(transports.map((transport) => [transport.id, transport]));
+    this.#hub = hub;
+  }
+
+  transports(): LaunchTransport[] {
+    return [...this.#transports.values()];
+  }
+
+  list(): Session[] {
+    return [...this.#sessions.values()];
+  }
+
+  async launch(request: LaunchRequest): Promise<Session> {
+    if (this.#shuttingDown) {
+      throw new StagegraphError('LAUNCH_FAILED', 'The server is shutting down and accepts no new sessions.');
+    }
+    if (!request.main && !request.executablePath) {
+      throw new StagegraphError(
+        'BAD_INPUT',
+        'launch needs `main` (an app entry script or folder) or `executablePath`.',
+        {
+          nextActions: [
+            'mutation { launch(input: { main: "/absolute/path/to/app/main.js" }) { id status } }',
+          ],
+        },
+      );
+    }
+    const transport = this.#transports.get(request.transport ?? 'playwright-electron');
+    if (!transport?.capabilities.LAUNCH) {
+      throw new StagegraphError(
+        'CAPABILITY_UNSUPPORTED',
+        `Transport ${request.transport} cannot launch apps.`,
+        {
+          nextActions: ['query { transports { id capabilities { LAUNCH } } }'],
+        },
+      );
+    }
+    const timeoutMs = clamp(request.timeoutMs, LAUNCH_TIMEOUT_DEFAULT_MS, 1_000, LAUNCH_TIMEOUT_MAX_MS);
+    const options: LaunchOptions = {
+      args: request.args ?? [],
+      env: Object.fromEntries((request.env ?? []).map(({ name, value }) => [name, value])),
+      timeoutMs,
+      ...(request.main ? { main: request.main } : {}),
+      ...(request.executablePath ? { executablePath: request.executablePath } : {}),
+      ...(request.cwd ? { cwd: request.cwd } : {}),
+    };
+    const started = Date.now();
+    const transportSession = await transport.launch(options);
+    const session = new Session(
+      `s${this.#nextId}`,
+      transport.id,
+      transport.capabilities,
+      transportSession,
+      this.#hub,
+    );
+    this.#nextId += 1;
+    this.#sessions.set(session.id, session);
+    this.#forgetOldEndedSessions();
+    await session.becomeRunning(Math.max(0, timeoutMs - (Date.now() - started)));
+    return session;
+  }
+
+  /** The session with `id`; without an id, the only live session, or the only session at all. */
+  get(id?: string | null): Session {
+    if (id) {
+      const session = this.#sessions.get(id);
+      if (session) return session;
+      throw new StagegraphError('SESSION_NOT_FOUND', `No session has id "${id}".`, {
+        nextActions: this.#listingActions(),
+        details: {
+          liveSessions: this.list()
+            .filter((s) => s.isLive)
+            .map((s) => s.id),
+        },
+      });
+    }
+    const live = this.list().filter((session) => session.isLive);
+    const only = live.length === 1 ? live[0] : this.#sessions.size === 1 ? this.list()[0] : undefined;
+    if (only) return only;
+    if (this.#sessions.size === 0) {
+      throw new StagegraphError('SESSION_NOT_FOUND', 'There are no sessions yet.', {
+        hint: 'Launch an app first.',
+        nextActions: ['mutation { launch(input: { main: "/absolute/path/to/app/main.js" }) { id status } }'],
+      });
+    }
+    throw new StagegraphError(
+      'SESSION_AMBIGUOUS',
+      `${live.length} sessions are live; say which one with \`id\`.`,
+      {
+        nextActions: this.#listingActions(),
+        details: { liveSessions: live.map((session) => session.id) },
+      },
+    );
+  }
+
+  async stop(id?: string | null, graceMs?: number | null): Promise<Session> {
+    const session = this.get(id);
+    await session.stop(clamp(graceMs, STOP_GRACE_DEFAULT_MS, 0, STOP_GRACE_MAX_MS));
+    return session;
+  }
+
+  async forceKill(id?: string | null): Promise<Session> {
+    const session = this.get(id);
+    await session.forceKill();
+    return session;
+  }
+
+  /** Server shutdown: refuse new launches and stop every live session, each within its grace bound. */
+  async stopAll(graceMs = STOP_GRACE_DEFAULT_MS): Promise<void> {
+    this.#shuttingDown = true;
+    await Promise.all(this.list().map((session) => session.stop(graceMs)));
+  }
+
+  #listingActions(): string[] {
+    const actions = ['query { sessions { id status app { name } } }'];
+    for (const session of this.list()
+      .filter((s) => s.isLive)
+      .slice(0, 5)) {
+      actions.push(`query { session(id: "${session.id}") { id status windows { id title } } }`);
+    }
+    return actions;
+  }
+
+  #forgetOldEndedSessions(): void {
+    const ended = this.list().filter((session) => !session.isLive);
+    for (const session of ended.slice(0, Math.max(0, ended.length - MAX_ENDED_SESSIONS))) {
+      this.#sessions.delete(session.id);
+    }
+  }
+}

@@ -1,0 +1,193 @@
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { CapabilityMatrix } from '../../transports/capabilities.js';
+import type {
+  AppInfo,
+  ExitInfo,
+  TransportEvent,
+  TransportId,
+  TransportSession,
+  WindowInfo,
+} from '../../transports/contract.js';
+import type { EventHub } from '../events/event-hub.js';
+import { ConsoleLog } from './console-log.js';
+import { selectWindow, type WindowSelector } from './select-window.js';
+import type { SessionEvent, SessionEventType, SessionStatus, SessionTopics } from './session-event.js';
+
+/** A window as the gateway hands it out: its session travels with it so nested fields can reach it. */
+export type SessionWindow = WindowInfo & { readonly sessionId: string };
+
+/**
+ * A session is the gateway's record of one app it drives. It outlives its process: once the app has
+ * exited or crashed, status, exit and console stay readable for a post-mortem.
+ */
+export class Session {
+  readonly id: string;
+  readonly transportId: TransportId;
+  readonly capabilities: CapabilityMatrix;
+  readonly startedAt = new Date();
+  readonly console: ConsoleLog;
+  readonly #hub: EventHub<SessionTopics>;
+  readonly #transport: TransportSession;
+  #status: SessionStatus = 'STARTING';
+  #exit: ExitInfo | null = null;
+  #endedAt: Date | null = null;
+  #stopRequested = false;
+  #activeWindowId: string | null = null;
+  #windowOpened: (() => void) | undefined;
+
+  constructor(
+    id: string,
+    transportId: TransportId,
+    capabilities: CapabilityMatrix,
+    transport: TransportSession,
+    hub: EventHub<SessionTopics>,
+  ) {
+    this.id = id;
+    this.transportId = transportId;
+    this.capabilities = capabilities;
+    this.console = new ConsoleLog(id);
+    this.#transport = transport;
+    this.#hub = hub;
+    transport.onEvent((event) => this.#onTransportEvent(event));
+    this.#publish('STARTED');
+  }
+
+  get status(): SessionStatus {
+    return this.#status;
+  }
+
+  get exit(): ExitInfo | null {
+    return this.#exit;
+  }
+
+  get endedAt(): Date | null {
+    return this.#endedAt;
+  }
+
+  get pid(): number | null {
+    return this.#transport.pid ?? null;
+  }
+
+  get app(): AppInfo {
+    return this.#transport.app;
+  }
+
+  get isLive(): boolean {
+    return this.#status === 'RUNNING' || this.#status === 'STARTING';
+  }
+
+  async windows(): Promise<SessionWindow[]> {
+    if (!this.isLive) return [];
+    return (await this.#transport.windows()).map((window) => ({ ...window, sessionId: this.id }));
+  }
+
+  async activeWindow(): Promise<SessionWindow | null> {
+    const windows = await this.windows();
+    return windows.find((window) => window.id === this.#activeWindowId) ?? windows[0] ?? null;
+  }
+
+  bounds(windowId: string) {
+    return this.#transport.bounds(windowId);
+  }
+
+  async isFocused(windowId: string): Promise<boolean> {
+    return (await this.#transport.focusedWindowId()) === windowId;
+  }
+
+  /** Makes the selected window the active one and brings it to the front. */
+  async switchWindow(selector: WindowSelector): Promise<SessionWindow> {
+    this.assertLive();
+    const window = selectWindow(this.id, await this.windows(), selector);
+    this.#activeWindowId = window.id;
+    await this.#transport.bringToFront(window.id);
+    return window;
+  }
+
+  /**
+   * STARTING lasts until the app shows its first window (or `timeoutMs` passes: a windowless app is
+   * still a running app), then the session is RUNNING.
+   */
+  async becomeRunning(timeoutMs: number): Promise<void> {
+    if ((await this.#transport.windows()).length === 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        this.#windowOpened = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#windowOpened = undefined;
+    }
+    if (this.#status === 'STARTING') this.#status = 'RUNNING';
+  }
+
+  assertLive(): void {
+    if (this.isLive) return;
+    throw new StagegraphError(
+      'SESSION_NOT_RUNNING',
+      `Session ${this.id} is ${this.#status}; it can no longer act.`,
+      {
+        nextActions: [
+          `query { session(id: "${this.id}") { status exit { code signal } console(last: 20) { entries { type text } } } }`,
+        ],
+      },
+    );
+  }
+
+  async stop(graceMs: number): Promise<void> {
+    if (!this.isLive) return;
+    this.#stopRequested = true;
+    await this.#transport.stop(graceMs);
+    await this.#transport.dispose();
+  }
+
+  async forceKill(): Promise<void> {
+    if (!this.isLive) return;
+    this.#stopRequested = true;
+    await this.#transport.forceKill();
+    await this.#transport.dispose();
+  }
+
+  #onTransportEvent(event: TransportEvent): void {
+    switch (event.type) {
+      case 'console':
+        this.#hub.publish('console', this.console.append(event.message));
+        return;
+      case 'window-opened':
+        this.#windowOpened?.();
+        this.#publish('WINDOW_OPENED', event.window);
+        return;
+      case 'window-closed':
+        this.#publish('WINDOW_CLOSED', event.window);
+        return;
+      case 'renderer-crashed':
+        this.#publish('RENDERER_CRASHED', event.window);
+        return;
+      case 'exited':
+        this.#onExit(event.exit);
+        return;
+    }
+  }
+
+  #onExit(exit: ExitInfo): void {
+    this.#exit = exit;
+    this.#endedAt = new Date();
+    // A signal we did not send is a crash (kill -9, OOM killer, segfault); a code is the app's own exit.
+    const ended = this.#stopRequested ? 'STOPPED' : exit.signal ? 'CRASHED' : 'EXITED';
+    this.#status = ended;
+    this.#publish(ended);
+    void this.#transport.dispose();
+  }
+
+  #publish(type: SessionEventType, window: WindowInfo | null = null): void {
+    const event: SessionEvent = {
+      type,
+      sessionId: this.id,
+      time: new Date(),
+      status: this.#status,
+      window,
+      exit: this.#exit,
+    };
+    this.#hub.publish('sessionEvent', event);
+  }
+}

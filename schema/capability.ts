@@ -1,0 +1,92 @@
+import {
+  DirectiveLocation,
+  defaultFieldResolver,
+  GraphQLDirective,
+  type GraphQLEnumType,
+  GraphQLNonNull,
+  GraphQLSchema,
+  isObjectType,
+} from 'graphql';
+import { StagegraphError } from '../errors/stagegraph-error.js';
+import { Session } from '../resolvers/sessions/session.js';
+import { CAPABILITIES, type Capability, type CapabilityMatrix } from '../transports/capabilities.js';
+import { builder } from './builder.js';
+import type { GatewayContext } from './context.js';
+
+builder.enumType('Capability', {
+  description: 'A seam a transport may support. Fields that need one say so with @requiresCapability.',
+  values: CAPABILITIES,
+});
+
+export const CapabilitiesRef = builder.objectRef<CapabilityMatrix>('Capabilities').implement({
+  description: 'What a transport can really do: each flag is true only where the whole seam works.',
+  fields: (t) =>
+    Object.fromEntries(CAPABILITIES.map((capability) => [capability, t.exposeBoolean(capability)])),
+});
+
+/**
+ * Field options that mark a field as needing `capability`: the directive shows it in the SDL, the
+ * extension is what `enforceCapabilities` reads. One helper sets both so they cannot drift apart.
+ */
+export function requiresCapability(capability: Capability) {
+  return {
+    directives: { requiresCapability: { capability } },
+    extensions: { requiresCapability: capability },
+  } as const;
+}
+
+/**
+ * Wraps every field marked with `requiresCapability` so it is refused before its resolver (and so before
+ * any transport call) when the session it acts on lacks the capability. Run once on the built schema.
+ */
+export function enforceCapabilities(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      const capability = field.extensions?.requiresCapability as Capability | undefined;
+      if (!capability) continue;
+      const resolve = field.resolve ?? defaultFieldResolver;
+      field.resolve = (parent, args, context: GatewayContext, info) => {
+        const session = sessionOf(parent, args, context);
+        if (!session.capabilities[capability]) throw refusal(session, capability, context);
+        return resolve(parent, args, context, info);
+      };
+    }
+  }
+  const capabilityEnum = schema.getType('Capability') as GraphQLEnumType;
+  const directive = new GraphQLDirective({
+    name: 'requiresCapability',
+    description: 'Refused, before any transport call, on a session whose transport lacks this capability.',
+    locations: [DirectiveLocation.FIELD_DEFINITION],
+    args: { capability: { type: new GraphQLNonNull(capabilityEnum) } },
+  });
+  const config = schema.toConfig();
+  return new GraphQLSchema({ ...config, directives: [...config.directives, directive] });
+}
+
+function sessionOf(parent: unknown, args: Record<string, unknown>, context: GatewayContext): Session {
+  if (parent instanceof Session) return parent;
+  const parentSession = (parent as { sessionId?: unknown } | null)?.sessionId;
+  if (typeof parentSession === 'string') return context.sessions.get(parentSession);
+  const argument = args.session ?? args.id;
+  return context.sessions.get(typeof argument === 'string' ? argument : undefined);
+}
+
+function refusal(session: Session, capability: Capability, context: GatewayContext): StagegraphError {
+  const able = context.sessions
+    .transports()
+    .filter((transport) => transport.capabilities[capability])
+    .map((transport) => transport.id);
+  const where =
+    able.length > 0
+      ? `Transports that have it: ${able.join(', ')}.`
+      : 'No transport of this server has it yet.';
+  return new StagegraphError(
+    'CAPABILITY_UNSUPPORTED',
+    `Session ${session.id} runs on ${session.transportId}, which lacks ${capability}. ${where}`,
+    {
+      nextActions: [`query { transports { id capabilities { ${capability} } } }`],
+      details: { capability, transport: session.transportId, transportsWithCapability: able },
+    },
+  );
+}

@@ -1,0 +1,74 @@
+import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
+import { consoleStream } from '../resolvers/events/streams.js';
+import type { ConsoleEntry, ConsoleSnapshot } from '../resolvers/sessions/console-log.js';
+import { builder } from './builder.js';
+import { requiresCapability } from './capability.js';
+import { SessionRef } from './session.js';
+
+const ConsoleSourceEnum = builder.enumType('ConsoleSource', {
+  values: ['RENDERER', 'MAIN'] as const,
+  description: "RENDERER: a window's page; MAIN: the app's main process.",
+});
+
+const ConsoleEntryRef = builder.objectRef<ConsoleEntry>('ConsoleEntry').implement({
+  fields: (t) => ({
+    seq: t.exposeInt('seq', { description: 'Per-session, strictly increasing: resume with `afterSeq`.' }),
+    sessionId: t.exposeID('sessionId'),
+    time: t.field({ type: 'DateTime', resolve: (entry) => entry.time }),
+    type: t.exposeString('type', { description: 'log, info, warning, error, debug, trace, ...' }),
+    text: t.exposeString('text'),
+    source: t.field({ type: ConsoleSourceEnum, resolve: (entry) => entry.source }),
+    windowId: t.exposeID('windowId', { nullable: true }),
+    location: t.exposeString('location', { nullable: true, description: 'url:line:column of the call.' }),
+  }),
+});
+
+const ConsoleLogRef = builder.objectRef<ConsoleSnapshot>('ConsoleLog').implement({
+  description: 'A read of the bounded console buffer (the newest 1,000 entries).',
+  fields: (t) => ({
+    entries: t.field({ type: [ConsoleEntryRef], resolve: (log) => log.entries }),
+    overflowed: t.exposeInt('overflowed', { description: 'Entries pushed out of the buffer so far.' }),
+    total: t.exposeInt('total', { description: 'Entries ever logged in this session.' }),
+  }),
+});
+
+builder.objectField(SessionRef, 'console', (t) =>
+  t.field({
+    type: ConsoleLogRef,
+    description: 'Console output of every window and the main process; readable after the app ends.',
+    ...requiresCapability('CONSOLE'),
+    args: {
+      last: t.arg.int({ required: false, description: 'Only the newest N matching entries.' }),
+      afterSeq: t.arg.int({ required: false }),
+      types: t.arg.stringList({ required: false }),
+      windowId: t.arg.id({ required: false }),
+      textContains: t.arg.string({ required: false }),
+    },
+    resolve: (session, args) => session.console.snapshot(args),
+  }),
+);
+
+const ConsoleEventRef = builder.objectRef<Delivery<ConsoleEntry>>('ConsoleEvent').implement({
+  fields: (t) => ({
+    entry: t.field({ type: ConsoleEntryRef, resolve: (delivery) => delivery.event }),
+    droppedBefore: t.exposeInt('droppedBefore', {
+      description: 'Entries this subscriber lost just before this one because it read too slowly.',
+    }),
+  }),
+});
+
+builder.subscriptionField('console', (t) =>
+  t.field({
+    type: ConsoleEventRef,
+    description: 'Console entries as they are logged; all sessions unless `session` is given.',
+    args: {
+      session: t.arg.id({ required: false }),
+      types: t.arg.stringList({ required: false }),
+      windowId: t.arg.id({ required: false }),
+      textContains: t.arg.string({ required: false }),
+      replay: t.arg.boolean({ required: false, description: 'Start with the buffered entries.' }),
+    },
+    subscribe: (_root, args, { hub, sessions }) => consoleStream(hub, sessions, args),
+    resolve: (delivery) => delivery,
+  }),
+);

@@ -1,0 +1,14 @@
+import type { GraphQLSchema } from 'graphql';
+import { builder } from './builder.js';
+import { enforceCapabilities } from './capability.js';
+import './console.js';
+import './error-code.js';
+import './session-events.js';
+import './session.js';
+import './transport.js';
+import './window.js';
+
+/** The whole API. Capability gating is applied here, once, to every field that declares one. */
+export function buildSchema(): GraphQLSchema {
+  return enforceCapabilities(builder.toSchema({ sortSchema: true }));
+}

@@ -1,0 +1,62 @@
+import { StagegraphError } from '../errors/stagegraph-error.js';
+import { createGateway } from './app.js';
+import { normaliseArgv, parseServeArgs, USAGE } from './config.js';
+import { launchDemo } from './demo.js';
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+const FIRST_STEPS = (url: string) => `Stagegraph is serving GraphQL at ${url}
+  GraphiQL (offline):  open ${url} in a browser
+  WebSocket:           ${url.replace(/^http/, 'ws')} (graphql-ws); SSE on the same URL
+  Try:                 { sessions { id status app { name } windows { id title } } }`;
+
+/** `stagegraph serve ...`: runs until SIGINT/SIGTERM, then stops every session and exits. */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === 'help') {
+    log(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  if (command !== 'serve') {
+    log(`Unknown command "${command}".\n\n${USAGE}`);
+    return 2;
+  }
+  if (rest.includes('--help')) {
+    log(USAGE);
+    return 0;
+  }
+  let config: ReturnType<typeof parseServeArgs>;
+  try {
+    config = parseServeArgs(normaliseArgv(rest));
+  } catch (error) {
+    const hint = error instanceof StagegraphError ? `\nHint: ${error.hint}` : '';
+    log(`${error instanceof Error ? error.message : String(error)}${hint}\n\n${USAGE}`);
+    return 2;
+  }
+  const gateway = createGateway({ config, log });
+  const url = await gateway.start();
+  log(FIRST_STEPS(url));
+
+  const stopped = new Promise<number>((resolve) => {
+    let signals = 0;
+    const onSignal = (signal: NodeJS.Signals) => {
+      signals += 1;
+      if (signals > 1) resolve(1);
+      log(`${signal}: stopping every session...`);
+      void gateway.stop().then(() => resolve(0));
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+
+  if (config.demo) {
+    await launchDemo(gateway.sessions, config, log).catch((error: unknown) => {
+      const detail =
+        error instanceof StagegraphError
+          ? `${error.code}: ${error.message}\nHint: ${error.hint}`
+          : String(error);
+      log(`demo launch failed: ${detail}`);
+    });
+  }
+  return stopped;
+}

@@ -1,0 +1,5 @@
+import { runCli } from './cli.js';
+
+process.exitCode = await runCli(process.argv.slice(2));
+// Playwright's handlers keep a listener on the process; leave no doubt the gateway is done.
+process.exit();

@@ -1,0 +1,173 @@
+import type { ElectronApplication, Page, ConsoleMessage as PlaywrightConsoleMessage } from 'playwright-core';
+import type {
+  AppInfo,
+  Bounds,
+  ConsoleSource,
+  ExitInfo,
+  TransportEvent,
+  TransportSession,
+  WindowInfo,
+} from '../contract.js';
+import { reapGroup, signalGroup, stopProcessGroup } from '../process-group.js';
+import { describePage, WindowRegistry } from './window-registry.js';
+
+/** A window whose main-process handle does not answer within this is reported without bounds. */
+const WINDOW_QUERY_TIMEOUT_MS = 2_000;
+
+/** One launched Electron app driven through Playwright's ElectronApplication. */
+export class PlaywrightElectronSession implements TransportSession {
+  readonly app: AppInfo;
+  readonly #electron: ElectronApplication;
+  readonly #windows = new WindowRegistry();
+  readonly #listeners = new Set<(event: TransportEvent) => void>();
+  readonly #exited: Promise<ExitInfo>;
+  #exit: ExitInfo | undefined;
+  #disposed = false;
+
+  private constructor(electron: ElectronApplication, app: AppInfo) {
+    this.#electron = electron;
+    this.app = app;
+    const child = electron.process();
+    this.#exited = new Promise((resolve) => {
+      const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+        if (this.#exit) return;
+        this.#exit = { code, signal };
+        this.#emit({ type: 'exited', exit: this.#exit });
+        resolve(this.#exit);
+        // The leader is gone; anything it spawned (its browser, renderers) must not outlive it.
+        if (child.pid) void reapGroup(child.pid);
+      };
+      if (child.exitCode !== null || child.signalCode !== null) finish(child.exitCode, child.signalCode);
+      else child.once('exit', finish);
+    });
+    electron.on('window', (page) => this.#track(page));
+    electron.on('console', (message) => this.#console(message, 'MAIN'));
+    for (const page of electron.windows()) this.#track(page);
+  }
+
+  static async start(
+    electron: ElectronApplication,
+    executablePath: string,
+  ): Promise<PlaywrightElectronSession> {
+    const read = await electron.evaluate(({ app }) => ({
+      name: app.getName(),
+      version: app.getVersion(),
+      versions: { ...process.versions } as Record<string, string>,
+    }));
+    return new PlaywrightElectronSession(electron, {
+      name: read.name || null,
+      version: read.version || null,
+      executablePath,
+      versions: read.versions,
+      standIn: 'electron-standin' in read.versions,
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.#electron.process().pid;
+  }
+
+  async windows(): Promise<WindowInfo[]> {
+    return Promise.all(this.#windows.entries().map(([id, page]) => describePage(id, page)));
+  }
+
+  async bounds(windowId: string): Promise<Bounds | null> {
+    const page = this.#windows.page(windowId);
+    if (!page) return null;
+    return this.#inMainProcess(page, (window) => window.getBounds());
+  }
+
+  async focusedWindowId(): Promise<string | null> {
+    for (const [id, page] of this.#windows.entries()) {
+      if (await this.#inMainProcess(page, (window) => window.isFocused())) return id;
+    }
+    return null;
+  }
+
+  async bringToFront(windowId: string): Promise<void> {
+    const page = this.#windows.page(windowId);
+    if (!page) return;
+    await page.bringToFront();
+    await this.#inMainProcess(page, (window) => window.focus());
+  }
+
+  onEvent(listener: (event: TransportEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async stop(graceMs: number): Promise<ExitInfo> {
+    const pgid = this.pid;
+    if (this.#exit || pgid === undefined) return this.#exited;
+    return stopProcessGroup({ pgid, exited: this.#exited, graceful: () => this.#electron.close(), graceMs });
+  }
+
+  async forceKill(): Promise<ExitInfo> {
+    const pgid = this.pid;
+    if (!this.#exit && pgid !== undefined) signalGroup(pgid, 'SIGKILL');
+    const exit = await this.#exited;
+    if (pgid !== undefined) await reapGroup(pgid);
+    return exit;
+  }
+
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    if (!this.#exit) await this.forceKill();
+    this.#listeners.clear();
+  }
+
+  #track(page: Page): void {
+    const { id, isNew } = this.#windows.add(page);
+    if (!isNew) return;
+    page.on('console', (message) => this.#console(message, 'RENDERER', id));
+    page.on('crash', () =>
+      this.#emit({ type: 'renderer-crashed', window: { id, title: '', url: page.url() } }),
+    );
+    page.once('close', () => {
+      const url = page.url();
+      this.#windows.remove(page);
+      this.#emit({ type: 'window-closed', window: { id, title: '', url } });
+    });
+    void describePage(id, page).then((window) => this.#emit({ type: 'window-opened', window }));
+  }
+
+  #console(message: PlaywrightConsoleMessage, source: ConsoleSource, windowId?: string): void {
+    const location = message.location();
+    this.#emit({
+      type: 'console',
+      message: {
+        time: new Date(),
+        type: message.type(),
+        text: message.text(),
+        source,
+        ...(windowId ? { windowId } : {}),
+        ...(location.url
+          ? { location: `${location.url}:${location.lineNumber}:${location.columnNumber}` }
+          : {}),
+      },
+    });
+  }
+
+  #emit(event: TransportEvent): void {
+    if (this.#disposed) return;
+    for (const listener of this.#listeners) listener(event);
+  }
+
+  /** Runs a fixed function against the BrowserWindow of a page in the main process (not user eval). */
+  async #inMainProcess<T>(page: Page, body: (window: Electron.BrowserWindow) => T): Promise<T | null> {
+    const query = (async () => {
+      const handle = await this.#electron.browserWindow(page);
+      try {
+        return (await handle.evaluate(body)) as T;
+      } finally {
+        await handle.dispose();
+      }
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), WINDOW_QUERY_TIMEOUT_MS);
+    });
+    return Promise.race([query.catch(() => null), timeout]).finally(() => clearTimeout(timer));
+  }
+}
