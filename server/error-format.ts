@@ -31,7 +31,7 @@ export function maskError(error: unknown, log: (error: unknown) => void = consol
   const expected = stagegraphCause(error);
   if (expected) return toGraphQLError(expected, error instanceof GraphQLError ? error.path : undefined);
   if (error instanceof GraphQLError && !error.originalError) return error;
-  log(error);
+  log(error instanceof GraphQLError ? error.originalError : error);
   return createGraphQLError('Unexpected error.', {
     ...(error instanceof GraphQLError && error.path ? { path: error.path } : {}),
     extensions: {

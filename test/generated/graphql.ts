@@ -206,7 +206,7 @@ export type Query = {
   /** Every code that can appear in `errors[].extensions.code`. */
   errorCodes: Array<ErrorCode>;
   /** One session; `id` may be omitted when exactly one session is live. */
-  session: Session;
+  session?: Maybe<Session>;
   /** Every session, live and recently ended. */
   sessions: Array<Session>;
   /** Every transport this server offers, with its capability matrix. */
@@ -332,6 +332,39 @@ export type WindowSelector = {
   urlContains?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** RENDERER: a window's page; MAIN: the app's main process. */
+export type ConsoleSource =
+  | 'MAIN'
+  | 'RENDERER';
+
+export type EnvVar = {
+  name: string;
+  value: string;
+};
+
+/** Give `main` (an app entry script or folder) or `executablePath`, or both. */
+export type LaunchInput = {
+  /** Extra arguments after the entry script. */
+  args?: Array<string> | null | undefined;
+  cwd?: string | null | undefined;
+  /** Added to the server environment. */
+  env?: Array<EnvVar> | null | undefined;
+  /** An Electron binary or packaged app; default: --electron, ELECTRON_PATH, the app's own electron package. */
+  executablePath?: string | null | undefined;
+  main?: string | null | undefined;
+  /** Default 30000, clamped to 1000..120000. */
+  timeoutMs?: number | null | undefined;
+};
+
+export type SessionEventType =
+  | 'CRASHED'
+  | 'EXITED'
+  | 'RENDERER_CRASHED'
+  | 'STARTED'
+  | 'STOPPED'
+  | 'WINDOW_CLOSED'
+  | 'WINDOW_OPENED';
+
 /** STARTING until the first window shows; CRASHED when killed by a signal nobody here sent. */
 export type SessionStatus =
   | 'CRASHED'
@@ -340,10 +373,100 @@ export type SessionStatus =
   | 'STARTING'
   | 'STOPPED';
 
+/** Picks one window: by id, by title or url substring, or by index in opening order. */
+export type WindowSelector = {
+  id?: string | number | null | undefined;
+  index?: number | null | undefined;
+  titleContains?: string | null | undefined;
+  urlContains?: string | null | undefined;
+};
+
+export type LaunchMutationVariables = Exact<{
+  input: LaunchInput;
+}>;
+
+
+export type LaunchMutation = { launch: { id: string, status: SessionStatus, pid: number | null, app: { name: string | null, standIn: boolean }, windows: Array<{ id: string, title: string }> } };
+
+export type StopMutationVariables = Exact<{
+  id?: string | number | null | undefined;
+  graceMs?: number | null | undefined;
+}>;
+
+
+export type StopMutation = { stop: { id: string, status: SessionStatus, exit: { code: number | null, signal: string | null } | null } };
+
+export type ForceKillMutationVariables = Exact<{
+  id?: string | number | null | undefined;
+}>;
+
+
+export type ForceKillMutation = { forceKill: { id: string, status: SessionStatus, exit: { code: number | null, signal: string | null } | null } };
+
+export type SwitchWindowMutationVariables = Exact<{
+  session?: string | number | null | undefined;
+  window: WindowSelector;
+}>;
+
+
+export type SwitchWindowMutation = { switchWindow: { id: string, title: string } };
+
 export type SessionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type SessionsQuery = { sessions: Array<{ id: string, status: SessionStatus }> };
+export type SessionsQuery = { sessions: Array<{ id: string, status: SessionStatus, pid: number | null }> };
+
+export type SessionOverviewQueryVariables = Exact<{
+  id?: string | number | null | undefined;
+}>;
 
 
-export const SessionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Sessions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<SessionsQuery, SessionsQueryVariables>;
+export type SessionOverviewQuery = { session: { id: string, transport: string, status: SessionStatus, pid: number | null, exit: { code: number | null, signal: string | null } | null, app: { name: string | null, version: string | null, standIn: boolean, executablePath: string }, capabilities: { LAUNCH: boolean, WINDOWS: boolean, CONSOLE: boolean, NATIVE_UI: boolean }, windows: Array<{ id: string, title: string, url: string, focused: boolean, bounds: { width: number, height: number } | null }>, activeWindow: { id: string } | null } | null };
+
+export type SessionConsoleQueryVariables = Exact<{
+  id?: string | number | null | undefined;
+  last?: number | null | undefined;
+  textContains?: string | null | undefined;
+}>;
+
+
+export type SessionConsoleQuery = { session: { status: SessionStatus, console: { total: number, overflowed: number, entries: Array<{ seq: number, type: string, text: string, source: ConsoleSource, windowId: string | null }> } } | null };
+
+export type TransportsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TransportsQuery = { transports: Array<{ id: string, capabilities: { LAUNCH: boolean, ATTACH: boolean, INJECT: boolean, INTERCEPT: boolean, CLOCK: boolean, MAIN_EVAL: boolean, RENDERER_EVAL: boolean, INTERACTION: boolean, STORAGE: boolean, NATIVE_UI: boolean, CONSOLE: boolean, WINDOWS: boolean } }> };
+
+export type ErrorCodesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ErrorCodesQuery = { errorCodes: Array<{ code: string, meaning: string, retryable: boolean, hint: string }> };
+
+export type ConsoleStreamSubscriptionVariables = Exact<{
+  session?: string | number | null | undefined;
+  textContains?: string | null | undefined;
+  replay?: boolean | null | undefined;
+}>;
+
+
+export type ConsoleStreamSubscription = { console: { droppedBefore: number, entry: { seq: number, sessionId: string, type: string, text: string, source: ConsoleSource, windowId: string | null } } };
+
+export type SessionEventsSubscriptionVariables = Exact<{
+  session?: string | number | null | undefined;
+}>;
+
+
+export type SessionEventsSubscription = { sessionEvents: { type: SessionEventType, sessionId: string, status: SessionStatus, droppedBefore: number, window: { id: string, title: string, url: string } | null, exit: { code: number | null, signal: string | null } | null } };
+
+
+export const LaunchDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"Launch"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"LaunchInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"launch"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"pid"}},{"kind":"Field","name":{"kind":"Name","value":"app"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"standIn"}}]}},{"kind":"Field","name":{"kind":"Name","value":"windows"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}}]}}]}}]}}]} as unknown as DocumentNode<LaunchMutation, LaunchMutationVariables>;
+export const StopDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"Stop"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"graceMs"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"stop"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"graceMs"},"value":{"kind":"Variable","name":{"kind":"Name","value":"graceMs"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"exit"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"signal"}}]}}]}}]}}]} as unknown as DocumentNode<StopMutation, StopMutationVariables>;
+export const ForceKillDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ForceKill"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"forceKill"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"exit"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"signal"}}]}}]}}]}}]} as unknown as DocumentNode<ForceKillMutation, ForceKillMutationVariables>;
+export const SwitchWindowDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SwitchWindow"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"session"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"window"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"WindowSelector"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"switchWindow"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"session"},"value":{"kind":"Variable","name":{"kind":"Name","value":"session"}}},{"kind":"Argument","name":{"kind":"Name","value":"window"},"value":{"kind":"Variable","name":{"kind":"Name","value":"window"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}}]}}]}}]} as unknown as DocumentNode<SwitchWindowMutation, SwitchWindowMutationVariables>;
+export const SessionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Sessions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"pid"}}]}}]}}]} as unknown as DocumentNode<SessionsQuery, SessionsQueryVariables>;
+export const SessionOverviewDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"SessionOverview"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"session"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"transport"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"pid"}},{"kind":"Field","name":{"kind":"Name","value":"exit"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"signal"}}]}},{"kind":"Field","name":{"kind":"Name","value":"app"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"standIn"}},{"kind":"Field","name":{"kind":"Name","value":"executablePath"}}]}},{"kind":"Field","name":{"kind":"Name","value":"capabilities"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"LAUNCH"}},{"kind":"Field","name":{"kind":"Name","value":"WINDOWS"}},{"kind":"Field","name":{"kind":"Name","value":"CONSOLE"}},{"kind":"Field","name":{"kind":"Name","value":"NATIVE_UI"}}]}},{"kind":"Field","name":{"kind":"Name","value":"windows"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"focused"}},{"kind":"Field","name":{"kind":"Name","value":"bounds"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"width"}},{"kind":"Field","name":{"kind":"Name","value":"height"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"activeWindow"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}}]} as unknown as DocumentNode<SessionOverviewQuery, SessionOverviewQueryVariables>;
+export const SessionConsoleDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"SessionConsole"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"last"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"textContains"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"session"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"console"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"last"},"value":{"kind":"Variable","name":{"kind":"Name","value":"last"}}},{"kind":"Argument","name":{"kind":"Name","value":"textContains"},"value":{"kind":"Variable","name":{"kind":"Name","value":"textContains"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"overflowed"}},{"kind":"Field","name":{"kind":"Name","value":"entries"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seq"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"source"}},{"kind":"Field","name":{"kind":"Name","value":"windowId"}}]}}]}}]}}]}}]} as unknown as DocumentNode<SessionConsoleQuery, SessionConsoleQueryVariables>;
+export const TransportsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Transports"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"transports"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"capabilities"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"LAUNCH"}},{"kind":"Field","name":{"kind":"Name","value":"ATTACH"}},{"kind":"Field","name":{"kind":"Name","value":"INJECT"}},{"kind":"Field","name":{"kind":"Name","value":"INTERCEPT"}},{"kind":"Field","name":{"kind":"Name","value":"CLOCK"}},{"kind":"Field","name":{"kind":"Name","value":"MAIN_EVAL"}},{"kind":"Field","name":{"kind":"Name","value":"RENDERER_EVAL"}},{"kind":"Field","name":{"kind":"Name","value":"INTERACTION"}},{"kind":"Field","name":{"kind":"Name","value":"STORAGE"}},{"kind":"Field","name":{"kind":"Name","value":"NATIVE_UI"}},{"kind":"Field","name":{"kind":"Name","value":"CONSOLE"}},{"kind":"Field","name":{"kind":"Name","value":"WINDOWS"}}]}}]}}]}}]} as unknown as DocumentNode<TransportsQuery, TransportsQueryVariables>;
+export const ErrorCodesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ErrorCodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"errorCodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"meaning"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}},{"kind":"Field","name":{"kind":"Name","value":"hint"}}]}}]}}]} as unknown as DocumentNode<ErrorCodesQuery, ErrorCodesQueryVariables>;
+export const ConsoleStreamDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"ConsoleStream"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"session"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"textContains"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"replay"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"console"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"session"},"value":{"kind":"Variable","name":{"kind":"Name","value":"session"}}},{"kind":"Argument","name":{"kind":"Name","value":"textContains"},"value":{"kind":"Variable","name":{"kind":"Name","value":"textContains"}}},{"kind":"Argument","name":{"kind":"Name","value":"replay"},"value":{"kind":"Variable","name":{"kind":"Name","value":"replay"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"droppedBefore"}},{"kind":"Field","name":{"kind":"Name","value":"entry"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seq"}},{"kind":"Field","name":{"kind":"Name","value":"sessionId"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"source"}},{"kind":"Field","name":{"kind":"Name","value":"windowId"}}]}}]}}]}}]} as unknown as DocumentNode<ConsoleStreamSubscription, ConsoleStreamSubscriptionVariables>;
+export const SessionEventsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"SessionEvents"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"session"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionEvents"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"session"},"value":{"kind":"Variable","name":{"kind":"Name","value":"session"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"sessionId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"droppedBefore"}},{"kind":"Field","name":{"kind":"Name","value":"window"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"url"}}]}},{"kind":"Field","name":{"kind":"Name","value":"exit"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"signal"}}]}}]}}]}}]} as unknown as DocumentNode<SessionEventsSubscription, SessionEventsSubscriptionVariables>;

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { isLoopback, normaliseArgv, parseServeArgs } from './config.js';
+
+const parse = (...argv: string[]) => parseServeArgs(normaliseArgv(argv), {});
+
+describe('serve arguments', () => {
+  it('binds loopback on the default port with eval off', () => {
+    expect(parse()).toMatchObject({ host: '127.0.0.1', port: 4700, allowEval: 'none', token: undefined });
+  });
+
+  it.each([
+    [['--allow-eval'], 'both'],
+    [['--allow-eval=main'], 'main'],
+    [['--allow-eval=renderer'], 'renderer'],
+  ])('%j opts into eval scope %s', (argv, scope) => {
+    expect(parse(...argv).allowEval).toBe(scope);
+  });
+
+  it('refuses a non-loopback bind without a token, and accepts it with one', () => {
+    expect(() => parse('--host', '0.0.0.0')).toThrow(/without a token/);
+    expect(parse('--host', '0.0.0.0', '--token', 's3cret').host).toBe('0.0.0.0');
+    expect(parseServeArgs(['--host', '0.0.0.0'], { STAGEGRAPH_TOKEN: 'env-token' }).token).toBe('env-token');
+  });
+
+  it.each([
+    [['--port', 'eighty']],
+    [['--port', '70000']],
+    [['--allow-eval=everything']],
+    [['--frobnicate']],
+  ])('rejects %j', (argv) => {
+    expect(() => parse(...argv)).toThrow();
+  });
+
+  it('knows what loopback is', () => {
+    expect(['127.0.0.1', '127.9.9.9', 'localhost', '::1'].every(isLoopback)).toBe(true);
+    expect(['0.0.0.0', '10.0.0.1', '::', 'example.com'].some(isLoopback)).toBe(false);
+  });
+});

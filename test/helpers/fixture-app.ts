@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url';
+import type { LaunchInput } from '../generated/graphql.js';
+
+export const FIXTURE_APP_MAIN = fileURLToPath(new URL('../../fixtures/app/main.js', import.meta.url));
+export const STAND_IN = fileURLToPath(new URL('../../fixtures/electron-standin/electron', import.meta.url));
+
+/**
+ * The Electron executables this run can test against: always the stand-in, plus real Electron when
+ * ELECTRON_PATH names one. Suites iterate over these so the same assertions run on both.
+ */
+export const ELECTRON_TARGETS: readonly { name: string; executablePath: string }[] = [
+  { name: 'stand-in', executablePath: STAND_IN },
+  ...(process.env.ELECTRON_PATH ? [{ name: 'real Electron', executablePath: process.env.ELECTRON_PATH }] : []),
+];
+
+export function fixtureLaunch(executablePath = STAND_IN, env: Record<string, string> = {}): LaunchInput {
+  return {
+    main: FIXTURE_APP_MAIN,
+    executablePath,
+    env: Object.entries(env).map(([name, value]) => ({ name, value })),
+  };
+}

@@ -1,0 +1,22 @@
+import { createRequire } from 'node:module';
+import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
+
+export default defineConfig({
+  resolve: {
+    // graphql 16 ships CJS (main) and ESM (module). Node-run dependencies such as Pothos load the CJS
+    // build, while Vite would pick the ESM one for our sources: two realms, and graphql refuses to mix
+    // them ("Cannot use GraphQLObjectType from another module or realm"). Pin everyone to the CJS build.
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
+  test: {
+    include: ['**/*.test.ts'],
+    exclude: ['node_modules/**'],
+    // End-to-end suites start Chromium; two cores cannot run many at once without timing out.
+    fileParallelism: true,
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
