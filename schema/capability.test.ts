@@ -43,7 +43,8 @@ async function setup(capabilities: Capability[]) {
   );
   await sessions.launch({ main: '/app/main.js' });
   vi.clearAllMocks();
-  const run = (query: string) => execute({ schema: buildSchema(), document: parse(query), contextValue: { sessions, hub } });
+  const run = (query: string) =>
+    execute({ schema: buildSchema(), document: parse(query), contextValue: { sessions, hub } });
   return { session, run };
 }
 

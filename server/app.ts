@@ -12,6 +12,7 @@ import { createPlaywrightElectronTransport } from '../transports/playwright-elec
 import { useTokenAuth } from './auth.js';
 import type { ServeConfig } from './config.js';
 import { maskError } from './error-format.js';
+import { GRAPHIQL_DEFAULT_QUERY } from './graphiql-default.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -48,7 +49,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     context,
     landingPage: false,
     renderGraphiQL,
-    graphiql: { title: 'Stagegraph', subscriptionsProtocol: 'WS' },
+    graphiql: { title: 'Stagegraph', subscriptionsProtocol: 'WS', defaultQuery: GRAPHIQL_DEFAULT_QUERY },
     maskedErrors: {
       maskError: (error) => maskError(error, (cause) => log(`unexpected error: ${String(cause)}`)),
     },

@@ -22,14 +22,12 @@ describe('serve arguments', () => {
     expect(parseServeArgs(['--host', '0.0.0.0'], { STAGEGRAPH_TOKEN: 'env-token' }).token).toBe('env-token');
   });
 
-  it.each([
-    [['--port', 'eighty']],
-    [['--port', '70000']],
-    [['--allow-eval=everything']],
-    [['--frobnicate']],
-  ])('rejects %j', (argv) => {
-    expect(() => parse(...argv)).toThrow();
-  });
+  it.each([[['--port', 'eighty']], [['--port', '70000']], [['--allow-eval=everything']], [['--frobnicate']]])(
+    'rejects %j',
+    (argv) => {
+      expect(() => parse(...argv)).toThrow();
+    },
+  );
 
   it('knows what loopback is', () => {
     expect(['127.0.0.1', '127.9.9.9', 'localhost', '::1'].every(isLoopback)).toBe(true);

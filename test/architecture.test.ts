@@ -33,8 +33,10 @@ describe('architecture', () => {
         if (!specifier.startsWith('.')) continue;
         const target = resolve(file, '..', specifier);
         const targetLayer = layerOf(target);
-        if (targetLayer === -1) violations.push(`${relative(ROOT, file)} imports outside the layers: ${specifier}`);
-        else if (targetLayer > layerOf(file)) violations.push(`${relative(ROOT, file)} imports upward: ${specifier}`);
+        if (targetLayer === -1)
+          violations.push(`${relative(ROOT, file)} imports outside the layers: ${specifier}`);
+        else if (targetLayer > layerOf(file))
+          violations.push(`${relative(ROOT, file)} imports upward: ${specifier}`);
       }
     }
     expect(violations).toEqual([]);

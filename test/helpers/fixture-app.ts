@@ -10,7 +10,9 @@ export const STAND_IN = fileURLToPath(new URL('../../fixtures/electron-standin/e
  */
 export const ELECTRON_TARGETS: readonly { name: string; executablePath: string }[] = [
   { name: 'stand-in', executablePath: STAND_IN },
-  ...(process.env.ELECTRON_PATH ? [{ name: 'real Electron', executablePath: process.env.ELECTRON_PATH }] : []),
+  ...(process.env.ELECTRON_PATH
+    ? [{ name: 'real Electron', executablePath: process.env.ELECTRON_PATH }]
+    : []),
 ];
 
 export function fixtureLaunch(executablePath = STAND_IN, env: Record<string, string> = {}): LaunchInput {

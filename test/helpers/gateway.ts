@@ -63,7 +63,11 @@ export function wsClient(wsUrl: string, connectionParams?: Record<string, unknow
 }
 
 /** One query or mutation over graphql-ws. */
-export function wsRequest<T, V>(client: Client, document: TypedDocumentNode<T, V>, variables?: V): Promise<ExecutionResult<T>> {
+export function wsRequest<T, V>(
+  client: Client,
+  document: TypedDocumentNode<T, V>,
+  variables?: V,
+): Promise<ExecutionResult<T>> {
   return new Promise((resolve, reject) => {
     let result: ExecutionResult<T> | undefined;
     client.subscribe<T>(
@@ -88,7 +92,11 @@ export interface Subscription<T> {
 }
 
 /** Holds a subscription open and records everything it receives. */
-export function subscribe<T, V>(client: Client, document: TypedDocumentNode<T, V>, variables?: V): Subscription<T> {
+export function subscribe<T, V>(
+  client: Client,
+  document: TypedDocumentNode<T, V>,
+  variables?: V,
+): Subscription<T> {
   const received: T[] = [];
   const errors: unknown[] = [];
   const waiters = new Set<() => void>();
@@ -120,7 +128,11 @@ export function subscribe<T, V>(client: Client, document: TypedDocumentNode<T, V
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`no matching event within ${timeoutMs} ms; got ${JSON.stringify(received).slice(0, 2000)}`));
+          reject(
+            new Error(
+              `no matching event within ${timeoutMs} ms; got ${JSON.stringify(received).slice(0, 2000)}`,
+            ),
+          );
         }, timeoutMs);
         if (!check()) waiters.add(check);
       });

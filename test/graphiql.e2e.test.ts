@@ -1,0 +1,68 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './helpers/browser.js';
+import { type RunningGateway, startGateway } from './helpers/gateway.js';
+
+let gateway: RunningGateway;
+let browser: Browser;
+let page: Page;
+/** Every request the page tried to send off this machine; offline means this stays empty. */
+const offMachine: string[] = [];
+
+beforeAll(async () => {
+  gateway = await startGateway();
+  browser = await launchChromium();
+  page = await browser.newPage();
+  await page.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.hostname === '127.0.0.1' || url.protocol === 'data:' || url.protocol === 'blob:')
+      return route.continue();
+    offMachine.push(url.href);
+    return route.abort();
+  });
+  await page.goto(gateway.url, { waitUntil: 'load' });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.stop();
+});
+
+async function run(operation: string) {
+  const editor = page.locator('.graphiql-query-editor .monaco-editor').first();
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(operation);
+  const name = /^\w+ (\w+)/.exec(operation)?.[1] ?? '';
+  await expect.poll(() => page.locator('.graphiql-query-editor').textContent()).toContain(name);
+  // GraphiQL re-parses the operation name on a debounce; executing sooner runs the previous operation.
+  await page.waitForTimeout(500);
+  await page.locator('.graphiql-execute-button').click();
+}
+
+const response = () => page.locator('.graphiql-response').first();
+
+describe('GraphiQL', () => {
+  it('renders from the server alone, with no request leaving the machine', async () => {
+    await page.locator('.graphiql-container').first().waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.locator('.graphiql-query-editor').textContent()).toContain('FirstLook');
+    expect(offMachine).toEqual([]);
+  });
+
+  it('runs a query', async () => {
+    await run('query Probe { transports { id } errorCodes { code } }');
+    await expect.poll(() => response().textContent(), { timeout: 15_000 }).toContain('playwright-electron');
+    expect(await response().textContent()).toContain('SESSION_NOT_FOUND');
+  });
+
+  it('runs a subscription over graphql-ws and shows its error for an unknown session', async () => {
+    const socket = page.waitForEvent('websocket', { timeout: 15_000 });
+    await run('subscription Watch { sessionEvents(session: "s404") { type } }');
+    await expect
+      .poll(() => response().textContent(), { timeout: 15_000 })
+      .toMatch(/SESSION_NOT_FOUND[\s\S]*s404|s404[\s\S]*SESSION_NOT_FOUND/);
+    expect(new URL((await socket).url()).pathname).toBe('/graphql');
+    expect(offMachine).toEqual([]);
+  });
+});
