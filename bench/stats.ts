@@ -1,0 +1,37 @@
+/** Summary figures of a sample of durations in milliseconds. */
+export interface Summary {
+  readonly n: number;
+  readonly median: number;
+  readonly p95: number;
+  readonly mean: number;
+}
+
+export function summarise(samples: readonly number[]): Summary {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  return {
+    n: sorted.length,
+    median: at(0.5),
+    p95: at(0.95),
+    mean: sorted.reduce((sum, x) => sum + x, 0) / sorted.length,
+  };
+}
+
+/** Times `run` `n` times in sequence after `warmup` untimed runs. */
+export async function time(n: number, run: () => Promise<unknown>, warmup = Math.min(50, n)): Promise<Summary> {
+  for (let i = 0; i < warmup; i += 1) await run();
+  const samples: number[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const started = performance.now();
+    await run();
+    samples.push(performance.now() - started);
+  }
+  return summarise(samples);
+}
+
+export function row(name: string, summary: Summary, reference?: Summary): string {
+  const ratio = reference ? `${(summary.median / reference.median).toFixed(2)}x` : 'reference';
+  return `| ${name} | ${summary.n} | ${summary.median.toFixed(3)} | ${summary.p95.toFixed(3)} | ${ratio} |`;
+}
+
+export const HEADER = '| what | n | median ms | p95 ms | vs reference (median) |\n|---|---|---|---|---|';

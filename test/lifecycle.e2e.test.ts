@@ -1,0 +1,149 @@
+import type { Client } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ConsoleStreamDocument,
+  ForceKillDocument,
+  LaunchDocument,
+  SessionConsoleDocument,
+  SessionEventsDocument,
+  SessionOverviewDocument,
+  StopDocument,
+  SwitchWindowDocument,
+} from './generated/graphql.js';
+import { ELECTRON_TARGETS, fixtureLaunch } from './helpers/fixture-app.js';
+import {
+  http,
+  type RunningGateway,
+  startGateway,
+  subscribe,
+  wsClient,
+  wsRequest,
+} from './helpers/gateway.js';
+import { expectGroupsGone } from './helpers/processes.js';
+
+for (const target of ELECTRON_TARGETS) {
+  describe(`session lifecycle on ${target.name}`, () => {
+    let gateway: RunningGateway;
+    let client: Client;
+
+    beforeAll(async () => {
+      gateway = await startGateway();
+      client = wsClient(gateway.wsUrl);
+    });
+    afterAll(async () => {
+      await client?.dispose();
+      await gateway?.stop();
+    });
+
+    async function launch(env: Record<string, string> = {}) {
+      const { data, errors } = await http(gateway.url, LaunchDocument, {
+        input: fixtureLaunch(target.executablePath, env),
+      });
+      expect(errors).toBeUndefined();
+      return data!.launch;
+    }
+
+    it('launches, lists windows, streams console and window events, switches window, stops', async () => {
+      const consoleStream = subscribe(client, ConsoleStreamDocument, { textContains: 'fixture' });
+      const events = subscribe(client, SessionEventsDocument, {});
+      const launched = await launch({ FIXTURE_SECOND_WINDOW_AFTER_MS: '1000' });
+      expect(launched.status).toBe('RUNNING');
+      expect(launched.app.standIn).toBe(target.name === 'stand-in');
+      expect(launched.windows[0]?.title).toBe('Stagegraph Fixture');
+
+      const overview = await wsRequest(client, SessionOverviewDocument, { id: launched.id });
+      const session = overview.data!.session!;
+      expect(session).toMatchObject({
+        transport: 'playwright-electron',
+        app: { name: 'stagegraph-fixture' },
+      });
+      expect(session.windows[0]?.bounds).toEqual({ width: 900, height: 700 });
+      expect(session.activeWindow?.id).toBe(session.windows[0]?.id);
+
+      const started = await consoleStream.waitFor((event) => event.console.entry.text === 'fixture: started');
+      expect(started.console.entry).toMatchObject({
+        sessionId: launched.id,
+        source: 'RENDERER',
+        windowId: 'w1',
+      });
+
+      const opened = await events.waitFor(
+        (event) => event.sessionEvents.type === 'WINDOW_OPENED' && event.sessionEvents.window?.id === 'w2',
+      );
+      expect(opened.sessionEvents.sessionId).toBe(launched.id);
+      const switched = await http(gateway.url, SwitchWindowDocument, { window: { titleContains: 'Second' } });
+      expect(switched.data?.switchWindow).toEqual({ id: 'w2', title: 'Second Window' });
+
+      const stopped = await http(gateway.url, StopDocument, { id: launched.id });
+      expect(stopped.data?.stop.status).toBe('STOPPED');
+      await events.waitFor((event) => event.sessionEvents.type === 'STOPPED');
+      await expectGroupsGone([launched.pid!]);
+      const afterStop = await http(gateway.url, SessionConsoleDocument, {
+        id: launched.id,
+        textContains: 'started',
+      });
+      expect(afterStop.data?.session?.console.entries.map((entry) => entry.text)).toEqual([
+        'fixture: started',
+      ]);
+      consoleStream.dispose();
+      events.dispose();
+    });
+
+    it('turns CRASHED within 1 s of kill -9, keeps the console readable, and launches again', async () => {
+      const launched = await launch();
+      const events = subscribe(client, SessionEventsDocument, { session: launched.id });
+      await expect
+        .poll(
+          async () =>
+            (await http(gateway.url, SessionConsoleDocument, { id: launched.id })).data?.session?.console
+              .total,
+        )
+        .toBeGreaterThan(0);
+
+      const killedAt = Date.now();
+      process.kill(launched.pid!, 'SIGKILL');
+      const crashed = await events.waitFor((event) => event.sessionEvents.type === 'CRASHED', 1_000);
+      expect(Date.now() - killedAt).toBeLessThan(1_000);
+      expect(crashed.sessionEvents).toMatchObject({
+        status: 'CRASHED',
+        exit: { code: null, signal: 'SIGKILL' },
+      });
+      await expectGroupsGone([launched.pid!]);
+
+      const postMortem = await http(gateway.url, SessionConsoleDocument, {
+        id: launched.id,
+        textContains: 'started',
+      });
+      expect(postMortem.data?.session).toMatchObject({ status: 'CRASHED' });
+      expect(postMortem.data?.session?.console.entries[0]?.text).toBe('fixture: started');
+
+      const again = await launch();
+      expect(again.status).toBe('RUNNING');
+      const killed = await http(gateway.url, ForceKillDocument, { id: again.id });
+      expect(killed.data?.forceKill).toMatchObject({ status: 'STOPPED', exit: { signal: 'SIGKILL' } });
+      await expectGroupsGone([again.pid!]);
+      events.dispose();
+    });
+
+    it('names the live sessions when asked for an unknown one, and refuses acting on an ended one', async () => {
+      const live = await launch();
+      const { errors } = await http(gateway.url, SessionOverviewDocument, { id: 'no-such-session' });
+      expect(errors?.[0]?.extensions?.code).toBe('SESSION_NOT_FOUND');
+      expect(errors?.[0]?.extensions?.nextActions).toContain(
+        `query { session(id: "${live.id}") { id status windows { id title } } }`,
+      );
+      await http(gateway.url, StopDocument, { id: live.id });
+      const refused = await http(gateway.url, SwitchWindowDocument, {
+        session: live.id,
+        window: { index: 0 },
+      });
+      expect(refused.errors?.[0]?.extensions?.code).toBe('SESSION_NOT_RUNNING');
+    });
+  });
+}
+
+if (!process.env.ELECTRON_PATH) {
+  describe.skip('session lifecycle on real Electron (ELECTRON_PATH not set)', () => {
+    it('runs the same launch/window/console/crash tests against a real Electron binary', () => {});
+  });
+}
