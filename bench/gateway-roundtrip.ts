@@ -1,9 +1,9 @@
 // Round trip of a trivial query through the running gateway, over HTTP and over graphql-ws, against
 // in-process `execute` of the same document on the same schema (the reference): what the wire costs.
 import { execute, parse } from 'graphql';
-import { startGateway, wsClient, wsRequest } from '../test/helpers/gateway.js';
-import { TransportsDocument } from '../test/generated/graphql.js';
 import { buildSchema } from '../schema/index.js';
+import { TransportsDocument } from '../test/generated/graphql.js';
+import { startGateway, wsClient, wsRequest } from '../test/helpers/gateway.js';
 import { HEADER, row, time } from './stats.js';
 
 const N = Number(process.env.BENCH_N ?? 2_000);

@@ -18,7 +18,11 @@ export function summarise(samples: readonly number[]): Summary {
 }
 
 /** Times `run` `n` times in sequence after `warmup` untimed runs. */
-export async function time(n: number, run: () => Promise<unknown>, warmup = Math.min(50, n)): Promise<Summary> {
+export async function time(
+  n: number,
+  run: () => Promise<unknown>,
+  warmup = Math.min(50, n),
+): Promise<Summary> {
   for (let i = 0; i < warmup; i += 1) await run();
   const samples: number[] = [];
   for (let i = 0; i < n; i += 1) {

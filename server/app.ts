@@ -26,6 +26,8 @@ export interface GatewayDeps {
 
 export interface Gateway {
   readonly sessions: SessionRegistry;
+  /** The event fan-out every subscription reads from. */
+  readonly hub: EventHub<SessionTopics>;
   /** The HTTP and WebSocket URL of the GraphQL endpoint, once started. */
   readonly url: string;
   start(): Promise<string>;
@@ -63,6 +65,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   return {
     sessions,
+    hub,
     get url() {
       return url;
     },

@@ -1,0 +1,12 @@
+// Runs every benchmark in sequence, each in its own process so one's garbage does not skew the next.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BENCHES = ['gateway-roundtrip.ts', 'launch.ts'];
+const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
+
+console.log(`# Stagegraph benchmarks — ${new Date().toISOString()}\n`);
+for (const bench of BENCHES) {
+  execFileSync(process.execPath, [tsx, fileURLToPath(new URL(bench, import.meta.url))], { stdio: 'inherit' });
+  console.log();
+}
