@@ -47,6 +47,62 @@ export const ERROR_CODES = {
     retryable: true,
     hint: 'Raise `timeoutMs` (clamped to 120000) or check the app opens a window at start-up.',
   },
+  REF_NOT_FOUND: {
+    meaning: 'No node of the current snapshot has that ref.',
+    retryable: false,
+    hint: 'Take a snapshot (or use `find`) and pick a ref from it; `similarRefs` lists near candidates.',
+  },
+  REF_STALE: {
+    meaning: 'The ref belonged to a document that has since reloaded or navigated, or its element is gone.',
+    retryable: false,
+    hint: 'Take a fresh snapshot of the window and use the refs it returns.',
+  },
+  SELECTOR_NO_MATCH: {
+    meaning: 'The selector, test id, role/name or text matched no element within the timeout.',
+    retryable: true,
+    hint: 'Check the target against a fresh snapshot; `similarRefs` lists near candidates by role and name.',
+  },
+  AMBIGUOUS_TARGET: {
+    meaning: 'The target matched more than one element and no `nth` was given.',
+    retryable: false,
+    hint: 'Add `nth`, narrow it with `within`, or use a ref; the candidates are listed in `details`.',
+  },
+  ELEMENT_DISABLED: {
+    meaning: 'The target stayed disabled for the whole actionability timeout.',
+    retryable: true,
+    hint: 'Do what enables it first (fill required fields, wait for loading), or raise `timeoutMs`.',
+  },
+  ELEMENT_OBSCURED: {
+    meaning: 'Another element covers the target and would receive the pointer event.',
+    retryable: true,
+    hint: 'Close or dismiss the covering element named in the message, or scroll the target clear of it.',
+  },
+  ELEMENT_NOT_VISIBLE: {
+    meaning: 'The target stayed hidden, detached or zero-sized for the whole actionability timeout.',
+    retryable: true,
+    hint: 'Reveal it first (open its menu, tab or section) or check it is the element you mean.',
+  },
+  ELEMENT_NOT_EDITABLE: {
+    meaning:
+      'The action needs an input, textarea, select or contenteditable element and the target is not one.',
+    retryable: false,
+    hint: 'Target the form control itself (its label resolves to it), not a wrapper.',
+  },
+  ACTION_TIMEOUT: {
+    meaning: 'The action did not complete within its timeout for a reason other than the ones above.',
+    retryable: true,
+    hint: 'Raise `timeoutMs` (clamped to 30000) or check the page is responsive.',
+  },
+  EXPECTATION_FAILED: {
+    meaning: 'The expected condition did not hold within the timeout; the last actual value is in `details`.',
+    retryable: true,
+    hint: 'Compare `details.actual` with what you expected; raise `timeoutMs` if the app is just slow.',
+  },
+  PATH_NOT_ALLOWED: {
+    meaning: 'A file path lies outside the roots this server allows for uploads.',
+    retryable: false,
+    hint: 'Use a file under one of the allowed roots listed in `details.allowedRoots`.',
+  },
   CAPABILITY_UNSUPPORTED: {
     meaning: "The session's transport cannot do this; the field was refused before any transport call.",
     retryable: false,

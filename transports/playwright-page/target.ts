@@ -1,0 +1,144 @@
+import type { ElementHandle, Locator, Page } from 'playwright-core';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+
+/**
+ * Where an action lands, as the transport understands it. Refs never reach a transport: the snapshot
+ * store turns a ref into the element `key` the in-page walker gave it.
+ */
+export type TargetSpec =
+  | { readonly kind: 'key'; readonly key: number; readonly ref: string }
+  | { readonly kind: 'selector'; readonly selector: string }
+  | { readonly kind: 'testId'; readonly testId: string }
+  | { readonly kind: 'role'; readonly role: string; readonly name?: string; readonly exact?: boolean }
+  | { readonly kind: 'text'; readonly text: string; readonly exact?: boolean };
+
+export interface TargetQuery {
+  readonly spec: TargetSpec;
+  /** Zero-based pick among several matches; without it several matches are AMBIGUOUS_TARGET. */
+  readonly nth?: number;
+  readonly within?: TargetQuery;
+}
+
+/** Candidates named in an AMBIGUOUS_TARGET error; enough to choose, short enough to read. */
+const AMBIGUITY_LISTING = 10;
+
+export type Scope = Page | Locator;
+/** The element an action works on: a locator for queries, a handle for walker keys. */
+export type Resolved = Locator | ElementHandle<Element>;
+
+/** Finds the element a key stands for, through the page global the snapshot walker maintains. */
+export type KeyResolver = (page: Page, key: number) => Promise<ElementHandle<Element> | null>;
+
+export function describeSpec(spec: TargetSpec): string {
+  switch (spec.kind) {
+    case 'key':
+      return `ref ${spec.ref}`;
+    case 'selector':
+      return `selector ${JSON.stringify(spec.selector)}`;
+    case 'testId':
+      return `test id ${JSON.stringify(spec.testId)}`;
+    case 'role':
+      return `role ${spec.role}${spec.name === undefined ? '' : ` named ${JSON.stringify(spec.name)}`}`;
+    case 'text':
+      return `text ${JSON.stringify(spec.text)}`;
+  }
+}
+
+function locatorFor(scope: Scope, spec: Exclude<TargetSpec, { kind: 'key' }>): Locator {
+  switch (spec.kind) {
+    case 'selector':
+      return scope.locator(spec.selector);
+    case 'testId':
+      return scope.getByTestId(spec.testId);
+    case 'role':
+      return scope.getByRole(spec.role as Parameters<Page['getByRole']>[0], {
+        ...(spec.name === undefined ? {} : { name: spec.name }),
+        exact: spec.exact ?? true,
+      });
+    case 'text':
+      return scope.getByText(spec.text, { exact: spec.exact ?? false });
+  }
+}
+
+/**
+ * Resolves a target to exactly one element, waiting (bounded) for it to appear. No match is
+ * SELECTOR_NO_MATCH, several without `nth` is AMBIGUOUS_TARGET listing them; a key whose element is
+ * gone is REF_STALE.
+ */
+export async function resolveTarget(
+  page: Page,
+  query: TargetQuery,
+  timeoutMs: number,
+  keyResolver: KeyResolver,
+): Promise<Resolved> {
+  const scope: Scope = query.within ? await scopeFor(page, query.within, timeoutMs, keyResolver) : page;
+  const { spec } = query;
+  if (spec.kind === 'key') {
+    const handle = await keyResolver(page, spec.key);
+    if (!handle) {
+      throw new StagegraphError('REF_STALE', `The element of ref ${spec.ref} is no longer in the document.`, {
+        nextActions: [
+          'query { session { activeWindow { snapshot(interactiveOnly: true) { nodes { ref role name } } } } }',
+        ],
+      });
+    }
+    return handle;
+  }
+  const locator = locatorFor(scope, spec);
+  const first = await locator
+    .first()
+    .waitFor({ state: 'attached', timeout: timeoutMs })
+    .then(() => true)
+    .catch(() => false);
+  if (!first) {
+    throw new StagegraphError('SELECTOR_NO_MATCH', `No element matches ${describeSpec(spec)}.`, {
+      details: { target: spec },
+    });
+  }
+  if (query.nth !== undefined) return locator.nth(query.nth);
+  const count = await locator.count();
+  if (count > 1) {
+    const candidates = await locator.evaluateAll(
+      (elements, limit) =>
+        elements.slice(0, limit).map((element) => ({
+          tag: element.tagName.toLowerCase(),
+          text: (element.textContent ?? '').trim().slice(0, 60),
+          testId: element.getAttribute('data-testid'),
+        })),
+      AMBIGUITY_LISTING,
+    );
+    throw new StagegraphError(
+      'AMBIGUOUS_TARGET',
+      `${count} elements match ${describeSpec(spec)}; give \`nth\` or a ref.`,
+      {
+        details: { count, candidates },
+      },
+    );
+  }
+  return locator;
+}
+
+async function scopeFor(
+  page: Page,
+  within: TargetQuery,
+  timeoutMs: number,
+  keyResolver: KeyResolver,
+): Promise<Scope> {
+  const resolved = await resolveTarget(page, within, timeoutMs, keyResolver);
+  if (!isHandle(resolved)) return resolved;
+  // Locators cannot hang off an element handle, so scope by the element's structural path. It stops at a
+  // shadow root: a ref inside shadow DOM scopes to its shadow host's light-DOM path.
+  const path = await resolved.evaluate((element) => {
+    const steps: string[] = [];
+    for (let node: Element | null = element; node?.parentElement; node = node.parentElement) {
+      const same = [...node.parentElement.children].filter((child) => child.tagName === node?.tagName);
+      steps.unshift(`${node.tagName.toLowerCase()}:nth-of-type(${same.indexOf(node) + 1})`);
+    }
+    return `:root > ${steps.join(' > ')}`;
+  });
+  return page.locator(path);
+}
+
+export function isHandle(resolved: Resolved): resolved is ElementHandle<Element> {
+  return typeof (resolved as ElementHandle).asElement === 'function';
+}
