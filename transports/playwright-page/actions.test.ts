@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../test/helpers/browser.js';
 import { perform } from './actions.js';
-import { resolveTarget, type TargetQuery } from './target.js';
+import { isHandle, type Resolved, resolveTarget, type TargetQuery } from './target.js';
 
 const PAGE = new URL('../../fixtures/pages/controls.html', import.meta.url).href;
 const noKeys = async () => null;
@@ -19,6 +19,8 @@ beforeEach(() => page.goto(PAGE));
 
 const resolve = (query: TargetQuery, timeoutMs = 1_000) => resolveTarget(page, query, timeoutMs, noKeys);
 const status = () => page.locator('#status').textContent();
+const inPage = <T>(element: Resolved, read: (node: Element) => T): Promise<T> =>
+  isHandle(element) ? element.evaluate(read) : element.evaluate(read);
 
 describe('target resolution', () => {
   it.each<[string, TargetQuery]>([
@@ -27,7 +29,7 @@ describe('target resolution', () => {
     ['role and name (via its label)', { spec: { kind: 'role', role: 'textbox', name: 'Name' } }],
   ])('finds one element by %s', async (_kind, query) => {
     const element = await resolve(query);
-    expect(await element.evaluate((node) => node.getAttribute('data-testid'))).toBe('name');
+    expect(await inPage(element, (node) => node.getAttribute('data-testid'))).toBe('name');
   });
 
   it('lists the candidates when a target is ambiguous, and `nth` or `within` picks one', async () => {
