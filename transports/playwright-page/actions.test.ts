@@ -41,9 +41,7 @@ describe('target resolution', () => {
       ...query,
       within: { spec: { kind: 'role', role: 'region', name: 'Other' } },
     });
-    expect(await within.evaluate((node) => node.closest('section')?.getAttribute('aria-label'))).toBe(
-      'Other',
-    );
+    expect(await inPage(within, (node) => node.closest('section')?.getAttribute('aria-label'))).toBe('Other');
   });
 
   it('says SELECTOR_NO_MATCH after the bounded wait', async () => {
