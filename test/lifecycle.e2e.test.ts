@@ -55,7 +55,7 @@ for (const target of ELECTRON_TARGETS) {
       const session = overview.data!.session!;
       expect(session).toMatchObject({
         transport: 'playwright-electron',
-        app: { name: 'stagegraph-fixture' },
+        app: { name: 'Stagegraph Fixture' },
       });
       expect(session.windows[0]?.bounds).toEqual({ width: 900, height: 700 });
       expect(session.activeWindow?.id).toBe(session.windows[0]?.id);

@@ -34,6 +34,7 @@ export class Session {
   #stopRequested = false;
   #activeWindowId: string | null = null;
   #windowOpened: (() => void) | undefined;
+  #firstWindowSeen = false;
 
   constructor(
     id: string,
@@ -104,11 +105,11 @@ export class Session {
   }
 
   /**
-   * STARTING lasts until the app shows its first window (or `timeoutMs` passes: a windowless app is
-   * still a running app), then the session is RUNNING.
+   * STARTING lasts until the app's first window has opened and parsed its document (or `timeoutMs`
+   * passes: a windowless app is still a running app), then the session is RUNNING.
    */
   async becomeRunning(timeoutMs: number): Promise<void> {
-    if ((await this.#transport.windows()).length === 0) {
+    if (!this.#firstWindowSeen) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, timeoutMs);
         this.#windowOpened = () => {
@@ -154,6 +155,7 @@ export class Session {
         this.#hub.publish('console', this.console.append(event.message));
         return;
       case 'window-opened':
+        this.#firstWindowSeen = true;
         this.#windowOpened?.();
         this.#publish('WINDOW_OPENED', event.window);
         return;

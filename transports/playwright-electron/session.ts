@@ -13,6 +13,23 @@ import { describePage, WindowRegistry } from './window-registry.js';
 
 /** A window whose main-process handle does not answer within this is reported without bounds. */
 const WINDOW_QUERY_TIMEOUT_MS = 2_000;
+/** A new window is announced once its document is parsed (so it has its title), or after this at most. */
+const WINDOW_ANNOUNCE_TIMEOUT_MS = 5_000;
+
+/**
+ * Resolves once the window's first real document is parsed: a new BrowserWindow starts on about:blank and
+ * navigates to the app's page right after, so about:blank's own load is not the one that counts.
+ */
+async function documentParsed(page: Page): Promise<void> {
+  const bound = { timeout: WINDOW_ANNOUNCE_TIMEOUT_MS };
+  if (page.url() === 'about:blank') {
+    await page
+      .waitForURL((url) => url.href !== 'about:blank', { ...bound, waitUntil: 'domcontentloaded' })
+      .catch(() => undefined);
+  } else {
+    await page.waitForLoadState('domcontentloaded', bound).catch(() => undefined);
+  }
+}
 
 /** One launched Electron app driven through Playwright's ElectronApplication. */
 export class PlaywrightElectronSession implements TransportSession {
@@ -129,7 +146,9 @@ export class PlaywrightElectronSession implements TransportSession {
       this.#windows.remove(page);
       this.#emit({ type: 'window-closed', window: { id, title: '', url } });
     });
-    void describePage(id, page).then((window) => this.#emit({ type: 'window-opened', window }));
+    void documentParsed(page)
+      .then(() => describePage(id, page))
+      .then((window) => this.#emit({ type: 'window-opened', window }));
   }
 
   #console(message: PlaywrightConsoleMessage, source: ConsoleSource, windowId?: string): void {
