@@ -11,7 +11,7 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
-    include: ['**/*.test.ts'],
+    include: ['**/*.test.{ts,mts}'],
     exclude: ['node_modules/**'],
     // End-to-end suites start Chromium; two cores cannot run many at once without timing out.
     fileParallelism: true,

@@ -1,0 +1,109 @@
+import { _electron, type ElectronApplication } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIXTURE_APP_MAIN, STAND_IN } from './helpers/fixture-app.js';
+import { expectGroupsGone, livingGroupMembers } from './helpers/processes.js';
+
+// The stand-in alone, driven by Playwright's own Electron support with no gateway involved: proof that
+// `_electron.launch({ executablePath })` works on it unmodified.
+let app: ElectronApplication | undefined;
+let pid: number | undefined;
+
+afterEach(async () => {
+  await app?.close().catch(() => undefined);
+  if (pid) await expectGroupsGone([pid]);
+  app = undefined;
+  pid = undefined;
+});
+
+/** Launches the fixture and waits for its window: the state a caller works in. */
+async function launch(): Promise<ElectronApplication> {
+  app = await _electron.launch({ executablePath: STAND_IN, args: [FIXTURE_APP_MAIN] });
+  pid = app.process().pid;
+  await app.firstWindow();
+  return app;
+}
+
+describe('the Electron-API stand-in under Playwright', () => {
+  it('opens the fixture window, logs, answers main-process evaluation and IPC', async () => {
+    const electron = await launch();
+    const page = await electron.firstWindow();
+    const started = page.waitForEvent('console', (message) => message.text() === 'fixture: started');
+    // A new window starts on about:blank; the app's page is the navigation after it.
+    await page.waitForURL(/index\.html$/, { waitUntil: 'domcontentloaded' });
+    expect(await page.title()).toBe('Stagegraph Fixture');
+    expect((await started).location().url).toMatch(/renderer\.js$/);
+    expect(await electron.evaluate(({ app }) => [app.getName(), app.getVersion(), app.isReady()])).toEqual([
+      'Stagegraph Fixture',
+      '1.0.0',
+      true,
+    ]);
+    expect(
+      await electron.evaluate(() => [
+        process.versions.electron,
+        process.versions['electron-standin'],
+        process.type,
+      ]),
+    ).toEqual([undefined, '0.1.0', 'browser']);
+    const window = await electron.browserWindow(page);
+    expect(await window.evaluate((w: Electron.BrowserWindow) => w.getBounds())).toMatchObject({
+      width: 900,
+      height: 700,
+    });
+    expect(
+      await page.evaluate(() =>
+        (window as unknown as { fixture: { ping(): Promise<string> } }).fixture.ping(),
+      ),
+    ).toBe('pong');
+  });
+
+  it('opens a second window through the app and its IPC, and reads the application menu', async () => {
+    const electron = await launch();
+    const page = await electron.firstWindow();
+    await page.waitForURL(/index\.html$/);
+    const second = electron.waitForEvent('window');
+    await page.getByTestId('open-second').click();
+    const secondPage = await second;
+    await secondPage.waitForURL(/second\.html$/, { waitUntil: 'domcontentloaded' });
+    expect(await secondPage.title()).toBe('Second Window');
+    expect(electron.windows()).toHaveLength(2);
+    const menu = await electron.evaluate(({ Menu }) =>
+      Menu.getApplicationMenu()?.items.map((item) => [
+        item.label,
+        item.submenu?.items.map((sub) => sub.label || sub.type),
+      ]),
+    );
+    expect(menu).toEqual([
+      ['File', ['New Window', 'Save', 'separator', 'Quit']],
+      ['View', ['Dark Mode']],
+      ['Help', ['About']],
+    ]);
+  });
+
+  it('throws "not implemented in stand-in" for what it lacks', async () => {
+    const electron = await launch();
+    const message = await electron.evaluate((electronModule) => {
+      try {
+        return String((electronModule as unknown as Record<string, unknown>).clipboard);
+      } catch (error) {
+        return (error as Error).message;
+      }
+    });
+    expect(message).toBe('not implemented in stand-in: electron.clipboard');
+  });
+
+  it('leaves no process behind on close, nor after kill -9 and a group kill', async () => {
+    const electron = await launch();
+    const closedPid = electron.process().pid!;
+    expect(livingGroupMembers(closedPid).length).toBeGreaterThan(1);
+    await electron.close();
+    app = undefined;
+    await expectGroupsGone([closedPid]);
+
+    const killed = await launch();
+    const killedPid = killed.process().pid!;
+    process.kill(killedPid, 'SIGKILL');
+    process.kill(-killedPid, 'SIGKILL');
+    app = undefined;
+    await expectGroupsGone([killedPid]);
+  });
+});
