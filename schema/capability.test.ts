@@ -15,7 +15,13 @@ function fakeSession(): TransportSession {
     bounds: vi.fn(async () => null),
     focusedWindowId: vi.fn(async () => null),
     bringToFront: vi.fn(async () => {}),
-    onEvent: () => () => {},
+    // Announces its window at once, as a launched app does, so the session turns RUNNING without waiting.
+    onEvent: (listener) => {
+      queueMicrotask(() =>
+        listener({ type: 'window-opened', window: { id: 'w1', title: 'Fake', url: 'about:blank' } }),
+      );
+      return () => {};
+    },
     stop: vi.fn(async () => ({ code: 0, signal: null })),
     forceKill: vi.fn(async () => ({ code: null, signal: 'SIGKILL' })),
     dispose: vi.fn(async () => {}),

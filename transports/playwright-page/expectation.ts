@@ -58,7 +58,6 @@ async function readActual(page: Page, expectation: Expectation): Promise<Actual>
     case 'CHECKED':
       return element ? element.isChecked() : false;
     case 'TEXT':
-      // biome-ignore lint/performance/useDomNodeTextContent: innerText is what a person sees (no hidden text)
       return element ? element.innerText() : '';
     case 'VALUE':
       return element ? element.inputValue() : '';
