@@ -2,8 +2,9 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../test/helpers/browser.js';
+import type { TargetQuery } from '../window-driver.js';
 import { perform } from './actions.js';
-import { isHandle, type Resolved, resolveTarget, type TargetQuery } from './target.js';
+import { isHandle, type Resolved, resolveTarget } from './target.js';
 
 const PAGE = new URL('../../fixtures/pages/controls.html', import.meta.url).href;
 const noKeys = async () => null;

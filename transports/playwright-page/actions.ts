@@ -1,33 +1,10 @@
 import type { Page } from 'playwright-core';
+import type { ElementAction } from '../window-driver.js';
 import { actionError } from './action-errors.js';
 import { isHandle, type Resolved } from './target.js';
 
-export type Modifier = 'Alt' | 'Control' | 'ControlOrMeta' | 'Meta' | 'Shift';
-
-export type Action =
-  | {
-      readonly type: 'click';
-      readonly button?: 'left' | 'right' | 'middle';
-      readonly clickCount?: number;
-      readonly modifiers?: readonly Modifier[];
-      readonly position?: { readonly x: number; readonly y: number };
-    }
-  | { readonly type: 'fill'; readonly value: string }
-  | { readonly type: 'type'; readonly text: string; readonly delayMs?: number }
-  | { readonly type: 'press'; readonly key: string }
-  | { readonly type: 'hover' }
-  | { readonly type: 'focus' }
-  | { readonly type: 'clear' }
-  | { readonly type: 'setChecked'; readonly checked: boolean }
-  | {
-      readonly type: 'selectOption';
-      readonly values?: readonly string[];
-      readonly labels?: readonly string[];
-      readonly indexes?: readonly number[];
-    }
-  | { readonly type: 'setInputFiles'; readonly paths: readonly string[] }
-  | { readonly type: 'scrollIntoView' }
-  | { readonly type: 'dragTo'; readonly to: Resolved };
+/** An element action with a drag's destination already resolved to an element. */
+export type Action = ElementAction | { readonly type: 'dragTo'; readonly to: Resolved };
 
 /** Runs one action with Playwright's actionability waits, bounded by `timeoutMs`; failures carry a code. */
 export async function perform(

@@ -1,40 +1,14 @@
 import type { Page } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { ExpectationResult, ExpectKind, Matcher } from '../window-driver.js';
 import { changeCount, nextChange } from './change-signal.js';
 import type { Resolved } from './target.js';
-
-export type ExpectKind =
-  | 'TEXT'
-  | 'VALUE'
-  | 'VISIBLE'
-  | 'HIDDEN'
-  | 'ENABLED'
-  | 'DISABLED'
-  | 'CHECKED'
-  | 'COUNT'
-  | 'URL'
-  | 'TITLE';
-
-export interface Matcher {
-  readonly equals?: string;
-  readonly contains?: string;
-  readonly regex?: string;
-  readonly min?: number;
-  readonly max?: number;
-  /** Inverts the whole condition. */
-  readonly not?: boolean;
-}
 
 export interface Expectation {
   readonly kind: ExpectKind;
   readonly matcher: Matcher;
   /** How to (re)find the element or elements; absent for URL and TITLE. Null when nothing matches now. */
   readonly find?: () => Promise<{ element: Resolved | null; count: number }>;
-}
-
-export interface ExpectationResult {
-  readonly actual: string;
-  readonly elapsedMs: number;
 }
 
 type Actual = string | number | boolean;

@@ -1,34 +1,17 @@
 import type { Page } from 'playwright-core';
+import type {
+  ExpectationResult,
+  ExpectKind,
+  Matcher,
+  Screenshot,
+  ScreenshotOptions,
+  TargetedAction,
+  TargetQuery,
+} from '../window-driver.js';
 import { type Action, perform } from './actions.js';
-import {
-  type Expectation,
-  type ExpectationResult,
-  type ExpectKind,
-  type Matcher,
-  waitForExpectation,
-} from './expectation.js';
+import { type Expectation, waitForExpectation } from './expectation.js';
 import { imageSize } from './image-size.js';
-import { describeSpec, type KeyResolver, type Resolved, resolveTarget, type TargetQuery } from './target.js';
-
-/** An action as the transport contract carries it: a drag names its destination as a target too. */
-export type TargetedAction =
-  | Exclude<Action, { type: 'dragTo' }>
-  | { readonly type: 'dragTo'; readonly to: TargetQuery };
-
-export interface ScreenshotOptions {
-  readonly format: 'png' | 'jpeg';
-  readonly quality?: number;
-  readonly fullPage?: boolean;
-  /** An element to capture instead of the viewport. */
-  readonly target?: TargetQuery;
-}
-
-export interface Screenshot {
-  readonly bytes: Buffer;
-  readonly format: 'png' | 'jpeg';
-  readonly width: number;
-  readonly height: number;
-}
+import { describeSpec, type KeyResolver, type Resolved, resolveTarget } from './target.js';
 
 /** Everything the gateway does inside one renderer page, whatever transport reached the page. */
 export class PageDriver {

@@ -1,23 +1,6 @@
 import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-
-/**
- * Where an action lands, as the transport understands it. Refs never reach a transport: the snapshot
- * store turns a ref into the element `key` the in-page walker gave it.
- */
-export type TargetSpec =
-  | { readonly kind: 'key'; readonly key: number; readonly ref: string }
-  | { readonly kind: 'selector'; readonly selector: string }
-  | { readonly kind: 'testId'; readonly testId: string }
-  | { readonly kind: 'role'; readonly role: string; readonly name?: string; readonly exact?: boolean }
-  | { readonly kind: 'text'; readonly text: string; readonly exact?: boolean };
-
-export interface TargetQuery {
-  readonly spec: TargetSpec;
-  /** Zero-based pick among several matches; without it several matches are AMBIGUOUS_TARGET. */
-  readonly nth?: number;
-  readonly within?: TargetQuery;
-}
+import type { TargetQuery, TargetSpec } from '../window-driver.js';
 
 /** Candidates named in an AMBIGUOUS_TARGET error; enough to choose, short enough to read. */
 const AMBIGUITY_LISTING = 10;
