@@ -52,6 +52,11 @@ export interface RawSnapshot {
   readonly title: string;
   /** Pre-order document order; `nodes[0]` is the root (the document, or the `within` node). */
   readonly nodes: readonly RawNode[];
+  /**
+   * Keys handed out earlier in this document whose nodes have since left it, each reported once: what
+   * lets the ref store tell "re-rendered" (gone, and a twin appeared) from "out of this snapshot's scope".
+   */
+  readonly detached: readonly number[];
 }
 
 export interface SnapshotRequest {
