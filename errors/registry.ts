@@ -123,6 +123,55 @@ export const ERROR_CODES = {
     retryable: true,
     hint: 'Close a subscription you no longer read, then subscribe again.',
   },
+  POLICY_DENIED: {
+    meaning:
+      'The active policy (or an approver, or its non-interactive auto-deny) refused this operation; the message names the rule.',
+    retryable: false,
+    hint: 'Ask `explainPolicy` why; change the operation or target, or have the policy owner add a rule that allows it.',
+  },
+  POLICY_INVALID: {
+    meaning:
+      'The policy file could not be read or failed validation; the message names the file, rule index and field.',
+    retryable: false,
+    hint: 'Fix the field named in the message; on a reload the previous policy stays active until the file is valid.',
+  },
+  APPROVAL_TIMEOUT: {
+    meaning: 'The operation needed a human approval and no approver answered within the timeout.',
+    retryable: true,
+    hint: 'Ask an approver to watch `approvalRequests`, then send the operation again (or raise its approval timeout).',
+  },
+  APPROVAL_UNAVAILABLE: {
+    meaning:
+      'The operation needs a human approval but no approver is subscribed (non-interactive mode), too many are pending, or the server is stopping.',
+    retryable: true,
+    hint: 'Have an approver subscribe to `approvalRequests`, or set `nonInteractive: deny | allow` in the policy for unattended runs.',
+  },
+  APPROVAL_FORBIDDEN: {
+    meaning: 'Only clients holding an approver token may see or answer approval requests.',
+    retryable: false,
+    hint: 'Connect with the approver token (STAGEGRAPH_APPROVER_TOKEN), not the agent token.',
+  },
+  APPROVAL_NOT_FOUND: {
+    meaning: 'No pending approval has that id: it was already answered, timed out, or never existed.',
+    retryable: false,
+    hint: 'List the open ones with `pendingApprovals { id operation }`.',
+  },
+  RATE_LIMITED: {
+    meaning: 'This client sent more mutations than its rate limit allows.',
+    retryable: true,
+    hint: 'Wait `details.retryAfterMs` milliseconds, then send the operation again.',
+  },
+  QUERY_TOO_COMPLEX: {
+    meaning: 'The operation is nested deeper or selects more fields than the server allows.',
+    retryable: false,
+    hint: 'Select fewer fields or split the operation in two; the limits are named in the message.',
+  },
+  AUDIT_BROKEN: {
+    meaning:
+      'The audit log cannot be continued: its last record is corrupt or a write failed, so governed operations are refused.',
+    retryable: false,
+    hint: 'Run verifyAudit on the audit directory to find the broken record, repair or move the log aside, and restart.',
+  },
   INTERNAL: {
     meaning: 'An unexpected error; details are in the server log, never in the response.',
     retryable: true,

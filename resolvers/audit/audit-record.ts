@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { ApprovalResult } from '../governance/approval-broker.js';
+import type { ClientIdentity } from '../governance/client-identity.js';
+import type { JsonObject, OperationKind, SessionInfo, TargetInfo } from '../governance/governed-request.js';
+import type { RuleRef } from '../governance/policy.js';
+import type { Decision } from '../governance/policy-spec.js';
+import type { Redacted } from '../governance/redaction.js';
+import type { RiskTier } from '../governance/risk.js';
+import { canonicalJson } from './canonical-json.js';
+
+/** The `prevHash` of the very first record: there is nothing before it. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+export type AuditOutcome = 'ok' | 'denied' | 'failed' | 'timed-out';
+
+export interface EvidenceHash {
+  /** What was hashed, e.g. `element-screenshot`. */
+  readonly kind: string;
+  readonly sha256: string;
+}
+
+/** What the chokepoint hands the log for one operation; values that could hold secrets must be redacted. */
+export interface AuditEntry {
+  readonly client: ClientIdentity;
+  readonly operation: string;
+  readonly kind: OperationKind;
+  readonly arguments: Redacted<JsonObject>;
+  readonly session: Redacted<SessionInfo> | null;
+  readonly target: Redacted<TargetInfo> | null;
+  readonly decision: Decision;
+  readonly rule: RuleRef;
+  readonly risk: RiskTier;
+  /** SHA-256 of the policy file that decided, null for the built-in policy. */
+  readonly policySha256: string | null;
+  readonly approval: ApprovalResult | null;
+  readonly outcome: AuditOutcome;
+  readonly errorCode: string | null;
+  readonly durationMs: number;
+  readonly evidence: readonly EvidenceHash[];
+}
+
+/** One line of the log: the entry, its place in the chain, and the hash that seals it. */
+export interface AuditRecord extends AuditEntry {
+  readonly seq: number;
+  /** ISO 8601. */
+  readonly time: string;
+  readonly prevHash: string;
+  readonly hash: string;
+}
+
+/** SHA-256 over the canonical JSON of the record without its own `hash`. */
+export function hashRecord(record: Omit<AuditRecord, 'hash'> | AuditRecord): string {
+  const { hash: _ignored, ...body } = record as AuditRecord;
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
+
+/**
+ * Seals an entry into its record and the line to write. The body is serialised once: the line is the
+ * canonical body with `hash` appended last, which parses to the same record (key order is irrelevant to
+ * readers; only the hash input must be canonical).
+ */
+export function sealRecord(
+  entry: AuditEntry,
+  seq: number,
+  time: Date,
+  prevHash: string,
+): { readonly record: AuditRecord; readonly line: string } {
+  const body = { ...entry, seq, time: time.toISOString(), prevHash };
+  const canonical = canonicalJson(body);
+  const hash = createHash('sha256').update(canonical).digest('hex');
+  return { record: { ...body, hash }, line: `${canonical.slice(0, -1)},"hash":"${hash}"}\n` };
+}

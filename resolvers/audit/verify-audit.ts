@@ -1,0 +1,88 @@
+import { createReadStream } from 'node:fs';
+import { relative } from 'node:path';
+import { createInterface } from 'node:readline';
+import { listAuditFiles } from './audit-files.js';
+import { type AuditRecord, GENESIS_HASH, hashRecord } from './audit-record.js';
+
+/** The first record that does not hold: where it is and what is wrong with it. */
+export interface BrokenRecord {
+  /** Relative to the audit directory. */
+  readonly file: string;
+  /** 1-based line within the file. */
+  readonly line: number;
+  /** Null when the line is not a record at all. */
+  readonly seq: number | null;
+  readonly reason: string;
+}
+
+export interface AuditVerification {
+  readonly ok: boolean;
+  readonly files: number;
+  /** Records verified before the first broken one (all of them when ok). */
+  readonly records: number;
+  readonly lastSeq: number;
+  readonly lastHash: string;
+  readonly broken: BrokenRecord | null;
+}
+
+/**
+ * Recomputes the whole chain across the directory's files: each record's hash over its canonical JSON,
+ * its link to the previous record (across file boundaries), gapless seq from 1, and gapless file numbers.
+ * Any edit, insertion, deletion or reordering of a record breaks one of these at or after it.
+ */
+export async function verifyAudit(dir: string): Promise<AuditVerification> {
+  const files = await listAuditFiles(dir);
+  let records = 0;
+  let lastSeq = 0;
+  let lastHash = GENESIS_HASH;
+  const result = (broken: BrokenRecord | null): AuditVerification => ({
+    ok: broken === null,
+    files: files.length,
+    records,
+    lastSeq,
+    lastHash,
+    broken,
+  });
+  for (const [index, file] of files.entries()) {
+    const name = relative(dir, file.path);
+    if (file.number !== index + 1)
+      return result({
+        file: name,
+        line: 0,
+        seq: null,
+        reason: `file number ${index + 1} is missing before it`,
+      });
+    const lines = createInterface({ input: createReadStream(file.path), crlfDelay: Infinity });
+    let lineNumber = 0;
+    try {
+      for await (const line of lines) {
+        lineNumber += 1;
+        const at = (seq: number | null, reason: string) =>
+          result({ file: name, line: lineNumber, seq, reason });
+        let record: AuditRecord;
+        try {
+          record = JSON.parse(line) as AuditRecord;
+        } catch {
+          return at(null, 'not JSON (a torn write or an edit)');
+        }
+        if (typeof record !== 'object' || record === null || typeof record.seq !== 'number')
+          return at(null, 'not an audit record');
+        if (record.seq !== lastSeq + 1) return at(record.seq, `seq ${record.seq} follows ${lastSeq}`);
+        if (record.prevHash !== lastHash)
+          return at(
+            record.seq,
+            `prevHash ${String(record.prevHash)} is not the previous record's hash ${lastHash}`,
+          );
+        const recomputed = hashRecord(record);
+        if (record.hash !== recomputed)
+          return at(record.seq, `the content does not match its hash (recomputed ${recomputed})`);
+        records += 1;
+        lastSeq = record.seq;
+        lastHash = record.hash;
+      }
+    } finally {
+      lines.close();
+    }
+  }
+  return result(null);
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_REDACTED_STRING_LENGTH, Redactor } from './redaction.js';
+
+describe('Redactor', () => {
+  const redactor = new Redactor();
+
+  it('redacts what is typed into a password field, or marked secret, and keeps the shape', () => {
+    const args = { target: { ref: 'e7' }, value: 'hunter2-Password!', timeoutMs: 500 };
+    expect(
+      redactor.redact(args, { target: { role: 'textbox', name: 'Your pin', inputType: 'password' } }),
+    ).toEqual({
+      target: { ref: 'e7' },
+      value: '[REDACTED:secret]',
+      timeoutMs: 500,
+    });
+    expect(redactor.redact({ value: 'x1', secret: true }, { secret: true })).toEqual({
+      value: '[REDACTED:secret]',
+      secret: true,
+    });
+    expect(redactor.redact({ text: 'abc' }, { target: { role: 'textbox', name: 'Password' } })).toEqual({
+      text: '[REDACTED:secret]',
+    });
+    expect(redactor.redact({ values: ['a', 'b'] }, { secret: true })).toEqual({
+      values: ['[REDACTED:secret]', '[REDACTED:secret]'],
+    });
+    expect(redactor.redact({ value: 'Ann' }, { target: { role: 'textbox', name: 'First name' } })).toEqual({
+      value: 'Ann',
+    });
+  });
+
+  it('redacts cookie values and secret-named keys wherever they are', () => {
+    expect(
+      redactor.redact(
+        { cookies: [{ name: 'sid', value: 'abc123', domain: 'x.test' }] },
+        { operation: 'addCookies' },
+      ),
+    ).toEqual({ cookies: [{ name: 'sid', value: '[REDACTED:cookie]', domain: 'x.test' }] });
+    expect(redactor.redact({ name: 'sid', value: 'abc' }, { operation: 'setCookie' })).toEqual({
+      name: 'sid',
+      value: '[REDACTED:cookie]',
+    });
+    expect(redactor.redact({ headers: { Authorization: 'x', apiKey: 'y', compass: 'north' } })).toEqual({
+      headers: { Authorization: '[REDACTED:secret]', apiKey: '[REDACTED:secret]', compass: 'north' },
+    });
+  });
+
+  it('scrubs bearer tokens, API keys, JWTs, credentials in urls and emails out of any string', () => {
+    const text =
+      'Bearer abcdefgh12345678 sk_live_abcdefghijklmno ghp_abcdefghijklmnopqrstuvwx eyJhbGciOi.eyJzdWIiOi.sig https://x.test/?token=s3cr3t&q=1 mail ann@example.com';
+    const scrubbed = redactor.redactText(text);
+    for (const secret of ['abcdefgh12345678', 'sk_live', 'ghp_', 'eyJ', 's3cr3t', 'ann@example.com'])
+      expect(scrubbed).not.toContain(secret);
+    expect(scrubbed).toContain('&q=1');
+    expect(scrubbed).toMatch(/\[REDACTED:email\]/);
+  });
+
+  it('takes configured patterns, and cuts long strings', () => {
+    const custom = new Redactor({ extraPatterns: [{ name: 'order', pattern: /ORD-\d+/ }] });
+    expect(custom.redactText('see ORD-1 and ORD-22')).toBe('see [REDACTED:order] and [REDACTED:order]');
+    const long = redactor.redact({ text: 'a'.repeat(MAX_REDACTED_STRING_LENGTH + 10) }).text;
+    expect(long).toHaveLength(MAX_REDACTED_STRING_LENGTH + '…[+10 chars]'.length);
+  });
+});

@@ -1,0 +1,142 @@
+import type { TargetInfo } from './governed-request.js';
+
+declare const redactedBrand: unique symbol;
+/**
+ * A value that has been through `Redactor.redact`. The audit log, the approvals broker and their events
+ * accept only this type, so a secret in clear cannot reach them by forgetting a call.
+ */
+export type Redacted<T> = T & { readonly [redactedBrand]: true };
+
+export interface RedactionContext {
+  readonly operation?: string;
+  /** The element the value is typed into: a password field makes the typed value secret. */
+  readonly target?: TargetInfo | null;
+  /** The caller marked the value secret (`secret: true` on fill / type). */
+  readonly secret?: boolean;
+}
+
+export interface RedactionPattern {
+  /** Shown in the placeholder, e.g. `[REDACTED:email]`. */
+  readonly name: string;
+  readonly pattern: RegExp;
+}
+
+/** Strings in clear: things that look like credentials or personal data wherever they appear. */
+export const DEFAULT_REDACTION_PATTERNS: readonly RedactionPattern[] = [
+  { name: 'bearer', pattern: /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi },
+  { name: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g },
+  {
+    name: 'api-key',
+    pattern:
+      /\b(?:[sprk]k_(?:live|test)_[A-Za-z0-9]{10,}|gh[pousr]_[A-Za-z0-9]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|sk-[A-Za-z0-9_-]{20,})/g,
+  },
+  {
+    name: 'credential',
+    pattern: /\b(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key)=[^\s&#;]+/gi,
+  },
+  { name: 'email', pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g },
+];
+
+/** Object keys whose string values are secrets whatever they look like. */
+export const DEFAULT_SECRET_KEYS =
+  /^(?:.*pass(?:word|wd|phrase|code)|pass|pwd|.*secret|.*token|.*api[-_]?key|authorization|cookies?|credentials?|private[-_]?key|session[-_]?id)$/i;
+
+/** Names of fields that typically take a secret, for targets whose input type is not known. */
+const SECRET_FIELD_NAME =
+  /pass(?:word|wd|phrase|code)|\bpin\b|secret|api[-_ ]?key|\btoken\b|\bcvc\b|\bcvv\b|security code/i;
+
+/** The arguments that carry what is typed: secret as a whole when the field or the caller says so. */
+const TYPED_VALUE_KEYS = new Set(['value', 'values', 'text', 'key', 'keys']);
+
+/**
+ * The audit trail and events describe operations, not payloads: a longer string (a pasted document) is cut
+ * to this length, its tail summarised, so one fill cannot bloat the log.
+ */
+export const MAX_REDACTED_STRING_LENGTH = 2_048;
+
+export interface RedactorOptions {
+  /** Replaces the default patterns. */
+  readonly patterns?: readonly RedactionPattern[];
+  /** Added to the patterns (defaults or replaced). */
+  readonly extraPatterns?: readonly RedactionPattern[];
+  readonly secretKeys?: RegExp;
+}
+
+/** The one redaction used for the audit log, approval requests and every event derived from them. */
+export class Redactor {
+  #patterns: RedactionPattern[];
+  #secretKeys: RegExp;
+
+  constructor(options: RedactorOptions = {}) {
+    // Global flag forced: `replace` must catch every occurrence, not the first.
+    this.#patterns = [
+      ...(options.patterns ?? DEFAULT_REDACTION_PATTERNS),
+      ...(options.extraPatterns ?? []),
+    ].map(({ name, pattern }) => ({
+      name,
+      pattern: pattern.global ? pattern : new RegExp(pattern.source, `${pattern.flags}g`),
+    }));
+    this.#secretKeys = options.secretKeys ?? DEFAULT_SECRET_KEYS;
+  }
+
+  /** Returns a copy with secrets replaced by `[REDACTED:<why>]`; the shape is kept so readers can still see what was sent. */
+  redact<T>(value: T, context: RedactionContext = {}): Redacted<T> {
+    const typedIsSecret = context.secret === true || isSecretField(context.target);
+    const cookies = /cookie/i.test(context.operation ?? '');
+    return this.#walk(value, { typedIsSecret, cookies, depth: 0 }, undefined) as Redacted<T>;
+  }
+
+  /** Scrubs free text (a target's name, a message) by pattern only. */
+  redactText(text: string): Redacted<string> {
+    return this.#scrub(text) as Redacted<string>;
+  }
+
+  #walk(value: unknown, scope: WalkScope, key: string | undefined): unknown {
+    if (typeof value === 'string') {
+      if (key !== undefined && this.#secretKeys.test(key)) return placeholder('secret');
+      if (scope.depth === 1 && key !== undefined && scope.typedIsSecret && TYPED_VALUE_KEYS.has(key))
+        return placeholder('secret');
+      if (scope.cookies && key === 'value') return placeholder('cookie');
+      return this.#scrub(value);
+    }
+    if (value === null || typeof value !== 'object') return value;
+    const inner = {
+      typedIsSecret: scope.typedIsSecret,
+      cookies: scope.cookies || (key !== undefined && /^cookies?$/i.test(key)),
+      depth: scope.depth + 1,
+    };
+    if (Array.isArray(value)) {
+      // Elements of a typed-value list (`values: [...]`) are as secret as the list.
+      const inherit =
+        scope.depth === 1 && key !== undefined && TYPED_VALUE_KEYS.has(key) && scope.typedIsSecret;
+      return value.map((item) =>
+        inherit && typeof item === 'string' ? placeholder('secret') : this.#walk(item, inner, undefined),
+      );
+    }
+    const out: Record<string, unknown> = {};
+    for (const [name, item] of Object.entries(value)) out[name] = this.#walk(item, inner, name);
+    return out;
+  }
+
+  #scrub(text: string): string {
+    let out = text;
+    for (const { name, pattern } of this.#patterns) out = out.replace(pattern, placeholder(name));
+    if (out.length <= MAX_REDACTED_STRING_LENGTH) return out;
+    return `${out.slice(0, MAX_REDACTED_STRING_LENGTH)}…[+${out.length - MAX_REDACTED_STRING_LENGTH} chars]`;
+  }
+}
+
+interface WalkScope {
+  readonly typedIsSecret: boolean;
+  readonly cookies: boolean;
+  readonly depth: number;
+}
+
+function isSecretField(target: TargetInfo | null | undefined): boolean {
+  if (!target) return false;
+  return target.inputType?.toLowerCase() === 'password' || SECRET_FIELD_NAME.test(target.name);
+}
+
+function placeholder(why: string): string {
+  return `[REDACTED:${why}]`;
+}

@@ -1,0 +1,127 @@
+import type { GovernedRequest, JsonObject } from './governed-request.js';
+
+/** Ordered from least to most dangerous. */
+export const RISK_TIERS = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
+export type RiskTier = (typeof RISK_TIERS)[number];
+
+export interface RiskAssessment {
+  readonly tier: RiskTier;
+  readonly reasons: readonly string[];
+}
+
+/**
+ * Words that make an action on a target irreversible or costly often enough to ask first. Matched at the
+ * start of a word, so "Delete", "Deleting" and "Remove item" match but "undeleted" does not.
+ */
+export const DEFAULT_DESTRUCTIVE_WORDS: readonly string[] = [
+  'delete',
+  'remove',
+  'format',
+  'submit',
+  'pay',
+  'purchase',
+  'buy',
+  'order',
+  'checkout',
+  'send',
+  'erase',
+  'drop',
+  'reset',
+  'wipe',
+  'destroy',
+  'uninstall',
+  'transfer',
+  'confirm',
+  'publish',
+  'overwrite',
+  'discard',
+  'revoke',
+  'terminate',
+  'shutdown',
+  'kill',
+];
+
+/** Operations that run arbitrary code: the schema hides them unless --allow-eval, the policy still weighs them. */
+export const DEFAULT_EVAL_OPERATIONS: readonly string[] = ['eval', 'evalMain', 'evalRenderer', 'evaluate'];
+
+/** Pointer operations addressed by screen coordinates: nothing says what lies under the pointer. */
+export const DEFAULT_RAW_POINTER_OPERATIONS: readonly string[] = [
+  'mouseClick',
+  'mouseMove',
+  'mouseDown',
+  'mouseUp',
+  'mouseWheel',
+];
+
+/** Actions whose effect follows the target's meaning, so a destructive name raises them to HIGH. */
+export const DEFAULT_TARGETED_ACTIONS: readonly string[] = [
+  'click',
+  'dblclick',
+  'tap',
+  'fill',
+  'type',
+  'press',
+  'selectOption',
+  'setChecked',
+  'setInputFiles',
+  'dragTo',
+  'invokeMenuItem',
+  'invokeTray',
+];
+
+/** Operations whose `position` argument, without a target, makes them coordinate clicks. */
+const CLICK_OPERATIONS = new Set(['click', 'dblclick', 'tap']);
+
+export interface RiskOptions {
+  readonly destructiveWords?: readonly string[];
+  readonly evalOperations?: readonly string[];
+  readonly rawPointerOperations?: readonly string[];
+  readonly targetedActions?: readonly string[];
+}
+
+/** Scores operations; build one per policy (the word list compiles to one regular expression). */
+export class RiskScorer {
+  #destructive: RegExp | null;
+  #eval: ReadonlySet<string>;
+  #rawPointer: ReadonlySet<string>;
+  #targeted: ReadonlySet<string>;
+
+  constructor(options: RiskOptions = {}) {
+    const words = options.destructiveWords ?? DEFAULT_DESTRUCTIVE_WORDS;
+    this.#destructive =
+      words.length === 0 ? null : new RegExp(`\\b(?:${words.map(escapeRegExp).join('|')})`, 'i');
+    this.#eval = new Set(options.evalOperations ?? DEFAULT_EVAL_OPERATIONS);
+    this.#rawPointer = new Set(options.rawPointerOperations ?? DEFAULT_RAW_POINTER_OPERATIONS);
+    this.#targeted = new Set(options.targetedActions ?? DEFAULT_TARGETED_ACTIONS);
+  }
+
+  score(request: GovernedRequest): RiskAssessment {
+    const { operation, kind, target, args } = request;
+    if (this.#eval.has(operation)) return { tier: 'CRITICAL', reasons: [`${operation} runs arbitrary code`] };
+    if (this.#rawPointer.has(operation))
+      return { tier: 'CRITICAL', reasons: [`${operation} acts at screen coordinates`] };
+    if (CLICK_OPERATIONS.has(operation) && target === null && hasPosition(args))
+      return {
+        tier: 'CRITICAL',
+        reasons: [`${operation} at a position with no target is a coordinate click`],
+      };
+    if (kind === 'query') return { tier: 'LOW', reasons: ['reads do not change the app'] };
+    if (target && this.#targeted.has(operation)) {
+      const word = this.#destructive?.exec(target.name)?.[0];
+      if (word !== undefined)
+        return {
+          tier: 'HIGH',
+          reasons: [`${operation} on ${target.role} "${target.name}", whose name contains "${word}"`],
+        };
+    }
+    return { tier: 'MEDIUM', reasons: [`${operation} changes the app`] };
+  }
+}
+
+function hasPosition(args: JsonObject): boolean {
+  return (args.position !== undefined && args.position !== null) || (args.x != null && args.y != null);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
