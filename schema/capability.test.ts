@@ -15,6 +15,7 @@ function fakeSession(): TransportSession {
     bounds: vi.fn(async () => null),
     focusedWindowId: vi.fn(async () => null),
     bringToFront: vi.fn(async () => {}),
+    window: vi.fn(() => undefined),
     // Announces its window at once, as a launched app does, so the session turns RUNNING without waiting.
     onEvent: (listener) => {
       queueMicrotask(() =>

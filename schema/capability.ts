@@ -51,6 +51,15 @@ export function enforceCapabilities(schema: GraphQLSchema): GraphQLSchema {
         if (!session.capabilities[capability]) throw refusal(session, capability, context);
         return resolve(parent, args, context, info);
       };
+      const subscribe = field.subscribe;
+      // A subscription starts its work in `subscribe`, so that is where it must be refused.
+      if (subscribe) {
+        field.subscribe = (parent, args, context: GatewayContext, info) => {
+          const session = sessionOf(parent, args, context);
+          if (!session.capabilities[capability]) throw refusal(session, capability, context);
+          return subscribe(parent, args, context, info);
+        };
+      }
     }
   }
   const capabilityEnum = schema.getType('Capability') as GraphQLEnumType;

@@ -1,10 +1,15 @@
 import type { GraphQLSchema } from 'graphql';
 import { builder } from './builder.js';
 import { enforceCapabilities } from './capability.js';
+import './actions.js';
 import './console.js';
 import './error-code.js';
+import './expect.js';
+import './screenshot.js';
 import './session-events.js';
 import './session.js';
+import './snapshot.js';
+import './snapshot-changes.js';
 import './transport.js';
 import './window.js';
 

@@ -57,6 +57,13 @@ export const SessionRef = builder.objectRef<Session>('Session').implement({
       ...requiresCapability('WINDOWS'),
       resolve: (session) => session.windows(),
     }),
+    window: t.field({
+      type: WindowRef,
+      description: 'One open window by id; the active window when `id` is left out.',
+      ...requiresCapability('WINDOWS'),
+      args: { id: t.arg.id({ required: false }) },
+      resolve: async (session, args) => (await session.window(args.id)).window,
+    }),
     activeWindow: t.field({
       type: WindowRef,
       nullable: true,

@@ -3,7 +3,7 @@ import type { Bounds } from '../transports/contract.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 
-const BoundsRef = builder.objectRef<Bounds>('Bounds').implement({
+export const BoundsRef = builder.objectRef<Bounds>('Bounds').implement({
   description: 'A window rectangle in screen pixels.',
   fields: (t) => ({
     x: t.exposeInt('x'),

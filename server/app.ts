@@ -43,7 +43,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const transports = deps.transports ?? [
     createPlaywrightElectronTransport(config.electron ? { configuredElectron: config.electron } : {}),
   ];
-  const sessions = new SessionRegistry(transports, hub);
+  const sessions = new SessionRegistry(transports, hub, {
+    artifactsDir: config.artifactsDir,
+    uploadRoots: config.uploadRoots,
+  });
   const context: GatewayContext = { sessions, hub };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema: buildSchema(),

@@ -29,6 +29,15 @@ describe('serve arguments', () => {
     },
   );
 
+  it('confines uploads to the working directory unless roots are named, and resolves them', () => {
+    expect(parse().uploadRoots).toEqual([process.cwd()]);
+    expect(parse('--upload-root', 'a', '--upload-root', '/b').uploadRoots).toEqual([
+      `${process.cwd()}/a`,
+      '/b',
+    ]);
+    expect(parse('--artifacts', 'out').artifactsDir).toBe(`${process.cwd()}/out`);
+  });
+
   it('knows what loopback is', () => {
     expect(['127.0.0.1', '127.9.9.9', 'localhost', '::1'].every(isLoopback)).toBe(true);
     expect(['0.0.0.0', '10.0.0.1', '::', 'example.com'].some(isLoopback)).toBe(false);

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 
@@ -15,9 +16,14 @@ export interface ServeConfig {
   readonly electron: string | undefined;
   /** Launch the fixture app as a demo session once serving. */
   readonly demo: boolean;
+  /** Each session's artifacts (saved screenshots, ...) go to `<artifactsDir>/<session id>/`. */
+  readonly artifactsDir: string;
+  /** The only folders whose files an agent may upload (`setInputFiles`); default: the working directory. */
+  readonly uploadRoots: readonly string[];
 }
 
 export const DEFAULT_PORT = 4700;
+export const DEFAULT_ARTIFACTS_DIR = '.artifacts';
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
 
 export const USAGE = `Usage: stagegraph serve [options]
@@ -27,6 +33,8 @@ export const USAGE = `Usage: stagegraph serve [options]
   --token <secret>       require "Authorization: Bearer <secret>" (or STAGEGRAPH_TOKEN)
   --allow-eval[=scope]   expose eval fields: main, renderer, or both when no scope is given
   --electron <path>      Electron binary for launches that name none (or ELECTRON_PATH)
+  --artifacts <dir>      where sessions keep saved screenshots (default ./.artifacts)
+  --upload-root <dir>    a folder agents may upload files from; repeatable (default: the working dir)
   --demo                 launch the fixture app as a demo session
   --help                 this text`;
 
@@ -50,6 +58,8 @@ export function parseServeArgs(
       'allow-eval': { type: 'string' },
       electron: { type: 'string' },
       demo: { type: 'boolean', default: false },
+      artifacts: { type: 'string', default: DEFAULT_ARTIFACTS_DIR },
+      'upload-root': { type: 'string', multiple: true },
     },
   });
   const port = Number(values.port);
@@ -63,6 +73,8 @@ export function parseServeArgs(
     allowEval: parseEvalScope(values['allow-eval']),
     electron: values.electron,
     demo: values.demo,
+    artifactsDir: resolve(values.artifacts),
+    uploadRoots: (values['upload-root'] ?? [process.cwd()]).map((root) => resolve(root)),
   });
 }
 

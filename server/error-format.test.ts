@@ -22,6 +22,21 @@ describe('maskError', () => {
     expect(masked.extensions.hint).toMatch(/sessions/);
   });
 
+  it('carries similar refs beside the code when a target missed', () => {
+    const similarRefs = [{ ref: 'e4', role: 'button', name: 'Submit', score: 0.8 }];
+    const missed = new StagegraphError(
+      'SELECTOR_NO_MATCH',
+      'No element matches role button named "Sbumit".',
+      {
+        similarRefs,
+      },
+    );
+    expect((maskError(missed, vi.fn()) as GraphQLError).extensions).toMatchObject({
+      code: 'SELECTOR_NO_MATCH',
+      similarRefs,
+    });
+  });
+
   it('passes GraphQL validation errors through untouched', () => {
     const validation = new GraphQLError('Cannot query field "nope" on type "Query".');
     expect(maskError(validation, vi.fn())).toBe(validation);

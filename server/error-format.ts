@@ -12,6 +12,7 @@ export function toGraphQLError(error: StagegraphError, path?: readonly (string |
       hint: error.hint,
       retryable: error.retryable,
       nextActions: error.nextActions,
+      ...(error.similarRefs ? { similarRefs: error.similarRefs } : {}),
       ...(error.details ? { details: error.details } : {}),
     },
   });

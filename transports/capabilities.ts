@@ -11,6 +11,8 @@ export const CAPABILITIES = [
   'MAIN_EVAL',
   'RENDERER_EVAL',
   'INTERACTION',
+  'SNAPSHOT',
+  'SCREENSHOT',
   'STORAGE',
   'NATIVE_UI',
   'CONSOLE',

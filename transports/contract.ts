@@ -1,4 +1,5 @@
 import type { Capability, CapabilityMatrix } from './capabilities.js';
+import type { WindowDriver } from './window-driver.js';
 
 /** The seam between the domain (resolvers/) and whatever speaks to an app. Nothing here knows GraphQL. */
 export type TransportId = 'playwright-electron';
@@ -81,6 +82,8 @@ export interface TransportSession {
   bounds(windowId: string): Promise<Bounds | null>;
   focusedWindowId(): Promise<string | null>;
   bringToFront(windowId: string): Promise<void>;
+  /** The driver of an open window's renderer document; undefined once the window has closed. */
+  window(windowId: string): WindowDriver | undefined;
   /** Events in the order the transport observed them; returns an unsubscribe. */
   onEvent(listener: (event: TransportEvent) => void): () => void;
   /** Graceful quit, escalating to SIGTERM and then SIGKILL of the process group within `graceMs`. */

@@ -4,11 +4,18 @@ import type { ExitInfo } from './contract.js';
 import { livingGroupMembers, stopProcessGroup } from './process-group.js';
 
 function spawnGroup(script: string) {
-  const child = spawn(process.execPath, ['-e', script], { detached: true, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', script], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const exited = new Promise<ExitInfo>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  return { pgid: child.pid!, exited };
+  /** Resolves once the script has printed "ready": its signal handlers are in place, however loaded the machine. */
+  const ready = new Promise<void>((resolve) =>
+    child.stdout.on('data', (chunk) => String(chunk).includes('ready') && resolve()),
+  );
+  return { pgid: child.pid!, exited, ready };
 }
 
 // A leader that spawns a grandchild in its own group, like the stand-in spawning Chromium.
@@ -28,8 +35,10 @@ describe('stopProcessGroup', () => {
   });
 
   it('escalates to SIGKILL when SIGTERM is ignored', async () => {
-    const { pgid, exited } = spawnGroup(`process.on('SIGTERM', () => {}); ${LEADER_WITH_CHILD}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { pgid, exited, ready } = spawnGroup(
+      `process.on('SIGTERM', () => {}); ${LEADER_WITH_CHILD} console.log('ready');`,
+    );
+    await ready;
     const started = Date.now();
     const exit = await stopProcessGroup({ pgid, exited, graceful: async () => {}, graceMs: 100 });
     expect(exit.signal).toBe('SIGKILL');
@@ -38,10 +47,10 @@ describe('stopProcessGroup', () => {
   });
 
   it('returns the real exit when the graceful quit works', async () => {
-    const { pgid, exited } = spawnGroup(
-      `process.on('SIGUSR2', () => process.exit(3)); setInterval(() => {}, 1000);`,
+    const { pgid, exited, ready } = spawnGroup(
+      `process.on('SIGUSR2', () => process.exit(3)); setInterval(() => {}, 1000); console.log('ready');`,
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await ready;
     const exit = await stopProcessGroup({
       pgid,
       exited,

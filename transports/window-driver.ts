@@ -70,7 +70,7 @@ export interface SnapshotRequest {
 
 /** Where an action lands, as a transport understands it. */
 export type TargetSpec =
-  | { readonly kind: 'key'; readonly key: number; readonly ref: string }
+  | { readonly kind: 'key'; readonly key: number; readonly ref: string; readonly documentId: string }
   | { readonly kind: 'selector'; readonly selector: string }
   | { readonly kind: 'testId'; readonly testId: string }
   | { readonly kind: 'role'; readonly role: string; readonly name?: string; readonly exact?: boolean }

@@ -1,7 +1,8 @@
+import { join } from 'node:path';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { LaunchOptions, LaunchTransport, TransportId } from '../../transports/contract.js';
 import type { EventHub } from '../events/event-hub.js';
-import { Session } from './session.js';
+import { Session, type SessionStorage } from './session.js';
 import type { SessionTopics } from './session-event.js';
 
 export const LAUNCH_TIMEOUT_DEFAULT_MS = 30_000;
@@ -11,6 +12,12 @@ export const STOP_GRACE_DEFAULT_MS = 5_000;
 export const STOP_GRACE_MAX_MS = 30_000;
 /** Ended sessions kept for post-mortem reads; the oldest ended one is forgotten past this. */
 export const MAX_ENDED_SESSIONS = 50;
+
+/** Artifacts under the working directory's ignored .artifacts folder; uploads only from the working directory. */
+const DEFAULT_STORAGE: SessionStorage = {
+  artifactsDir: join(process.cwd(), '.artifacts'),
+  uploadRoots: [process.cwd()],
+};
 
 /** A launch as clients ask for it; absent and null mean "use the default". */
 export interface LaunchRequest {
@@ -33,12 +40,18 @@ export class SessionRegistry {
   readonly #transports: ReadonlyMap<TransportId, LaunchTransport>;
   readonly #hub: EventHub<SessionTopics>;
   readonly #sessions = new Map<string, Session>();
+  readonly #storage: SessionStorage;
   #nextId = 1;
   #shuttingDown = false;
 
-  constructor(transports: readonly LaunchTransport[], hub: EventHub<SessionTopics>) {
+  constructor(
+    transports: readonly LaunchTransport[],
+    hub: EventHub<SessionTopics>,
+    storage: SessionStorage = DEFAULT_STORAGE,
+  ) {
     this.#transports = new Map(transports.map((transport) => [transport.id, transport]));
     this.#hub = hub;
+    this.#storage = storage;
   }
 
   transports(): LaunchTransport[] {
@@ -91,6 +104,7 @@ export class SessionRegistry {
       transport.capabilities,
       transportSession,
       this.#hub,
+      this.#storage,
     );
     this.#nextId += 1;
     this.#sessions.set(session.id, session);

@@ -8,10 +8,19 @@ import type {
   TransportSession,
   WindowInfo,
 } from '../../transports/contract.js';
+import type { WindowDriver } from '../../transports/window-driver.js';
 import type { EventHub } from '../events/event-hub.js';
+import { RefStore } from '../snapshot/ref-store.js';
+import { ArtifactFolder } from './artifact-folder.js';
 import { ConsoleLog } from './console-log.js';
 import { selectWindow, type WindowSelector } from './select-window.js';
 import type { SessionEvent, SessionEventType, SessionStatus, SessionTopics } from './session-event.js';
+
+/** Where a session may keep files and read uploads from; the server's configuration. */
+export interface SessionStorage {
+  readonly artifactsDir: string;
+  readonly uploadRoots: readonly string[];
+}
 
 /** A window as the gateway hands it out: its session travels with it so nested fields can reach it. */
 export type SessionWindow = WindowInfo & { readonly sessionId: string };
@@ -26,6 +35,10 @@ export class Session {
   readonly capabilities: CapabilityMatrix;
   readonly startedAt = new Date();
   readonly console: ConsoleLog;
+  readonly artifacts: ArtifactFolder;
+  readonly uploadRoots: readonly string[];
+  /** Refs and recent snapshots of every window of this session. */
+  readonly snapshots: RefStore;
   readonly #hub: EventHub<SessionTopics>;
   readonly #transport: TransportSession;
   #status: SessionStatus = 'STARTING';
@@ -42,8 +55,12 @@ export class Session {
     capabilities: CapabilityMatrix,
     transport: TransportSession,
     hub: EventHub<SessionTopics>,
+    storage: SessionStorage,
   ) {
     this.id = id;
+    this.artifacts = new ArtifactFolder(storage.artifactsDir, id);
+    this.uploadRoots = storage.uploadRoots;
+    this.snapshots = new RefStore(id);
     this.transportId = transportId;
     this.capabilities = capabilities;
     this.console = new ConsoleLog(id);
@@ -104,6 +121,34 @@ export class Session {
     return window;
   }
 
+  /** Whether the window is still open, without asking the app. */
+  hasWindow(windowId: string): boolean {
+    return this.isLive && this.#transport.window(windowId) !== undefined;
+  }
+
+  /** The window `windowId`, or the active window when none is named, with the driver of its document. */
+  async window(windowId?: string | null): Promise<{ window: SessionWindow; driver: WindowDriver }> {
+    this.assertLive();
+    const windows = await this.windows();
+    const window = windowId
+      ? windows.find((candidate) => candidate.id === windowId)
+      : (windows.find((candidate) => candidate.id === this.#activeWindowId) ?? windows[0]);
+    const driver = window && this.#transport.window(window.id);
+    if (!window || !driver) {
+      throw new StagegraphError(
+        'WINDOW_NOT_FOUND',
+        windowId
+          ? `Session ${this.id} has no open window ${windowId}.`
+          : `Session ${this.id} has no open window.`,
+        {
+          nextActions: [`query { session(id: "${this.id}") { windows { id title url } } }`],
+          details: { openWindows: windows.map((open) => open.id) },
+        },
+      );
+    }
+    return { window, driver };
+  }
+
   /**
    * STARTING lasts until the app's first window has opened and parsed its document (or `timeoutMs`
    * passes: a windowless app is still a running app), then the session is RUNNING.
@@ -160,6 +205,7 @@ export class Session {
         this.#publish('WINDOW_OPENED', event.window);
         return;
       case 'window-closed':
+        this.snapshots.forgetWindow(event.window.id);
         this.#publish('WINDOW_CLOSED', event.window);
         return;
       case 'renderer-crashed':

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { type ExecutionResult, print } from 'graphql';
 import { type Client, createClient } from 'graphql-ws';
@@ -12,6 +13,11 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
+/** Test gateways keep artifacts in the ignored .artifacts folder, apart from a developer's own runs. */
+export const ARTIFACTS_DIR = fileURLToPath(new URL('../../.artifacts/tests', import.meta.url));
+/** Uploads in tests come from the fixtures folder only, so confinement is exercised for real. */
+export const UPLOAD_ROOT = fileURLToPath(new URL('../../fixtures', import.meta.url));
+
 /** A real gateway on a free loopback port; stop() ends its sessions and sockets. */
 export async function startGateway(overrides: Partial<ServeConfig> = {}): Promise<RunningGateway> {
   const gateway = createGateway({
@@ -22,6 +28,8 @@ export async function startGateway(overrides: Partial<ServeConfig> = {}): Promis
       allowEval: 'none',
       electron: undefined,
       demo: false,
+      artifactsDir: ARTIFACTS_DIR,
+      uploadRoots: [UPLOAD_ROOT],
       ...overrides,
     },
     log: () => {},

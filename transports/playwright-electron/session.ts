@@ -8,7 +8,9 @@ import type {
   TransportSession,
   WindowInfo,
 } from '../contract.js';
+import { PageDriver } from '../playwright-page/page-driver.js';
 import { reapGroup, signalGroup, stopProcessGroup } from '../process-group.js';
+import type { WindowDriver } from '../window-driver.js';
 import { describePage, WindowRegistry } from './window-registry.js';
 
 /** A window whose main-process handle does not answer within this is reported without bounds. */
@@ -36,6 +38,7 @@ export class PlaywrightElectronSession implements TransportSession {
   readonly app: AppInfo;
   readonly #electron: ElectronApplication;
   readonly #windows = new WindowRegistry();
+  readonly #drivers = new WeakMap<Page, PageDriver>();
   readonly #listeners = new Set<(event: TransportEvent) => void>();
   readonly #exited: Promise<ExitInfo>;
   #exit: ExitInfo | undefined;
@@ -106,6 +109,17 @@ export class PlaywrightElectronSession implements TransportSession {
     if (!page) return;
     await page.bringToFront();
     await this.#inMainProcess(page, (window) => window.focus());
+  }
+
+  window(windowId: string): WindowDriver | undefined {
+    const page = this.#windows.page(windowId);
+    if (!page) return undefined;
+    let driver = this.#drivers.get(page);
+    if (!driver) {
+      driver = new PageDriver(page);
+      this.#drivers.set(page, driver);
+    }
+    return driver;
   }
 
   onEvent(listener: (event: TransportEvent) => void): () => void {

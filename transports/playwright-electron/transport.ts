@@ -24,7 +24,7 @@ export function createPlaywrightElectronTransport(config: PlaywrightElectronConf
     id: 'playwright-electron',
     description:
       "Launches an Electron app and drives it through Playwright's Electron support (CDP + Node inspector).",
-    capabilities: capabilityMatrix(['LAUNCH', 'WINDOWS', 'CONSOLE']),
+    capabilities: capabilityMatrix(['LAUNCH', 'WINDOWS', 'CONSOLE', 'SNAPSHOT', 'INTERACTION', 'SCREENSHOT']),
     async launch(options: LaunchOptions) {
       const cwd = options.cwd ?? process.cwd();
       const main = options.main === undefined ? undefined : resolveMain(options.main, cwd);

@@ -2,6 +2,9 @@ import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { TargetQuery, TargetSpec } from '../window-driver.js';
 
+/** A timeout this short means "resolve against the page as it is now, without waiting". */
+export const NOW_MS = 1;
+
 /** Candidates named in an AMBIGUOUS_TARGET error; enough to choose, short enough to read. */
 const AMBIGUITY_LISTING = 10;
 
@@ -10,7 +13,10 @@ export type Scope = Page | Locator;
 export type Resolved = Locator | ElementHandle<Element>;
 
 /** Finds the element a key stands for, through the page global the snapshot walker maintains. */
-export type KeyResolver = (page: Page, key: number) => Promise<ElementHandle<Element> | null>;
+export type KeyResolver = (
+  page: Page,
+  spec: Extract<TargetSpec, { kind: 'key' }>,
+) => Promise<ElementHandle<Element> | null>;
 
 export function describeSpec(spec: TargetSpec): string {
   switch (spec.kind) {
@@ -57,22 +63,22 @@ export async function resolveTarget(
   const scope: Scope = query.within ? await scopeFor(page, query.within, timeoutMs, keyResolver) : page;
   const { spec } = query;
   if (spec.kind === 'key') {
-    const handle = await keyResolver(page, spec.key);
+    const handle = await keyResolver(page, spec);
     if (!handle) {
-      throw new StagegraphError('REF_STALE', `The element of ref ${spec.ref} is no longer in the document.`, {
-        nextActions: [
-          'query { session { activeWindow { snapshot(interactiveOnly: true) { nodes { ref role name } } } } }',
-        ],
-      });
+      throw new StagegraphError('REF_STALE', `The element of ref ${spec.ref} is no longer in the document.`);
     }
     return handle;
   }
   const locator = locatorFor(scope, spec);
-  const first = await locator
-    .first()
-    .waitFor({ state: 'attached', timeout: timeoutMs })
-    .then(() => true)
-    .catch(() => false);
+  // A wait would take at least one round trip, so "as it is now" asks for the count instead.
+  const first =
+    timeoutMs <= NOW_MS
+      ? (await locator.count()) > 0
+      : await locator
+          .first()
+          .waitFor({ state: 'attached', timeout: timeoutMs })
+          .then(() => true)
+          .catch(() => false);
   if (!first) {
     throw new StagegraphError('SELECTOR_NO_MATCH', `No element matches ${describeSpec(spec)}.`, {
       details: { target: spec },

@@ -1,0 +1,103 @@
+import type { Snapshot } from './snapshot.js';
+
+/** Candidates offered at most: enough to cover a near-miss, few enough to read in an error. */
+export const MAX_SIMILAR = 5;
+
+/** Below this a candidate is noise (two unrelated names share a bigram or two by chance). */
+export const MIN_SIMILARITY = 0.3;
+
+/**
+ * What a candidate of another role keeps of its name score. Name similarity drives the ranking and the role
+ * scales it: an agent that wanted button "Save" is well served by link "Save", and not at all by button
+ * "Cancel" (an additive role bonus would rank "Cancel" first).
+ */
+const OTHER_ROLE_FACTOR = 0.7;
+
+/** Names longer than this are compared by their start: a 10 KB paragraph is not what a ref was. */
+const MAX_COMPARED_NAME = 200;
+
+export interface Wanted {
+  readonly role?: string | null;
+  readonly name?: string | null;
+}
+
+export interface SimilarRef {
+  readonly ref: string;
+  readonly role: string;
+  readonly name: string;
+  /** 0..1, higher is nearer. */
+  readonly score: number;
+}
+
+/**
+ * The nodes of `snapshot` nearest to `wanted`, best first (ties: interactive nodes, then document order).
+ * With a role alone, every node of that role scores 1 and the first few are offered.
+ *
+ * Names are compared by the Sørensen–Dice coefficient over character bigrams of the normalized names. It
+ * forgives typos ("Delet" ~ "Delete"), case, and reordered or extra words ("Save draft" ~ "Draft: save"),
+ * which token overlap alone misses for typos and edit distance misses for reordering; and it is linear in
+ * the name's length, where edit distance is quadratic — this scan runs over every node of a 50,000-node
+ * snapshot on an error path.
+ */
+export function similarRefs(wanted: Wanted, snapshot: Snapshot, exclude?: string): SimilarRef[] {
+  const role = wanted.role || null;
+  const wantedName = wanted.name ? bigrams(normalize(wanted.name)) : null;
+  if (role === null && wantedName === null) return [];
+  const best: { candidate: SimilarRef; interactive: boolean }[] = [];
+  for (const node of snapshot.nodes) {
+    if (node.ref === exclude) continue;
+    const roleFactor = role === null || node.role === role ? 1 : OTHER_ROLE_FACTOR;
+    const nameScore =
+      wantedName === null ? (node.role === role ? 1 : 0) : dice(wantedName, bigrams(normalize(node.name)));
+    const score = roleFactor * nameScore;
+    if (score < MIN_SIMILARITY) continue;
+    insertRanked(best, {
+      candidate: { ref: node.ref, role: node.role, name: node.name, score },
+      interactive: node.interactive,
+    });
+  }
+  return best.map(({ candidate }) => ({ ...candidate, score: Math.round(candidate.score * 1000) / 1000 }));
+}
+
+/** Keeps the top MAX_SIMILAR in a small sorted array: O(nodes × MAX_SIMILAR), no full sort. */
+function insertRanked(
+  best: { candidate: SimilarRef; interactive: boolean }[],
+  entry: { candidate: SimilarRef; interactive: boolean },
+): void {
+  const beats = (a: typeof entry, b: typeof entry) =>
+    a.candidate.score > b.candidate.score ||
+    (a.candidate.score === b.candidate.score && a.interactive && !b.interactive);
+  let at = best.length;
+  while (at > 0 && beats(entry, best[at - 1]!)) at -= 1;
+  if (at >= MAX_SIMILAR) return;
+  best.splice(at, 0, entry);
+  if (best.length > MAX_SIMILAR) best.pop();
+}
+
+function normalize(name: string): string {
+  return name.slice(0, MAX_COMPARED_NAME).toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** Multiset of adjacent character pairs; a one-character name is its own single "bigram". */
+function bigrams(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  if (text.length === 1) counts.set(text, 1);
+  for (let i = 0; i + 1 < text.length; i += 1) {
+    const pair = text.slice(i, i + 2);
+    counts.set(pair, (counts.get(pair) ?? 0) + 1);
+  }
+  return counts;
+}
+
+function dice(a: Map<string, number>, b: Map<string, number>): number {
+  let sizeA = 0;
+  let sizeB = 0;
+  let shared = 0;
+  for (const count of a.values()) sizeA += count;
+  for (const [pair, count] of b) {
+    sizeB += count;
+    shared += Math.min(count, a.get(pair) ?? 0);
+  }
+  if (sizeA === 0 && sizeB === 0) return 1;
+  return (2 * shared) / (sizeA + sizeB);
+}

@@ -1,0 +1,302 @@
+/// <reference lib="dom" />
+import type { Roles } from './roles.js';
+import type { Visibility } from './visibility.js';
+
+/**
+ * In-page: accessible names and descriptions per accname 1.2 (with HTML-AAM's native sources), computed
+ * the way Chromium does where the spec leaves room. A self-contained factory: its source is shipped into
+ * the page whole, and its dependencies arrive as arguments.
+ */
+export function createNames(roles: Roles, visibility: Visibility) {
+  /** Where a name came from: the walker needs to know whether the content (or the title) was used. */
+  const FROM_CONTENT = 1;
+  const FROM_TITLE = 2;
+  const FROM_OTHER = 3;
+  const TEXT_INPUT_TYPES = new Set(['text', 'search', 'email', 'tel', 'url', 'password', 'number', '']);
+  // Their boundaries separate words in a name even when the markup has no whitespace there.
+  const BLOCK_TAGS = new Set(
+    'ADDRESS ARTICLE ASIDE BLOCKQUOTE BR DD DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HR LI MAIN NAV OL P PRE SECTION TABLE TD TH TR UL'.split(
+      ' ',
+    ),
+  );
+
+  interface Traversal {
+    readonly visited: Set<Node>;
+    /** Inside an aria-labelledby/-describedby target that is itself hidden: its hidden content counts too. */
+    readonly includeHidden: boolean;
+    readonly inReference: boolean;
+    /** The element being named: it is skipped when a label that wraps it is read. */
+    readonly target: Element;
+  }
+
+  const normalize = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+  function byIds(element: Element, attribute: string): Element[] {
+    const ids = element.getAttribute(attribute);
+    if (!ids) return [];
+    const root = element.getRootNode() as Document | ShadowRoot;
+    const found: Element[] = [];
+    for (const id of ids.trim().split(/\s+/)) {
+      const referenced = root.getElementById(id);
+      if (referenced) found.push(referenced);
+    }
+    return found;
+  }
+
+  function fromReferences(element: Element, attribute: string, traversal: Traversal | null): string {
+    const parts: string[] = [];
+    for (const referenced of byIds(element, attribute)) {
+      const nested: Traversal = {
+        visited: traversal?.visited ?? new Set(),
+        includeHidden: visibility.hiddenForName(referenced),
+        inReference: true,
+        target: traversal?.target ?? element,
+      };
+      parts.push(textOf(referenced, nested, true));
+    }
+    return normalize(parts.join(' '));
+  }
+
+  function selectedText(select: HTMLSelectElement): string {
+    const texts: string[] = [];
+    for (const option of select.selectedOptions) texts.push(option.label);
+    return texts.join(' ');
+  }
+
+  /** The value an embedded control contributes to the name of the widget whose label contains it. */
+  function embeddedValue(element: Element): string | null {
+    const tag = element.tagName;
+    if (tag === 'SELECT') return selectedText(element as HTMLSelectElement);
+    if (tag === 'TEXTAREA') return (element as HTMLTextAreaElement).value;
+    if (tag === 'INPUT') {
+      const input = element as HTMLInputElement;
+      if (TEXT_INPUT_TYPES.has(input.type) || input.type === 'range') return input.value;
+      return null;
+    }
+    const role = element.getAttribute('role');
+    if (role === 'textbox') return element.textContent ?? '';
+    if (role === 'slider' || role === 'spinbutton')
+      return element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow') ?? '';
+    return null;
+  }
+
+  // HTMLInputElement.labels scans the whole tree on every read (quadratic over a page of controls), so the
+  // labels of each tree (document or shadow root) are indexed once per pass by their `control`.
+  let labelIndex = new Map<Node, Map<Element, Element[]>>();
+
+  function labelsOf(control: Element): Element[] | undefined {
+    const root = control.getRootNode();
+    let index = labelIndex.get(root);
+    if (!index) {
+      index = new Map();
+      for (const label of (root as Document | ShadowRoot).querySelectorAll('label')) {
+        const labelled = (label as HTMLLabelElement).control;
+        if (!labelled) continue;
+        const list = index.get(labelled);
+        if (list) list.push(label);
+        else index.set(labelled, [label]);
+      }
+      labelIndex.set(root, index);
+    }
+    return index.get(control);
+  }
+
+  function labelsText(control: Element, traversal: Traversal): string {
+    const labels = labelsOf(control);
+    if (!labels) return '';
+    const parts: string[] = [];
+    for (const label of labels) parts.push(textOf(label, traversal, true));
+    return normalize(parts.join(' '));
+  }
+
+  /** Starts a pass over the document: labels indexed by an earlier pass may have changed. */
+  // A row's name reads its cells' text, and each cell is named next: plain content text (no references,
+  // no hidden content in play) does not depend on who asks, so it is computed once per pass.
+  let contentCache = new Map<Element, string>();
+
+  function beginPass(): void {
+    labelIndex = new Map();
+    contentCache = new Map();
+  }
+
+  function firstChildText(element: Element, tag: string, traversal: Traversal): string {
+    for (const child of element.children)
+      if (child.tagName === tag) return normalize(textOf(child, traversal, true));
+    return '';
+  }
+
+  /** HTML-AAM's native text alternatives, before the content and the title. */
+  function nativeName(element: Element, traversal: Traversal): string {
+    switch (element.tagName) {
+      case 'INPUT': {
+        const input = element as HTMLInputElement;
+        if (input.type === 'button' || input.type === 'submit' || input.type === 'reset') {
+          const value = input.getAttribute('value');
+          if (value !== null) return value;
+          return input.type === 'submit' ? 'Submit' : input.type === 'reset' ? 'Reset' : '';
+        }
+        if (input.type === 'image') return input.alt || input.getAttribute('value') || '';
+        return labelsText(element, traversal);
+      }
+      case 'SELECT':
+      case 'TEXTAREA':
+      case 'METER':
+      case 'PROGRESS':
+      case 'OUTPUT':
+      case 'BUTTON':
+        return labelsText(element, traversal);
+      case 'IMG':
+      case 'AREA':
+        return element.getAttribute('alt') ?? '';
+      case 'TABLE':
+        return firstChildText(element, 'CAPTION', traversal);
+      case 'FIELDSET':
+        return firstChildText(element, 'LEGEND', traversal);
+      case 'FIGURE':
+        return firstChildText(element, 'FIGCAPTION', traversal);
+      case 'OPTGROUP':
+        return element.getAttribute('label') ?? '';
+      case 'OPTION':
+        return (element as HTMLOptionElement).label;
+      case 'svg':
+        return firstChildText(element, 'title', traversal);
+    }
+    return '';
+  }
+
+  function placeholderOf(element: Element): string {
+    if (element.tagName === 'TEXTAREA') return element.getAttribute('placeholder') ?? '';
+    if (element.tagName === 'INPUT' && TEXT_INPUT_TYPES.has((element as HTMLInputElement).type))
+      return element.getAttribute('placeholder') ?? '';
+    return '';
+  }
+
+  /** The flat-tree children of a node: a shadow host's shadow root, a slot's assigned nodes. */
+  function childrenOf(node: Node): ArrayLike<Node> {
+    const element = node as Element;
+    if (element.shadowRoot) return element.shadowRoot.childNodes;
+    if (element.tagName === 'SLOT') {
+      const assigned = (element as HTMLSlotElement).assignedNodes();
+      if (assigned.length > 0) return assigned;
+    }
+    return node.childNodes;
+  }
+
+  function addPart(text: string, child: Node, traversal: Traversal): string {
+    if (child.nodeType === 3) return text + (child as Text).data;
+    if (child.nodeType !== 1) return text;
+    const part = textOf(child as Element, traversal, false);
+    return BLOCK_TAGS.has((child as Element).tagName) ? `${text} ${part} ` : text + part;
+  }
+
+  function contentText(element: Element, traversal: Traversal): string {
+    let text = '';
+    if (element.shadowRoot || element.tagName === 'SLOT') {
+      const children = childrenOf(element);
+      for (let i = 0; i < children.length; i += 1) text = addPart(text, children[i] as Node, traversal);
+      return text;
+    }
+    for (let child = element.firstChild; child; child = child.nextSibling)
+      text = addPart(text, child, traversal);
+    return text;
+  }
+
+  /**
+   * One step of the text alternative computation for `element` (accname 2A–2I). `referenced` is true for
+   * the start of a traversal from aria-labelledby or a label, where content counts whatever the role.
+   */
+  function textOf(element: Element, traversal: Traversal, referenced: boolean): string {
+    const plain = !referenced && !traversal.includeHidden && !traversal.inReference;
+    if (plain) {
+      const cached = contentCache.get(element);
+      if (cached !== undefined) return cached;
+      const text = textOfUncached(element, traversal, referenced);
+      contentCache.set(element, text);
+      return text;
+    }
+    return textOfUncached(element, traversal, referenced);
+  }
+
+  function textOfUncached(element: Element, traversal: Traversal, referenced: boolean): string {
+    if (traversal.visited.has(element)) return '';
+    traversal.visited.add(element);
+    if (!traversal.includeHidden && !referenced) {
+      const kind = visibility.classify(element);
+      if (kind === visibility.GONE || kind === visibility.INVISIBLE) return '';
+    }
+    const attributed = element.hasAttributes();
+    if (attributed && !traversal.inReference) {
+      const labelled = fromReferences(element, 'aria-labelledby', traversal);
+      if (labelled) return labelled;
+    }
+    if (element !== traversal.target) {
+      const embedded = embeddedValue(element);
+      if (embedded !== null) return embedded;
+    } else if (!referenced) return '';
+    const label = attributed ? element.getAttribute('aria-label')?.trim() : undefined;
+    if (label) return label;
+    const native = nativeName(element, traversal);
+    if (native.trim()) return native;
+    if (element.tagName !== 'SELECT') {
+      const content = normalize(contentText(element, traversal));
+      if (content) return content;
+    }
+    return attributed ? (element.getAttribute('title') ?? '') : '';
+  }
+
+  /**
+   * The accessible name of an element the walker emits with `role`, and where it came from. Content is
+   * used only for roles that allow it (or none at all for the rest).
+   */
+  function nameOf(element: Element, role: string): { name: string; source: number } {
+    const attributed = element.hasAttributes();
+    const traversal: Traversal = {
+      visited: new Set([element]),
+      includeHidden: false,
+      inReference: false,
+      target: element,
+    };
+    if (attributed) {
+      const labelled = fromReferences(element, 'aria-labelledby', traversal);
+      if (labelled) return { name: labelled, source: FROM_OTHER };
+      const label = element.getAttribute('aria-label');
+      if (label?.trim()) return { name: normalize(label), source: FROM_OTHER };
+    }
+    const native = normalize(nativeName(element, traversal));
+    if (native) return { name: native, source: FROM_OTHER };
+    if (roles.nameFromContent(role)) {
+      const content = normalize(contentText(element, traversal));
+      if (content) return { name: content, source: FROM_CONTENT };
+    }
+    if (!attributed) return { name: '', source: FROM_OTHER };
+    const placeholder = normalize(placeholderOf(element));
+    if (placeholder) return { name: placeholder, source: FROM_OTHER };
+    const title = element.getAttribute('title');
+    if (title?.trim()) return { name: normalize(title), source: FROM_TITLE };
+    return { name: '', source: FROM_OTHER };
+  }
+
+  /** aria-describedby, else aria-description, else a title that did not already serve as the name. */
+  function descriptionOf(element: Element, nameSource: number): string {
+    if (!element.hasAttributes()) return '';
+    const described = fromReferences(element, 'aria-describedby', null);
+    if (described) return described;
+    const description = element.getAttribute('aria-description');
+    if (description?.trim()) return normalize(description);
+    if (nameSource === FROM_TITLE) return '';
+    return normalize(element.getAttribute('title') ?? '');
+  }
+
+  /** True when the element has a name from attributes or labels (for roles that need one, e.g. region). */
+  function hasName(element: Element): boolean {
+    return (
+      element.hasAttribute('aria-label') ||
+      element.hasAttribute('aria-labelledby') ||
+      element.hasAttribute('title')
+    );
+  }
+
+  return { FROM_CONTENT, FROM_TITLE, beginPass, nameOf, descriptionOf, hasName };
+}
+
+export type Names = ReturnType<typeof createNames>;

@@ -1,0 +1,116 @@
+/// <reference lib="dom" />
+import type { ElementHandle, Page } from 'playwright-core';
+import { StagegraphError } from '../../../errors/stagegraph-error.js';
+import type { RawSnapshot, ResolvedNode, SnapshotRequest } from '../../window-driver.js';
+import { decodeNode, type NodeTuple } from './encoding.js';
+import { ENGINE_GLOBAL, type Engine, withEngine } from './install.js';
+
+/** The engine of this document, inlined into each in-page function (they cannot share code at run time). */
+type Host = Record<string, Engine | undefined>;
+
+interface EncodedSnapshot {
+  readonly stale?: true;
+  readonly documentId: string;
+  readonly url: string;
+  readonly title: string;
+  readonly detached: number[];
+  readonly nodes: NodeTuple[];
+}
+
+/** Reads the page's document (or the `within` subtree) as accessibility nodes in pre-order. */
+export async function snapshotDocument(page: Page, request: SnapshotRequest): Promise<RawSnapshot> {
+  const json = await withEngine(
+    page,
+    ({ global, arg }) => {
+      const engine = (window as unknown as Host)[global];
+      if (!engine || engine.root !== document.documentElement) return undefined;
+      return engine.walker.snapshot(arg);
+    },
+    { within: request.within, interactiveOnly: request.interactiveOnly, depth: request.depth },
+  );
+  const encoded = JSON.parse(json) as EncodedSnapshot;
+  if (encoded.stale) {
+    throw new StagegraphError(
+      'REF_STALE',
+      `The element of key ${request.within} is no longer in the document.`,
+    );
+  }
+  return {
+    documentId: encoded.documentId,
+    url: encoded.url,
+    title: encoded.title,
+    nodes: encoded.nodes.map(decodeNode),
+    detached: encoded.detached,
+  };
+}
+
+/** The id of the page's current document (installing the engine if this document has none yet). */
+export function currentDocumentId(page: Page): Promise<string> {
+  return withEngine(
+    page,
+    ({ global }) => {
+      const engine = (window as unknown as Host)[global];
+      if (!engine || engine.root !== document.documentElement) return undefined;
+      return engine.walker.documentId;
+    },
+    null,
+  );
+}
+
+/**
+ * KeyResolver (see target.ts): the element a key stands for (a text node's key → its parent element);
+ * null when gone. An element inside an iframe is re-resolved in its own frame's context: Playwright acts
+ * on a handle through the frame that created it.
+ */
+export async function elementForKey(page: Page, key: number): Promise<ElementHandle<Element> | null> {
+  const found = await page.evaluateHandle(
+    ({ global, key }) => {
+      const engine = (window as unknown as Host)[global];
+      if (!engine || engine.root !== document.documentElement) return null;
+      return engine.walker.elementFor(key);
+    },
+    { global: ENGINE_GLOBAL, key },
+  );
+  const element = found.asElement();
+  if (!element) {
+    await found.dispose();
+    return null;
+  }
+  const frame = await element.ownerFrame();
+  if (!frame || frame === page.mainFrame()) return element as ElementHandle<Element>;
+  await element.dispose();
+  const inFrame = await frame.evaluateHandle(
+    ({ global, key }) => (window.top as unknown as Host)[global]?.walker.elementFor(key) ?? null,
+    { global: ENGINE_GLOBAL, key },
+  );
+  const resolved = inFrame.asElement();
+  if (!resolved) await inFrame.dispose();
+  return resolved as ElementHandle<Element> | null;
+}
+
+/** Describes one element as the walker would (registering a key if it has none yet), with the document id. */
+export async function describeElement(page: Page, element: ElementHandle<Element>): Promise<ResolvedNode> {
+  await currentDocumentId(page);
+  const json = await element.evaluate((target, global) => {
+    const top = (target.ownerDocument.defaultView?.top ?? window) as unknown as Host;
+    const engine = top[global];
+    if (!engine) throw new Error('the snapshot engine is not installed in the top document');
+    return engine.walker.describe(target);
+  }, ENGINE_GLOBAL);
+  const described = JSON.parse(json) as { documentId: string; node: NodeTuple };
+  return { documentId: described.documentId, node: decodeNode(described.node) };
+}
+
+/** Marks a key's value secret for the rest of the document's life. */
+export async function markSecret(page: Page, key: number): Promise<void> {
+  await withEngine(
+    page,
+    ({ global, arg }) => {
+      const engine = (window as unknown as Host)[global];
+      if (!engine || engine.root !== document.documentElement) return undefined;
+      engine.walker.markSecret(arg);
+      return true;
+    },
+    key,
+  );
+}

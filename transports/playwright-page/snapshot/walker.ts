@@ -1,0 +1,390 @@
+/// <reference lib="dom" />
+import type { Frame, Geometry } from './geometry.js';
+import type { Names } from './names.js';
+import type { Registry } from './registry.js';
+import type { Roles } from './roles.js';
+import type { States } from './states.js';
+import type { Visibility } from './visibility.js';
+
+/** What the Node side asks of one walk (window-driver's SnapshotRequest). */
+export interface WalkRequest {
+  readonly within?: number;
+  readonly interactiveOnly?: boolean;
+  readonly depth?: number;
+}
+
+/**
+ * In-page: walks the flat tree (open shadow roots, slots in assigned order, same-origin iframes inline)
+ * and encodes the accessibility nodes it emits as compact tuples (see encoding.ts for the layout), so
+ * the whole snapshot crosses CDP as one JSON string instead of tens of thousands of serialized objects.
+ * A self-contained factory: its source is shipped into the page whole, dependencies arrive as arguments.
+ */
+export function createWalker(
+  roles: Roles,
+  names: Names,
+  states: States,
+  visibility: Visibility,
+  geometry: Geometry,
+  registry: Registry,
+  redactedValue: string,
+) {
+  const INTERACTIVE_FLAG = 1;
+  const SECRET_FLAG = 2;
+  // Text across these merges into one run; any other element not emitted ends the run (a line break).
+  const INLINE_TAGS = new Set(
+    'A ABBR B BDI BDO CITE CODE DATA DFN EM FONT I KBD MARK Q S SAMP SMALL SPAN STRONG SUB SUP TIME U VAR'.split(
+      ' ',
+    ),
+  );
+
+  interface Run {
+    key: number;
+    parent: number;
+    text: string;
+    left: number;
+    top: number;
+    right: number;
+    bottom: number;
+  }
+  /** What a subtree inherits from above it. */
+  interface Scope {
+    /** Key of the nearest emitted ancestor. */
+    readonly parent: number;
+    /** Output levels below the snapshot's root. */
+    readonly depth: number;
+    /** False below a visibility:hidden element (until a descendant shows itself again). */
+    readonly textShown: boolean;
+    /** True below an ancestor whose name was read from this content. */
+    readonly covered: boolean;
+    /** An ancestor has aria-disabled=true. */
+    readonly disabled: boolean;
+    /** Offset of the current document's viewport within the top viewport. */
+    readonly frame: Frame;
+  }
+  interface Walk {
+    readonly out: unknown[];
+    readonly interactiveOnly: boolean;
+    readonly maxDepth: number;
+    readonly focused: Element | null;
+    readonly range: Range;
+    run: Run | null;
+  }
+
+  /** One node's tuple: [key, parent, role, name, flags, extras | 0, x, y, width, height]. */
+  function encode(
+    element: Element,
+    role: string,
+    parent: number,
+    walk: Walk,
+    frame: Frame,
+    disabledAbove: boolean,
+    hasBox: boolean,
+  ): { tuple: unknown[]; nameSource: number } {
+    const key = registry.keyOf(element);
+    const { name, source } =
+      role === 'iframe'
+        ? { name: element.getAttribute('title') ?? '', source: 0 }
+        : names.nameOf(element, role);
+    const interactive = roles.isInteractive(element, role);
+    const secret = registry.isSecret(key) || states.isSecretByNature(element);
+    let flags = interactive ? INTERACTIVE_FLAG : 0;
+    if (secret) flags |= SECRET_FLAG;
+    const extras: Record<string, unknown> = {};
+    let hasExtras = false;
+    const stateList = states.statesOf(element, role, walk.focused, disabledAbove);
+    if (stateList.length > 0) {
+      extras.s = stateList.join(' ');
+      hasExtras = true;
+    }
+    const level = roles.levelOf(element, role);
+    if (level !== undefined) {
+      extras.l = level;
+      hasExtras = true;
+    }
+    const value = states.controlValue(element, role);
+    if (value !== undefined || secret) {
+      extras.v = secret ? redactedValue : value;
+      hasExtras = true;
+    }
+    const description = names.descriptionOf(element, source);
+    if (description) {
+      extras.d = description;
+      hasExtras = true;
+    }
+    const tuple: unknown[] = [key, parent, role, name, flags, hasExtras ? extras : 0];
+    const box = hasBox ? geometry.bboxOf(element.getBoundingClientRect(), frame) : null;
+    if (box) tuple.push(box[0], box[1], box[2], box[3]);
+    return { tuple, nameSource: source };
+  }
+
+  function flush(walk: Walk): void {
+    const run = walk.run;
+    if (!run) return;
+    walk.run = null;
+    const text = run.text.replace(/\s+/g, ' ').trim();
+    if (!text) return;
+    const tuple: unknown[] = [run.key, run.parent, 'text', text, 0, 0];
+    if (run.right > run.left || run.bottom > run.top)
+      tuple.push(
+        Math.round(run.left),
+        Math.round(run.top),
+        Math.round(run.right - run.left),
+        Math.round(run.bottom - run.top),
+      );
+    walk.out.push(tuple);
+  }
+
+  function addText(node: Text, parent: number, walk: Walk, frame: Frame): void {
+    const data = node.data;
+    const run = walk.run;
+    const blank = !/\S/.test(data);
+    if (blank) {
+      if (run && run.parent === parent) run.text += ' ';
+      return;
+    }
+    walk.range.selectNodeContents(node);
+    const rect = walk.range.getBoundingClientRect();
+    const left = rect.left + frame.x;
+    const top = rect.top + frame.y;
+    const empty = rect.width === 0 && rect.height === 0;
+    if (run && run.parent === parent) {
+      run.text += data;
+      if (!empty) {
+        if (run.right <= run.left && run.bottom <= run.top) {
+          run.left = left;
+          run.top = top;
+          run.right = left + rect.width;
+          run.bottom = top + rect.height;
+        } else {
+          run.left = Math.min(run.left, left);
+          run.top = Math.min(run.top, top);
+          run.right = Math.max(run.right, left + rect.width);
+          run.bottom = Math.max(run.bottom, top + rect.height);
+        }
+      }
+      return;
+    }
+    flush(walk);
+    walk.run = {
+      key: registry.keyOf(node),
+      parent,
+      text: data,
+      left,
+      top,
+      right: empty ? left : left + rect.width,
+      bottom: empty ? top : top + rect.height,
+    };
+  }
+
+  function walkChildren(first: Node | null, scope: Scope, walk: Walk): void {
+    for (let child = first; child; child = child.nextSibling) walkNode(child, scope, walk);
+  }
+
+  function walkNode(node: Node, scope: Scope, walk: Walk): void {
+    if (node.nodeType === 3) {
+      if (scope.textShown && !scope.covered && !walk.interactiveOnly && scope.depth < walk.maxDepth)
+        addText(node as Text, scope.parent, walk, scope.frame);
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const element = node as Element;
+    const slot = element.tagName === 'SLOT';
+    const kind = slot ? visibility.CONTENTS : visibility.classify(element);
+    if (kind === visibility.GONE) return;
+    const disabled =
+      scope.disabled || (element.hasAttributes() && element.getAttribute('aria-disabled') === 'true');
+    const inner: Scope = disabled === scope.disabled ? scope : { ...scope, disabled };
+    if (kind === visibility.INVISIBLE) {
+      walkContents(element, inner.textShown ? { ...inner, textShown: false } : inner, walk);
+      return;
+    }
+    let role = slot ? null : roles.roleOf(element, names.hasName);
+    if (role === null && !slot && roles.isInteractive(element, 'generic')) role = 'generic';
+    // Below an ancestor whose name already reads this content, only what an agent acts on is emitted.
+    const included =
+      role !== null && (!(walk.interactiveOnly || scope.covered) || roles.isInteractive(element, role));
+    if (!included || role === null) {
+      const block = !INLINE_TAGS.has(element.tagName);
+      if (block) flush(walk);
+      walkContents(
+        element,
+        kind === visibility.VISIBLE && !inner.textShown ? { ...inner, textShown: true } : inner,
+        walk,
+      );
+      if (block) flush(walk);
+      return;
+    }
+    if (scope.depth + 1 > walk.maxDepth) return;
+    flush(walk);
+    const { tuple, nameSource } = encode(
+      element,
+      role,
+      scope.parent,
+      walk,
+      scope.frame,
+      disabled,
+      kind === visibility.VISIBLE,
+    );
+    walk.out.push(tuple);
+    // An emitted node starts afresh: a combobox inside a cell still lists its options.
+    const covered = nameSource === names.FROM_CONTENT && roles.coversText(role);
+    walkContents(
+      element,
+      {
+        parent: tuple[0] as number,
+        depth: scope.depth + 1,
+        textShown: true,
+        covered,
+        disabled,
+        frame: scope.frame,
+      },
+      walk,
+    );
+    flush(walk);
+  }
+
+  function walkContents(element: Element, scope: Scope, walk: Walk): void {
+    const tag = element.tagName;
+    if (tag === 'SELECT') {
+      if (!walk.interactiveOnly && !scope.covered) walkOptions(element, scope, walk);
+      return;
+    }
+    if (tag === 'IFRAME') {
+      let inner: Document | null = null;
+      try {
+        inner = (element as HTMLIFrameElement).contentDocument;
+      } catch {
+        inner = null;
+      }
+      const body = inner?.body ?? inner?.documentElement;
+      if (!body) return;
+      const frame = geometry.contentOrigin(element as HTMLIFrameElement, scope.frame);
+      walkChildren(body.firstChild, { ...scope, frame }, walk);
+      return;
+    }
+    if (element.shadowRoot) {
+      walkChildren(element.shadowRoot.firstChild, scope, walk);
+      return;
+    }
+    if (tag === 'SLOT') {
+      const assigned = (element as HTMLSlotElement).assignedNodes();
+      if (assigned.length > 0) {
+        for (const node of assigned) walkNode(node, scope, walk);
+        return;
+      }
+    }
+    walkChildren(element.firstChild, scope, walk);
+  }
+
+  /** A select's options render no boxes of their own, so they skip the visibility check. */
+  function walkOptions(select: Element, scope: Scope, walk: Walk): void {
+    if (scope.depth + 1 > walk.maxDepth) return;
+    for (let child = select.firstElementChild; child; child = child.nextElementSibling) {
+      if (child.tagName !== 'OPTION' && child.tagName !== 'OPTGROUP') continue;
+      const role = child.tagName === 'OPTION' ? 'option' : 'group';
+      const { tuple } = encode(child, role, scope.parent, walk, scope.frame, scope.disabled, false);
+      walk.out.push(tuple);
+      if (role === 'group')
+        walkOptions(child, { ...scope, parent: tuple[0] as number, depth: scope.depth + 1 }, walk);
+    }
+  }
+
+  /** The key of the nearest ancestor the walker would emit (through shadow hosts and iframes). */
+  function emittedAncestorKey(element: Element): number {
+    let node: Node = element;
+    for (;;) {
+      const parentNode: Node | null = node.parentNode;
+      if (!parentNode) return registry.keyOf(document);
+      if (parentNode.nodeType === 11) node = (parentNode as ShadowRoot).host;
+      else if (parentNode.nodeType === 9) {
+        const frameElement: Element | null | undefined = (parentNode as Document).defaultView?.frameElement;
+        if (!frameElement || parentNode === document) return registry.keyOf(document);
+        node = frameElement;
+      } else node = parentNode;
+      const ancestor = node as Element;
+      if (ancestor.tagName === 'IFRAME' || roles.roleOf(ancestor, names.hasName) !== null)
+        return registry.keyOf(ancestor);
+    }
+  }
+
+  function newWalk(request: WalkRequest): Walk {
+    names.beginPass();
+    visibility.beginPass();
+    return {
+      out: [],
+      interactiveOnly: request.interactiveOnly === true,
+      maxDepth: request.depth ?? Number.POSITIVE_INFINITY,
+      focused: states.deepActiveElement(),
+      range: document.createRange(),
+      run: null,
+    };
+  }
+
+  function describeOne(element: Element, walk: Walk, parent: number): unknown[] {
+    const role = roles.roleOf(element, names.hasName) ?? 'generic';
+    const disabled = element.closest('[aria-disabled=true]') !== null;
+    const frame = geometry.originOf(element.ownerDocument);
+    return encode(element, role, parent, walk, frame, disabled, true).tuple;
+  }
+
+  /** The snapshot as a JSON string: { documentId, url, title, detached, nodes: tuples }. */
+  function snapshot(request: WalkRequest): string {
+    const walk = newWalk(request);
+    let rootNode: Node | null = document;
+    if (request.within !== undefined) {
+      rootNode = registry.nodeFor(request.within);
+      if (!rootNode) return JSON.stringify({ stale: true, documentId: registry.documentId });
+    }
+    const frame =
+      rootNode.nodeType === 9
+        ? { x: 0, y: 0 }
+        : geometry.originOf((rootNode as Node).ownerDocument as Document);
+    if (rootNode.nodeType === 9) {
+      const key = registry.keyOf(document);
+      walk.out.push([key, 0, 'document', document.title.replace(/\s+/g, ' ').trim(), 0, 0]);
+      const scope: Scope = { parent: key, depth: 0, textShown: true, covered: false, disabled: false, frame };
+      if (document.body) walkChildren(document.body.firstChild, scope, walk);
+    } else if (rootNode.nodeType === 3) {
+      addText(rootNode as Text, 0, walk, frame);
+      flush(walk);
+    } else {
+      const element = rootNode as Element;
+      const tuple = describeOne(element, walk, 0);
+      walk.out.push(tuple);
+      const disabled = element.closest('[aria-disabled=true]') !== null;
+      walkContents(
+        element,
+        { parent: tuple[0] as number, depth: 0, textShown: true, covered: false, disabled, frame },
+        walk,
+      );
+    }
+    flush(walk);
+    return JSON.stringify({
+      documentId: registry.documentId,
+      url: location.href,
+      title: document.title,
+      detached: registry.takeDetached(),
+      nodes: walk.out,
+    });
+  }
+
+  /** One element as the walker would describe it (its parent: the nearest ancestor the walker emits). */
+  function describe(element: Element): string {
+    const walk = newWalk({});
+    const tuple = describeOne(element, walk, emittedAncestorKey(element));
+    return JSON.stringify({ documentId: registry.documentId, node: tuple });
+  }
+
+  /** The element a key stands for: a text node's key stands for its parent element. */
+  function elementFor(key: number): Element | null {
+    const node = registry.nodeFor(key);
+    if (!node) return null;
+    if (node.nodeType === 1) return node as Element;
+    if (node.nodeType === 9) return (node as Document).documentElement;
+    return node.parentElement;
+  }
+
+  return { snapshot, describe, elementFor, markSecret: registry.markSecret, documentId: registry.documentId };
+}
+
+export type Walker = ReturnType<typeof createWalker>;
