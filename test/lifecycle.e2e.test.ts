@@ -10,7 +10,7 @@ import {
   StopDocument,
   SwitchWindowDocument,
 } from './generated/graphql.js';
-import { ELECTRON_TARGETS, fixtureLaunch } from './helpers/fixture-app.js';
+import { ELECTRON_TARGETS, fixtureLaunch, reportRealElectronSkipped } from './helpers/fixture-app.js';
 import {
   http,
   type RunningGateway,
@@ -142,8 +142,4 @@ for (const target of ELECTRON_TARGETS) {
   });
 }
 
-if (!process.env.ELECTRON_PATH) {
-  describe.skip('session lifecycle on real Electron (ELECTRON_PATH not set)', () => {
-    it('runs the same launch/window/console/crash tests against a real Electron binary', () => {});
-  });
-}
+reportRealElectronSkipped('session lifecycle');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { diff } from './diff.js';
-import { rawSnapshot, type TreeSpec, tablePage } from './fabricated-snapshots.js';
+import { rawSnapshot, type TreeSpec, tablePage } from '../../test/helpers/fabricated-snapshots.js';
 import { RefStore } from './ref-store.js';
 
 const box = { x: 0, y: 0, width: 10, height: 10 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { rawSnapshot } from './fabricated-snapshots.js';
+import { rawSnapshot } from '../../test/helpers/fabricated-snapshots.js';
 import { cursorSnapshotId, paginate } from './paginate.js';
 import { RefStore } from './ref-store.js';
 import { CHARS_PER_TOKEN, estimateNodeTokens } from './token-estimate.js';

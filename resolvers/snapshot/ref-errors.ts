@@ -1,6 +1,7 @@
+import type { SimilarRef } from '../../errors/stagegraph-error.js';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { refRecoveryActions } from './next-actions.js';
-import type { SimilarRef, Wanted } from './similar.js';
+import type { Wanted } from './similar.js';
 
 /** Why a ref no longer resolves; in `details.reason` so a client can tell the cases apart. */
 export type StaleReason =
@@ -44,8 +45,8 @@ export function staleRefError(facts: StaleRefFacts): StagegraphError {
         windowId: facts.windowId,
         reason: facts.reason,
         lastKnown: facts.lastKnown,
-        similarRefs: facts.similar,
       },
+      similarRefs: facts.similar,
     },
   );
 }
@@ -70,7 +71,8 @@ export function missingRefError(facts: MissingRefFacts): StagegraphError {
         role: facts.wanted?.role,
         name: facts.wanted?.name,
       }),
-      details: { ref: facts.ref, windowId: facts.windowId, similarRefs: facts.similar },
+      details: { ref: facts.ref, windowId: facts.windowId },
+      similarRefs: facts.similar,
     },
   );
 }

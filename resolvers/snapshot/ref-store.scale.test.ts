@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { NODES_PER_ROW, rawSnapshot, tablePage } from './fabricated-snapshots.js';
+import { NODES_PER_ROW, rawSnapshot, tablePage } from '../../test/helpers/fabricated-snapshots.js';
 import { MAX_REFS_PER_WINDOW, RefStore } from './ref-store.js';
 
 /** The 5,000-row bench page: 50,002 nodes. */

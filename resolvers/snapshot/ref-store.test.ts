@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { REDACTED_VALUE } from '../../transports/window-driver.js';
-import { rawSnapshot, type TreeSpec } from './fabricated-snapshots.js';
+import { rawSnapshot, type TreeSpec } from '../../test/helpers/fabricated-snapshots.js';
 import { RECENT_SNAPSHOTS_PER_WINDOW, RefStore } from './ref-store.js';
 
 function caught(run: () => unknown): StagegraphError {
@@ -133,7 +133,7 @@ describe('RefStore.record', () => {
       reason: 'DOCUMENT_REPLACED',
       lastKnown: { role: 'button', name: 'Save' },
     });
-    expect(error.details?.similarRefs).toEqual([{ ref: 'e4', role: 'button', name: 'Save', score: 1 }]);
+    expect(error.similarRefs).toEqual([{ ref: 'e4', role: 'button', name: 'Save', score: 1 }]);
     expect(store.record('w1', rawSnapshot(form([save(2)]), { documentId: 'doc-2' })).rendererReloaded).toBe(
       false,
     );
@@ -160,7 +160,7 @@ describe('RefStore.resolve', () => {
       'Ref e2 (was button "Save") in window w1 is stale: its element has left the page and nothing took its place.',
     );
     expect(error.details).toMatchObject({ reason: 'DETACHED', windowId: 'w1' });
-    expect(error.details?.similarRefs).toEqual([expect.objectContaining({ ref: 'e3', name: 'Save draft' })]);
+    expect(error.similarRefs).toEqual([expect.objectContaining({ ref: 'e3', name: 'Save draft' })]);
     expect(error.nextActions).toEqual([
       'query { session(id: "s1") { window(id: "w1") { snapshot(interactiveOnly: true) { nodes { ref role name } } } } }',
       'query { session(id: "s1") { window(id: "w1") { find(role: "button", name: "Save") { ref role name } } } }',
@@ -174,7 +174,7 @@ describe('RefStore.resolve', () => {
       store.resolve('e99', { windowId: 'w1', wanted: { role: 'button', name: 'save' } }),
     );
     expect(error.code).toBe('REF_NOT_FOUND');
-    expect(error.details?.similarRefs).toEqual([{ ref: 'e2', role: 'button', name: 'Save', score: 1 }]);
+    expect(error.similarRefs).toEqual([{ ref: 'e2', role: 'button', name: 'Save', score: 1 }]);
     expect(caught(() => store.resolve('button-1')).message).toContain('Refs look like "e12"');
     expect(caught(() => store.resolve('e2', { windowId: 'w2' })).code).toBe('BAD_INPUT');
   });

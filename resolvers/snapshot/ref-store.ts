@@ -1,8 +1,9 @@
+import type { SimilarRef } from '../../errors/stagegraph-error.js';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { RawSnapshot, ResolvedNode, SnapshotRequest } from '../../transports/window-driver.js';
 import { type FingerprintSource, fingerprint } from './fingerprint.js';
 import { missingRefError, otherWindowError, staleRefError } from './ref-errors.js';
-import { type SimilarRef, similarRefs, type Wanted } from './similar.js';
+import { similarRefs, type Wanted } from './similar.js';
 import { Snapshot, type SnapshotNode, toSnapshotNode } from './snapshot.js';
 import { TwinPool } from './twin-pool.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rawSnapshot, tablePage } from './fabricated-snapshots.js';
+import { rawSnapshot, tablePage } from '../../test/helpers/fabricated-snapshots.js';
 import { RefStore } from './ref-store.js';
 import { MAX_SIMILAR, similarRefs } from './similar.js';
 

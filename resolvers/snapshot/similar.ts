@@ -1,3 +1,4 @@
+import type { SimilarRef } from '../../errors/stagegraph-error.js';
 import type { Snapshot } from './snapshot.js';
 
 /** Candidates offered at most: enough to cover a near-miss, few enough to read in an error. */
@@ -19,14 +20,6 @@ const MAX_COMPARED_NAME = 200;
 export interface Wanted {
   readonly role?: string | null;
   readonly name?: string | null;
-}
-
-export interface SimilarRef {
-  readonly ref: string;
-  readonly role: string;
-  readonly name: string;
-  /** 0..1, higher is nearer. */
-  readonly score: number;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rawSnapshot, type TreeSpec } from './fabricated-snapshots.js';
+import { rawSnapshot, type TreeSpec } from '../../test/helpers/fabricated-snapshots.js';
 import { RefStore } from './ref-store.js';
 import { MAX_TEXT_CHARS, TEXT_ELLIPSIS } from './snapshot.js';
 

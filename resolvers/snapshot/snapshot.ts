@@ -108,7 +108,7 @@ export class Snapshot implements SnapshotHeader {
   readonly scope: SnapshotRequest;
   readonly nodes: readonly SnapshotNode[];
   /** Built on first lookup: listing a snapshot's nodes, the commonest use, never needs it. */
-  #indexByRef: Map<string, number> | undefined;
+  #byRef: Map<string, SnapshotNode> | undefined;
 
   /** `nodes` must be in document order with the root first, each parent before its children. */
   constructor(header: SnapshotHeader, nodes: readonly SnapshotNode[]) {
@@ -129,8 +129,8 @@ export class Snapshot implements SnapshotHeader {
   }
 
   node(ref: string): SnapshotNode | undefined {
-    const index = this.#index().get(ref);
-    return index === undefined ? undefined : this.nodes[index];
+    this.#byRef ??= new Map(this.nodes.map((node) => [node.ref, node]));
+    return this.#byRef.get(ref);
   }
 
   children(ref: string): SnapshotNode[] {

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { describe, it } from 'vitest';
 import type { LaunchInput } from '../generated/graphql.js';
 
 export const FIXTURE_APP_MAIN = fileURLToPath(new URL('../../fixtures/app/main.js', import.meta.url));
@@ -21,4 +22,12 @@ export function fixtureLaunch(executablePath = STAND_IN, env: Record<string, str
     executablePath,
     env: Object.entries(env).map(([name, value]) => ({ name, value })),
   };
+}
+
+/** Where no Electron binary is named, a suite says by name that its real-Electron run was skipped. */
+export function reportRealElectronSkipped(suite: string): void {
+  if (process.env.ELECTRON_PATH) return;
+  describe.skip(`${suite} on real Electron (ELECTRON_PATH not set)`, () => {
+    it('runs the same tests against a real Electron binary', () => {});
+  });
 }

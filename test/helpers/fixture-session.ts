@@ -1,6 +1,8 @@
 import { expect } from 'vitest';
-import { fixtureLaunch, STAND_IN } from './fixture-app.js';
+import type { LaunchTransport } from '../../transports/contract.js';
+import { ELECTRON_TARGETS, fixtureLaunch, STAND_IN } from './fixture-app.js';
 import { http, type RunningGateway, startGateway } from './gateway.js';
+import { plainChromiumTransport } from './plain-chromium.js';
 
 /**
  * Responses as end-to-end tests read them: any path may be followed, and a wrong one fails the assertion
@@ -27,9 +29,19 @@ export interface FixtureSession {
   stop(): Promise<void>;
 }
 
-/** A gateway with the fixture app launched on the stand-in, its clock ticking stopped so pages hold still. */
-export async function startFixtureSession(executablePath = STAND_IN): Promise<FixtureSession> {
-  const gateway = await startGateway();
+/**
+ * In plain Chromium there is no preload: the page's bridge to its main process is replaced by one that
+ * does nothing, which is all the page-level suites need.
+ */
+const NO_MAIN_PROCESS = `window.fixture = new Proxy({}, { get: () => () => {} });`;
+const FIXTURE_PAGE = new URL('../../fixtures/app/index.html', import.meta.url).href;
+
+/** A gateway with the fixture window open, its clock ticking stopped so the page holds still. */
+export async function startFixtureSession(
+  executablePath = STAND_IN,
+  transports?: readonly LaunchTransport[],
+): Promise<FixtureSession> {
+  const gateway = await startGateway({}, transports);
   const send = (query: string, variables?: Record<string, unknown>) =>
     http<Loose, Record<string, unknown> | undefined>(gateway.url, query, variables) as Promise<LooseResponse>;
   const data = async (query: string, variables?: Record<string, unknown>) => {
@@ -51,3 +63,18 @@ export async function startFixtureSession(executablePath = STAND_IN): Promise<Fi
   await data('mutation { click(target: { testId: "stop-ticking" }) { elapsedMs } }');
   return { gateway, sessionId: launched.launch.id, send, data, failure, stop: () => gateway.stop() };
 }
+
+/**
+ * Every host the page-level suites run on: the fixture app on the stand-in (and on real Electron when
+ * ELECTRON_PATH names one), and the same page alone in plain Chromium.
+ */
+export const FIXTURE_HOSTS: readonly { name: string; start: () => Promise<FixtureSession> }[] = [
+  ...ELECTRON_TARGETS.map((target) => ({
+    name: target.name,
+    start: () => startFixtureSession(target.executablePath),
+  })),
+  {
+    name: 'plain Chromium',
+    start: () => startFixtureSession(STAND_IN, [plainChromiumTransport(FIXTURE_PAGE, NO_MAIN_PROCESS)]),
+  },
+];

@@ -5,6 +5,7 @@ import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createGateway, type Gateway } from '../../server/app.js';
 import type { ServeConfig } from '../../server/config.js';
+import type { LaunchTransport } from '../../transports/contract.js';
 
 export interface RunningGateway {
   readonly gateway: Gateway;
@@ -19,8 +20,12 @@ export const ARTIFACTS_DIR = fileURLToPath(new URL('../../.artifacts/tests', imp
 export const UPLOAD_ROOT = fileURLToPath(new URL('../../fixtures', import.meta.url));
 
 /** A real gateway on a free loopback port; stop() ends its sessions and sockets. */
-export async function startGateway(overrides: Partial<ServeConfig> = {}): Promise<RunningGateway> {
+export async function startGateway(
+  overrides: Partial<ServeConfig> = {},
+  transports?: readonly LaunchTransport[],
+): Promise<RunningGateway> {
   const gateway = createGateway({
+    ...(transports ? { transports } : {}),
     config: {
       host: '127.0.0.1',
       port: 0,
