@@ -59,6 +59,7 @@ function run(
     timeoutMs: args.timeoutMs ?? null,
     secret: secret ?? null,
     wantDiff: selectedFields(info, []).includes('diff'),
+    diffBounds: selectedFields(info, ['diff', 'added']).includes('bbox'),
   });
 }
 

@@ -1,6 +1,7 @@
 import { type SnapshotChange, snapshotChanges } from '../resolvers/interaction/snapshot-changes.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
+import { selectedFields } from './selection.js';
 import { SnapshotDiffRef } from './snapshot.js';
 
 const SnapshotChangeRef = builder.objectRef<SnapshotChange>('SnapshotChange').implement({
@@ -27,10 +28,11 @@ builder.subscriptionField('snapshotChanges', (t) =>
       window: t.arg.id({ required: false }),
       interactiveOnly: t.arg.boolean({ required: false }),
     },
-    subscribe: (_root, args, { sessions }) =>
+    subscribe: (_root, args, { sessions }, info) =>
       snapshotChanges(sessions.get(args.session == null ? null : String(args.session)), {
         window: args.window == null ? null : String(args.window),
         interactiveOnly: args.interactiveOnly ?? null,
+        bounds: selectedFields(info, ['diff', 'added']).includes('bbox'),
       }),
     resolve: (change) => change,
   }),

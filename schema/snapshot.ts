@@ -223,9 +223,12 @@ builder.objectFields(WindowRef, (t) => ({
       enabled: t.arg.boolean({ required: false }),
       first: t.arg.int({ required: false }),
     },
-    resolve: async (window, args: FindRequest, { sessions }) => {
+    resolve: async (window, args: Omit<FindRequest, 'bounds'>, { sessions }, info) => {
       const session = sessions.get(window.sessionId);
-      const nodes = await findNodes(session, window.id, args);
+      const nodes = await findNodes(session, window.id, {
+        ...args,
+        bounds: selectedFields(info, []).includes('bbox'),
+      });
       return nodes.map(inSnapshot(session.snapshots.last(window.id) ?? null));
     },
   }),

@@ -151,7 +151,11 @@ for (const host of FIXTURE_HOSTS) {
             `mutation { fill(target: { testId: "name" }, value: "${token}", secret: true) { target { value } diff { changed { value } } } }`,
           ),
           await app.send('{ session { window { snapshot { nodes { name value text } } } } }'),
+          await app.send(
+            `mutation { fill(target: { testId: "submit" }, value: "${token}", secret: true, timeoutMs: 200) { windowId } }`,
+          ),
         ];
+        expect(responses[3].errors[0].extensions.code).toBe('ELEMENT_NOT_EDITABLE');
         const wire = JSON.stringify(responses);
         expect(wire).not.toContain(password);
         expect(wire).not.toContain(token);

@@ -66,6 +66,11 @@ export interface SnapshotRequest {
   readonly interactiveOnly?: boolean;
   /** Levels below the root to include; unlimited when absent. */
   readonly depth?: number;
+  /**
+   * Measure each node's box (default true). Layout reads are a third of a large page's walk, and most
+   * reads never look at a box, so callers that will not show `bbox` say so.
+   */
+  readonly bounds?: boolean;
 }
 
 /** Where an action lands, as a transport understands it. */

@@ -39,6 +39,8 @@ export interface ActionRequest {
   readonly secret?: boolean | null;
   /** Read the window before and after, and return what changed (only when the caller selected `diff`). */
   readonly wantDiff: boolean;
+  /** The caller shows boxes of the diff's nodes. */
+  readonly diffBounds?: boolean;
 }
 
 export interface ActionOutcome {
@@ -57,7 +59,8 @@ export async function performAction(session: Session, request: ActionRequest): P
   const started = Date.now();
   const { window, driver, query: asked } = await windowTarget(session, request);
   const timeoutMs = clamp(request.timeoutMs, ACTION_TIMEOUT_DEFAULT_MS, 0, ACTION_TIMEOUT_MAX_MS);
-  const before = request.wantDiff ? await capture(session, window, driver) : null;
+  const bounds = request.diffBounds === true;
+  const before = request.wantDiff ? await capture(session, window, driver, bounds) : null;
   const { located, query } = asked
     ? await locate(session, window, driver, asked, timeoutMs)
     : { located: null, query: undefined };
@@ -66,7 +69,7 @@ export async function performAction(session: Session, request: ActionRequest): P
     throw withRecovery(error, session, window.id, located);
   });
   if (before) await settle(driver);
-  const after = before ? await capture(session, window, driver) : null;
+  const after = before ? await capture(session, window, driver, bounds) : null;
   const target = located ? await targetNode(session, window.id, driver, located, after) : null;
   return {
     windowId: window.id,
@@ -117,8 +120,13 @@ function withRecovery(
   });
 }
 
-function capture(session: Session, window: SessionWindow, driver: WindowDriver): Promise<Snapshot> {
-  return driver.snapshot({}).then((raw) => session.snapshots.record(window.id, raw));
+function capture(
+  session: Session,
+  window: SessionWindow,
+  driver: WindowDriver,
+  bounds = false,
+): Promise<Snapshot> {
+  return driver.snapshot({ bounds }).then((raw) => session.snapshots.record(window.id, raw, { bounds }));
 }
 
 /**

@@ -17,6 +17,8 @@ export interface SnapshotChange {
 export interface SnapshotChangesRequest {
   readonly window?: string | null;
   readonly interactiveOnly?: boolean | null;
+  /** The subscriber shows boxes of added nodes. */
+  readonly bounds?: boolean;
 }
 
 /**
@@ -29,7 +31,10 @@ export async function* snapshotChanges(
   request: SnapshotChangesRequest,
 ): AsyncGenerator<SnapshotChange> {
   const { window, driver } = await session.window(request.window);
-  const scope = request.interactiveOnly ? { interactiveOnly: true } : {};
+  const scope = {
+    ...(request.interactiveOnly ? { interactiveOnly: true } : {}),
+    bounds: request.bounds === true,
+  };
   const read = async () => session.snapshots.record(window.id, await driver.snapshot(scope), scope);
   let previous = await read();
   let seen = await driver.nextChange(null, 0);

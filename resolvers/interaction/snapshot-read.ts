@@ -50,7 +50,8 @@ export async function readSnapshot(
   }
   const { driver } = await session.window(windowId);
   const previous = request.since == null ? undefined : sinceSnapshot(session, windowId, request.since);
-  const scope = previous ? previous.scope : scopeOf(session, windowId, request);
+  const bounds = request.fields.includes('bbox');
+  const scope = previous ? { ...previous.scope, bounds } : scopeOf(session, windowId, request, bounds);
   const snapshot = session.snapshots.record(windowId, await driver.snapshot(scope), scope);
   const changes = previous ? diff(previous, snapshot) : null;
   const page = changes
@@ -71,7 +72,12 @@ function sinceSnapshot(session: Session, windowId: string, since: string): Snaps
   });
 }
 
-function scopeOf(session: Session, windowId: string, request: SnapshotReadRequest): SnapshotRequest {
+function scopeOf(
+  session: Session,
+  windowId: string,
+  request: SnapshotReadRequest,
+  bounds: boolean,
+): SnapshotRequest {
   if (request.depth != null && request.depth < 0) {
     throw new StagegraphError(
       'BAD_INPUT',
@@ -83,6 +89,7 @@ function scopeOf(session: Session, windowId: string, request: SnapshotReadReques
     ...(within === undefined ? {} : { within }),
     ...(request.interactiveOnly ? { interactiveOnly: true } : {}),
     ...(request.depth == null ? {} : { depth: request.depth }),
+    bounds,
   };
 }
 
@@ -95,6 +102,8 @@ export interface FindRequest {
   readonly visible?: boolean | null;
   readonly enabled?: boolean | null;
   readonly first?: number | null;
+  /** Whether the caller shows each node's box. */
+  readonly bounds: boolean;
 }
 
 /** Nodes of a fresh read of the window that match every given condition, in document order. */
@@ -105,7 +114,8 @@ export async function findNodes(
 ): Promise<SnapshotNode[]> {
   const pattern = request.nameRegex == null ? null : compile(request.nameRegex);
   const { driver } = await session.window(windowId);
-  const snapshot = session.snapshots.record(windowId, await driver.snapshot({}), {});
+  const scope = { bounds: request.bounds || request.visible != null };
+  const snapshot = session.snapshots.record(windowId, await driver.snapshot(scope), scope);
   const matches = snapshot.nodes.filter(
     (node) =>
       (request.role == null || node.role === request.role) &&

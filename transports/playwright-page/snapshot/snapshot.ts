@@ -26,7 +26,12 @@ export async function snapshotDocument(page: Page, request: SnapshotRequest): Pr
       if (!engine || engine.root !== document.documentElement) return undefined;
       return engine.walker.snapshot(arg);
     },
-    { within: request.within, interactiveOnly: request.interactiveOnly, depth: request.depth },
+    {
+      within: request.within,
+      interactiveOnly: request.interactiveOnly,
+      depth: request.depth,
+      bounds: request.bounds,
+    },
   );
   const encoded = JSON.parse(json) as EncodedSnapshot;
   if (encoded.stale) {

@@ -11,6 +11,7 @@ export interface WalkRequest {
   readonly within?: number;
   readonly interactiveOnly?: boolean;
   readonly depth?: number;
+  readonly bounds?: boolean;
 }
 
 /**
@@ -65,6 +66,7 @@ export function createWalker(
     readonly out: unknown[];
     readonly interactiveOnly: boolean;
     readonly maxDepth: number;
+    readonly bounds: boolean;
     readonly focused: Element | null;
     readonly range: Range;
     run: Run | null;
@@ -112,9 +114,16 @@ export function createWalker(
       hasExtras = true;
     }
     const tuple: unknown[] = [key, parent, role, name, flags, hasExtras ? extras : 0];
-    const box = hasBox ? geometry.bboxOf(element.getBoundingClientRect(), frame) : null;
+    const box = hasBox && walk.bounds ? geometry.bboxOf(element.getBoundingClientRect(), frame) : null;
     if (box) tuple.push(box[0], box[1], box[2], box[3]);
     return { tuple, nameSource: source };
+  }
+
+  const NO_RECT = { left: 0, top: 0, width: 0, height: 0 };
+
+  function measure(range: Range, node: Text) {
+    range.selectNodeContents(node);
+    return range.getBoundingClientRect();
   }
 
   function flush(walk: Walk): void {
@@ -142,8 +151,7 @@ export function createWalker(
       if (run && run.parent === parent) run.text += ' ';
       return;
     }
-    walk.range.selectNodeContents(node);
-    const rect = walk.range.getBoundingClientRect();
+    const rect = walk.bounds ? measure(walk.range, node) : NO_RECT;
     const left = rect.left + frame.x;
     const top = rect.top + frame.y;
     const empty = rect.width === 0 && rect.height === 0;
@@ -314,6 +322,7 @@ export function createWalker(
       out: [],
       interactiveOnly: request.interactiveOnly === true,
       maxDepth: request.depth ?? Number.POSITIVE_INFINITY,
+      bounds: request.bounds !== false,
       focused: states.deepActiveElement(),
       range: document.createRange(),
       run: null,
