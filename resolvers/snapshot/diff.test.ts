@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { diff } from './diff.js';
+import { caught } from '../../test/helpers/caught.js';
 import { rawSnapshot, type TreeSpec, tablePage } from '../../test/helpers/fabricated-snapshots.js';
+import { diff } from './diff.js';
 import { RefStore } from './ref-store.js';
 
 const box = { x: 0, y: 0, width: 10, height: 10 };
 const page = (children: TreeSpec[]): TreeSpec => ({ role: 'document', key: 1, children });
-
-function caught(run: () => unknown): StagegraphError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof StagegraphError) return error;
-    throw error;
-  }
-  throw new Error('expected a StagegraphError');
-}
 
 describe('diff', () => {
   it('lists added, removed and changed nodes by ref, each change with only the fields that differ', () => {

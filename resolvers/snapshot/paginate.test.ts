@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { caught } from '../../test/helpers/caught.js';
 import { rawSnapshot } from '../../test/helpers/fabricated-snapshots.js';
 import { cursorSnapshotId, paginate } from './paginate.js';
 import { RefStore } from './ref-store.js';
 import { CHARS_PER_TOKEN, estimateNodeTokens } from './token-estimate.js';
-
-function caught(run: () => unknown): StagegraphError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof StagegraphError) return error;
-    throw error;
-  }
-  throw new Error('expected a StagegraphError');
-}
 
 const store = new RefStore('s1');
 /** Document e1, then buttons e2..e11 named "Button 0".."Button 9". */

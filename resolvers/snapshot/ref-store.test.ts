@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { REDACTED_VALUE } from '../../transports/window-driver.js';
+import { caught } from '../../test/helpers/caught.js';
 import { rawSnapshot, type TreeSpec } from '../../test/helpers/fabricated-snapshots.js';
+import { REDACTED_VALUE } from '../../transports/window-driver.js';
 import { RECENT_SNAPSHOTS_PER_WINDOW, RefStore } from './ref-store.js';
-
-function caught(run: () => unknown): StagegraphError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof StagegraphError) return error;
-    throw error;
-  }
-  throw new Error('expected a StagegraphError');
-}
 
 const form = (children: TreeSpec[]): TreeSpec => ({ role: 'document', name: 'Form', key: 1, children });
 const save = (key: number, name = 'Save'): TreeSpec => ({ role: 'button', name, key, interactive: true });

@@ -1,21 +1,17 @@
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../test/helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useSharedPage } from '../../test/helpers/browser.js';
 import type { TargetQuery } from '../window-driver.js';
 import { perform } from './actions.js';
 import { isHandle, type Resolved, resolveTarget } from './target.js';
 
 const PAGE = new URL('../../fixtures/pages/controls.html', import.meta.url).href;
 const noKeys = async () => null;
-let browser: Browser;
 let page: Page;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-  page = await browser.newPage();
+useSharedPage((opened) => {
+  page = opened;
 });
-afterAll(() => browser?.close());
 beforeEach(() => page.goto(PAGE));
 
 const resolve = (query: TargetQuery, timeoutMs = 1_000) => resolveTarget(page, query, timeoutMs, noKeys);

@@ -1,16 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../test/helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useSharedPage } from '../../test/helpers/browser.js';
 import { type Expectation, satisfies, waitForExpectation } from './expectation.js';
 
-let browser: Browser;
 let page: Page;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-  page = await browser.newPage();
+useSharedPage((opened) => {
+  page = opened;
 });
-afterAll(() => browser?.close());
 beforeEach(() =>
   page.setContent(
     '<p id="status">idle</p><input id="name" /><ul id="list"><li>a</li></ul><title>Before</title>',

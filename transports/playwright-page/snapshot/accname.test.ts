@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../../test/helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSharedPage } from '../../../test/helpers/browser.js';
 import type { RawNode } from '../../window-driver.js';
 import { snapshotDocument } from './snapshot.js';
 
@@ -8,14 +8,10 @@ const page_ = (name: string) => new URL(`../../../fixtures/pages/${name}`, impor
 /** Chromium's role names where they differ from the ARIA names the walker reports. */
 const CHROMIUM_ROLES: Record<string, string> = { DisclosureTriangle: 'button', textField: 'textbox' };
 
-let browser: Browser;
 let page: Page;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-  page = await browser.newPage();
+useSharedPage((opened) => {
+  page = opened;
 });
-afterAll(() => browser?.close());
 
 /** (role, name) of every node Chromium exposes with one of `roles`, as sorted "role|name" lines. */
 async function chromiumNames(roles: ReadonlySet<string>): Promise<string[]> {

@@ -1,19 +1,15 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../../test/helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSharedPage } from '../../../test/helpers/browser.js';
 import { type RawNode, REDACTED_VALUE } from '../../window-driver.js';
 import { describeElement, elementForKey, markSecret, snapshotDocument } from './snapshot.js';
 
 const fixture = (name: string) => new URL(`../../../fixtures/pages/${name}`, import.meta.url).href;
 
-let browser: Browser;
 let page: Page;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-  page = await browser.newPage();
+useSharedPage((opened) => {
+  page = opened;
 });
-afterAll(() => browser?.close());
 
 /** The first node named `name`, skipping text nodes (a label's text shares its control's name). */
 const byName = (nodes: readonly RawNode[], name: string) => {
