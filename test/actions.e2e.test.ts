@@ -124,6 +124,8 @@ for (const host of FIXTURE_HOSTS) {
         expect(ambiguous.details.count).toBe(3);
         await act('click(target: { role: "button", name: "Done", nth: 0 })');
         await statusIs('Done: Write report');
+        await act('click(target: { role: "button", name: "Done", within: { role: "listitem", nth: 1 } })');
+        await statusIs('Done: Review patch');
       });
 
       it('filling a button is ELEMENT_NOT_EDITABLE; a target named two ways is BAD_INPUT', async () => {
