@@ -17,13 +17,7 @@ import { type Action, perform } from './actions.js';
 import { changeCount, nextChange } from './change-signal.js';
 import { type Expectation, waitForExpectation } from './expectation.js';
 import { imageSize } from './image-size.js';
-import {
-  currentDocumentId,
-  describeElement,
-  elementForKey,
-  markSecret,
-  snapshotDocument,
-} from './snapshot/snapshot.js';
+import { describeElement, elementForKey, markSecret, snapshotDocument } from './snapshot/snapshot.js';
 import { describeSpec, isHandle, type KeyResolver, NOW_MS, type Resolved, resolveTarget } from './target.js';
 
 /** Everything the gateway does inside one renderer page, whatever transport reached the page. */
@@ -108,10 +102,7 @@ export class PageDriver implements WindowDriver {
   }
 
   /** Keys are only meaningful in the document that issued them: a reloaded page makes them stale. */
-  readonly #keyResolver: KeyResolver = async (page, spec) => {
-    if ((await currentDocumentId(page)) !== spec.documentId) return null;
-    return elementForKey(page, spec.key);
-  };
+  readonly #keyResolver: KeyResolver = (page, spec) => elementForKey(page, spec.key, spec.documentId);
 
   /** The target's element and match count right now, without waiting: expectations do their own waiting. */
   async #findNow(target: TargetQuery): Promise<{ element: Resolved | null; count: number }> {

@@ -62,28 +62,48 @@ export function currentDocumentId(page: Page): Promise<string> {
   );
 }
 
+/** Marks "the key's element lives in an iframe" in the one answer elementForKey gets from the page. */
+const IN_FRAME = 'in-frame';
+
 /**
  * KeyResolver (see target.ts): the element a key stands for (a text node's key → its parent element);
- * null when gone. An element inside an iframe is re-resolved in its own frame's context: Playwright acts
- * on a handle through the frame that created it.
+ * null when gone, or when `documentId` is given and the page shows another document since. One round trip
+ * for an element of the top document — every action and expectation on a ref pays this. An element inside
+ * an iframe is re-resolved in its own frame's context: Playwright acts on a handle through the frame that
+ * created it.
  */
-export async function elementForKey(page: Page, key: number): Promise<ElementHandle<Element> | null> {
+export async function elementForKey(
+  page: Page,
+  key: number,
+  documentId?: string,
+): Promise<ElementHandle<Element> | null> {
   const found = await page.evaluateHandle(
-    ({ global, key }) => {
+    ({ global, key, documentId, inFrameMark }) => {
       const engine = (window as unknown as Host)[global];
       if (!engine || engine.root !== document.documentElement) return null;
-      return engine.walker.elementFor(key);
+      if (documentId !== undefined && engine.walker.documentId !== documentId) return null;
+      const element = engine.walker.elementFor(key);
+      if (!element) return null;
+      return element.ownerDocument === document ? element : inFrameMark;
     },
+    { global: ENGINE_GLOBAL, key, documentId, inFrameMark: IN_FRAME },
+  );
+  const element = found.asElement();
+  if (element) return element as ElementHandle<Element>;
+  const inFrame = (await found.jsonValue()) === IN_FRAME;
+  await found.dispose();
+  return inFrame ? elementInFrame(page, key) : null;
+}
+
+async function elementInFrame(page: Page, key: number): Promise<ElementHandle<Element> | null> {
+  const found = await page.evaluateHandle(
+    ({ global, key }) => (window as unknown as Host)[global]?.walker.elementFor(key) ?? null,
     { global: ENGINE_GLOBAL, key },
   );
   const element = found.asElement();
-  if (!element) {
-    await found.dispose();
-    return null;
-  }
-  const frame = await element.ownerFrame();
-  if (!frame || frame === page.mainFrame()) return element as ElementHandle<Element>;
-  await element.dispose();
+  const frame = element ? await element.ownerFrame() : null;
+  await found.dispose();
+  if (!frame) return null;
   const inFrame = await frame.evaluateHandle(
     ({ global, key }) => (window.top as unknown as Host)[global]?.walker.elementFor(key) ?? null,
     { global: ENGINE_GLOBAL, key },
@@ -95,13 +115,18 @@ export async function elementForKey(page: Page, key: number): Promise<ElementHan
 
 /** Describes one element as the walker would (registering a key if it has none yet), with the document id. */
 export async function describeElement(page: Page, element: ElementHandle<Element>): Promise<ResolvedNode> {
-  await currentDocumentId(page);
-  const json = await element.evaluate((target, global) => {
-    const top = (target.ownerDocument.defaultView?.top ?? window) as unknown as Host;
-    const engine = top[global];
-    if (!engine) throw new Error('the snapshot engine is not installed in the top document');
-    return engine.walker.describe(target);
-  }, ENGINE_GLOBAL);
+  const describe = () =>
+    element.evaluate((target, global) => {
+      const top = target.ownerDocument.defaultView?.top ?? window;
+      const engine = (top as unknown as Host)[global];
+      return engine && engine.root === top.document.documentElement ? engine.walker.describe(target) : null;
+    }, ENGINE_GLOBAL);
+  let json = await describe();
+  if (json === null) {
+    await currentDocumentId(page);
+    json = await describe();
+  }
+  if (json === null) throw new Error('the snapshot engine did not install in this document');
   const described = JSON.parse(json) as { documentId: string; node: NodeTuple };
   return { documentId: described.documentId, node: decodeNode(described.node) };
 }
