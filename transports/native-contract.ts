@@ -1,0 +1,146 @@
+/**
+ * The main-process surface of a transport: menus, context menus, trays, notifications, native dialogs and
+ * eval. Shapes here are what the fixed hooks in the app's main process report, already JSON.
+ */
+
+export type NativeMenuItemType = 'normal' | 'separator' | 'submenu' | 'checkbox' | 'radio';
+
+export interface NativeMenuItem {
+  readonly label: string;
+  readonly role: string | null;
+  readonly type: NativeMenuItemType;
+  readonly id: string | null;
+  readonly accelerator: string | null;
+  readonly enabled: boolean;
+  readonly visible: boolean;
+  readonly checked: boolean;
+  readonly sublabel: string | null;
+  readonly toolTip: string | null;
+  readonly submenu: readonly NativeMenuItem[] | null;
+}
+
+/** Why an invoke was refused; the hooks never fake a click they could not deliver as Electron would. */
+export type MenuRefusal =
+  | 'not_found'
+  | 'disabled'
+  | 'role'
+  | 'submenu'
+  | 'separator'
+  | 'no_handler'
+  | 'no_menu';
+
+export interface MenuInvocation {
+  readonly invoked: boolean;
+  readonly reason: MenuRefusal | null;
+  readonly label: string | null;
+  readonly role: string | null;
+}
+
+/** A menu the app popped up (`Menu.popup`), as the main process saw it. */
+export interface OpenContextMenu {
+  readonly seq: number;
+  /** `BrowserWindow.id` of the window it was popped up over, if any. */
+  readonly browserWindowId: number | null;
+  readonly x: number | null;
+  readonly y: number | null;
+  readonly time: string;
+  readonly items: readonly NativeMenuItem[];
+}
+
+export interface TrayState {
+  readonly id: string;
+  /** Electron has no tooltip getter: this is the last value passed to setToolTip. */
+  readonly tooltip: string;
+  readonly title: string;
+  readonly hasImage: boolean;
+  readonly destroyed: boolean;
+  readonly contextMenu: readonly NativeMenuItem[] | null;
+}
+
+/** Tray events as Electron names them. */
+export type TrayEventName =
+  | 'click'
+  | 'right-click'
+  | 'double-click'
+  | 'middle-click'
+  | 'mouse-enter'
+  | 'mouse-leave';
+
+export interface TrayInvocation {
+  readonly emitted: boolean;
+  readonly reason: 'not_found' | 'no_listener' | null;
+  /** Read back after the app's handler ran. */
+  readonly tray: TrayState | null;
+}
+
+export interface ShownNotification {
+  readonly title: string;
+  readonly body: string;
+  readonly subtitle: string;
+  readonly silent: boolean;
+  readonly urgency: string;
+  /** ISO time the main process called show(). */
+  readonly time: string;
+}
+
+export type NativeDialogType = 'open' | 'save' | 'messageBox';
+
+/** One answer of the per-session dialog policy. */
+export interface DialogRule {
+  readonly type: NativeDialogType;
+  /** Open: the chosen files; save: the first is the chosen path. */
+  readonly filePaths?: readonly string[];
+  /** Message box: the index of the button pressed. */
+  readonly response?: number;
+  readonly checkboxChecked?: boolean;
+  readonly cancel?: boolean;
+  /** Answer the next matching call only, then drop the rule. */
+  readonly once: boolean;
+}
+
+export interface DialogAnswer {
+  readonly canceled: boolean;
+  readonly filePaths: readonly string[];
+  readonly response: number | null;
+  readonly checkboxChecked: boolean;
+}
+
+export interface NativeDialogCall {
+  readonly type: NativeDialogType;
+  readonly sync: boolean;
+  readonly title: string;
+  readonly message: string;
+  /** The options passed, as JSON, cut at a bound. */
+  readonly options: string;
+  readonly answer: DialogAnswer;
+  readonly answeredBy: 'policy' | 'cancel';
+  readonly time: string;
+}
+
+export type NativeEvent =
+  | { readonly kind: 'context-menu-opened'; readonly menu: OpenContextMenu }
+  | { readonly kind: 'context-menu-closed'; readonly seq: number }
+  | { readonly kind: 'notification'; readonly notification: ShownNotification }
+  | { readonly kind: 'dialog'; readonly call: NativeDialogCall };
+
+/** The outcome of user code run by evalMain / evalRenderer. */
+export type EvalOutcome =
+  | { readonly status: 'ok'; readonly json: string }
+  | { readonly status: 'failed' | 'not-serializable'; readonly message: string };
+
+export interface NativeSurface {
+  /** True when the hooks were installed before the app's main ran (launch with instrumentNative). */
+  readonly instrumented: boolean;
+  applicationMenu(): Promise<NativeMenuItem[] | null>;
+  invokeMenuItem(path: readonly string[]): Promise<MenuInvocation>;
+  contextMenu(): Promise<OpenContextMenu | null>;
+  invokeContextMenuItem(path: readonly string[]): Promise<MenuInvocation>;
+  /** Trays are only known when instrumented: Electron keeps no list of them. */
+  trays(): Promise<TrayState[]>;
+  invokeTray(id: string, event: TrayEventName): Promise<TrayInvocation>;
+  setDialogPolicy(rules: readonly DialogRule[]): Promise<void>;
+  /** The window id (`w1`, ...) of a BrowserWindow id, when that window is still open. */
+  windowIdOf(browserWindowId: number): Promise<string | null>;
+  evalMain(code: string, arg: unknown): Promise<EvalOutcome>;
+  evalRenderer(windowId: string, code: string, arg: unknown): Promise<EvalOutcome>;
+}
