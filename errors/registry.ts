@@ -172,6 +172,27 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'Run verifyAudit on the audit directory to find the broken record, repair or move the log aside, and restart.',
   },
+  NETWORK_CAPTURE_NOT_FOUND: {
+    meaning: 'No armed network capture of the session has that id (never armed, or already stopped).',
+    retryable: false,
+    hint: 'List the armed captures with `session { networkCaptures { id } }`; the network buffer stays readable.',
+  },
+  STUB_NOT_FOUND: {
+    meaning: 'No network stub of the session has that id (never created, or already removed).',
+    retryable: false,
+    hint: 'List the stubs with `session { networkStubs { id pattern hits active } }`.',
+  },
+  STORAGE_ORIGIN_NOT_OPEN: {
+    meaning:
+      'Web storage is read in a window of the origin, and no open window of the session has that origin.',
+    retryable: true,
+    hint: 'Use one of the origins in `details.openOrigins`, or open a window on the origin first.',
+  },
+  CLOCK_NOT_INSTALLED: {
+    meaning: 'The fake clock is not installed in this session, so it cannot be advanced, paused or resumed.',
+    retryable: false,
+    hint: 'Call `installClock` first (optionally with a start time), then control it.',
+  },
   INTERNAL: {
     meaning: 'An unexpected error; details are in the server log, never in the response.',
     retryable: true,

@@ -35,7 +35,8 @@ const ConsoleLogRef = builder.objectRef<ConsoleSnapshot>('ConsoleLog').implement
 builder.objectField(SessionRef, 'console', (t) =>
   t.field({
     type: ConsoleLogRef,
-    description: 'Console output of every window and the main process; readable after the app ends.',
+    description:
+      'Console output of every window and the main process, uncaught page errors as type `pageerror`; readable after the app ends.',
     ...requiresCapability('CONSOLE'),
     args: {
       last: t.arg.int({ required: false, description: 'Only the newest N matching entries.' }),
@@ -43,6 +44,11 @@ builder.objectField(SessionRef, 'console', (t) =>
       types: t.arg.stringList({ required: false }),
       windowId: t.arg.id({ required: false }),
       textContains: t.arg.string({ required: false }),
+      since: t.arg({
+        type: 'DateTime',
+        required: false,
+        description: 'Only entries logged at or after this.',
+      }),
     },
     resolve: (session, args) => session.console.snapshot(args),
   }),
@@ -60,12 +66,18 @@ const ConsoleEventRef = builder.objectRef<Delivery<ConsoleEntry>>('ConsoleEvent'
 builder.subscriptionField('console', (t) =>
   t.field({
     type: ConsoleEventRef,
-    description: 'Console entries as they are logged; all sessions unless `session` is given.',
+    description:
+      'Console entries as they are logged (uncaught page errors as type `pageerror`); all sessions unless `session` is given.',
     args: {
       session: t.arg.id({ required: false }),
       types: t.arg.stringList({ required: false }),
       windowId: t.arg.id({ required: false }),
       textContains: t.arg.string({ required: false }),
+      since: t.arg({
+        type: 'DateTime',
+        required: false,
+        description: 'Only entries logged at or after this.',
+      }),
       replay: t.arg.boolean({ required: false, description: 'Start with the buffered entries.' }),
     },
     subscribe: (_root, args, { hub, sessions }) => consoleStream(hub, sessions, args),

@@ -16,6 +16,7 @@ export const CAPABILITIES = [
   'STORAGE',
   'NATIVE_UI',
   'CONSOLE',
+  'DIALOGS',
   'WINDOWS',
 ] as const;
 

@@ -1,4 +1,13 @@
 import type { Capability, CapabilityMatrix } from './capabilities.js';
+import type {
+  ClockControl,
+  DialogControl,
+  DialogDecision,
+  DialogSeen,
+  NetworkControl,
+  NetworkRecord,
+  StorageControl,
+} from './renderer-control.js';
 import type { WindowDriver } from './window-driver.js';
 
 /** The seam between the domain (resolvers/) and whatever speaks to an app. Nothing here knows GraphQL. */
@@ -62,6 +71,8 @@ export type TransportEvent =
   | { readonly type: 'window-closed'; readonly window: WindowInfo }
   | { readonly type: 'renderer-crashed'; readonly window: WindowInfo }
   | { readonly type: 'console'; readonly message: ConsoleMessage }
+  | { readonly type: 'network'; readonly record: NetworkRecord }
+  | { readonly type: 'dialog'; readonly dialog: DialogSeen; readonly decision: DialogDecision }
   | { readonly type: 'exited'; readonly exit: ExitInfo };
 
 export interface AppInfo {
@@ -84,6 +95,11 @@ export interface TransportSession {
   bringToFront(windowId: string): Promise<void>;
   /** The driver of an open window's renderer document; undefined once the window has closed. */
   window(windowId: string): WindowDriver | undefined;
+  /** Present exactly where the transport declares INTERCEPT, DIALOGS, STORAGE and CLOCK respectively. */
+  readonly network?: NetworkControl;
+  readonly dialogs?: DialogControl;
+  readonly storage?: StorageControl;
+  readonly clock?: ClockControl;
   /** Events in the order the transport observed them; returns an unsubscribe. */
   onEvent(listener: (event: TransportEvent) => void): () => void;
   /** Graceful quit, escalating to SIGTERM and then SIGKILL of the process group within `graceMs`. */

@@ -23,6 +23,8 @@ export interface ConsoleQuery {
   readonly types?: readonly string[] | null;
   readonly windowId?: string | null;
   readonly textContains?: string | null;
+  /** Only entries logged at or after this instant. */
+  readonly since?: Date | null;
 }
 
 export interface ConsoleSnapshot {
@@ -36,6 +38,7 @@ export function matchesConsoleQuery(entry: ConsoleEntry, query: ConsoleQuery): b
   if (query.types && query.types.length > 0 && !query.types.includes(entry.type)) return false;
   if (query.windowId != null && entry.windowId !== query.windowId) return false;
   if (query.textContains != null && !entry.text.includes(query.textContains)) return false;
+  if (query.since != null && entry.time < query.since) return false;
   return true;
 }
 

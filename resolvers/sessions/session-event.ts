@@ -1,4 +1,6 @@
 import type { ExitInfo, WindowInfo } from '../../transports/contract.js';
+import type { DialogEntry } from '../capture/dialogs.js';
+import type { NetworkEntry } from '../capture/network-log.js';
 import type { ConsoleEntry } from './console-log.js';
 
 export type SessionStatus = 'STARTING' | 'RUNNING' | 'CRASHED' | 'EXITED' | 'STOPPED';
@@ -24,5 +26,7 @@ export interface SessionEvent {
 /** The gateway's event topics; every event names its session so subscribers can filter. */
 export type SessionTopics = {
   console: ConsoleEntry;
+  network: NetworkEntry;
+  dialog: DialogEntry;
   sessionEvent: SessionEvent;
 };

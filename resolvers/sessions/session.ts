@@ -9,6 +9,7 @@ import type {
   WindowInfo,
 } from '../../transports/contract.js';
 import type { WindowDriver } from '../../transports/window-driver.js';
+import { SessionCapture } from '../capture/session-capture.js';
 import type { EventHub } from '../events/event-hub.js';
 import { RefStore } from '../snapshot/ref-store.js';
 import { ArtifactFolder } from './artifact-folder.js';
@@ -35,6 +36,8 @@ export class Session {
   readonly capabilities: CapabilityMatrix;
   readonly startedAt = new Date();
   readonly console: ConsoleLog;
+  /** Network, dialogs, cookies and storage, clock. */
+  readonly capture: SessionCapture;
   readonly artifacts: ArtifactFolder;
   readonly uploadRoots: readonly string[];
   /** Refs and recent snapshots of every window of this session. */
@@ -66,6 +69,7 @@ export class Session {
     this.console = new ConsoleLog(id);
     this.#transport = transport;
     this.#hub = hub;
+    this.capture = new SessionCapture(id, transport, hub, () => this.assertLive());
     transport.onEvent((event) => this.#onTransportEvent(event));
     this.#publish('STARTED');
   }
@@ -195,6 +199,7 @@ export class Session {
   }
 
   #onTransportEvent(event: TransportEvent): void {
+    if (this.capture.onTransportEvent(event)) return;
     switch (event.type) {
       case 'console':
         this.#hub.publish('console', this.console.append(event.message));

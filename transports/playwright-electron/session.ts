@@ -8,7 +8,11 @@ import type {
   TransportSession,
   WindowInfo,
 } from '../contract.js';
+import { PlaywrightClock } from '../playwright-page/clock.js';
+import { PlaywrightDialogs } from '../playwright-page/dialogs.js';
+import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
 import { PageDriver } from '../playwright-page/page-driver.js';
+import { PlaywrightStorage } from '../playwright-page/storage.js';
 import { reapGroup, signalGroup, stopProcessGroup } from '../process-group.js';
 import type { WindowDriver } from '../window-driver.js';
 import { describePage, WindowRegistry } from './window-registry.js';
@@ -36,6 +40,10 @@ async function documentParsed(page: Page): Promise<void> {
 /** One launched Electron app driven through Playwright's ElectronApplication. */
 export class PlaywrightElectronSession implements TransportSession {
   readonly app: AppInfo;
+  readonly network: PlaywrightNetwork;
+  readonly dialogs: PlaywrightDialogs;
+  readonly storage: PlaywrightStorage;
+  readonly clock: PlaywrightClock;
   readonly #electron: ElectronApplication;
   readonly #windows = new WindowRegistry();
   readonly #drivers = new WeakMap<Page, PageDriver>();
@@ -47,6 +55,19 @@ export class PlaywrightElectronSession implements TransportSession {
   private constructor(electron: ElectronApplication, app: AppInfo) {
     this.#electron = electron;
     this.app = app;
+    // Every window is a page of the one context, so capture, stubs, cookies and the clock span them all.
+    const context = electron.context();
+    const pages = () => this.#windows.entries().map(([, page]) => page);
+    this.network = new PlaywrightNetwork(
+      context,
+      (page) => this.#windows.idOf(page),
+      (record) => this.#emit({ type: 'network', record }),
+    );
+    this.dialogs = new PlaywrightDialogs((dialog, decision) =>
+      this.#emit({ type: 'dialog', dialog, decision }),
+    );
+    this.storage = new PlaywrightStorage(context, pages);
+    this.clock = new PlaywrightClock(context, pages);
     const child = electron.process();
     this.#exited = new Promise((resolve) => {
       const finish = (code: number | null, signal: NodeJS.Signals | null) => {
@@ -152,6 +173,19 @@ export class PlaywrightElectronSession implements TransportSession {
     const { id, isNew } = this.#windows.add(page);
     if (!isNew) return;
     page.on('console', (message) => this.#console(message, 'RENDERER', id));
+    page.on('dialog', (dialog) => this.dialogs.handle(dialog, id));
+    page.on('pageerror', (error) =>
+      this.#emit({
+        type: 'console',
+        message: {
+          time: new Date(),
+          type: 'pageerror',
+          text: error.message,
+          source: 'RENDERER',
+          windowId: id,
+        },
+      }),
+    );
     page.on('crash', () =>
       this.#emit({ type: 'renderer-crashed', window: { id, title: '', url: page.url() } }),
     );

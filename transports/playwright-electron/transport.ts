@@ -24,7 +24,18 @@ export function createPlaywrightElectronTransport(config: PlaywrightElectronConf
     id: 'playwright-electron',
     description:
       "Launches an Electron app and drives it through Playwright's Electron support (CDP + Node inspector).",
-    capabilities: capabilityMatrix(['LAUNCH', 'WINDOWS', 'CONSOLE', 'SNAPSHOT', 'INTERACTION', 'SCREENSHOT']),
+    capabilities: capabilityMatrix([
+      'LAUNCH',
+      'WINDOWS',
+      'CONSOLE',
+      'SNAPSHOT',
+      'INTERACTION',
+      'SCREENSHOT',
+      'INTERCEPT',
+      'DIALOGS',
+      'STORAGE',
+      'CLOCK',
+    ]),
     async launch(options: LaunchOptions) {
       const cwd = options.cwd ?? process.cwd();
       const main = options.main === undefined ? undefined : resolveMain(options.main, cwd);

@@ -1,0 +1,133 @@
+import { execute, parse } from 'graphql';
+import { describe, expect, it, vi } from 'vitest';
+import { EventHub } from '../resolvers/events/event-hub.js';
+import type { SessionTopics } from '../resolvers/sessions/session-event.js';
+import { SessionRegistry } from '../resolvers/sessions/session-registry.js';
+import { type Capability, capabilityMatrix } from '../transports/capabilities.js';
+import type { LaunchTransport, TransportSession } from '../transports/contract.js';
+import { buildSchema } from './index.js';
+
+/** A transport session whose every capture seam is a spy, so a refused field is seen to call none. */
+function fakeSession() {
+  const seams = {
+    network: {
+      arm: vi.fn(async () => {}),
+      disarm: vi.fn(async () => {}),
+      stub: vi.fn(),
+      unstub: vi.fn(async () => undefined),
+      stubs: vi.fn(() => []),
+    },
+    dialogs: { decideWith: vi.fn() },
+    storage: {
+      cookies: vi.fn(async () => []),
+      setCookies: vi.fn(async () => {}),
+      clearCookies: vi.fn(async () => {}),
+      origins: vi.fn(async () => []),
+      webStorage: vi.fn(async () => []),
+    },
+    clock: {
+      install: vi.fn(async () => {}),
+      setFixedTime: vi.fn(async () => {}),
+      setSystemTime: vi.fn(async () => {}),
+      advance: vi.fn(async () => {}),
+      runFor: vi.fn(async () => {}),
+      pauseAt: vi.fn(async () => {}),
+      resume: vi.fn(async () => {}),
+      now: vi.fn(async () => null),
+    },
+  };
+  const session: TransportSession = {
+    pid: 4242,
+    app: { name: 'fake', version: '1.0.0', executablePath: '/bin/fake', versions: {}, standIn: false },
+    windows: async () => [{ id: 'w1', title: 'Fake', url: 'about:blank' }],
+    bounds: async () => null,
+    focusedWindowId: async () => null,
+    bringToFront: async () => {},
+    window: () => undefined,
+    ...seams,
+    onEvent: (listener) => {
+      queueMicrotask(() =>
+        listener({ type: 'window-opened', window: { id: 'w1', title: 'Fake', url: 'about:blank' } }),
+      );
+      return () => {};
+    },
+    stop: async () => ({ code: 0, signal: null }),
+    forceKill: async () => ({ code: null, signal: 'SIGKILL' }),
+    dispose: async () => {},
+  };
+  return { session, seams };
+}
+
+function fakeTransport(id: string, capabilities: Capability[], session: TransportSession): LaunchTransport {
+  return {
+    id: id as LaunchTransport['id'],
+    description: `fake ${id}`,
+    capabilities: capabilityMatrix(capabilities),
+    launch: async () => session,
+  };
+}
+
+async function setup(capabilities: Capability[]) {
+  const { session, seams } = fakeSession();
+  const hub = new EventHub<SessionTopics>();
+  const sessions = new SessionRegistry(
+    [
+      fakeTransport('playwright-electron', ['LAUNCH', ...capabilities], session),
+      fakeTransport('capturing', ['INTERCEPT', 'DIALOGS', 'STORAGE', 'CLOCK'], fakeSession().session),
+    ],
+    hub,
+  );
+  await sessions.launch({ main: '/app/main.js' });
+  vi.clearAllMocks();
+  const schema = buildSchema();
+  const run = (query: string) => execute({ schema, document: parse(query), contextValue: { sessions, hub } });
+  const calls = () =>
+    Object.values(seams).flatMap((seam) => Object.values(seam).flatMap((spy) => spy.mock.calls));
+  return { run, calls };
+}
+
+describe('capture capability gating', () => {
+  it.each([
+    ['INTERCEPT', '{ session { network { total } } }'],
+    ['INTERCEPT', '{ session { networkStubs { id } } }'],
+    ['INTERCEPT', 'mutation { startNetworkCapture { id } }'],
+    ['INTERCEPT', 'mutation { stubNetwork(input: { pattern: "*", abort: true }) { id } }'],
+    ['INTERCEPT', 'mutation { unstubNetwork(stub: "stub1") { id } }'],
+    ['DIALOGS', '{ session { dialogs { total } } }'],
+    ['DIALOGS', 'mutation { setDialogPolicy(default: ACCEPT) { default } }'],
+    ['STORAGE', '{ session { cookies { name } } }'],
+    ['STORAGE', '{ session { storage(origin: "http://a.test") { origin } } }'],
+    [
+      'STORAGE',
+      'mutation { setStorageItem(origin: "http://a.test", area: LOCAL, key: "k", value: "v") { key } }',
+    ],
+    ['STORAGE', 'mutation { clearCookies }'],
+    ['CLOCK', '{ session { clock { installed } } }'],
+    ['CLOCK', 'mutation { installClock { installed } }'],
+    ['CLOCK', 'mutation { runClockFor(ms: 10) { installed } }'],
+  ])('refuses a field needing %s before any transport call: %s', async (capability, query) => {
+    const { run, calls } = await setup([]);
+    const result = await run(query);
+    const error = result.errors?.[0];
+    expect(error?.originalError).toMatchObject({ code: 'CAPABILITY_UNSUPPORTED' });
+    expect(error?.message).toContain(capability);
+    expect(error?.message).toContain('capturing');
+    expect(calls()).toEqual([]);
+  });
+
+  it('lets them through, to the transport, when the transport has the capability', async () => {
+    const { run, calls } = await setup(['INTERCEPT', 'DIALOGS', 'STORAGE', 'CLOCK']);
+    const result = await run(
+      '{ session { network { total } cookies { name } clock { installed } dialogs { total } } }',
+    );
+    expect(result.errors).toBeUndefined();
+    expect(calls().length).toBeGreaterThan(0);
+  });
+
+  it('shows the capability each field needs in the SDL', async () => {
+    const { printSchemaWithDirectives } = await import('@graphql-tools/utils');
+    const sdl = printSchemaWithDirectives(buildSchema());
+    expect(sdl).toMatch(/stubNetwork\([^)]*\): NetworkStub! @requiresCapability\(capability: INTERCEPT\)/s);
+    expect(sdl).toMatch(/installClock\([^)]*\): Clock! @requiresCapability\(capability: CLOCK\)/s);
+  });
+});

@@ -1,0 +1,86 @@
+import type { ClockState } from '../resolvers/capture/clock.js';
+import { builder } from './builder.js';
+import { requiresCapability } from './capability.js';
+import { SessionRef } from './session.js';
+
+const ClockRef = builder.objectRef<ClockState>('Clock').implement({
+  description: "The renderers' fake clock: Date and timers follow it once installed.",
+  fields: (t) => ({
+    installed: t.exposeBoolean('installed'),
+    paused: t.exposeBoolean('paused', {
+      description: 'True after pauseAt until resume: time moves only when told.',
+    }),
+    now: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'The fake time a page reads now; null when not installed.',
+      resolve: (clock) => clock.now,
+    }),
+  }),
+});
+
+builder.objectField(SessionRef, 'clock', (t) =>
+  t.field({
+    type: ClockRef,
+    ...requiresCapability('CLOCK'),
+    resolve: (session) => session.capture.clock.state(),
+  }),
+);
+
+builder.mutationFields((t) => {
+  const session = t.arg.id({ required: false, description: 'Optional when exactly one session is live.' });
+  const clock = { type: ClockRef, ...requiresCapability('CLOCK') } as const;
+  const time = t.arg({ type: 'DateTime', required: true });
+  const ms = t.arg.int({ required: true, description: 'Milliseconds of fake time, 0..86400000.' });
+  return {
+    installClock: t.field({
+      ...clock,
+      description:
+        'Replaces Date and timers in every window (current and future documents) with a fake clock.',
+      args: {
+        session,
+        time: t.arg({ type: 'DateTime', required: false, description: 'Start time; default now.' }),
+      },
+      resolve: (_root, args, { sessions }) =>
+        sessions.get(args.session).capture.clock.install(args.time ?? null),
+    }),
+    setFixedTime: t.field({
+      ...clock,
+      description: 'Date always reads this time; timers keep running.',
+      args: { session, time },
+      resolve: (_root, args, { sessions }) =>
+        sessions.get(args.session).capture.clock.setFixedTime(args.time),
+    }),
+    setSystemTime: t.field({
+      ...clock,
+      description: 'Moves Date to this time without firing timers (a wall-clock change).',
+      args: { session, time },
+      resolve: (_root, args, { sessions }) =>
+        sessions.get(args.session).capture.clock.setSystemTime(args.time),
+    }),
+    advanceClock: t.field({
+      ...clock,
+      description: 'Jumps ahead, firing each due timer at most once (a laptop waking from sleep).',
+      args: { session, ms },
+      resolve: (_root, args, { sessions }) => sessions.get(args.session).capture.clock.advance(args.ms),
+    }),
+    runClockFor: t.field({
+      ...clock,
+      description: 'Runs time forward, firing every timer due on the way, in order.',
+      args: { session, ms },
+      resolve: (_root, args, { sessions }) => sessions.get(args.session).capture.clock.runFor(args.ms),
+    }),
+    pauseClockAt: t.field({
+      ...clock,
+      description: 'Runs time forward to this instant, then stops it: timers fire only when told.',
+      args: { session, time },
+      resolve: (_root, args, { sessions }) => sessions.get(args.session).capture.clock.pauseAt(args.time),
+    }),
+    resumeClock: t.field({
+      ...clock,
+      description: 'Lets paused fake time flow again in step with real time.',
+      args: { session },
+      resolve: (_root, args, { sessions }) => sessions.get(args.session).capture.clock.resume(),
+    }),
+  };
+});

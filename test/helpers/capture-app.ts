@@ -1,0 +1,133 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import { fixtureLaunch, STAND_IN } from './fixture-app.js';
+import type { Loose, LooseResponse } from './fixture-session.js';
+import { http, type RunningGateway, startGateway } from './gateway.js';
+
+const APP_DIR = new URL('../../fixtures/app/', import.meta.url);
+/** How long the capture window may take to open and load after the launch returns. */
+const CAPTURE_WINDOW_TIMEOUT_MS = 15_000;
+/** The window list is cheap to read; this only spaces the reads out while the window opens. */
+const WINDOW_POLL_MS = 100;
+
+export const DATA_JSON = { items: ['apple', 'pear'] };
+
+/**
+ * The capture page's server: the page and its script, and the API it calls (JSON, a form echo, an image,
+ * a ping for load tests), on 127.0.0.1 with a free port.
+ */
+export async function startCaptureServer(): Promise<{
+  server: Server;
+  url: string;
+  close: () => Promise<void>;
+}> {
+  const server = createServer(async (request, response) => {
+    const path = new URL(request.url ?? '/', 'http://x').pathname;
+    const send = (type: string, body: string | Buffer, headers: Record<string, string> = {}) => {
+      response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', ...headers });
+      response.end(body);
+    };
+    if (path === '/') return send('text/html', await readFile(new URL('capture.html', APP_DIR)));
+    if (path === '/capture.js')
+      return send('text/javascript', await readFile(new URL('capture.js', APP_DIR)));
+    if (path === '/api/data.json')
+      return send('application/json', JSON.stringify(DATA_JSON), { 'set-cookie': 'served=yes; Path=/' });
+    if (path === '/api/image.png') return send('image/png', await readFile(new URL('tray.png', APP_DIR)));
+    if (path === '/api/ping') return send('text/plain', 'pong');
+    if (path === '/api/form') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      return send('text/plain', `got ${Buffer.concat(chunks).toString()}`);
+    }
+    response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface CaptureApp {
+  readonly gateway: RunningGateway;
+  readonly sessionId: string;
+  /** The origin of the capture page, e.g. http://127.0.0.1:41234. */
+  readonly origin: string;
+  /** The capture window's id. */
+  readonly windowId: string;
+  send(query: string, variables?: Record<string, unknown>): Promise<LooseResponse>;
+  data(query: string, variables?: Record<string, unknown>): Promise<Loose>;
+  failure(query: string, variables?: Record<string, unknown>): Promise<Loose>;
+  /** Clicks a test id in the capture window. */
+  click(testId: string): Promise<void>;
+  /** Waits (event-driven, in the page) until a test id's text equals `text`. */
+  textIs(testId: string, text: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Waits for the capture window: the fixture app opens it after its main window, in the background. */
+async function captureWindow(data: (query: string) => Promise<Loose>): Promise<string> {
+  const deadline = Date.now() + CAPTURE_WINDOW_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const { session } = await data('{ session { windows { id title } } }');
+    const found = session.windows.find((window: Loose) => window.title === 'Capture Fixture');
+    if (found) return found.id;
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_POLL_MS));
+  }
+  throw new Error(`the capture window did not open within ${CAPTURE_WINDOW_TIMEOUT_MS} ms`);
+}
+
+/** The fixture app on the stand-in with its capture window open on a fresh capture server. */
+export async function startCaptureApp(query = ''): Promise<CaptureApp> {
+  const server = await startCaptureServer();
+  const gateway = await startGateway();
+  const send = (query: string, variables?: Record<string, unknown>) =>
+    http<Loose, Record<string, unknown> | undefined>(gateway.url, query, variables) as Promise<LooseResponse>;
+  const data = async (query: string, variables?: Record<string, unknown>) => {
+    const response = await send(query, variables);
+    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+    return response.data;
+  };
+  const failure = async (query: string, variables?: Record<string, unknown>) => {
+    const response = await send(query, variables);
+    expect(
+      response.errors?.length,
+      `expected an error, got ${JSON.stringify(response.data)}`,
+    ).toBeGreaterThan(0);
+    return { message: response.errors?.[0]?.message, ...response.errors?.[0]?.extensions };
+  };
+  const pageUrl = `${server.url}/${query}`;
+  const launched = await data('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
+    input: fixtureLaunch(STAND_IN, { FIXTURE_CAPTURE_URL: pageUrl }),
+  });
+  const windowId = await captureWindow(data);
+  return {
+    gateway,
+    sessionId: launched.launch.id,
+    origin: server.url,
+    windowId,
+    send,
+    data,
+    failure,
+    async click(testId) {
+      await data(`mutation { click(window: "${windowId}", target: { testId: "${testId}" }) { elapsedMs } }`);
+    },
+    async textIs(testId, text) {
+      await data(
+        `mutation { expect(window: "${windowId}", kind: TEXT, target: { testId: "${testId}" }, equals: ${JSON.stringify(text)}) { actual } }`,
+      );
+    },
+    async stop() {
+      await gateway.stop();
+      await server.close();
+    },
+  };
+}
