@@ -1,8 +1,9 @@
 // Reconciling the 5,000-row bench page (50,002 nodes) in the ref store: the cost a snapshot adds on top of
 // the walker. Three cases: a first snapshot (every ref fresh), an unchanged re-snapshot (every key known),
 // and a whole re-render (every key new, every old one detached: every ref re-paired by fingerprint).
-import { tablePage } from '../test/helpers/fabricated-snapshots.js';
+
 import { RefStore } from '../resolvers/snapshot/ref-store.js';
+import { tablePage } from '../test/helpers/fabricated-snapshots.js';
 import { HEADER, row, summarise, time } from './stats.js';
 
 const N = Number(process.env.BENCH_N ?? 30);
