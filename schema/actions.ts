@@ -60,6 +60,7 @@ function run(
     secret: secret ?? null,
     wantDiff: selectedFields(info, []).includes('diff'),
     diffBounds: selectedFields(info, ['diff', 'added']).includes('bbox'),
+    previewed: context.previewedTarget ?? null,
   });
 }
 

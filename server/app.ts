@@ -1,19 +1,26 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga } from 'graphql-yoga';
+import { StagegraphError } from '../errors/stagegraph-error.js';
 import { EventHub } from '../resolvers/events/event-hub.js';
+import type { ClientIdentity } from '../resolvers/governance/client-identity.js';
+import { Governance } from '../resolvers/governance/governance.js';
 import type { SessionTopics } from '../resolvers/sessions/session-event.js';
 import { SessionRegistry } from '../resolvers/sessions/session-registry.js';
 import type { GatewayContext } from '../schema/context.js';
 import { buildSchema } from '../schema/index.js';
 import type { LaunchTransport } from '../transports/contract.js';
 import { createPlaywrightElectronTransport } from '../transports/playwright-electron/transport.js';
-import { useTokenAuth } from './auth.js';
-import type { ServeConfig } from './config.js';
+import { authenticator, useClientAuth } from './auth.js';
+import { clientDirectory, type ServeConfig } from './config.js';
 import { maskError } from './error-format.js';
 import { GRAPHIQL_DEFAULT_QUERY } from './graphiql-default.js';
 import { attachGraphqlWs } from './graphql-ws.js';
+import { useQueryLimits } from './query-limits.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -22,12 +29,19 @@ export interface GatewayDeps {
   /** Defaults to the Playwright Electron transport configured from `config`. */
   readonly transports?: readonly LaunchTransport[];
   readonly log?: (message: string) => void;
+  /**
+   * 'off' builds the gateway without the chokepoint (no policy, approvals, audit or rate limit): only
+   * for a benchmark's reference run, never reachable from the command line.
+   */
+  readonly governance?: 'on' | 'off';
 }
 
 export interface Gateway {
   readonly sessions: SessionRegistry;
   /** The event fan-out every subscription reads from. */
   readonly hub: EventHub<SessionTopics>;
+  /** Policy, approvals and audit; null before start and in a gateway built with governance off. */
+  readonly governance: Governance | null;
   /** The HTTP and WebSocket URL of the GraphQL endpoint, once started. */
   readonly url: string;
   start(): Promise<string>;
@@ -47,7 +61,17 @@ export function createGateway(deps: GatewayDeps): Gateway {
     artifactsDir: config.artifactsDir,
     uploadRoots: config.uploadRoots,
   });
-  const context: GatewayContext = { sessions, hub };
+  const authenticate = authenticator(clientDirectory(config));
+  const identities = new WeakMap<Request, ClientIdentity>();
+  let governance: Governance | null = null;
+  let temporaryAuditDir: string | undefined;
+  const context = (initial: { request?: Request; client?: ClientIdentity }): GatewayContext => {
+    // graphql-ws passes the client it identified at connection_init; HTTP requests were identified by
+    // the auth plugin before yoga built this context.
+    const client = initial.client ?? (initial.request && identities.get(initial.request));
+    if (!client) throw new StagegraphError('UNAUTHENTICATED', 'The request was not identified.');
+    return { sessions, hub, client, governance };
+  };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema: buildSchema(),
     graphqlEndpoint: GRAPHQL_PATH,
@@ -58,11 +82,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     maskedErrors: {
       maskError: (error) => maskError(error, (cause) => log(`unexpected error: ${String(cause)}`)),
     },
-    plugins: [useTokenAuth(config.token)],
+    plugins: [useClientAuth(authenticate, identities), ...useQueryLimits()],
     logging: false,
   });
   const server: Server = createServer(yoga);
-  const ws = attachGraphqlWs(server, yoga, GRAPHQL_PATH, config.token);
+  const ws = attachGraphqlWs(server, yoga, GRAPHQL_PATH, authenticate);
   let url = '';
   let stopping: Promise<void> | undefined;
 
@@ -72,10 +96,18 @@ export function createGateway(deps: GatewayDeps): Gateway {
     get url() {
       return url;
     },
+    get governance() {
+      return governance;
+    },
     async start() {
+      if (deps.governance !== 'off')
+        ({ governance, temporaryAuditDir } = await openGovernance(config, sessions, log));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => resolve());
+      }).catch(async (error: unknown) => {
+        await governance?.close();
+        throw error;
       });
       const { port } = server.address() as AddressInfo;
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -85,6 +117,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     stop() {
       stopping ??= (async () => {
         await sessions.stopAll();
+        // After the sessions: operations they were running finish, and are recorded, first.
+        await governance?.close();
+        if (temporaryAuditDir) await rm(temporaryAuditDir, { recursive: true, force: true });
         hub.closeAll();
         await ws.close();
         await yoga.dispose();
@@ -94,4 +129,34 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return stopping;
     },
   };
+}
+
+/**
+ * A gateway configured with no audit folder (tests, benchmarks) audits to a temporary one of its own, so
+ * two gateways never write one chain. A bad policy file or a broken audit chain fails the start here,
+ * before anything listens.
+ */
+async function openGovernance(
+  config: ServeConfig,
+  sessions: SessionRegistry,
+  log: (message: string) => void,
+): Promise<{ governance: Governance; temporaryAuditDir: string | undefined }> {
+  const temporaryAuditDir = config.auditDir ? undefined : await mkdtemp(join(tmpdir(), 'stagegraph-audit-'));
+  try {
+    const governance = await Governance.open({
+      sessions,
+      policyFile: config.policyFile ?? null,
+      auditDir: config.auditDir ?? (temporaryAuditDir as string),
+      approvalTimeoutMs: config.approvalTimeoutMs ?? null,
+      // Bursts of twice the rate, the limiter's own default ratio: a fill-then-click sent at once passes.
+      ...(config.mutationsPerSecond
+        ? { rateLimit: { perSecond: config.mutationsPerSecond, burst: 2 * config.mutationsPerSecond } }
+        : {}),
+      log,
+    });
+    return { governance, temporaryAuditDir };
+  } catch (error) {
+    if (temporaryAuditDir) await rm(temporaryAuditDir, { recursive: true, force: true });
+    throw error;
+  }
 }

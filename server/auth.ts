@@ -1,47 +1,70 @@
-import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { ERROR_CODES } from '../errors/registry.js';
+import { StagegraphError } from '../errors/stagegraph-error.js';
+import type { ClientDirectory, ClientIdentity } from '../resolvers/governance/client-identity.js';
+import { isLoopback } from './config.js';
 
-/** Compares in constant time so response timing does not reveal how much of a guess was right. */
-export function tokenMatches(expected: string, presented: string | undefined | null): boolean {
-  if (!presented) return false;
-  const bearer = presented.startsWith('Bearer ') ? presented.slice('Bearer '.length) : presented;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(bearer);
-  return a.length === b.length && timingSafeEqual(a, b);
+/** Turns a presented token into a client, or throws UNAUTHENTICATED; one rule for HTTP and WebSocket. */
+export type Authenticate = (
+  authorization: string | null | undefined,
+  remoteAddress: string | undefined,
+) => ClientIdentity;
+
+export function authenticator(directory: ClientDirectory): Authenticate {
+  return (authorization, remoteAddress) =>
+    directory.resolve(authorization, {
+      loopback: remoteAddress !== undefined && isLoopbackPeer(remoteAddress),
+    });
 }
 
-export const UNAUTHENTICATED_BODY = JSON.stringify({
-  errors: [
-    {
-      message: 'Missing or wrong token.',
-      extensions: {
-        code: 'UNAUTHENTICATED',
-        hint: ERROR_CODES.UNAUTHENTICATED.hint,
-        retryable: false,
-        nextActions: [],
+/** Peer addresses of IPv4 clients on a dual-stack socket read `::ffff:127.0.0.1`. */
+function isLoopbackPeer(address: string): boolean {
+  return isLoopback(address.replace(/^::ffff:/, ''));
+}
+
+export function unauthenticatedBody(message: string): string {
+  return JSON.stringify({
+    errors: [
+      {
+        message,
+        extensions: {
+          code: 'UNAUTHENTICATED',
+          hint: ERROR_CODES.UNAUTHENTICATED.hint,
+          retryable: false,
+          nextActions: [],
+        },
       },
-    },
-  ],
-});
+    ],
+  });
+}
 
 /**
- * Refuses every HTTP GraphQL request without the token, with 401 and a registered code. The GraphiQL
- * page itself (a GET for HTML) is served so a person can paste the token into its headers tab.
+ * Identifies every HTTP GraphQL request by its token, refusing a missing or wrong one with 401 and a
+ * registered code; the identity is kept for the request's context. The GraphiQL page itself (a GET for
+ * HTML) is served so a person can paste the token into its headers tab.
  */
-export function useTokenAuth(token: string | undefined): Plugin {
+export function useClientAuth(
+  authenticate: Authenticate,
+  identities: WeakMap<Request, ClientIdentity>,
+): Plugin {
   return {
-    onRequest({ request, endResponse, fetchAPI }) {
-      if (!token) return;
+    onRequest({ request, serverContext, endResponse, fetchAPI }) {
       const wantsPage =
         request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
-      if (wantsPage || tokenMatches(token, request.headers.get('authorization'))) return;
-      endResponse(
-        new fetchAPI.Response(UNAUTHENTICATED_BODY, {
-          status: 401,
-          headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer' },
-        }),
-      );
+      if (wantsPage) return;
+      const peer = (serverContext as { req?: IncomingMessage } | undefined)?.req?.socket.remoteAddress;
+      try {
+        identities.set(request, authenticate(request.headers.get('authorization'), peer));
+      } catch (error) {
+        if (!(error instanceof StagegraphError)) throw error;
+        endResponse(
+          new fetchAPI.Response(unauthenticatedBody(error.message), {
+            status: 401,
+            headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer' },
+          }),
+        );
+      }
     },
   };
 }

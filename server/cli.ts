@@ -34,7 +34,15 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const gateway = createGateway({ config, log });
-  const url = await gateway.start();
+  let url: string;
+  try {
+    url = await gateway.start();
+  } catch (error) {
+    // A bad policy file, an audit log that cannot be continued, a port in use: say which, and stop.
+    log(`Cannot start: ${describe(error)}`);
+    await gateway.stop();
+    return 2;
+  }
   log(FIRST_STEPS(url));
 
   const stopped = new Promise<number>((resolve) => {
@@ -51,12 +59,14 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 
   if (config.demo) {
     await launchDemo(gateway.sessions, config, log).catch((error: unknown) => {
-      const detail =
-        error instanceof StagegraphError
-          ? `${error.code}: ${error.message}\nHint: ${error.hint}`
-          : String(error);
-      log(`demo launch failed: ${detail}`);
+      log(`demo launch failed: ${describe(error)}`);
     });
   }
   return stopped;
+}
+
+function describe(error: unknown): string {
+  return error instanceof StagegraphError
+    ? `${error.code}: ${error.message}\nHint: ${error.hint}`
+    : String(error);
 }

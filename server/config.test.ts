@@ -38,6 +38,33 @@ describe('serve arguments', () => {
     expect(parse('--artifacts', 'out').artifactsDir).toBe(`${process.cwd()}/out`);
   });
 
+  it('takes governance options: policy file, audit folder, approver tokens, approval timeout, mutation rate', () => {
+    expect(parse()).toMatchObject({ auditDir: `${process.cwd()}/.artifacts/audit`, policyFile: undefined });
+    expect(
+      parse(
+        '--policy',
+        'p.yaml',
+        '--audit-dir',
+        'trail',
+        '--approval-timeout',
+        '5000',
+        '--mutation-rate',
+        '3',
+      ),
+    ).toMatchObject({
+      policyFile: `${process.cwd()}/p.yaml`,
+      auditDir: `${process.cwd()}/trail`,
+      approvalTimeoutMs: 5000,
+      mutationsPerSecond: 3,
+    });
+    expect(parseServeArgs([], { STAGEGRAPH_APPROVER_TOKEN: 'boss' }).approverToken).toBe('boss');
+    expect(() => parse('--mutation-rate', '0')).toThrow(/--mutation-rate must be a positive number/);
+  });
+
+  it('refuses one token given as both agent and approver', () => {
+    expect(() => parse('--token', 'same', '--approver-token', 'same')).toThrow(/both agent and approver/);
+  });
+
   it('knows what loopback is', () => {
     expect(['127.0.0.1', '127.9.9.9', 'localhost', '::1'].every(isLoopback)).toBe(true);
     expect(['0.0.0.0', '10.0.0.1', '::', 'example.com'].some(isLoopback)).toBe(false);

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StagegraphError } from '../errors/stagegraph-error.js';
+import { ClientDirectory, tokenGrants } from '../resolvers/governance/client-identity.js';
 
 export type EvalScope = 'none' | 'main' | 'renderer' | 'both';
 
@@ -9,8 +10,24 @@ export interface ServeConfig {
   readonly host: string;
   /** 0 picks a free port (tests). */
   readonly port: number;
-  /** Required for any non-loopback bind; when set, every request must carry it. */
+  /**
+   * Agent token(s), comma-separated for several. Required for any non-loopback bind; when set, every
+   * request must carry an agent or approver token.
+   */
   readonly token: string | undefined;
+  /** Approver token(s), comma-separated: only their holders may see and answer approval requests. */
+  readonly approverToken?: string | undefined;
+  /** A policy file (YAML or JSON), reloaded when it changes; the built-in policy when absent. */
+  readonly policyFile?: string | undefined;
+  /**
+   * Where the hash-chained audit log is kept (the CLI's default: `.artifacts/audit`). A gateway built
+   * without one (tests, benchmarks) audits to a fresh temporary folder that it removes when it stops.
+   */
+  readonly auditDir?: string | undefined;
+  /** How long an operation waits for an approver before APPROVAL_TIMEOUT (default 60 s). */
+  readonly approvalTimeoutMs?: number | undefined;
+  /** Sustained mutations per second per client (default 20; bursts of twice as many pass). */
+  readonly mutationsPerSecond?: number | undefined;
   readonly allowEval: EvalScope;
   /** An Electron binary for launches that name none (`--electron`). */
   readonly electron: string | undefined;
@@ -24,19 +41,34 @@ export interface ServeConfig {
 
 export const DEFAULT_PORT = 4700;
 export const DEFAULT_ARTIFACTS_DIR = '.artifacts';
+export const DEFAULT_AUDIT_DIR = '.artifacts/audit';
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
 
 export const USAGE = `Usage: stagegraph serve [options]
 
   --host <addr>          bind address (default 127.0.0.1; anything else needs --token)
   --port <n>             port (default ${DEFAULT_PORT}; 0 picks a free one)
-  --token <secret>       require "Authorization: Bearer <secret>" (or STAGEGRAPH_TOKEN)
+  --token <secret>       agent token: require "Authorization: Bearer <secret>" (or STAGEGRAPH_TOKEN;
+                         comma-separated for several)
+  --approver-token <s>   approver token(s): only these may answer approvals (or STAGEGRAPH_APPROVER_TOKEN)
+  --policy <file>        policy file (YAML or JSON), reloaded on change (default: the built-in policy)
+  --audit-dir <dir>      hash-chained audit log (default ./${DEFAULT_AUDIT_DIR})
+  --approval-timeout <ms>  how long an operation waits for an approver (default 60000)
+  --mutation-rate <n>    mutations per second per client (default 20, bursts of twice that)
   --allow-eval[=scope]   expose eval fields: main, renderer, or both when no scope is given
   --electron <path>      Electron binary for launches that name none (or ELECTRON_PATH)
   --artifacts <dir>      where sessions keep saved screenshots (default ./.artifacts)
   --upload-root <dir>    a folder agents may upload files from; repeatable (default: the working dir)
   --demo                 launch the fixture app as a demo session
   --help                 this text`;
+
+/** Who may connect: the configured agent and approver tokens. */
+export function clientDirectory(config: ServeConfig): ClientDirectory {
+  return new ClientDirectory([
+    ...tokenGrants(config.token, 'agent'),
+    ...tokenGrants(config.approverToken, 'approver'),
+  ]);
+}
 
 export function isLoopback(host: string): boolean {
   return LOOPBACK_NAMES.has(host) || (isIP(host) === 4 && host.startsWith('127.'));
@@ -55,6 +87,11 @@ export function parseServeArgs(
       host: { type: 'string', default: '127.0.0.1' },
       port: { type: 'string', default: String(DEFAULT_PORT) },
       token: { type: 'string' },
+      'approver-token': { type: 'string' },
+      policy: { type: 'string' },
+      'audit-dir': { type: 'string', default: DEFAULT_AUDIT_DIR },
+      'approval-timeout': { type: 'string' },
+      'mutation-rate': { type: 'string' },
       'allow-eval': { type: 'string' },
       electron: { type: 'string' },
       demo: { type: 'boolean', default: false },
@@ -70,12 +107,25 @@ export function parseServeArgs(
     host: values.host,
     port,
     token: values.token ?? environment.STAGEGRAPH_TOKEN,
+    approverToken: values['approver-token'] ?? environment.STAGEGRAPH_APPROVER_TOKEN,
+    policyFile: values.policy === undefined ? undefined : resolve(values.policy),
+    auditDir: resolve(values['audit-dir']),
+    approvalTimeoutMs: positive(values['approval-timeout'], '--approval-timeout'),
+    mutationsPerSecond: positive(values['mutation-rate'], '--mutation-rate'),
     allowEval: parseEvalScope(values['allow-eval']),
     electron: values.electron,
     demo: values.demo,
     artifactsDir: resolve(values.artifacts),
     uploadRoots: (values['upload-root'] ?? [process.cwd()]).map((root) => resolve(root)),
   });
+}
+
+function positive(raw: string | undefined, flag: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new StagegraphError('BAD_INPUT', `${flag} must be a positive number, got "${raw}".`);
+  return value;
 }
 
 /** `--allow-eval` alone means both; parseArgs gives "" for a bare `--allow-eval=`. */
@@ -94,6 +144,8 @@ export function validateServeConfig(config: ServeConfig): ServeConfig {
       { hint: 'Pass --token <secret> (or STAGEGRAPH_TOKEN), or bind 127.0.0.1.' },
     );
   }
+  // Refuses an empty token, or one given as both agent and approver, before anything is bound.
+  clientDirectory(config);
   return config;
 }
 

@@ -4,8 +4,10 @@ import type { OperationResult } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
+import { StagegraphError } from '../errors/stagegraph-error.js';
+import type { ClientIdentity } from '../resolvers/governance/client-identity.js';
 import type { GatewayContext } from '../schema/context.js';
-import { tokenMatches } from './auth.js';
+import type { Authenticate } from './auth.js';
 
 /** graphql-ws close code for a refused connection_init (the protocol's "Forbidden"). */
 const CLOSE_FORBIDDEN = 4403;
@@ -23,19 +25,29 @@ export function attachGraphqlWs(
   server: Server,
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>,
   path: string,
-  token: string | undefined,
+  authenticate: Authenticate,
 ): { close(): Promise<void> } {
   const wsServer = new WebSocketServer({ server, path });
+  // Identified once, in connection_init; every operation on the socket runs as that client.
+  const clients = new WeakMap<object, ClientIdentity>();
   const disposable = useServer(
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args),
       subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args),
       onConnect: (ctx) => {
-        if (!token) return true;
         const presented = ctx.connectionParams?.authorization ?? ctx.connectionParams?.token;
-        if (tokenMatches(token, typeof presented === 'string' ? presented : undefined)) return true;
-        ctx.extra.socket.close(CLOSE_FORBIDDEN, 'UNAUTHENTICATED: missing or wrong token in connection_init');
-        return false;
+        try {
+          const client = authenticate(
+            typeof presented === 'string' ? presented : undefined,
+            ctx.extra.request.socket.remoteAddress,
+          );
+          clients.set(ctx.extra.socket, client);
+          return true;
+        } catch (error) {
+          if (!(error instanceof StagegraphError)) throw error;
+          ctx.extra.socket.close(CLOSE_FORBIDDEN, `UNAUTHENTICATED: ${error.message}`);
+          return false;
+        }
       },
       onSubscribe: async (ctx, _id, payload) => {
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
@@ -43,6 +55,7 @@ export function attachGraphqlWs(
           req: ctx.extra.request,
           socket: ctx.extra.socket,
           params: payload,
+          client: clients.get(ctx.extra.socket),
         });
         const args: ExecutionArgs = {
           schema,

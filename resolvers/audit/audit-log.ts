@@ -120,6 +120,11 @@ export class AuditLog {
     };
   }
 
+  /** Set once a write or sync failed; the chokepoint refuses operations before they act while it is. */
+  get failure(): StagegraphError | undefined {
+    return this.#failure;
+  }
+
   get lastSeq(): number {
     return this.#seq;
   }

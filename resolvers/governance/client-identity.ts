@@ -60,16 +60,10 @@ export class ClientDirectory {
 
   /** STAGEGRAPH_TOKEN and STAGEGRAPH_APPROVER_TOKEN, each possibly a comma-separated list. */
   static fromEnvironment(environment: NodeJS.ProcessEnv, extra: readonly TokenGrant[] = []): ClientDirectory {
-    const split = (value: string | undefined, role: TokenGrant['role']): TokenGrant[] =>
-      (value ?? '')
-        .split(TOKEN_SEPARATOR)
-        .map((token) => token.trim())
-        .filter((token) => token !== '')
-        .map((token) => ({ token, role }));
     return new ClientDirectory([
       ...extra,
-      ...split(environment.STAGEGRAPH_TOKEN, 'agent'),
-      ...split(environment.STAGEGRAPH_APPROVER_TOKEN, 'approver'),
+      ...tokenGrants(environment.STAGEGRAPH_TOKEN, 'agent'),
+      ...tokenGrants(environment.STAGEGRAPH_APPROVER_TOKEN, 'approver'),
     ]);
   }
 
@@ -102,6 +96,15 @@ export class ClientDirectory {
       throw new StagegraphError('UNAUTHENTICATED', 'The token is not one this server accepts.');
     return found;
   }
+}
+
+/** A configured token value (`--token`, STAGEGRAPH_TOKEN, ...), possibly a comma-separated list. */
+export function tokenGrants(value: string | null | undefined, role: TokenGrant['role']): TokenGrant[] {
+  return (value ?? '')
+    .split(TOKEN_SEPARATOR)
+    .map((token) => token.trim())
+    .filter((token) => token !== '')
+    .map((token) => ({ token, role }));
 }
 
 /** Approving is reserved to approvers; the check lives here so every caller states it the same way. */

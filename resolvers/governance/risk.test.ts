@@ -23,8 +23,10 @@ describe('RiskScorer', () => {
     expect(coordinate.reasons[0]).toMatch(/coordinate click/);
   });
 
-  it('a position relative to a resolved target is an ordinary click', () => {
-    expect(scorer.score(request({ args: { position: { x: 3, y: 4 } } })).tier).toBe('MEDIUM');
+  it('a position is a coordinate click even with a target: the offset may leave its box', () => {
+    const offset = scorer.score(request({ args: { position: { x: 3, y: 4 } } }));
+    expect(offset).toMatchObject({ tier: 'CRITICAL' });
+    expect(offset.reasons[0]).toMatch(/coordinate click.*button "Open"/);
   });
 
   it('rates actions on destructively named targets HIGH, matching at word starts', () => {

@@ -69,7 +69,10 @@ export const DEFAULT_TARGETED_ACTIONS: readonly string[] = [
   'invokeTray',
 ];
 
-/** Operations whose `position` argument, without a target, makes them coordinate clicks. */
+/**
+ * Operations whose `position` argument makes them coordinate clicks, with or without a target: the offset
+ * is not confined to the target's box, so what lies under the pointer need not be what the policy saw.
+ */
 const CLICK_OPERATIONS = new Set(['click', 'dblclick', 'tap']);
 
 export interface RiskOptions {
@@ -100,10 +103,14 @@ export class RiskScorer {
     if (this.#eval.has(operation)) return { tier: 'CRITICAL', reasons: [`${operation} runs arbitrary code`] };
     if (this.#rawPointer.has(operation))
       return { tier: 'CRITICAL', reasons: [`${operation} acts at screen coordinates`] };
-    if (CLICK_OPERATIONS.has(operation) && target === null && hasPosition(args))
+    if (CLICK_OPERATIONS.has(operation) && hasPosition(args))
       return {
         tier: 'CRITICAL',
-        reasons: [`${operation} at a position with no target is a coordinate click`],
+        reasons: [
+          target === null
+            ? `${operation} at a position with no target is a coordinate click`
+            : `${operation} at a position is a coordinate click: the offset may land outside ${target.role} "${target.name}"`,
+        ],
       };
     if (kind === 'query') return { tier: 'LOW', reasons: ['reads do not change the app'] };
     if (target && this.#targeted.has(operation)) {

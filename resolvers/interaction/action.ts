@@ -12,6 +12,7 @@ import { clamp } from '../sessions/session-registry.js';
 import { diff, type SnapshotDiff } from '../snapshot/diff.js';
 import { similarRefs, type Wanted } from '../snapshot/similar.js';
 import { type Snapshot, type SnapshotNode, toSnapshotNode } from '../snapshot/snapshot.js';
+import { handedOver, type PreviewedTarget } from './handover.js';
 import { settle } from './settle.js';
 import { type TargetRequest, toTargetQuery } from './target-input.js';
 import { confineUploadPaths } from './upload-paths.js';
@@ -41,6 +42,8 @@ export interface ActionRequest {
   readonly wantDiff: boolean;
   /** The caller shows boxes of the diff's nodes. */
   readonly diffBounds?: boolean;
+  /** The window and target the governance chokepoint resolved for this request, reused when they match. */
+  readonly previewed?: PreviewedTarget | null;
 }
 
 export interface ActionOutcome {
@@ -57,13 +60,16 @@ export interface ActionOutcome {
  */
 export async function performAction(session: Session, request: ActionRequest): Promise<ActionOutcome> {
   const started = Date.now();
-  const { window, driver, query: asked } = await windowTarget(session, request);
+  const handed = handedOver(session, request);
+  const { window, driver, query: asked } = handed ?? (await windowTarget(session, request));
   const timeoutMs = clamp(request.timeoutMs, ACTION_TIMEOUT_DEFAULT_MS, 0, ACTION_TIMEOUT_MAX_MS);
   const bounds = request.diffBounds === true;
   const before = request.wantDiff ? await capture(session, window, driver, bounds) : null;
-  const { located, query } = asked
-    ? await locate(session, window, driver, asked, timeoutMs)
-    : { located: null, query: undefined };
+  const { located, query } = handed
+    ? handed
+    : asked
+      ? await locate(session, window, driver, asked, timeoutMs)
+      : { located: null, query: undefined };
   if (located && request.secret) await driver.markSecret(located.node.key);
   await run(session, driver, query, request.action, timeoutMs).catch((error: unknown) => {
     throw withRecovery(error, session, window.id, located);

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { LaunchTransport } from '../../transports/contract.js';
 import { ELECTRON_TARGETS, fixtureLaunch, STAND_IN } from './fixture-app.js';
@@ -36,12 +37,22 @@ export interface FixtureSession {
 const NO_MAIN_PROCESS = `window.fixture = new Proxy({}, { get: () => () => {} });`;
 const FIXTURE_PAGE = new URL('../../fixtures/app/index.html', import.meta.url).href;
 
+/** Page-level suites drive unattended; see the file for what it allows. */
+export const UNATTENDED_POLICY = fileURLToPath(
+  new URL('../../fixtures/policies/unattended.yaml', import.meta.url),
+);
+/** Suites act as fast as the page answers; the rate limit itself is tested in governance.e2e. */
+const SUITE_MUTATIONS_PER_SECOND = 1_000;
+
 /** A gateway with the fixture window open, its clock ticking stopped so the page holds still. */
 export async function startFixtureSession(
   executablePath = STAND_IN,
   transports?: readonly LaunchTransport[],
 ): Promise<FixtureSession> {
-  const gateway = await startGateway({}, transports);
+  const gateway = await startGateway(
+    { policyFile: UNATTENDED_POLICY, mutationsPerSecond: SUITE_MUTATIONS_PER_SECOND },
+    transports,
+  );
   const send = (query: string, variables?: Record<string, unknown>) =>
     http<Loose, Record<string, unknown> | undefined>(gateway.url, query, variables) as Promise<LooseResponse>;
   const data = async (query: string, variables?: Record<string, unknown>) => {

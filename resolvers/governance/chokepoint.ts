@@ -1,0 +1,184 @@
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { AuditOutcome, EvidenceHash } from '../audit/audit-record.js';
+import type { PreviewedTarget } from '../interaction/handover.js';
+import type { TargetRequest } from '../interaction/target-input.js';
+import type { ApprovalResult } from './approval-broker.js';
+import type { ClientIdentity } from './client-identity.js';
+import type { Governance } from './governance.js';
+import type { GovernedRequest, JsonObject } from './governed-request.js';
+import { type PolicyVerdict, policyDeniedError } from './policy.js';
+import { elementScreenshot, type OperationPreview, previewOperation } from './target-preview.js';
+
+/** One mutation as the schema hands it to the chokepoint. */
+export interface MutationCall {
+  /** The Mutation field's name. */
+  readonly operation: string;
+  readonly client: ClientIdentity;
+  /** The coerced GraphQL arguments. */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** The argument that names the session acted on (`session`, or `id` for stop), null when none does. */
+  readonly sessionArgument: string | null;
+  /**
+   * approve / deny: answering an approval is reserved to approvers by the broker, and putting the answer
+   * itself to the policy could ask for an approval of the approval. Rate-limited and audited all the same.
+   */
+  readonly answersApproval: boolean;
+}
+
+/** How an answer to an approval is recorded: outside the policy, by construction. */
+const APPROVER_ANSWER: PolicyVerdict = {
+  decision: 'ALLOW',
+  rule: {
+    id: 'built-in:approver-answer',
+    index: null,
+    description: 'answers to approval requests are not put to the policy; only approvers may give them',
+  },
+  risk: 'LOW',
+  reasons: ['approvers answer approval requests'],
+  nonInteractive: 'FAIL',
+};
+
+const NO_PREVIEW: OperationPreview = { session: null, target: null, element: null };
+
+/**
+ * The one path every mutation takes: rate limit, target preview, policy, approval when asked, the
+ * mutation itself, and an audit record on every outcome. A mutation that cannot be recorded fails.
+ */
+export function governMutation<T>(
+  governance: Governance,
+  call: MutationCall,
+  run: MutationRun<T>,
+): Promise<T> {
+  return governance.track(governed(governance, call, run));
+}
+
+/** Runs the mutation, given the target the chokepoint resolved when it may be reused as it is. */
+export type MutationRun<T> = (previewed: PreviewedTarget | null) => Promise<T> | T;
+
+async function governed<T>(governance: Governance, call: MutationCall, run: MutationRun<T>): Promise<T> {
+  const started = performance.now();
+  const { audit, broker, redactor } = governance;
+  if (audit.failure) throw audit.failure;
+  // Refused floods are not recorded: a client could otherwise grow the log at wire speed.
+  governance.limiter.take(call.client.id);
+  const policy = governance.policy;
+  const args = plainJson(call.args);
+  const preview = call.answersApproval
+    ? NO_PREVIEW
+    : await previewOperation(governance.sessions, previewOf(call));
+  const request: GovernedRequest = {
+    operation: call.operation,
+    kind: 'mutation',
+    args,
+    session: preview.session,
+    target: preview.target,
+  };
+  const verdict = call.answersApproval ? APPROVER_ANSWER : policy.evaluate(request);
+  // Redacted once; the approval request and the audit record share this copy.
+  const shown = {
+    args: redactor.redact(args, {
+      operation: call.operation,
+      target: preview.target,
+      secret: args.secret === true,
+    }),
+    session: redactor.redact(preview.session),
+    target: redactor.redact(preview.target),
+  };
+  const evidence: EvidenceHash[] = [];
+  let approval: ApprovalResult | null = null;
+  const record = async (outcome: AuditOutcome, errorCode: string | null): Promise<void> => {
+    try {
+      await audit.append({
+        client: call.client,
+        operation: call.operation,
+        kind: 'mutation',
+        arguments: shown.args,
+        session: shown.session,
+        target: shown.target,
+        decision: verdict.decision,
+        rule: verdict.rule,
+        risk: verdict.risk,
+        policySha256: policy.origin.sha256,
+        approval,
+        outcome,
+        errorCode,
+        durationMs: Math.round((performance.now() - started) * 1_000) / 1_000,
+        evidence,
+      });
+    } catch (error) {
+      throw error instanceof StagegraphError
+        ? error
+        : new StagegraphError('AUDIT_BROKEN', 'The audit record could not be written.', { cause: error });
+    }
+  };
+
+  if (verdict.decision === 'DENY') {
+    await record('denied', 'POLICY_DENIED');
+    throw policyDeniedError(call.operation, verdict);
+  }
+  if (verdict.decision === 'ASK') {
+    governance.forgetEndedSessions();
+    // Only worth taking when someone is watching to see it.
+    const screenshot = broker.observerCount > 0 ? await elementScreenshot(preview) : null;
+    if (screenshot) evidence.push({ kind: 'element-screenshot', sha256: screenshot.sha256 });
+    try {
+      approval = await broker.request(
+        {
+          client: call.client,
+          operation: call.operation,
+          session: shown.session,
+          target: shown.target,
+          args: shown.args,
+          risk: verdict.risk,
+          rule: verdict.rule,
+          reasons: verdict.reasons,
+          nonInteractive: verdict.nonInteractive,
+          screenshot,
+        },
+        governance.approvalTimeoutMs,
+      );
+    } catch (error) {
+      const code = codeOf(error);
+      await record(code === 'APPROVAL_TIMEOUT' ? 'timed-out' : 'failed', code);
+      throw error;
+    }
+    if (approval.status === 'DENIED') {
+      await record('denied', 'POLICY_DENIED');
+      throw policyDeniedError(call.operation, verdict, approval);
+    }
+  }
+  let result: T;
+  try {
+    // Reused only when nothing waited in between: after a person's answer the page may have moved on.
+    result = await run(verdict.decision === 'ALLOW' ? preview.element : null);
+  } catch (error) {
+    await record('failed', codeOf(error));
+    throw error;
+  }
+  await record('ok', null);
+  return result;
+}
+
+function previewOf(call: MutationCall) {
+  const { args } = call;
+  const sessionId = call.sessionArgument === null ? null : args[call.sessionArgument];
+  return {
+    actsOnSession: call.sessionArgument !== null,
+    sessionId: typeof sessionId === 'string' ? sessionId : null,
+    window: typeof args.window === 'string' ? args.window : null,
+    target: (args.target as TargetRequest | null | undefined) ?? null,
+    timeoutMs: typeof args.timeoutMs === 'number' ? args.timeoutMs : null,
+  };
+}
+
+function codeOf(error: unknown): string {
+  return error instanceof StagegraphError ? error.code : 'INTERNAL';
+}
+
+/**
+ * Coerced GraphQL arguments are null-prototype objects and may hold Dates: the policy matches, and the
+ * audit hashes, their plain JSON form.
+ */
+export function plainJson(args: Readonly<Record<string, unknown>>): JsonObject {
+  return JSON.parse(JSON.stringify(args)) as JsonObject;
+}

@@ -1,0 +1,118 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'graphql';
+import type { Client } from 'graphql-ws';
+import { expect } from 'vitest';
+import type { ServeConfig } from '../../server/config.js';
+import { fixtureLaunch } from './fixture-app.js';
+import type { Loose, LooseResponse } from './fixture-session.js';
+import {
+  http,
+  type RunningGateway,
+  type Subscription,
+  startGateway,
+  subscribe,
+  wsClient,
+} from './gateway.js';
+
+export const AGENT_TOKEN = 'agent-e2e-7f3c91d2';
+export const APPROVER_TOKEN = 'approver-e2e-b4e08a66';
+
+/** One side of a governed run: an HTTP sender and a graphql-ws connection, both carrying one token. */
+export interface TokenClient {
+  send(query: string, variables?: Record<string, unknown>): Promise<LooseResponse & { status: number }>;
+  /** Data of an operation that must succeed. */
+  data(query: string, variables?: Record<string, unknown>): Promise<Loose>;
+  /** The first error of an operation that must fail: its extensions with the message. */
+  failure(query: string, variables?: Record<string, unknown>): Promise<Loose>;
+  readonly ws: Client;
+  watch(query: string): Subscription<Loose>;
+}
+
+export function tokenClient(gateway: RunningGateway, token: string | undefined): TokenClient {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const send = (query: string, variables?: Record<string, unknown>) =>
+    http<Loose, Record<string, unknown> | undefined>(gateway.url, query, variables, headers) as Promise<
+      LooseResponse & { status: number }
+    >;
+  const ws = wsClient(gateway.wsUrl, token ? { authorization: `Bearer ${token}` } : undefined);
+  return {
+    send,
+    async data(query, variables) {
+      const response = await send(query, variables);
+      expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+      return response.data;
+    },
+    async failure(query, variables) {
+      const response = await send(query, variables);
+      expect(
+        response.errors?.length,
+        `expected an error, got ${JSON.stringify(response.data)}`,
+      ).toBeGreaterThan(0);
+      return { message: response.errors?.[0]?.message, ...response.errors?.[0]?.extensions };
+    },
+    ws,
+    watch: (query) => subscribe<Loose, Record<string, unknown>>(ws, parse(query)),
+  };
+}
+
+export interface GovernedRun {
+  readonly gateway: RunningGateway;
+  readonly auditDir: string;
+  readonly agent: TokenClient;
+  readonly approver: TokenClient;
+  /** The fixture app's session, when one was launched. */
+  readonly sessionId: string | null;
+  /** Stops the gateway and closes both clients; the audit folder is kept for `cleanup`. */
+  stop(): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * A gateway with agent and approver tokens and its own audit folder, optionally with the fixture app
+ * launched (by the agent) and its ticking stopped so the page holds still.
+ */
+export async function startGovernedRun(
+  overrides: Partial<ServeConfig> = {},
+  options: { launch?: boolean } = {},
+): Promise<GovernedRun> {
+  const auditDir = overrides.auditDir ?? (await mkdtemp(join(tmpdir(), 'stagegraph-audit-e2e-')));
+  const gateway = await startGateway({
+    token: AGENT_TOKEN,
+    approverToken: APPROVER_TOKEN,
+    auditDir,
+    ...overrides,
+  });
+  const agent = tokenClient(gateway, AGENT_TOKEN);
+  const approver = tokenClient(gateway, APPROVER_TOKEN);
+  let sessionId: string | null = null;
+  if (options.launch ?? true) {
+    const launched = await agent.data('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
+      input: fixtureLaunch(),
+    });
+    sessionId = launched.launch.id;
+    await agent.data('mutation { click(target: { testId: "stop-ticking" }) { elapsedMs } }');
+  }
+  return {
+    gateway,
+    auditDir,
+    agent,
+    approver,
+    sessionId,
+    async stop() {
+      await Promise.all([agent.ws.dispose(), approver.ws.dispose()]);
+      await gateway.stop();
+    },
+    cleanup: () => rm(auditDir, { recursive: true, force: true }),
+  };
+}
+
+/** Resolves once the gateway counts `count` approvers watching (a subscription is live only then). */
+export async function approversWatching(run: GovernedRun, count: number, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (run.gateway.gateway.governance?.broker.observerCount !== count) {
+    if (Date.now() > deadline) throw new Error(`${count} approvers never watched`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
