@@ -113,6 +113,29 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'Restart the server with --allow-eval (or --allow-eval=main / =renderer) if you accept the risk.',
   },
+  EVAL_NOT_SERIALIZABLE: {
+    meaning:
+      'The evaluated code returned something that is not plain JSON (a function, class instance, cycle, NaN, ...).',
+    retryable: false,
+    hint: 'Return plain data: map the value to objects, arrays, strings, numbers, booleans and null; the message names the part that is not.',
+  },
+  EVAL_FAILED: {
+    meaning: 'The evaluated code did not compile or threw; the message is its error message, never a stack.',
+    retryable: false,
+    hint: 'Fix the code; it must be a function expression, such as `({ app }) => app.getName()` (main) or `() => document.title` (renderer).',
+  },
+  NOT_INSTRUMENTED: {
+    meaning:
+      'This needs the native hooks in place before the app started (Electron keeps no list of trays), and the session was launched without them.',
+    retryable: false,
+    hint: 'Stop the session and launch it again with `instrumentNative: true` (and `main`).',
+  },
+  INSTRUMENTATION_NEEDS_MAIN: {
+    meaning:
+      "instrumentNative was asked for a launch that names only an executable: the hooks wrap the app's main script.",
+    retryable: false,
+    hint: 'Pass `main` (the app entry script or folder) with instrumentNative, or launch without instrumentNative.',
+  },
   UNAUTHENTICATED: {
     meaning: 'The request carried no valid token and this server requires one.',
     retryable: false,

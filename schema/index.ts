@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { builder } from './builder.js';
 import { enforceCapabilities } from './capability.js';
+import { applyEvalScope, type EvalScope } from './eval.js';
 import { enforceGovernance } from './governance.js';
 import './actions.js';
 import './approvals.js';
@@ -10,7 +11,10 @@ import './console.js';
 import './dialogs.js';
 import './error-code.js';
 import './expect.js';
+import './menu.js';
+import './native-dialogs.js';
 import './network.js';
+import './notifications.js';
 import './policy.js';
 import './screenshot.js';
 import './session-events.js';
@@ -19,12 +23,19 @@ import './snapshot.js';
 import './snapshot-changes.js';
 import './storage.js';
 import './transport.js';
+import './tray.js';
 import './window.js';
 
+export interface SchemaOptions {
+  /** The server's `--allow-eval` scope; eval fields outside it are absent from the schema. */
+  readonly allowEval: EvalScope;
+}
+
 /**
- * The whole API. Applied here, once, to the built schema: capability gating to every field that declares
- * one, and — outermost — the governance chokepoint to every mutation.
+ * The whole API. Applied here, once, to the built schema: the eval scope, capability gating to every field
+ * that declares one, and — outermost — the governance chokepoint to every mutation.
  */
-export function buildSchema(): GraphQLSchema {
-  return enforceGovernance(enforceCapabilities(builder.toSchema({ sortSchema: true })));
+export function buildSchema(options: SchemaOptions = { allowEval: 'none' }): GraphQLSchema {
+  const built = applyEvalScope(builder.toSchema({ sortSchema: true }), options.allowEval);
+  return enforceGovernance(enforceCapabilities(built));
 }

@@ -107,6 +107,11 @@ const LaunchInput = builder.inputType('LaunchInput', {
     env: t.field({ type: [EnvVarInput], required: false, description: 'Added to the server environment.' }),
     cwd: t.string({ required: false }),
     timeoutMs: t.int({ required: false, description: 'Default 30000, clamped to 1000..120000.' }),
+    instrumentNative: t.boolean({
+      required: false,
+      description:
+        "Install the fixed native hooks before the app's main runs (needs `main`): trays and start-up notifications are seen from the first line.",
+    }),
   }),
 });
 

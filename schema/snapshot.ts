@@ -6,6 +6,7 @@ import {
   type SnapshotView,
 } from '../resolvers/interaction/snapshot-read.js';
 import type { ChangedNode, RemovedNode, SnapshotDiff } from '../resolvers/snapshot/diff.js';
+import { outline } from '../resolvers/snapshot/outline.js';
 import type { Snapshot, SnapshotNode } from '../resolvers/snapshot/snapshot.js';
 import type { NodeField } from '../resolvers/snapshot/token-estimate.js';
 import type { NodeState } from '../transports/window-driver.js';
@@ -163,6 +164,11 @@ const SnapshotRef = builder.objectRef<SnapshotView>('Snapshot').implement({
       description: 'This page of nodes in document order (empty when `since` was given: read `diff`).',
       resolve: (v) => v.page.nodes.map(inSnapshot(v.snapshot)),
     }),
+    outline: t.string({
+      description:
+        'This page of nodes as compact text, one indented line a node: `e7 button "Edit" = "value" [disabled]`. The cheapest way to read a window.',
+      resolve: (v) => outline(v.snapshot, v.page.nodes),
+    }),
     root: t.field({
       type: SnapshotNodeRef,
       resolve: (v) => ({ node: v.snapshot.root, snapshot: v.snapshot }),
@@ -208,6 +214,7 @@ builder.objectFields(WindowRef, (t) => ({
       readSnapshot(sessions.get(window.sessionId), window.id, {
         ...args,
         fields: selectedFields(info, ['nodes']) as NodeField[],
+        outline: selectedFields(info, []).includes('outline'),
       }),
   }),
   find: t.field({

@@ -73,7 +73,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     return { sessions, hub, client, governance };
   };
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
-    schema: buildSchema(),
+    schema: buildSchema({ allowEval: config.allowEval }),
     graphqlEndpoint: GRAPHQL_PATH,
     context,
     landingPage: false,

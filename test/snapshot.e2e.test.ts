@@ -66,6 +66,21 @@ for (const host of FIXTURE_HOSTS) {
         expect(interactive.estimatedTokens).toBeLessThan(all.estimatedTokens);
       });
 
+      it('reads a window as a compact outline, priced by the same token budget', async () => {
+        const data = await app.data(
+          '{ session { window { snapshot(interactiveOnly: true) { estimatedTokens outline nodes { ref } } } } }',
+        );
+        const { outline, nodes } = data.session.window.snapshot;
+        const lines = outline.split('\n');
+        expect(lines).toHaveLength(nodes.length);
+        expect(lines[0]).toMatch(/^e\d+ document "Stagegraph Fixture"$/);
+        expect(lines).toContainEqual(expect.stringMatching(/^ {2}e\d+ button "Archive" \[disabled\]$/));
+        const json = await app.data(
+          '{ session { window { snapshot(interactiveOnly: true) { nodes { ref role name } } } } }',
+        );
+        expect(outline.length).toBeLessThan(JSON.stringify(json.session.window.snapshot.nodes).length * 0.7);
+      });
+
       it('pages by first/after over one snapshot and stops early within a token budget', async () => {
         const first = await snapshot('first: 5', 'ref');
         expect(first.nodes).toHaveLength(5);

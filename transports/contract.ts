@@ -1,4 +1,5 @@
 import type { Capability, CapabilityMatrix } from './capabilities.js';
+import type { NativeEvent, NativeSurface } from './native-contract.js';
 import type {
   ClockControl,
   DialogControl,
@@ -28,6 +29,8 @@ export interface LaunchOptions {
   readonly env: Readonly<Record<string, string>>;
   readonly cwd?: string;
   readonly timeoutMs: number;
+  /** Install the fixed native hooks before the app's main runs (needs `main`), so trays are visible. */
+  readonly instrumentNative?: boolean;
 }
 
 export interface LaunchTransport extends Transport {
@@ -73,7 +76,8 @@ export type TransportEvent =
   | { readonly type: 'console'; readonly message: ConsoleMessage }
   | { readonly type: 'network'; readonly record: NetworkRecord }
   | { readonly type: 'dialog'; readonly dialog: DialogSeen; readonly decision: DialogDecision }
-  | { readonly type: 'exited'; readonly exit: ExitInfo };
+  | { readonly type: 'exited'; readonly exit: ExitInfo }
+  | { readonly type: 'native'; readonly event: NativeEvent };
 
 export interface AppInfo {
   readonly name: string | null;
@@ -95,6 +99,8 @@ export interface TransportSession {
   bringToFront(windowId: string): Promise<void>;
   /** The driver of an open window's renderer document; undefined once the window has closed. */
   window(windowId: string): WindowDriver | undefined;
+  /** Menus, trays, notifications, dialogs and eval in the main process; absent where unreachable. */
+  readonly native?: NativeSurface;
   /** Present exactly where the transport declares INTERCEPT, DIALOGS, STORAGE and CLOCK respectively. */
   readonly network?: NetworkControl;
   readonly dialogs?: DialogControl;

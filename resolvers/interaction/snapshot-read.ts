@@ -22,6 +22,8 @@ export interface SnapshotReadRequest {
   readonly budgetTokens?: number | null;
   /** Node fields the caller selected, priced by the token estimate. */
   readonly fields: readonly NodeField[];
+  /** The caller selected the outline of the page. */
+  readonly outline?: boolean;
 }
 
 /** A snapshot as one query answers it: one page of its nodes, or its diff from an earlier one. */

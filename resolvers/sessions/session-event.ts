@@ -1,6 +1,9 @@
 import type { ExitInfo, WindowInfo } from '../../transports/contract.js';
 import type { DialogEntry } from '../capture/dialogs.js';
 import type { NetworkEntry } from '../capture/network-log.js';
+import type { NativeDialogEntry } from '../native/native-dialog-log.js';
+import type { NotificationEntry } from '../native/notification-log.js';
+import type { ContextMenuEntry } from '../native/session-native.js';
 import type { ConsoleEntry } from './console-log.js';
 
 export type SessionStatus = 'STARTING' | 'RUNNING' | 'CRASHED' | 'EXITED' | 'STOPPED';
@@ -29,4 +32,7 @@ export type SessionTopics = {
   network: NetworkEntry;
   dialog: DialogEntry;
   sessionEvent: SessionEvent;
+  contextMenu: ContextMenuEntry;
+  notification: NotificationEntry;
+  nativeDialog: NativeDialogEntry;
 };

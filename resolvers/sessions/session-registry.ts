@@ -28,6 +28,7 @@ export interface LaunchRequest {
   readonly env?: readonly { readonly name: string; readonly value: string }[] | null;
   readonly cwd?: string | null;
   readonly timeoutMs?: number | null;
+  readonly instrumentNative?: boolean | null;
 }
 
 export function clamp(value: number | null | undefined, fallback: number, min: number, max: number): number {
@@ -95,6 +96,7 @@ export class SessionRegistry {
       ...(request.main ? { main: request.main } : {}),
       ...(request.executablePath ? { executablePath: request.executablePath } : {}),
       ...(request.cwd ? { cwd: request.cwd } : {}),
+      ...(request.instrumentNative ? { instrumentNative: true } : {}),
     };
     const started = Date.now();
     const transportSession = await transport.launch(options);

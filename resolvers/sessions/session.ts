@@ -11,6 +11,7 @@ import type {
 import type { WindowDriver } from '../../transports/window-driver.js';
 import { SessionCapture } from '../capture/session-capture.js';
 import type { EventHub } from '../events/event-hub.js';
+import { SessionNative } from '../native/session-native.js';
 import { RefStore } from '../snapshot/ref-store.js';
 import { ArtifactFolder } from './artifact-folder.js';
 import { ConsoleLog } from './console-log.js';
@@ -36,6 +37,8 @@ export class Session {
   readonly capabilities: CapabilityMatrix;
   readonly startedAt = new Date();
   readonly console: ConsoleLog;
+  /** Menus, context menus, trays, notifications, native dialogs and eval in the main process. */
+  readonly native: SessionNative;
   /** Network, dialogs, cookies and storage, clock. */
   readonly capture: SessionCapture;
   readonly artifacts: ArtifactFolder;
@@ -69,6 +72,7 @@ export class Session {
     this.console = new ConsoleLog(id);
     this.#transport = transport;
     this.#hub = hub;
+    this.native = new SessionNative(id, transport, hub, () => this.assertLive());
     this.capture = new SessionCapture(id, transport, hub, () => this.assertLive());
     transport.onEvent((event) => this.#onTransportEvent(event));
     this.#publish('STARTED');
@@ -199,6 +203,7 @@ export class Session {
   }
 
   #onTransportEvent(event: TransportEvent): void {
+    if (this.native.onTransportEvent(event)) return;
     if (this.capture.onTransportEvent(event)) return;
     switch (event.type) {
       case 'console':

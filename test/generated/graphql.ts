@@ -23,6 +23,8 @@ export type LaunchInput = {
   env?: Array<EnvVar> | null | undefined;
   /** An Electron binary or packaged app; default: --electron, ELECTRON_PATH, the app's own electron package. */
   executablePath?: string | null | undefined;
+  /** Install the fixed native hooks before the app's main runs (needs `main`): trays and start-up notifications are seen from the first line. */
+  instrumentNative?: boolean | null | undefined;
   main?: string | null | undefined;
   /** Default 30000, clamped to 1000..120000. */
   timeoutMs?: number | null | undefined;

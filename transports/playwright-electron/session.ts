@@ -15,6 +15,7 @@ import { PageDriver } from '../playwright-page/page-driver.js';
 import { PlaywrightStorage } from '../playwright-page/storage.js';
 import { reapGroup, signalGroup, stopProcessGroup } from '../process-group.js';
 import type { WindowDriver } from '../window-driver.js';
+import { PlaywrightNativeSurface } from './native/native-surface.js';
 import { describePage, WindowRegistry } from './window-registry.js';
 
 /** A window whose main-process handle does not answer within this is reported without bounds. */
@@ -44,6 +45,8 @@ export class PlaywrightElectronSession implements TransportSession {
   readonly dialogs: PlaywrightDialogs;
   readonly storage: PlaywrightStorage;
   readonly clock: PlaywrightClock;
+  /** Set once start() has installed (or found) the main-process agent. */
+  native: PlaywrightNativeSurface | undefined;
   readonly #electron: ElectronApplication;
   readonly #windows = new WindowRegistry();
   readonly #drivers = new WeakMap<Page, PageDriver>();
@@ -95,13 +98,15 @@ export class PlaywrightElectronSession implements TransportSession {
       version: app.getVersion(),
       versions: { ...process.versions } as Record<string, string>,
     }));
-    return new PlaywrightElectronSession(electron, {
+    const session = new PlaywrightElectronSession(electron, {
       name: read.name || null,
       version: read.version || null,
       executablePath,
       versions: read.versions,
       standIn: 'electron-standin' in read.versions,
     });
+    session.native = await PlaywrightNativeSurface.attach(electron, session.#windows);
+    return session;
   }
 
   get pid(): number | undefined {
@@ -145,6 +150,8 @@ export class PlaywrightElectronSession implements TransportSession {
 
   onEvent(listener: (event: TransportEvent) => void): () => void {
     this.#listeners.add(listener);
+    // Native events wait in the main process until someone listens, so none is lost before the first.
+    this.native?.startEvents((event) => this.#emit({ type: 'native', event }));
     return () => this.#listeners.delete(listener);
   }
 
@@ -165,6 +172,7 @@ export class PlaywrightElectronSession implements TransportSession {
   async dispose(): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
+    this.native?.close();
     if (!this.#exit) await this.forceKill();
     this.#listeners.clear();
   }

@@ -3,6 +3,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { capabilityMatrix } from '../capabilities.js';
 import type { LaunchOptions, LaunchTransport } from '../contract.js';
 import { resolveExecutable, resolveMain } from './executable.js';
+import { type InstrumentedEntry, writeInstrumentedEntry } from './native/instrumented-entry.js';
 import { PlaywrightElectronSession } from './session.js';
 
 /** Lines of Playwright's launch log kept in a LAUNCH_FAILED error: enough to show the app's last words. */
@@ -35,6 +36,9 @@ export function createPlaywrightElectronTransport(config: PlaywrightElectronConf
       'DIALOGS',
       'STORAGE',
       'CLOCK',
+      'NATIVE_UI',
+      'MAIN_EVAL',
+      'RENDERER_EVAL',
     ]),
     async launch(options: LaunchOptions) {
       const cwd = options.cwd ?? process.cwd();
@@ -45,17 +49,20 @@ export function createPlaywrightElectronTransport(config: PlaywrightElectronConf
         ...(config.configuredElectron === undefined ? {} : { configuredElectron: config.configuredElectron }),
         environment,
       });
+      const entry = options.instrumentNative ? await instrumentedEntry(main) : undefined;
       const electron = await _electron
         .launch({
           executablePath: executable.path,
-          args: [...(main === undefined ? [] : [main]), ...options.args],
+          args: [...(main === undefined ? [] : [entry?.folder ?? main]), ...options.args],
           env: { ...stringEnvironment(environment), ...options.env },
           cwd,
           timeout: options.timeoutMs,
         })
-        .catch((error: unknown) => {
+        .catch(async (error: unknown) => {
+          await entry?.remove();
           throw launchError(error, executable.path, options.timeoutMs);
         });
+      if (entry) electron.process().once('exit', () => void entry.remove());
       try {
         return await PlaywrightElectronSession.start(electron, executable.path);
       } catch (error) {
@@ -87,4 +94,20 @@ function launchError(error: unknown, executablePath: string, timeoutMs: number):
     nextActions: ['query { transports { id capabilities { LAUNCH } } }'],
     cause: error,
   });
+}
+
+/** The hooks go in through a wrapper entry around the app's main, so there must be a main to wrap. */
+function instrumentedEntry(main: string | undefined): Promise<InstrumentedEntry> {
+  if (main === undefined) {
+    throw new StagegraphError(
+      'INSTRUMENTATION_NEEDS_MAIN',
+      "instrumentNative needs `main`: the hooks are installed by an entry that then loads the app's main.",
+      {
+        nextActions: [
+          'mutation { launch(input: { main: "/absolute/path/to/app", instrumentNative: true }) { id } }',
+        ],
+      },
+    );
+  }
+  return writeInstrumentedEntry(main);
 }

@@ -1,0 +1,152 @@
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { TransportEvent, TransportSession } from '../../transports/contract.js';
+import type {
+  DialogRule,
+  EvalOutcome,
+  MenuInvocation,
+  NativeMenuItem,
+  NativeSurface,
+  OpenContextMenu,
+  TrayEventName,
+  TrayInvocation,
+  TrayState,
+} from '../../transports/native-contract.js';
+import type { EventHub } from '../events/event-hub.js';
+import type { SessionTopics } from '../sessions/session-event.js';
+import { findMenuItem } from './menu-path.js';
+import { MAX_DIALOG_RULES, NativeDialogLog } from './native-dialog-log.js';
+import { NotificationLog } from './notification-log.js';
+
+/** A context menu as the gateway hands it out: with the window it opened over, by the gateway's id. */
+export interface ContextMenuEntry extends Omit<OpenContextMenu, 'time'> {
+  readonly sessionId: string;
+  readonly windowId: string | null;
+  readonly time: Date;
+}
+
+export interface EvalResult {
+  readonly json: string;
+}
+
+/** One session's native UI: menus, context menus, trays, notifications, native dialogs and eval. */
+export class SessionNative {
+  readonly notifications: NotificationLog;
+  readonly dialogs: NativeDialogLog;
+  readonly #sessionId: string;
+  readonly #transport: TransportSession;
+  readonly #hub: EventHub<SessionTopics>;
+  readonly #assertLive: () => void;
+
+  constructor(
+    sessionId: string,
+    transport: TransportSession,
+    hub: EventHub<SessionTopics>,
+    assertLive: () => void,
+  ) {
+    this.#sessionId = sessionId;
+    this.#transport = transport;
+    this.#hub = hub;
+    this.#assertLive = assertLive;
+    this.notifications = new NotificationLog(sessionId);
+    this.dialogs = new NativeDialogLog(sessionId);
+  }
+
+  /** Takes the transport's native events; false for every other event. */
+  onTransportEvent(event: TransportEvent): boolean {
+    if (event.type !== 'native') return false;
+    const native = event.event;
+    if (native.kind === 'notification') {
+      const entry = this.notifications.record(native.notification);
+      if (entry) this.#hub.publish('notification', entry);
+    } else if (native.kind === 'dialog') {
+      this.#hub.publish('nativeDialog', this.dialogs.record(native.call));
+    } else if (native.kind === 'context-menu-opened') {
+      void this.#describe(native.menu).then((menu) => this.#hub.publish('contextMenu', menu));
+    }
+    return true;
+  }
+
+  applicationMenu(): Promise<NativeMenuItem[] | null> {
+    return this.#surface().applicationMenu();
+  }
+
+  async menuItem(path: readonly string[]): Promise<NativeMenuItem | null> {
+    return findMenuItem((await this.applicationMenu()) ?? [], path);
+  }
+
+  invokeMenuItem(path: readonly string[]): Promise<MenuInvocation> {
+    return this.#surface().invokeMenuItem(path);
+  }
+
+  async contextMenu(): Promise<ContextMenuEntry | null> {
+    const open = await this.#surface().contextMenu();
+    return open ? this.#describe(open) : null;
+  }
+
+  invokeContextMenuItem(path: readonly string[]): Promise<MenuInvocation> {
+    return this.#surface().invokeContextMenuItem(path);
+  }
+
+  async trays(): Promise<TrayState[]> {
+    return this.#instrumented('trays').trays();
+  }
+
+  async invokeTray(id: string, event: TrayEventName): Promise<TrayInvocation> {
+    return this.#instrumented('invokeTray').invokeTray(id, event);
+  }
+
+  async setDialogPolicy(rules: readonly DialogRule[]): Promise<readonly DialogRule[]> {
+    if (rules.length > MAX_DIALOG_RULES) {
+      throw new StagegraphError('BAD_INPUT', `A dialog policy holds at most ${MAX_DIALOG_RULES} rules.`);
+    }
+    await this.#surface().setDialogPolicy(rules);
+    this.dialogs.policy = rules;
+    return rules;
+  }
+
+  async evalMain(code: string, arg: unknown): Promise<EvalResult> {
+    return evalResult(await this.#surface().evalMain(code, arg ?? null));
+  }
+
+  async evalRenderer(windowId: string, code: string, arg: unknown): Promise<EvalResult> {
+    return evalResult(await this.#surface().evalRenderer(windowId, code, arg ?? null));
+  }
+
+  async #describe(open: OpenContextMenu): Promise<ContextMenuEntry> {
+    const windowId =
+      open.browserWindowId === null ? null : await this.#surface().windowIdOf(open.browserWindowId);
+    return { ...open, sessionId: this.#sessionId, windowId, time: new Date(open.time) };
+  }
+
+  #surface(): NativeSurface {
+    this.#assertLive();
+    const native = this.#transport.native;
+    // Fields that reach here declare NATIVE_UI, so a transport without a surface was refused already.
+    if (!native)
+      throw new StagegraphError('CAPABILITY_UNSUPPORTED', 'This session has no main-process access.');
+    return native;
+  }
+
+  #instrumented(field: string): NativeSurface {
+    const native = this.#surface();
+    if (native.instrumented) return native;
+    throw new StagegraphError(
+      'NOT_INSTRUMENTED',
+      `${field} needs the native hooks from the app's first line: Electron keeps no list of trays, so one created before the hooks is invisible.`,
+      {
+        nextActions: [
+          `mutation { stop(id: "${this.#sessionId}") { id } }`,
+          'mutation { launch(input: { main: "/absolute/path/to/app", instrumentNative: true }) { id } }',
+        ],
+      },
+    );
+  }
+}
+
+function evalResult(outcome: EvalOutcome): EvalResult {
+  if (outcome.status === 'ok') return { json: outcome.json };
+  throw new StagegraphError(
+    outcome.status === 'failed' ? 'EVAL_FAILED' : 'EVAL_NOT_SERIALIZABLE',
+    outcome.message,
+  );
+}

@@ -1,0 +1,79 @@
+import { GraphQLSchema } from 'graphql';
+import type { EvalResult } from '../resolvers/native/session-native.js';
+import { builder } from './builder.js';
+import { requiresCapability } from './capability.js';
+
+/** Which eval fields a server exposes: `--allow-eval[=main|renderer]`. */
+export type EvalScope = 'none' | 'main' | 'renderer' | 'both';
+
+const EvalResultRef = builder.objectRef<EvalResult>('EvalResult').implement({
+  description: 'What the code returned, as JSON text.',
+  extensions: { evalScope: 'any' },
+  fields: (t) => ({ json: t.exposeString('json') }),
+});
+
+builder.mutationFields((t) => ({
+  evalMain: t.field({
+    type: EvalResultRef,
+    description:
+      'Runs `code`, a function expression such as `({ app }, arg) => app.getName()`, in the main process. Present only with --allow-eval or --allow-eval=main.',
+    ...requiresCapability('MAIN_EVAL'),
+    extensions: { requiresCapability: 'MAIN_EVAL', evalScope: 'main' },
+    args: {
+      session: t.arg.id({ required: false }),
+      code: t.arg.string({ required: true }),
+      arg: t.arg.string({ required: false, description: 'JSON passed as the second argument.' }),
+    },
+    resolve: (_root, args, { sessions }) =>
+      sessions.get(args.session).native.evalMain(args.code, parseArg(args.arg)),
+  }),
+  evalRenderer: t.field({
+    type: EvalResultRef,
+    description:
+      'Runs `code`, a function expression such as `(arg) => document.title`, in a window (the active one by default). Present only with --allow-eval or --allow-eval=renderer.',
+    ...requiresCapability('RENDERER_EVAL'),
+    extensions: { requiresCapability: 'RENDERER_EVAL', evalScope: 'renderer' },
+    args: {
+      session: t.arg.id({ required: false }),
+      code: t.arg.string({ required: true }),
+      arg: t.arg.string({ required: false, description: 'JSON passed as the argument.' }),
+      window: t.arg.id({ required: false }),
+    },
+    resolve: async (_root, args, { sessions }) => {
+      const session = sessions.get(args.session);
+      const { window } = await session.window(args.window);
+      return session.native.evalRenderer(window.id, args.code, parseArg(args.arg));
+    },
+  }),
+}));
+
+function parseArg(json: string | null | undefined): unknown {
+  if (json == null) return null;
+  return JSON.parse(json);
+}
+
+/**
+ * Removes the eval fields (and their types) the scope does not allow, so they are absent from the schema
+ * rather than refused at run time: an agent cannot call, or even learn of, what the operator did not open.
+ * Run on a freshly built schema (each toSchema() builds new types, so editing its field maps is safe).
+ */
+export function applyEvalScope(schema: GraphQLSchema, scope: EvalScope): GraphQLSchema {
+  const allowed = (fieldScope: unknown) =>
+    scope === 'both' || fieldScope === scope || (fieldScope === 'any' && scope !== 'none');
+  let kept = 0;
+  for (const root of [schema.getMutationType(), schema.getQueryType(), schema.getSubscriptionType()]) {
+    const fields = root?.getFields() ?? {};
+    for (const [name, field] of Object.entries(fields)) {
+      const fieldScope = field.extensions?.evalScope;
+      if (fieldScope === undefined) continue;
+      if (allowed(fieldScope)) kept += 1;
+      else delete fields[name];
+    }
+  }
+  if (kept > 0) return schema;
+  const config = schema.toConfig();
+  return new GraphQLSchema({
+    ...config,
+    types: config.types.filter((type) => type.extensions?.evalScope === undefined),
+  });
+}

@@ -1,0 +1,285 @@
+import { fileURLToPath } from 'node:url';
+import { parse } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ELECTRON_TARGETS, FIXTURE_APP_MAIN, reportRealElectronSkipped } from './helpers/fixture-app.js';
+import { UNATTENDED_POLICY } from './helpers/fixture-session.js';
+import { http, type RunningGateway, startGateway, subscribe, wsClient } from './helpers/gateway.js';
+
+const EVAL_POLICY = fileURLToPath(new URL('./native-eval.policy.yaml', import.meta.url));
+
+// biome-ignore lint/suspicious/noExplicitAny: responses are read by path; a wrong path fails its assertion
+type Loose = any;
+
+for (const target of ELECTRON_TARGETS) {
+  describe(`native UI through the gateway on ${target.name}`, () => {
+    let gateway: RunningGateway;
+    const send = async (query: string, variables?: Record<string, unknown>) =>
+      (await http<Loose, Record<string, unknown> | undefined>(gateway.url, query, variables)) as Loose;
+    const data = async (query: string, variables?: Record<string, unknown>) => {
+      const response = await send(query, variables);
+      expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+      return response.data;
+    };
+    const statusIs = (text: string) =>
+      data(
+        `mutation { expect(kind: TEXT, target: { testId: "status" }, equals: ${JSON.stringify(text)}) { actual } }`,
+      );
+
+    beforeAll(async () => {
+      gateway = await startGateway({ policyFile: EVAL_POLICY, mutationsPerSecond: 1_000, allowEval: 'both' });
+      await data('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
+        input: { main: FIXTURE_APP_MAIN, executablePath: target.executablePath, instrumentNative: true },
+      });
+      await data('mutation { click(target: { testId: "stop-ticking" }) { elapsedMs } }');
+    });
+    afterAll(() => gateway?.stop());
+
+    it('reads the application menu exactly as built', async () => {
+      const { session } = await data(
+        '{ session { applicationMenu { label role type id accelerator enabled checked submenu { label role type id accelerator enabled visible checked } } } }',
+      );
+      expect(session.applicationMenu.map((item: Loose) => item.label)).toEqual(['File', 'View', 'Help']);
+      expect(session.applicationMenu[0].submenu).toEqual([
+        expect.objectContaining({
+          label: 'New Window',
+          id: 'new-window',
+          accelerator: 'CommandOrControl+N',
+          type: 'NORMAL',
+        }),
+        expect.objectContaining({ label: 'Save', id: 'save', enabled: false }),
+        expect.objectContaining({ type: 'SEPARATOR' }),
+        expect.objectContaining({ label: 'Quit', role: 'quit' }),
+      ]);
+    });
+
+    it('toggles Dark Mode, refuses Save until the form changes, refuses Quit as a role item', async () => {
+      const checked = async () =>
+        (await data('{ session { menuItem(path: ["View", "Dark Mode"]) { checked } } }')).session.menuItem
+          .checked;
+      expect(await checked()).toBe(false);
+      const toggled = await data(
+        'mutation { invokeMenuItem(path: ["View", "Dark Mode"]) { invoked reason label } }',
+      );
+      expect(toggled.invokeMenuItem).toEqual({ invoked: true, reason: null, label: 'Dark Mode' });
+      expect(await checked()).toBe(true);
+      const save = 'mutation { invokeMenuItem(path: ["File", "Save"]) { invoked reason label role } }';
+      expect((await data(save)).invokeMenuItem).toEqual({
+        invoked: false,
+        reason: 'disabled',
+        label: 'Save',
+        role: null,
+      });
+      await data('mutation { fill(target: { testId: "name" }, value: "Ada") { elapsedMs } }');
+      await expect.poll(async () => (await data(save)).invokeMenuItem.reason, { timeout: 10_000 }).toBeNull();
+      const quit = await data(
+        'mutation { invokeMenuItem(path: ["File", "quit"]) { invoked reason label role } }',
+      );
+      expect(quit.invokeMenuItem).toEqual({ invoked: false, reason: 'role', label: 'Quit', role: 'quit' });
+      const missing = await data('mutation { invokeMenuItem(path: ["File", "Print"]) { invoked reason } }');
+      expect(missing.invokeMenuItem).toEqual({ invoked: false, reason: 'not_found' });
+    });
+
+    it('captures a context menu popped up on right-click, streams it, and invokes an item', async () => {
+      const client = wsClient(gateway.wsUrl);
+      const stream = subscribe<Loose, Record<string, never>>(
+        client,
+        parse('subscription { contextMenus { menu { windowId items { label } } } }') as Loose,
+      );
+      try {
+        await data('mutation { click(target: { testId: "context-target" }, button: RIGHT) { elapsedMs } }');
+        const streamed = await stream.waitFor(() => true);
+        expect(streamed.contextMenus.menu.windowId).toBe('w1');
+        const { session } = await data(
+          '{ session { contextMenu { windowId position { x y } items { label type enabled } } } }',
+        );
+        expect(session.contextMenu.items.map((item: Loose) => item.label)).toEqual([
+          'Copy Link',
+          '',
+          'Highlight',
+          'Inspect',
+        ]);
+        expect(session.contextMenu.position).not.toBeNull();
+        const disabled = await data(
+          'mutation { invokeContextMenuItem(path: ["Inspect"]) { invoked reason } }',
+        );
+        expect(disabled.invokeContextMenuItem).toEqual({ invoked: false, reason: 'disabled' });
+        const chosen = await data(
+          'mutation { invokeContextMenuItem(path: ["Copy Link"]) { invoked reason } }',
+        );
+        expect(chosen.invokeContextMenuItem).toEqual({ invoked: true, reason: null });
+        await statusIs('Context: Copy Link');
+        expect((await data('{ session { contextMenu { windowId } } }')).session.contextMenu).toBeNull();
+      } finally {
+        stream.dispose();
+        await client.dispose();
+      }
+    });
+
+    it('reads the start-up tray, clicks it and reads its tooltip back; no_listener and not_found refused', async () => {
+      const { session } = await data('{ session { trays { id tooltip hasImage contextMenu { label } } } }');
+      expect(session.trays).toEqual([
+        {
+          id: 't1',
+          tooltip: 'Stagegraph Fixture',
+          hasImage: true,
+          contextMenu: [{ label: 'Show' }, { label: 'Quit' }],
+        },
+      ]);
+      const clicked = await data(
+        'mutation { invokeTray(tray: "t1", event: CLICK) { emitted reason tray { tooltip } } }',
+      );
+      expect(clicked.invokeTray).toEqual({
+        emitted: true,
+        reason: null,
+        tray: { tooltip: 'Stagegraph Fixture (clicked)' },
+      });
+      const unheard = await data(
+        'mutation { invokeTray(tray: "t1", event: DOUBLE_CLICK) { emitted reason } }',
+      );
+      expect(unheard.invokeTray).toEqual({ emitted: false, reason: 'no_listener' });
+      const gone = await data('mutation { invokeTray(tray: "t9", event: CLICK) { emitted reason } }');
+      expect(gone.invokeTray).toEqual({ emitted: false, reason: 'not_found' });
+    });
+
+    it('keeps the start-up notification as beforeArm, then captures by title once armed', async () => {
+      const first = await data('{ session { notifications { entries { title body beforeArm } } } }');
+      expect(first.session.notifications.entries).toContainEqual({
+        title: 'Fixture started',
+        body: 'The fixture app is running.',
+        beforeArm: true,
+      });
+      await data('mutation { armNotifications(titleContains: "Hello") { armed } }');
+      await data('mutation { click(target: { testId: "notify" }) { elapsedMs } }');
+      await data('mutation { invokeMenuItem(path: ["Help", "About"]) { invoked } }');
+      await expect
+        .poll(
+          async () =>
+            (
+              await data(
+                '{ session { notifications(titleContains: "Hello") { entries { title beforeArm } } } }',
+              )
+            ).session.notifications.entries,
+        )
+        .toEqual([{ title: 'Hello', beforeArm: false }]);
+      const all = await data(
+        '{ session { notifications { entries { title } capture { armed titleContains } } } }',
+      );
+      expect(all.session.notifications.entries.map((entry: Loose) => entry.title)).not.toContain('About');
+      expect((await data('mutation { stopNotifications { armed } }')).stopNotifications.armed).toBe(false);
+    });
+
+    it('answers each native dialog per policy, cancels what no rule answers, and records every call', async () => {
+      await data(
+        `mutation { setNativeDialogPolicy(rules: [
+          { type: OPEN, filePaths: ["/tmp/a.txt", "/tmp/b.txt"], once: true },
+          { type: SAVE, filePaths: ["/tmp/out.txt"] },
+          { type: MESSAGE_BOX, response: 1 }
+        ]) { type once } }`,
+      );
+      await data('mutation { click(target: { testId: "open-file" }) { elapsedMs } }');
+      await statusIs('Open: /tmp/a.txt, /tmp/b.txt');
+      await data('mutation { click(target: { testId: "open-file" }) { elapsedMs } }');
+      await statusIs('Open: cancelled');
+      await data('mutation { click(target: { testId: "save-file" }) { elapsedMs } }');
+      await statusIs('Save: /tmp/out.txt');
+      await data('mutation { click(target: { testId: "message-box" }) { elapsedMs } }');
+      await statusIs('Message box: 1');
+      await data('mutation { setNativeDialogPolicy(rules: []) { type } }');
+      await data('mutation { click(target: { testId: "message-box-sync" }) { elapsedMs } }');
+      // Unanswered: Electron's default cancelId, the button labelled No.
+      await statusIs('Message box (sync): 1');
+      const { session } = await data(
+        '{ session { nativeDialogs { type sync title message answeredBy answer { canceled filePaths response } } } }',
+      );
+      expect(session.nativeDialogs).toEqual([
+        {
+          type: 'OPEN',
+          sync: false,
+          title: 'Open a file',
+          message: '',
+          answeredBy: 'policy',
+          answer: { canceled: false, filePaths: ['/tmp/a.txt', '/tmp/b.txt'], response: null },
+        },
+        {
+          type: 'OPEN',
+          sync: false,
+          title: 'Open a file',
+          message: '',
+          answeredBy: 'cancel',
+          answer: { canceled: true, filePaths: [], response: null },
+        },
+        {
+          type: 'SAVE',
+          sync: false,
+          title: 'Save as',
+          message: '',
+          answeredBy: 'policy',
+          answer: { canceled: false, filePaths: ['/tmp/out.txt'], response: null },
+        },
+        {
+          type: 'MESSAGE_BOX',
+          sync: false,
+          title: 'Discard changes?',
+          message: 'Discard your changes?',
+          answeredBy: 'policy',
+          answer: { canceled: false, filePaths: [], response: 1 },
+        },
+        {
+          type: 'MESSAGE_BOX',
+          sync: true,
+          title: '',
+          message: 'Really quit?',
+          answeredBy: 'cancel',
+          answer: { canceled: true, filePaths: [], response: 1 },
+        },
+      ]);
+    });
+
+    it('evaluates in the main process and a window, refusing non-JSON results and reporting throws without a stack', async () => {
+      const main = await data(
+        'mutation { evalMain(code: "({ app }, arg) => [app.getName(), arg]", arg: "7") { json } }',
+      );
+      expect(JSON.parse(main.evalMain.json)).toEqual(['Stagegraph Fixture', 7]);
+      const page = await data('mutation { evalRenderer(code: "() => document.title") { json } }');
+      expect(JSON.parse(page.evalRenderer.json)).toBe('Stagegraph Fixture');
+      const notJson = await send('mutation { evalMain(code: "() => new Map()") { json } }');
+      expect(notJson.errors[0].extensions.code).toBe('EVAL_NOT_SERIALIZABLE');
+      const thrown = await send(
+        'mutation { evalRenderer(code: "() => { throw new Error(\'boom\') }") { json } }',
+      );
+      expect(thrown.errors[0]).toMatchObject({ message: 'Error: boom', extensions: { code: 'EVAL_FAILED' } });
+      expect(JSON.stringify(thrown.errors)).not.toMatch(/ at /);
+      const broken = await send('mutation { evalMain(code: "() => {") { json } }');
+      expect(broken.errors[0].extensions.code).toBe('EVAL_FAILED');
+    });
+  });
+}
+reportRealElectronSkipped('native UI through the gateway');
+
+describe('native UI without instrumentation, and eval by default', () => {
+  it('has no eval fields in the schema by default, refuses trays with NOT_INSTRUMENTED and an executable-only instrumented launch', async () => {
+    const gateway = await startGateway({ policyFile: UNATTENDED_POLICY, mutationsPerSecond: 1_000 });
+    try {
+      const send = (query: string, variables?: Record<string, unknown>) =>
+        http<Loose, Record<string, unknown> | undefined>(gateway.url, query, variables) as Promise<Loose>;
+      const types = await send('{ __type(name: "Mutation") { fields { name } } }');
+      const names = types.data.__type.fields.map((field: Loose) => field.name);
+      expect(names).toContain('invokeMenuItem');
+      expect(names).not.toContain('evalMain');
+      expect(names).not.toContain('evalRenderer');
+      const refused = await send('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
+        input: { executablePath: ELECTRON_TARGETS[0]?.executablePath, instrumentNative: true },
+      });
+      expect(refused.errors[0].extensions.code).toBe('INSTRUMENTATION_NEEDS_MAIN');
+      await send('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
+        input: { main: FIXTURE_APP_MAIN, executablePath: ELECTRON_TARGETS[0]?.executablePath },
+      });
+      const trays = await send('{ session { trays { id } } }');
+      expect(trays.errors[0].extensions).toMatchObject({ code: 'NOT_INSTRUMENTED' });
+      const menu = await send('{ session { menuItem(path: ["View", "Dark Mode"]) { type } } }');
+      expect(menu.data.session.menuItem.type).toBe('CHECKBOX');
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
