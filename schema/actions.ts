@@ -52,13 +52,15 @@ function run(
   action: ActionSpec,
   secret?: boolean | null,
 ) {
+  const selected = selectedFields(info, []);
   return performAction(context.sessions.get(args.session == null ? null : String(args.session)), {
     window: args.window == null ? null : String(args.window),
     target: args.target ?? null,
     action,
     timeoutMs: args.timeoutMs ?? null,
     secret: secret ?? null,
-    wantDiff: selectedFields(info, []).includes('diff'),
+    wantDiff: selected.includes('diff'),
+    wantTarget: selected.includes('target'),
     diffBounds: selectedFields(info, ['diff', 'added']).includes('bbox'),
     previewed: context.previewedTarget ?? null,
   });

@@ -42,6 +42,8 @@ export interface ActionRequest {
   readonly wantDiff: boolean;
   /** The caller shows boxes of the diff's nodes. */
   readonly diffBounds?: boolean;
+  /** Read the target back after the action (only when the caller selected `target`). */
+  readonly wantTarget?: boolean;
   /** The window and target the governance chokepoint resolved for this request, reused when they match. */
   readonly previewed?: PreviewedTarget | null;
 }
@@ -76,7 +78,10 @@ export async function performAction(session: Session, request: ActionRequest): P
   });
   if (before) await settle(driver);
   const after = before ? await capture(session, window, driver, bounds) : null;
-  const target = located ? await targetNode(session, window.id, driver, located, after) : null;
+  const target =
+    located && request.wantTarget !== false
+      ? await targetNode(session, window.id, driver, located, after)
+      : null;
   return {
     windowId: window.id,
     target,
