@@ -209,6 +209,23 @@ describe('policy', () => {
     expect((await run.agent.data('{ policy { origin { sha256 } } }')).policy.origin.sha256).toBe(good);
     expect(await decision()).toBe('ALLOW');
   });
+
+  it('a rule on session.main matches the app the session was launched from, and only that app', async () => {
+    const explain = async () =>
+      (
+        await run.agent.data(
+          '{ explainPolicy(operation: "click", target: { testId: "log" }) { decision rule { id } } }',
+        )
+      ).explainPolicy;
+    const onMain = (glob: string) =>
+      POLICY_DENYING_LOG.replace('    target:', `    session: { main: "${glob}" }\n    target:`);
+    await writeFile(policyFile, onMain('**/fixtures/app/**'));
+    await expect
+      .poll(explain, { timeout: 5_000 })
+      .toEqual({ decision: 'DENY', rule: { id: 'no-console-logging' } });
+    await writeFile(policyFile, onMain('**/some-other-app/**'));
+    await expect.poll(async () => (await explain()).decision, { timeout: 5_000 }).toBe('ALLOW');
+  });
 });
 
 describe('limits', () => {

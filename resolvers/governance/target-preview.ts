@@ -61,7 +61,11 @@ export async function previewOperation(
   } catch {
     return NOTHING;
   }
-  const info = { id: session.id, executablePath: session.app.executablePath, main: null };
+  const info = {
+    id: session.id,
+    executablePath: session.launch.executablePath ?? session.app.executablePath,
+    main: session.launch.main,
+  };
   if (!session.isLive) return { ...NOTHING, session: info };
   try {
     const { window, driver, query } = await windowTarget(session, request);

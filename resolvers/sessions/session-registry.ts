@@ -107,6 +107,7 @@ export class SessionRegistry {
       transportSession,
       this.#hub,
       this.#storage,
+      { main: request.main ?? null, executablePath: request.executablePath ?? null },
     );
     this.#nextId += 1;
     this.#sessions.set(session.id, session);

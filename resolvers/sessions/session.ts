@@ -24,6 +24,12 @@ export interface SessionStorage {
   readonly uploadRoots: readonly string[];
 }
 
+/** What a session was launched from, as the launch named it: policy rules match on these. */
+export interface SessionLaunch {
+  readonly main: string | null;
+  readonly executablePath: string | null;
+}
+
 /** A window as the gateway hands it out: its session travels with it so nested fields can reach it. */
 export type SessionWindow = WindowInfo & { readonly sessionId: string };
 
@@ -36,6 +42,8 @@ export class Session {
   readonly transportId: TransportId;
   readonly capabilities: CapabilityMatrix;
   readonly startedAt = new Date();
+  /** Kept from the launch: the transport reports the executable it ran, but never the app's main. */
+  readonly launch: SessionLaunch;
   readonly console: ConsoleLog;
   /** Menus, context menus, trays, notifications, native dialogs and eval in the main process. */
   readonly native: SessionNative;
@@ -62,8 +70,10 @@ export class Session {
     transport: TransportSession,
     hub: EventHub<SessionTopics>,
     storage: SessionStorage,
+    launch: SessionLaunch = { main: null, executablePath: null },
   ) {
     this.id = id;
+    this.launch = launch;
     this.artifacts = new ArtifactFolder(storage.artifactsDir, id);
     this.uploadRoots = storage.uploadRoots;
     this.snapshots = new RefStore(id);
