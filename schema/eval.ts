@@ -1,4 +1,4 @@
-import { GraphQLSchema } from 'graphql';
+import { GraphQLSchema, isObjectType } from 'graphql';
 import type { EvalResult } from '../resolvers/native/session-native.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
@@ -53,27 +53,31 @@ function parseArg(json: string | null | undefined): unknown {
 }
 
 /**
- * Removes the eval fields (and their types) the scope does not allow, so they are absent from the schema
- * rather than refused at run time: an agent cannot call, or even learn of, what the operator did not open.
- * Run on a freshly built schema (each toSchema() builds new types, so editing its field maps is safe).
+ * Removes the fields (and their types) the scope does not allow — eval, and IPC, which reaches as far —
+ * so they are absent from the schema rather than refused at run time: an agent cannot call, or even learn
+ * of, what the operator did not open. Run on a freshly built schema (each toSchema() builds new types, so
+ * editing its field maps is safe).
  */
 export function applyEvalScope(schema: GraphQLSchema, scope: EvalScope): GraphQLSchema {
   const allowed = (fieldScope: unknown) =>
-    scope === 'both' || fieldScope === scope || (fieldScope === 'any' && scope !== 'none');
-  let kept = 0;
-  for (const root of [schema.getMutationType(), schema.getQueryType(), schema.getSubscriptionType()]) {
-    const fields = root?.getFields() ?? {};
+    fieldScope === undefined ||
+    scope === 'both' ||
+    fieldScope === scope ||
+    (fieldScope === 'any' && scope !== 'none');
+  let removed = false;
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    const fields = type.getFields();
     for (const [name, field] of Object.entries(fields)) {
-      const fieldScope = field.extensions?.evalScope;
-      if (fieldScope === undefined) continue;
-      if (allowed(fieldScope)) kept += 1;
-      else delete fields[name];
+      if (allowed(field.extensions?.evalScope)) continue;
+      delete fields[name];
+      removed = true;
     }
   }
-  if (kept > 0) return schema;
+  if (!removed) return schema;
   const config = schema.toConfig();
   return new GraphQLSchema({
     ...config,
-    types: config.types.filter((type) => type.extensions?.evalScope === undefined),
+    types: config.types.filter((type) => allowed(type.extensions?.evalScope)),
   });
 }

@@ -11,6 +11,7 @@ import './console.js';
 import './dialogs.js';
 import './error-code.js';
 import './expect.js';
+import './ipc.js';
 import './menu.js';
 import './native-dialogs.js';
 import './network.js';

@@ -75,7 +75,7 @@ describe('the Electron-API stand-in under Playwright', () => {
     expect(menu).toEqual([
       ['File', ['New Window', 'Save', 'separator', 'Quit']],
       ['View', ['Dark Mode']],
-      ['Help', ['About']],
+      ['Help', ['About', 'Version 1.0.0']],
     ]);
   });
 

@@ -117,11 +117,44 @@ export interface NativeDialogCall {
   readonly time: string;
 }
 
+export type IpcDirection = 'renderer-to-main' | 'main-to-renderer';
+
+/** send: ipcRenderer.send / webContents.send; invoke and result (or error): one ipcRenderer.invoke. */
+export type IpcKind = 'send' | 'invoke' | 'result' | 'error';
+
+/** One IPC message as the main process saw it, on a channel the capture allowlist names. */
+export interface IpcMessage {
+  readonly direction: IpcDirection;
+  readonly kind: IpcKind;
+  readonly channel: string;
+  /** The arguments as JSON, cut at the hooks' size bound (an error: its message). */
+  readonly args: string;
+  /** Length of the whole JSON before any cut. */
+  readonly argsLength: number;
+  readonly truncated: boolean;
+  /** The WebContents the message came from or went to, when there is one. */
+  readonly webContentsId: number | null;
+  /** An invoke the gateway made (invokeIpc), not the page. */
+  readonly viaGateway: boolean;
+  readonly time: string;
+}
+
+export interface IpcInvocation {
+  readonly invoked: boolean;
+  /** no_handler: nothing is registered with ipcMain.handle for the channel (as far as the hooks saw). */
+  readonly reason: 'no_handler' | 'failed' | null;
+  /** The handler's result as JSON text. */
+  readonly json: string | null;
+  /** A failed handler's error, by name and message (never a stack). */
+  readonly error: string | null;
+}
+
 export type NativeEvent =
   | { readonly kind: 'context-menu-opened'; readonly menu: OpenContextMenu }
   | { readonly kind: 'context-menu-closed'; readonly seq: number }
   | { readonly kind: 'notification'; readonly notification: ShownNotification }
-  | { readonly kind: 'dialog'; readonly call: NativeDialogCall };
+  | { readonly kind: 'dialog'; readonly call: NativeDialogCall }
+  | { readonly kind: 'ipc'; readonly message: IpcMessage };
 
 /** The outcome of user code run by evalMain / evalRenderer. */
 export type EvalOutcome =
@@ -141,6 +174,10 @@ export interface NativeSurface {
   setDialogPolicy(rules: readonly DialogRule[]): Promise<void>;
   /** The window id (`w1`, ...) of a BrowserWindow id, when that window is still open. */
   windowIdOf(browserWindowId: number): Promise<string | null>;
+  /** Reports IPC on channels matching `channels` (exact, or a prefix ending in `*`); null stops. */
+  setIpcCapture(channels: readonly string[] | null): Promise<void>;
+  /** Calls the app's `ipcMain.handle` handler for `channel` as a page's invoke would. */
+  invokeIpc(channel: string, args: readonly unknown[]): Promise<IpcInvocation>;
   evalMain(code: string, arg: unknown): Promise<EvalOutcome>;
   evalRenderer(windowId: string, code: string, arg: unknown): Promise<EvalOutcome>;
 }

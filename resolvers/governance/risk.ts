@@ -42,7 +42,14 @@ export const DEFAULT_DESTRUCTIVE_WORDS: readonly string[] = [
 ];
 
 /** Operations that run arbitrary code: the schema hides them unless --allow-eval, the policy still weighs them. */
-export const DEFAULT_EVAL_OPERATIONS: readonly string[] = ['eval', 'evalMain', 'evalRenderer', 'evaluate'];
+export const DEFAULT_EVAL_OPERATIONS: readonly string[] = [
+  'eval',
+  'evalMain',
+  'evalRenderer',
+  'evaluate',
+  // Runs the app's main-process handlers with any arguments: as far-reaching as evalMain.
+  'invokeIpc',
+];
 
 /** Pointer operations addressed by screen coordinates: nothing says what lies under the pointer. */
 export const DEFAULT_RAW_POINTER_OPERATIONS: readonly string[] = [

@@ -3,7 +3,7 @@ import type { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../sessions/session-event.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 
-type NativeTopic = 'contextMenu' | 'notification' | 'nativeDialog';
+type NativeTopic = 'contextMenu' | 'notification' | 'nativeDialog' | 'ipc';
 
 /** One native topic, for one session or all; an unknown session id fails the subscription up front. */
 export function nativeStream<K extends NativeTopic>(

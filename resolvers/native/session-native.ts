@@ -3,6 +3,7 @@ import type { TransportEvent, TransportSession } from '../../transports/contract
 import type {
   DialogRule,
   EvalOutcome,
+  IpcInvocation,
   MenuInvocation,
   NativeMenuItem,
   NativeSurface,
@@ -13,6 +14,7 @@ import type {
 } from '../../transports/native-contract.js';
 import type { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../sessions/session-event.js';
+import { type IpcCapture, IpcLog, MAX_IPC_CHANNELS } from './ipc-log.js';
 import { findMenuItem } from './menu-path.js';
 import { MAX_DIALOG_RULES, NativeDialogLog } from './native-dialog-log.js';
 import { NotificationLog } from './notification-log.js';
@@ -32,6 +34,7 @@ export interface EvalResult {
 export class SessionNative {
   readonly notifications: NotificationLog;
   readonly dialogs: NativeDialogLog;
+  readonly ipc: IpcLog;
   readonly #sessionId: string;
   readonly #transport: TransportSession;
   readonly #hub: EventHub<SessionTopics>;
@@ -49,6 +52,7 @@ export class SessionNative {
     this.#assertLive = assertLive;
     this.notifications = new NotificationLog(sessionId);
     this.dialogs = new NativeDialogLog(sessionId);
+    this.ipc = new IpcLog(sessionId);
   }
 
   /** Takes the transport's native events; false for every other event. */
@@ -60,6 +64,8 @@ export class SessionNative {
       if (entry) this.#hub.publish('notification', entry);
     } else if (native.kind === 'dialog') {
       this.#hub.publish('nativeDialog', this.dialogs.record(native.call));
+    } else if (native.kind === 'ipc') {
+      this.#hub.publish('ipc', this.ipc.record(native.message));
     } else if (native.kind === 'context-menu-opened') {
       void this.#describe(native.menu).then((menu) => this.#hub.publish('contextMenu', menu));
     }
@@ -102,6 +108,36 @@ export class SessionNative {
     await this.#surface().setDialogPolicy(rules);
     this.dialogs.policy = rules;
     return rules;
+  }
+
+  async armIpc(channels: readonly string[]): Promise<IpcCapture> {
+    if (channels.length === 0 || channels.length > MAX_IPC_CHANNELS) {
+      throw new StagegraphError(
+        'BAD_INPUT',
+        `IPC capture needs between 1 and ${MAX_IPC_CHANNELS} channels (exact names, or prefixes ending in *).`,
+      );
+    }
+    await this.#surface().setIpcCapture(channels);
+    this.ipc.capture = { channels: [...channels], armedAt: new Date() };
+    return this.ipc.capture;
+  }
+
+  async stopIpc(): Promise<IpcCapture> {
+    await this.#surface().setIpcCapture(null);
+    this.ipc.capture = { channels: null, armedAt: null };
+    return this.ipc.capture;
+  }
+
+  async invokeIpc(channel: string, args: readonly unknown[]): Promise<IpcInvocation> {
+    const native = this.#surface();
+    const invocation = await native.invokeIpc(channel, args);
+    if (invocation.reason !== 'no_handler' || native.instrumented) return invocation;
+    // Handlers registered before the hooks went in are invisible, so say so rather than imply none exists.
+    return {
+      ...invocation,
+      error:
+        'No handler seen: handlers registered before the hooks are unseen; launch with instrumentNative.',
+    };
   }
 
   async evalMain(code: string, arg: unknown): Promise<EvalResult> {

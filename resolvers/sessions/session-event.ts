@@ -1,6 +1,7 @@
 import type { ExitInfo, WindowInfo } from '../../transports/contract.js';
 import type { DialogEntry } from '../capture/dialogs.js';
 import type { NetworkEntry } from '../capture/network-log.js';
+import type { IpcEntry } from '../native/ipc-log.js';
 import type { NativeDialogEntry } from '../native/native-dialog-log.js';
 import type { NotificationEntry } from '../native/notification-log.js';
 import type { ContextMenuEntry } from '../native/session-native.js';
@@ -35,4 +36,5 @@ export type SessionTopics = {
   contextMenu: ContextMenuEntry;
   notification: NotificationEntry;
   nativeDialog: NativeDialogEntry;
+  ipc: IpcEntry;
 };

@@ -1,6 +1,7 @@
 import { createAgentCore } from './agent-core.js';
 import { installDialogHooks } from './dialog-hooks.js';
 import { runUserCode } from './eval-body.js';
+import { installIpcHooks } from './ipc-hooks.js';
 import { installMenuHooks } from './menu-hooks.js';
 import { installNotificationHooks } from './notification-hooks.js';
 import { AGENT_KEY } from './shapes.js';
@@ -25,8 +26,9 @@ export function agentInstallerSource(): string {
   const menus = (${installMenuHooks})(electron, core);
   (${installNotificationHooks})(electron, core);
   const dialogs = (${installDialogHooks})(electron, core);
+  const ipc = (${installIpcHooks})(electron, core);
   const trays = options.instrumented ? (${installTrayHooks})(electron, menus.serialize) : null;
-  ${AGENT} = { core, menus, dialogs, trays, instrumented: Boolean(options.instrumented) };
+  ${AGENT} = { core, menus, dialogs, ipc, trays, instrumented: Boolean(options.instrumented) };
   return ${AGENT};
 }`;
 }

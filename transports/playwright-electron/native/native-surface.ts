@@ -2,6 +2,7 @@ import type { ElectronApplication, Page } from 'playwright-core';
 import type {
   DialogRule,
   EvalOutcome,
+  IpcInvocation,
   MenuInvocation,
   NativeEvent,
   NativeMenuItem,
@@ -132,6 +133,14 @@ export class PlaywrightNativeSurface implements NativeSurface {
       if (known === browserWindowId) return id;
     }
     return null;
+  }
+
+  async setIpcCapture(channels: readonly string[] | null): Promise<void> {
+    await this.#call('agent.ipc.setCapture(arg)', channels);
+  }
+
+  invokeIpc(channel: string, args: readonly unknown[]): Promise<IpcInvocation> {
+    return this.#call('agent.ipc.invoke(arg.channel, arg.args)', { channel, args }) as Promise<IpcInvocation>;
   }
 
   evalMain(code: string, arg: unknown): Promise<EvalOutcome> {

@@ -14,6 +14,9 @@ export interface ElectronLike {
   readonly Tray?: Loose;
   readonly dialog?: Loose;
   readonly nativeImage?: Loose;
+  readonly ipcMain?: Loose;
+  readonly app?: Loose;
+  readonly webContents?: Loose;
 }
 
 /** The event queue every hook reports into; the gateway drains it with a long poll. */
