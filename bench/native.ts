@@ -7,10 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'graphql';
 import { _electron } from 'playwright-core';
-import { createGateway } from '../server/app.js';
-import type { ServeConfig } from '../server/config.js';
 import { FIXTURE_APP_MAIN, fixtureLaunch, STAND_IN } from '../test/helpers/fixture-app.js';
-import { ARTIFACTS_DIR, UPLOAD_ROOT, wsClient, wsRequest } from '../test/helpers/gateway.js';
+import { startGateway, wsClient, wsRequest } from '../test/helpers/gateway.js';
 import { PlaywrightNativeSurface } from '../transports/playwright-electron/native/native-surface.js';
 import { HEADER, row, type Summary, summarise } from './stats.js';
 
@@ -24,19 +22,6 @@ const INVOKE = parse(`mutation { invokeMenuItem(path: ${JSON.stringify(PATH)}) {
 const LAUNCH = parse('mutation ($input: LaunchInput!) { launch(input: $input) { id } }');
 
 const auditDir = mkdtempSync(join(tmpdir(), 'stagegraph-bench-native-'));
-const config: ServeConfig = {
-  host: '127.0.0.1',
-  port: 0,
-  token: undefined,
-  allowEval: 'none',
-  electron: undefined,
-  demo: false,
-  artifactsDir: ARTIFACTS_DIR,
-  uploadRoots: [UPLOAD_ROOT],
-  auditDir,
-  // One client calling as fast as it can; the rate limit is not what is measured.
-  mutationsPerSecond: 10_000,
-};
 
 async function measure(samples: number[], record: boolean, run: () => Promise<unknown>): Promise<void> {
   const started = performance.now();
@@ -44,8 +29,9 @@ async function measure(samples: number[], record: boolean, run: () => Promise<un
   if (record) samples.push(performance.now() - started);
 }
 
-const gateway = createGateway({ config, log: () => {} });
-const client = wsClient((await gateway.start()).replace(/^http/, 'ws'));
+// One client calling as fast as it can: the rate limit is not what is measured.
+const gateway = await startGateway({ auditDir, mutationsPerSecond: 10_000 });
+const client = wsClient(gateway.wsUrl);
 const direct = await _electron.launch({ executablePath: STAND_IN, args: [FIXTURE_APP_MAIN] });
 const gatewayRead: number[] = [];
 const directRead: number[] = [];
