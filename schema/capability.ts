@@ -27,11 +27,13 @@ export const CapabilitiesRef = builder.objectRef<CapabilityMatrix>('Capabilities
 /**
  * Field options that mark a field as needing `capability`: the directive shows it in the SDL, the
  * extension is what `enforceCapabilities` reads. One helper sets both so they cannot drift apart.
+ * `perEventSource`: a subscription whose stream, without `session`, spans every session and keeps only
+ * events from sessions that have the capability — so it is not refused for want of one session.
  */
-export function requiresCapability(capability: Capability) {
+export function requiresCapability(capability: Capability, options: { perEventSource?: boolean } = {}) {
   return {
     directives: { requiresCapability: { capability } },
-    extensions: { requiresCapability: capability },
+    extensions: { requiresCapability: capability, gatePerEventSource: options.perEventSource ?? false },
   } as const;
 }
 
@@ -46,15 +48,25 @@ export function enforceCapabilities(schema: GraphQLSchema): GraphQLSchema {
       const capability = field.extensions?.requiresCapability as Capability | undefined;
       if (!capability) continue;
       const resolve = field.resolve ?? defaultFieldResolver;
+      const everySession = field.extensions?.gatePerEventSource === true;
       field.resolve = (parent, args, context: GatewayContext, info) => {
+        // An event of a stream spanning sessions: its source was checked when the stream kept it.
+        if (everySession && args.session == null) return resolve(parent, args, context, info);
         const session = sessionOf(parent, args, context);
         if (!session.capabilities[capability]) throw refusal(session, capability, context);
         return resolve(parent, args, context, info);
       };
       const subscribe = field.subscribe;
-      // A subscription starts its work in `subscribe`, so that is where it must be refused.
+      // A subscription starts its work in `subscribe`, so that is where it must be refused. One gated per
+      // event source watches every session when `session` is omitted, its stream keeping only events from
+      // sessions with the capability: refused then only where no transport could ever feed it.
       if (subscribe) {
         field.subscribe = (parent, args, context: GatewayContext, info) => {
+          if (everySession && args.session == null) {
+            if (!context.sessions.transports().some((transport) => transport.capabilities[capability]))
+              throw noTransportHas(capability);
+            return subscribe(parent, args, context, info);
+          }
           const session = sessionOf(parent, args, context);
           if (!session.capabilities[capability]) throw refusal(session, capability, context);
           return subscribe(parent, args, context, info);
@@ -96,6 +108,17 @@ function refusal(session: Session, capability: Capability, context: GatewayConte
     {
       nextActions: [`query { transports { id capabilities { ${capability} } } }`],
       details: { capability, transport: session.transportId, transportsWithCapability: able },
+    },
+  );
+}
+
+function noTransportHas(capability: Capability): StagegraphError {
+  return new StagegraphError(
+    'CAPABILITY_UNSUPPORTED',
+    `No transport of this server has ${capability}, so this subscription could never deliver anything.`,
+    {
+      nextActions: [`query { transports { id capabilities { ${capability} } } }`],
+      details: { capability, transportsWithCapability: [] },
     },
   );
 }

@@ -116,8 +116,9 @@ const DialogEventRef = builder.objectRef<Delivery<DialogEntry>>('DialogEvent').i
 builder.subscriptionField('dialogs', (t) =>
   t.field({
     type: DialogEventRef,
-    description: 'Dialogs as they are answered; the same entries `Session.dialogs` shows.',
-    ...requiresCapability('DIALOGS'),
+    description:
+      'Dialogs as they are answered; the same entries `Session.dialogs` shows. Without `session`: every session whose transport has DIALOGS.',
+    ...requiresCapability('DIALOGS', { perEventSource: true }),
     args: {
       session: t.arg.id({ required: false }),
       replay: t.arg.boolean({ required: false, description: 'Start with the buffered entries.' }),

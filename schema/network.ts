@@ -227,8 +227,9 @@ const NetworkEventRef = builder.objectRef<Delivery<NetworkEntry>>('NetworkEvent'
 builder.subscriptionField('network', (t) =>
   t.field({
     type: NetworkEventRef,
-    description: 'Requests as armed captures record them; the same entries `Session.network` shows.',
-    ...requiresCapability('INTERCEPT'),
+    description:
+      'Requests as armed captures record them; the same entries `Session.network` shows. Without `session`: every session whose transport has INTERCEPT.',
+    ...requiresCapability('INTERCEPT', { perEventSource: true }),
     args: {
       session: t.arg.id({ required: false }),
       urlContains: t.arg.string({ required: false }),

@@ -1,0 +1,85 @@
+import { type ExecutionResult, parse, subscribe } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import type { NetworkEntry } from '../resolvers/capture/network-log.js';
+import { EventHub } from '../resolvers/events/event-hub.js';
+import type { SessionTopics } from '../resolvers/sessions/session-event.js';
+import { SessionRegistry } from '../resolvers/sessions/session-registry.js';
+import { type Capability, capabilityMatrix } from '../transports/capabilities.js';
+import type { LaunchTransport, TransportSession } from '../transports/contract.js';
+import { buildSchema } from './index.js';
+
+const WINDOW = { id: 'w1', title: 'Fake', url: 'about:blank' };
+
+/** A session with one window (a launch waits for it) and no seams: these tests read what the hub publishes. */
+const quietSession = (): TransportSession => ({
+  pid: 4242,
+  app: { name: 'fake', version: '1.0.0', executablePath: '/bin/fake', versions: {}, standIn: false },
+  windows: async () => [WINDOW],
+  bounds: async () => null,
+  focusedWindowId: async () => null,
+  bringToFront: async () => {},
+  window: () => undefined,
+  onEvent: (listener) => {
+    queueMicrotask(() => listener({ type: 'window-opened', window: WINDOW }));
+    return () => {};
+  },
+  stop: async () => ({ code: 0, signal: null }),
+  forceKill: async () => ({ code: null, signal: 'SIGKILL' }),
+  dispose: async () => {},
+});
+
+const transport = (id: string, capabilities: Capability[]): LaunchTransport => ({
+  id: id as LaunchTransport['id'],
+  description: `fake ${id}`,
+  capabilities: capabilityMatrix(['LAUNCH', ...capabilities]),
+  launch: async () => quietSession(),
+});
+
+const request = (sessionId: string, seq: number): NetworkEntry =>
+  ({ seq, sessionId, url: `http://a.test/${sessionId}/${seq}`, method: 'GET' }) as NetworkEntry;
+
+/** Two sessions: s1 on a transport without INTERCEPT, s2 on one with it. */
+async function twoSessions(second: Capability[] = ['INTERCEPT', 'DIALOGS']) {
+  const hub = new EventHub<SessionTopics>();
+  const sessions = new SessionRegistry([transport('playwright-electron', []), transport('cdp', second)], hub);
+  await sessions.launch({ main: '/app/main.js' });
+  await sessions.launch({ main: '/app/main.js', transport: 'cdp' as LaunchTransport['id'] });
+  const schema = buildSchema();
+  const open = (query: string) =>
+    subscribe({ schema, document: parse(query), contextValue: { sessions, hub } }) as Promise<
+      AsyncGenerator<ExecutionResult> | ExecutionResult
+    >;
+  return { hub, open };
+}
+
+describe('a capture subscription without `session`', () => {
+  it('streams every session whose transport has the capability, and none that lacks it', async () => {
+    const { hub, open } = await twoSessions();
+    const stream = await open('subscription { network { entry { sessionId seq } } }');
+    expect(Symbol.asyncIterator in stream).toBe(true);
+    const iterator = stream as AsyncGenerator<ExecutionResult>;
+    hub.publish('network', request('s1', 1));
+    hub.publish('network', request('s2', 1));
+    const first = await iterator.next();
+    expect(first.value).toEqual({ data: { network: { entry: { sessionId: 's2', seq: 1 } } } });
+    await iterator.return(undefined);
+  });
+
+  it('is still refused for a named session whose transport lacks it, before any stream opens', async () => {
+    const { hub, open } = await twoSessions();
+    const refused = (await open(
+      'subscription { dialogs(session: "s1") { entry { seq } } }',
+    )) as ExecutionResult;
+    expect(refused.errors?.[0]?.originalError).toMatchObject({ code: 'CAPABILITY_UNSUPPORTED' });
+    expect(refused.errors?.[0]?.message).toContain('cdp');
+    expect(hub.subscriberCount).toBe(0);
+  });
+
+  it('is refused when no transport of the server could ever feed it', async () => {
+    const { hub, open } = await twoSessions(['DIALOGS']);
+    const refused = (await open('subscription { network { entry { seq } } }')) as ExecutionResult;
+    expect(refused.errors?.[0]?.originalError).toMatchObject({ code: 'CAPABILITY_UNSUPPORTED' });
+    expect(refused.errors?.[0]?.message).toContain('No transport of this server has INTERCEPT');
+    expect(hub.subscriberCount).toBe(0);
+  });
+});
