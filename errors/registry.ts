@@ -47,6 +47,41 @@ export const ERROR_CODES = {
     retryable: true,
     hint: 'Raise `timeoutMs` (clamped to 120000) or check the app opens a window at start-up.',
   },
+  EXITED_EARLY: {
+    meaning:
+      'The launched command exited before its CDP endpoint answered; the tail of its stderr is in `details.stderrTail`.',
+    retryable: false,
+    hint: 'Read `details.stderrTail`; check the command runs by hand and passes Chromium switches such as --remote-debugging-port on to the browser.',
+  },
+  ATTACH_FAILED: {
+    meaning:
+      'Nothing that speaks the Chrome DevTools Protocol answered at that port or URL, or the connection was refused.',
+    retryable: true,
+    hint: 'Check the app was started with --remote-debugging-port=<port>; `discover(ports: [...])` lists what answers on loopback ports.',
+  },
+  HOST_NOT_ALLOWED: {
+    meaning:
+      'Attaching to a non-loopback host is refused unless the server was started with --allow-remote-cdp.',
+    retryable: false,
+    hint: 'Attach on 127.0.0.1 (forward the port over SSH if the app is elsewhere), or restart the server with --allow-remote-cdp.',
+  },
+  CDP_TIMEOUT: {
+    meaning: 'A DevTools Protocol or inspector call got no answer within its timeout; the method is named.',
+    retryable: true,
+    hint: 'The app may be busy or paused in a debugger; retry, or check it still answers (`discover`).',
+  },
+  INJECT_FAILED: {
+    meaning:
+      'The process could not be injected into: it does not exist, is not a Node or Electron main process, its inspector did not open, or the inspector that answered belongs to another process.',
+    retryable: false,
+    hint: "Pass the pid of the app's main process (the Electron or node process, not a renderer); the reason is in the message.",
+  },
+  NOT_OWNED: {
+    meaning:
+      "The session is attached to an app Stagegraph did not start, so stop and forceKill would end someone else's process.",
+    retryable: false,
+    hint: 'Use `detach` to let go of the app and leave it running.',
+  },
   REF_NOT_FOUND: {
     meaning: 'No node of the current snapshot has that ref.',
     retryable: false,

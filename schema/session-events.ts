@@ -13,6 +13,8 @@ const SessionEventTypeEnum = builder.enumType('SessionEventType', {
     'STOPPED',
     'EXITED',
     'CRASHED',
+    'DISCONNECTED',
+    'DETACHED',
   ] as const,
 });
 
@@ -38,7 +40,8 @@ const SessionEventRef = builder.objectRef<Delivery<SessionEvent>>('SessionEvent'
 builder.subscriptionField('sessionEvents', (t) =>
   t.field({
     type: SessionEventRef,
-    description: 'Lifecycle of sessions: started, windows opened and closed, crashed, exited, stopped.',
+    description:
+      'Lifecycle of sessions: started, windows opened and closed, crashed, exited, stopped, disconnected, detached.',
     args: { session: t.arg.id({ required: false, description: 'Only this session; all when absent.' }) },
     subscribe: (_root, args, { hub, sessions }) => sessionEventStream(hub, sessions, args.session),
     resolve: (delivery) => delivery,

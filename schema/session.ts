@@ -5,8 +5,9 @@ import { CapabilitiesRef, requiresCapability } from './capability.js';
 import { WindowRef } from './window.js';
 
 export const SessionStatusEnum = builder.enumType('SessionStatus', {
-  values: ['STARTING', 'RUNNING', 'CRASHED', 'EXITED', 'STOPPED'] as const,
-  description: 'STARTING until the first window shows; CRASHED when killed by a signal nobody here sent.',
+  values: ['STARTING', 'RUNNING', 'CRASHED', 'EXITED', 'STOPPED', 'DISCONNECTED', 'DETACHED'] as const,
+  description:
+    'STARTING until the first window shows; CRASHED when killed by a signal nobody here sent; DISCONNECTED when the connection to an attached app was lost (the app may still run); DETACHED once Stagegraph let go of an attached app, which keeps running.',
 });
 
 const VersionRef = builder.objectRef<{ name: string; version: string }>('ComponentVersion').implement({
@@ -47,6 +48,16 @@ export const SessionRef = builder.objectRef<Session>('Session').implement({
     capabilities: t.field({ type: CapabilitiesRef, resolve: (session) => session.capabilities }),
     status: t.field({ type: SessionStatusEnum, resolve: (session) => session.status }),
     pid: t.int({ nullable: true, resolve: (session) => session.pid }),
+    ownsProcess: t.boolean({
+      description:
+        'True when Stagegraph started the app (stop and forceKill end it); false when it attached to one, which only detach lets go of.',
+      resolve: (session) => session.ownsProcess,
+    }),
+    endpoint: t.string({
+      nullable: true,
+      description: 'The DevTools or inspector websocket an attached session speaks to.',
+      resolve: (session) => session.endpoint,
+    }),
     app: t.field({ type: AppInfoRef, resolve: (session) => session.app }),
     startedAt: t.field({ type: 'DateTime', resolve: (session) => session.startedAt }),
     endedAt: t.field({ type: 'DateTime', nullable: true, resolve: (session) => session.endedAt }),

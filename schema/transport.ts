@@ -1,8 +1,8 @@
-import type { LaunchTransport } from '../transports/contract.js';
+import type { Transport } from '../transports/contract.js';
 import { builder } from './builder.js';
 import { CapabilitiesRef } from './capability.js';
 
-export const TransportRef = builder.objectRef<LaunchTransport>('Transport').implement({
+export const TransportRef = builder.objectRef<Transport>('Transport').implement({
   description: 'A way of reaching apps, with the capabilities it really has.',
   fields: (t) => ({
     id: t.exposeString('id'),

@@ -13,7 +13,8 @@ import type { SessionTopics } from '../resolvers/sessions/session-event.js';
 import { SessionRegistry } from '../resolvers/sessions/session-registry.js';
 import type { GatewayContext } from '../schema/context.js';
 import { buildSchema } from '../schema/index.js';
-import type { LaunchTransport } from '../transports/contract.js';
+import { createCdpTransport } from '../transports/cdp/transport.js';
+import type { Transport } from '../transports/contract.js';
 import { createPlaywrightElectronTransport } from '../transports/playwright-electron/transport.js';
 import { authenticator, useClientAuth } from './auth.js';
 import { clientDirectory, type ServeConfig } from './config.js';
@@ -26,8 +27,8 @@ export const GRAPHQL_PATH = '/graphql';
 
 export interface GatewayDeps {
   readonly config: ServeConfig;
-  /** Defaults to the Playwright Electron transport configured from `config`. */
-  readonly transports?: readonly LaunchTransport[];
+  /** Defaults to the Playwright Electron launch transport and the CDP attach transport, configured from `config`. */
+  readonly transports?: readonly Transport[];
   readonly log?: (message: string) => void;
   /**
    * 'off' builds the gateway without the chokepoint (no policy, approvals, audit or rate limit): only
@@ -56,6 +57,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const hub = new EventHub<SessionTopics>();
   const transports = deps.transports ?? [
     createPlaywrightElectronTransport(config.electron ? { configuredElectron: config.electron } : {}),
+    createCdpTransport({ allowRemoteHosts: config.allowRemoteCdp === true }),
   ];
   const sessions = new SessionRegistry(transports, hub, {
     artifactsDir: config.artifactsDir,

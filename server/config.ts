@@ -29,6 +29,8 @@ export interface ServeConfig {
   /** Sustained mutations per second per client (default 20; bursts of twice as many pass). */
   readonly mutationsPerSecond?: number | undefined;
   readonly allowEval: EvalScope;
+  /** `--allow-remote-cdp`: attach and discover may reach DevTools endpoints on other hosts. */
+  readonly allowRemoteCdp?: boolean | undefined;
   /** An Electron binary for launches that name none (`--electron`). */
   readonly electron: string | undefined;
   /** Launch the fixture app as a demo session once serving. */
@@ -56,6 +58,7 @@ export const USAGE = `Usage: stagegraph serve [options]
   --approval-timeout <ms>  how long an operation waits for an approver (default 60000)
   --mutation-rate <n>    mutations per second per client (default 20, bursts of twice that)
   --allow-eval[=scope]   expose eval fields: main, renderer, or both when no scope is given
+  --allow-remote-cdp     let attach and discover reach DevTools ports on other hosts (default: loopback only)
   --electron <path>      Electron binary for launches that name none (or ELECTRON_PATH)
   --artifacts <dir>      where sessions keep saved screenshots (default ./.artifacts)
   --upload-root <dir>    a folder agents may upload files from; repeatable (default: the working dir)
@@ -93,6 +96,7 @@ export function parseServeArgs(
       'approval-timeout': { type: 'string' },
       'mutation-rate': { type: 'string' },
       'allow-eval': { type: 'string' },
+      'allow-remote-cdp': { type: 'boolean', default: false },
       electron: { type: 'string' },
       demo: { type: 'boolean', default: false },
       artifacts: { type: 'string', default: DEFAULT_ARTIFACTS_DIR },
@@ -113,6 +117,7 @@ export function parseServeArgs(
     approvalTimeoutMs: positive(values['approval-timeout'], '--approval-timeout'),
     mutationsPerSecond: positive(values['mutation-rate'], '--mutation-rate'),
     allowEval: parseEvalScope(values['allow-eval']),
+    allowRemoteCdp: values['allow-remote-cdp'],
     electron: values.electron,
     demo: values.demo,
     artifactsDir: resolve(values.artifacts),

@@ -29,7 +29,11 @@ describe('gateway over HTTP and WebSocket', () => {
     expect(overHttp.data?.transports[0]?.capabilities).toMatchObject({
       LAUNCH: true,
       CONSOLE: true,
-      NATIVE_UI: false,
+      NATIVE_UI: true,
+    });
+    expect(overHttp.data?.transports[1]).toMatchObject({
+      id: 'cdp',
+      capabilities: { ATTACH: true, LAUNCH: false },
     });
   });
 
@@ -123,7 +127,7 @@ describe('token auth', () => {
     const allowed = await http(secured.url, TransportsDocument, undefined, {
       authorization: 'Bearer correct-horse',
     });
-    expect(allowed.data?.transports).toHaveLength(1);
+    expect(allowed.data?.transports).toHaveLength(2);
   });
 
   it('closes a WebSocket whose connection_init lacks the token, with a reason', async () => {
@@ -137,7 +141,7 @@ describe('token auth', () => {
     });
     expect(await closed).toMatchObject({ code: 4403, reason: expect.stringContaining('UNAUTHENTICATED') });
     const client = wsClient(secured.wsUrl, { authorization: 'Bearer correct-horse' });
-    expect((await wsRequest(client, TransportsDocument)).data?.transports).toHaveLength(1);
+    expect((await wsRequest(client, TransportsDocument)).data?.transports).toHaveLength(2);
     await client.dispose();
   });
 });

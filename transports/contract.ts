@@ -1,5 +1,5 @@
 import type { Capability, CapabilityMatrix } from './capabilities.js';
-import type { NativeEvent, NativeSurface } from './native-contract.js';
+import type { EvalOutcome, NativeEvent, NativeSurface } from './native-contract.js';
 import type {
   ClockControl,
   DialogControl,
@@ -12,11 +12,12 @@ import type {
 import type { WindowDriver } from './window-driver.js';
 
 /** The seam between the domain (resolvers/) and whatever speaks to an app. Nothing here knows GraphQL. */
-export type TransportId = 'playwright-electron';
+export type TransportId = 'playwright-electron' | 'cdp' | 'inspector';
 
 export interface Transport {
   readonly id: TransportId;
   readonly description: string;
+  /** What the transport can do at best; a session may say less (see TransportSession.capabilities). */
   readonly capabilities: CapabilityMatrix;
 }
 
@@ -35,6 +36,79 @@ export interface LaunchOptions {
 
 export interface LaunchTransport extends Transport {
   launch(options: LaunchOptions): Promise<TransportSession>;
+}
+
+/** Which renderer page becomes a session's active window when several are open. */
+export interface RendererFilter {
+  readonly titleContains?: string;
+  readonly urlIncludes?: string;
+}
+
+export interface AttachOptions extends RendererFilter {
+  /** A remote-debugging port on `host`, or `cdpUrl` (http://host:port or a browser ws:// URL). */
+  readonly port?: number;
+  readonly cdpUrl?: string;
+  readonly host: string;
+  readonly timeoutMs: number;
+}
+
+export interface CommandOptions extends RendererFilter {
+  /** Any executable that opens a CDP port when given `--remote-debugging-port` (Chromium, Electron). */
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd?: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  /** Where the process's stdout and stderr are recorded (the session's artifact folder). */
+  readonly outputDir: string;
+}
+
+/** One debuggable browser or app answering on a loopback port. */
+export interface DebuggableApp {
+  readonly port: number;
+  readonly browser: string;
+  readonly protocolVersion: string;
+  readonly webSocketDebuggerUrl: string;
+  /** The process listening on the port, when this machine can tell. */
+  readonly pid: number | null;
+  readonly targets: readonly {
+    readonly id: string;
+    readonly type: string;
+    readonly title: string;
+    readonly url: string;
+  }[];
+}
+
+/** Reaches apps Stagegraph did not launch, over the Chrome DevTools Protocol. */
+export interface AttachTransport extends Transport {
+  attach(options: AttachOptions): Promise<TransportSession>;
+  /** Starts a command with a CDP port of Stagegraph's choosing, attaches, and owns the process tree. */
+  launchCommand(options: CommandOptions): Promise<TransportSession>;
+  discover(ports: readonly number[], host: string): Promise<DebuggableApp[]>;
+}
+
+export interface InjectOptions {
+  readonly pid: number;
+  /** Attach webContents.debugger to every window and drive the renderers through it. */
+  readonly upgrade: boolean;
+  readonly timeoutMs: number;
+}
+
+/** Reaches a running Node/Electron main process through its inspector. */
+export interface InjectTransport extends Transport {
+  inject(options: InjectOptions): Promise<TransportSession>;
+}
+
+export function isLaunchTransport(transport: Transport): transport is LaunchTransport {
+  return 'launch' in transport;
+}
+
+export function isAttachTransport(transport: Transport): transport is AttachTransport {
+  return 'attach' in transport;
+}
+
+export function isInjectTransport(transport: Transport): transport is InjectTransport {
+  return 'inject' in transport;
 }
 
 export interface Bounds {
@@ -77,6 +151,10 @@ export type TransportEvent =
   | { readonly type: 'network'; readonly record: NetworkRecord }
   | { readonly type: 'dialog'; readonly dialog: DialogSeen; readonly decision: DialogDecision }
   | { readonly type: 'exited'; readonly exit: ExitInfo }
+  /** The connection to an app Stagegraph does not own is gone (the app quit, or closed its port). */
+  | { readonly type: 'disconnected'; readonly reason: string }
+  /** A line the app's process wrote to stdout or stderr. */
+  | { readonly type: 'output'; readonly stream: 'stdout' | 'stderr'; readonly text: string }
   | { readonly type: 'native'; readonly event: NativeEvent };
 
 export interface AppInfo {
@@ -92,6 +170,17 @@ export interface AppInfo {
 export interface TransportSession {
   readonly pid: number | undefined;
   readonly app: AppInfo;
+  /** This session's own matrix where it is narrower than its transport's (what an inject upgrade achieved). */
+  readonly capabilities?: CapabilityMatrix;
+  /**
+   * False for an app Stagegraph reached but did not start: stop and forceKill are refused (they would kill
+   * someone else's process) and detach lets go instead. Absent means true.
+   */
+  readonly ownsProcess?: boolean;
+  /** The window to make active first: the renderer picked by preference or by the attach's filter. */
+  readonly preferredWindowId?: string;
+  /** Where the session is connected (a CDP or inspector endpoint), for attached sessions. */
+  readonly endpoint?: string;
   /** Open windows in the order they opened, with live titles and urls. */
   windows(): Promise<WindowInfo[]>;
   bounds(windowId: string): Promise<Bounds | null>;
@@ -112,6 +201,13 @@ export interface TransportSession {
   stop(graceMs: number): Promise<ExitInfo>;
   /** SIGKILL of the whole process group, at once. */
   forceKill(): Promise<ExitInfo>;
+  /** Lets go of the app and leaves it running (attached sessions). */
+  detach?(): Promise<void>;
+  /**
+   * Runs opted-in user code in a window's renderer, where the transport reaches renderers without a
+   * main-process surface; otherwise `native.evalRenderer` does.
+   */
+  evalRenderer?(windowId: string, code: string, arg: unknown): Promise<EvalOutcome>;
   /** Releases everything; safe to call any number of times, after any of the above. */
   dispose(): Promise<void>;
 }

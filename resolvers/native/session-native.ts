@@ -145,7 +145,12 @@ export class SessionNative {
   }
 
   async evalRenderer(windowId: string, code: string, arg: unknown): Promise<EvalResult> {
-    return evalResult(await this.#surface().evalRenderer(windowId, code, arg ?? null));
+    this.#assertLive();
+    // A transport that reaches renderers without a main process (CDP attach) evaluates there itself.
+    const outcome = this.#transport.evalRenderer
+      ? await this.#transport.evalRenderer(windowId, code, arg ?? null)
+      : await this.#surface().evalRenderer(windowId, code, arg ?? null);
+    return evalResult(outcome);
   }
 
   async #describe(open: OpenContextMenu): Promise<ContextMenuEntry> {

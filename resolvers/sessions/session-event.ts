@@ -7,7 +7,16 @@ import type { NotificationEntry } from '../native/notification-log.js';
 import type { ContextMenuEntry } from '../native/session-native.js';
 import type { ConsoleEntry } from './console-log.js';
 
-export type SessionStatus = 'STARTING' | 'RUNNING' | 'CRASHED' | 'EXITED' | 'STOPPED';
+export type SessionStatus =
+  | 'STARTING'
+  | 'RUNNING'
+  | 'CRASHED'
+  | 'EXITED'
+  | 'STOPPED'
+  /** The connection to an app Stagegraph did not start was lost; the app may still run. */
+  | 'DISCONNECTED'
+  /** Stagegraph let go of an app it attached to; the app keeps running. */
+  | 'DETACHED';
 
 export type SessionEventType =
   | 'STARTED'
@@ -16,7 +25,9 @@ export type SessionEventType =
   | 'RENDERER_CRASHED'
   | 'STOPPED'
   | 'EXITED'
-  | 'CRASHED';
+  | 'CRASHED'
+  | 'DISCONNECTED'
+  | 'DETACHED';
 
 export interface SessionEvent {
   readonly type: SessionEventType;

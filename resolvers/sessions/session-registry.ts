@@ -1,13 +1,30 @@
 import { join } from 'node:path';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { LaunchOptions, LaunchTransport, TransportId } from '../../transports/contract.js';
+import {
+  type DebuggableApp,
+  isAttachTransport,
+  isInjectTransport,
+  isLaunchTransport,
+  type LaunchOptions,
+  type Transport,
+  type TransportId,
+  type TransportSession,
+} from '../../transports/contract.js';
 import type { EventHub } from '../events/event-hub.js';
-import { Session, type SessionStorage } from './session.js';
+import {
+  ATTACH_HOST_DEFAULT,
+  type AttachRequest,
+  attachOptions,
+  type CommandRequest,
+  commandOptions,
+  type InjectRequest,
+  injectOptions,
+} from './attach-requests.js';
+import { Session, type SessionLaunch, type SessionStorage } from './session.js';
 import type { SessionTopics } from './session-event.js';
+import { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS } from './timeouts.js';
 
-export const LAUNCH_TIMEOUT_DEFAULT_MS = 30_000;
-/** A launch slower than two minutes is a hung app, not a slow one. */
-export const LAUNCH_TIMEOUT_MAX_MS = 120_000;
+export { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS };
 export const STOP_GRACE_DEFAULT_MS = 5_000;
 export const STOP_GRACE_MAX_MS = 30_000;
 /** Ended sessions kept for post-mortem reads; the oldest ended one is forgotten past this. */
@@ -31,14 +48,12 @@ export interface LaunchRequest {
   readonly instrumentNative?: boolean | null;
 }
 
-export function clamp(value: number | null | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined || value === null) return fallback;
-  return Math.min(max, Math.max(min, value));
-}
+/** Sessions reached rather than launched: nothing names their main script. */
+const NOT_LAUNCHED: SessionLaunch = { main: null, executablePath: null };
 
 /** Owns every session: creates them through a transport, finds them by id, and ends them all at shutdown. */
 export class SessionRegistry {
-  readonly #transports: ReadonlyMap<TransportId, LaunchTransport>;
+  readonly #transports: ReadonlyMap<TransportId, Transport>;
   readonly #hub: EventHub<SessionTopics>;
   readonly #sessions = new Map<string, Session>();
   readonly #storage: SessionStorage;
@@ -46,7 +61,7 @@ export class SessionRegistry {
   #shuttingDown = false;
 
   constructor(
-    transports: readonly LaunchTransport[],
+    transports: readonly Transport[],
     hub: EventHub<SessionTopics>,
     storage: SessionStorage = DEFAULT_STORAGE,
   ) {
@@ -55,7 +70,7 @@ export class SessionRegistry {
     this.#storage = storage;
   }
 
-  transports(): LaunchTransport[] {
+  transports(): Transport[] {
     return [...this.#transports.values()];
   }
 
@@ -64,9 +79,7 @@ export class SessionRegistry {
   }
 
   async launch(request: LaunchRequest): Promise<Session> {
-    if (this.#shuttingDown) {
-      throw new StagegraphError('LAUNCH_FAILED', 'The server is shutting down and accepts no new sessions.');
-    }
+    this.#assertAccepting();
     if (!request.main && !request.executablePath) {
       throw new StagegraphError(
         'BAD_INPUT',
@@ -79,7 +92,7 @@ export class SessionRegistry {
       );
     }
     const transport = this.#transports.get(request.transport ?? 'playwright-electron');
-    if (!transport?.capabilities.LAUNCH) {
+    if (!transport || !isLaunchTransport(transport) || !transport.capabilities.LAUNCH) {
       throw new StagegraphError(
         'CAPABILITY_UNSUPPORTED',
         `Transport ${request.transport} cannot launch apps.`,
@@ -100,19 +113,57 @@ export class SessionRegistry {
     };
     const started = Date.now();
     const transportSession = await transport.launch(options);
-    const session = new Session(
-      `s${this.#nextId}`,
-      transport.id,
-      transport.capabilities,
+    return this.#adopt(
+      this.#reserveId(),
+      transport,
       transportSession,
-      this.#hub,
-      this.#storage,
       { main: request.main ?? null, executablePath: request.executablePath ?? null },
+      Math.max(0, timeoutMs - (Date.now() - started)),
     );
-    this.#nextId += 1;
-    this.#sessions.set(session.id, session);
-    this.#forgetOldEndedSessions();
-    await session.becomeRunning(Math.max(0, timeoutMs - (Date.now() - started)));
+  }
+
+  /** Attaches to a running app over its DevTools port; the session is RUNNING at once, its windows open. */
+  async attach(request: AttachRequest): Promise<Session> {
+    this.#assertAccepting();
+    const transport = this.#transportFor('ATTACH', isAttachTransport);
+    const transportSession = await transport.attach(attachOptions(request));
+    return this.#adopt(this.#reserveId(), transport, transportSession, NOT_LAUNCHED, 0);
+  }
+
+  /** Starts a command with a DevTools port, records its output in the session's folder, and attaches. */
+  async launchCommand(request: CommandRequest): Promise<Session> {
+    this.#assertAccepting();
+    const transport = this.#transportFor('ATTACH', isAttachTransport);
+    // The id comes first: the process's output is recorded in the session's folder from its first line.
+    const id = this.#reserveId();
+    const options = commandOptions(request, join(this.#storage.artifactsDir, id));
+    const started = Date.now();
+    const transportSession = await transport.launchCommand(options);
+    return this.#adopt(
+      id,
+      transport,
+      transportSession,
+      { main: null, executablePath: request.command },
+      Math.max(0, options.timeoutMs - (Date.now() - started)),
+    );
+  }
+
+  /** Opens the inspector of a running main process and drives the app through it. */
+  async inject(request: InjectRequest): Promise<Session> {
+    this.#assertAccepting();
+    const transport = this.#transportFor('INJECT', isInjectTransport);
+    const transportSession = await transport.inject(injectOptions(request));
+    return this.#adopt(this.#reserveId(), transport, transportSession, NOT_LAUNCHED, 0);
+  }
+
+  /** Debuggable browsers and apps answering on loopback ports. */
+  discover(ports: readonly number[], host?: string | null): Promise<DebuggableApp[]> {
+    return this.#transportFor('ATTACH', isAttachTransport).discover(ports, host ?? ATTACH_HOST_DEFAULT);
+  }
+
+  async detach(id?: string | null): Promise<Session> {
+    const session = this.get(id);
+    await session.detach();
     return session;
   }
 
@@ -161,10 +212,62 @@ export class SessionRegistry {
     return session;
   }
 
-  /** Server shutdown: refuse new launches and stop every live session, each within its grace bound. */
+  /**
+   * Server shutdown: refuse new sessions, stop every session whose app Stagegraph started (each within its
+   * grace bound) and let go of the apps it only attached to, which keep running.
+   */
   async stopAll(graceMs = STOP_GRACE_DEFAULT_MS): Promise<void> {
     this.#shuttingDown = true;
-    await Promise.all(this.list().map((session) => session.stop(graceMs)));
+    await Promise.all(this.list().map((session) => session.end(graceMs)));
+  }
+
+  #assertAccepting(): void {
+    if (this.#shuttingDown) {
+      throw new StagegraphError('LAUNCH_FAILED', 'The server is shutting down and accepts no new sessions.');
+    }
+  }
+
+  #reserveId(): string {
+    const id = `s${this.#nextId}`;
+    this.#nextId += 1;
+    return id;
+  }
+
+  #transportFor<T extends Transport>(
+    capability: 'ATTACH' | 'INJECT',
+    kind: (transport: Transport) => transport is T,
+  ): T {
+    const transport = [...this.#transports.values()].find(
+      (candidate): candidate is T => kind(candidate) && candidate.capabilities[capability],
+    );
+    if (transport) return transport;
+    throw new StagegraphError('CAPABILITY_UNSUPPORTED', `No transport of this server has ${capability}.`, {
+      nextActions: [`query { transports { id capabilities { ${capability} } } }`],
+    });
+  }
+
+  /** Records a transport's new session, on the renderer it picked, once it is running. */
+  async #adopt(
+    id: string,
+    transport: Transport,
+    transportSession: TransportSession,
+    launch: SessionLaunch,
+    waitForWindowMs: number,
+  ): Promise<Session> {
+    const session = new Session(
+      id,
+      transport.id,
+      transportSession.capabilities ?? transport.capabilities,
+      transportSession,
+      this.#hub,
+      this.#storage,
+      launch,
+    );
+    this.#sessions.set(session.id, session);
+    this.#forgetOldEndedSessions();
+    if (transportSession.preferredWindowId) session.preferWindow(transportSession.preferredWindowId);
+    await session.becomeRunning(waitForWindowMs);
+    return session;
   }
 
   #listingActions(): string[] {

@@ -59,6 +59,7 @@ export class Session {
   #exit: ExitInfo | null = null;
   #endedAt: Date | null = null;
   #stopRequested = false;
+  #detachRequested = false;
   #activeWindowId: string | null = null;
   #windowOpened: (() => void) | undefined;
   #firstWindowSeen = false;
@@ -110,6 +111,21 @@ export class Session {
 
   get isLive(): boolean {
     return this.#status === 'RUNNING' || this.#status === 'STARTING';
+  }
+
+  /** False for an app Stagegraph attached to without starting it: such a session detaches, never stops. */
+  get ownsProcess(): boolean {
+    return this.#transport.ownsProcess !== false;
+  }
+
+  /** The CDP or inspector endpoint of an attached session. */
+  get endpoint(): string | null {
+    return this.#transport.endpoint ?? null;
+  }
+
+  /** Makes a window active without bringing it to the front (the renderer an attach picked). */
+  preferWindow(windowId: string): void {
+    this.#activeWindowId = windowId;
   }
 
   async windows(): Promise<SessionWindow[]> {
@@ -200,6 +216,7 @@ export class Session {
 
   async stop(graceMs: number): Promise<void> {
     if (!this.isLive) return;
+    this.#assertOwned('stop');
     this.#stopRequested = true;
     await this.#transport.stop(graceMs);
     await this.#transport.dispose();
@@ -207,9 +224,39 @@ export class Session {
 
   async forceKill(): Promise<void> {
     if (!this.isLive) return;
+    this.#assertOwned('forceKill');
     this.#stopRequested = true;
     await this.#transport.forceKill();
     await this.#transport.dispose();
+  }
+
+  /** Lets go of an app Stagegraph attached to; the app keeps running. */
+  async detach(): Promise<void> {
+    this.assertLive();
+    if (!this.#transport.detach) {
+      throw new StagegraphError('BAD_INPUT', `Session ${this.id} started its app; stop it instead.`, {
+        nextActions: [`mutation { stop(id: "${this.id}") { id status } }`],
+      });
+    }
+    this.#detachRequested = true;
+    await this.#transport.detach();
+    this.#end('DETACHED');
+    await this.#transport.dispose();
+  }
+
+  /** Server shutdown: what Stagegraph started is stopped, what it only attached to is let go. */
+  async end(graceMs: number): Promise<void> {
+    if (!this.isLive) return;
+    await (this.ownsProcess ? this.stop(graceMs) : this.detach()).catch(() => this.#transport.dispose());
+  }
+
+  #assertOwned(operation: string): void {
+    if (this.ownsProcess) return;
+    throw new StagegraphError(
+      'NOT_OWNED',
+      `Session ${this.id} is attached to an app Stagegraph did not start; ${operation} would end someone else's process.`,
+      { nextActions: [`mutation { detach(id: "${this.id}") { id status } }`] },
+    );
   }
 
   #onTransportEvent(event: TransportEvent): void {
@@ -234,7 +281,20 @@ export class Session {
       case 'exited':
         this.#onExit(event.exit);
         return;
+      case 'disconnected':
+        if (!this.isLive || this.#detachRequested) return;
+        this.#end('DISCONNECTED');
+        void this.#transport.dispose();
+        return;
+      case 'output':
+        return;
     }
+  }
+
+  #end(status: 'DETACHED' | 'DISCONNECTED'): void {
+    this.#endedAt = new Date();
+    this.#status = status;
+    this.#publish(status);
   }
 
   #onExit(exit: ExitInfo): void {

@@ -32,6 +32,8 @@ export type LaunchInput = {
 
 export type SessionEventType =
   | 'CRASHED'
+  | 'DETACHED'
+  | 'DISCONNECTED'
   | 'EXITED'
   | 'RENDERER_CRASHED'
   | 'STARTED'
@@ -39,9 +41,11 @@ export type SessionEventType =
   | 'WINDOW_CLOSED'
   | 'WINDOW_OPENED';
 
-/** STARTING until the first window shows; CRASHED when killed by a signal nobody here sent. */
+/** STARTING until the first window shows; CRASHED when killed by a signal nobody here sent; DISCONNECTED when the connection to an attached app was lost (the app may still run); DETACHED once Stagegraph let go of an attached app, which keeps running. */
 export type SessionStatus =
   | 'CRASHED'
+  | 'DETACHED'
+  | 'DISCONNECTED'
   | 'EXITED'
   | 'RUNNING'
   | 'STARTING'

@@ -1,0 +1,105 @@
+import type { DebuggableApp } from '../transports/contract.js';
+import { builder } from './builder.js';
+import { SessionRef } from './session.js';
+
+const DebuggableTargetRef = builder
+  .objectRef<DebuggableApp['targets'][number]>('DebuggableTarget')
+  .implement({
+    description: 'One DevTools target of a debuggable app: a page is a window.',
+    fields: (t) => ({
+      id: t.exposeID('id'),
+      type: t.exposeString('type'),
+      title: t.exposeString('title'),
+      url: t.exposeString('url'),
+    }),
+  });
+
+const DebuggableAppRef = builder.objectRef<DebuggableApp>('DebuggableApp').implement({
+  description: 'A browser or Electron app answering the DevTools protocol on a port.',
+  fields: (t) => ({
+    port: t.exposeInt('port'),
+    browser: t.exposeString('browser', { description: 'Product/version from /json/version.' }),
+    protocolVersion: t.exposeString('protocolVersion'),
+    webSocketDebuggerUrl: t.exposeString('webSocketDebuggerUrl'),
+    pid: t.exposeInt('pid', { nullable: true, description: 'The process listening on the port.' }),
+    targets: t.field({ type: [DebuggableTargetRef], resolve: (app) => app.targets }),
+  }),
+});
+
+builder.queryField('discover', (t) =>
+  t.field({
+    type: [DebuggableAppRef],
+    description:
+      'Lists the debuggable browsers and apps answering on the given ports; silent ports are left out.',
+    args: {
+      ports: t.arg.intList({ required: true, description: 'At most 64 ports.' }),
+      host: t.arg.string({
+        required: false,
+        description: 'Default 127.0.0.1; others need --allow-remote-cdp.',
+      }),
+    },
+    resolve: (_root, args, { sessions }) => sessions.discover(args.ports, args.host),
+  }),
+);
+
+const RendererFilterFields = {
+  titleContains: 'Start on the page whose title contains this.',
+  urlIncludes: 'Start on the page whose url contains this.',
+} as const;
+
+const AttachInput = builder.inputType('AttachInput', {
+  description:
+    'Give `port` (on `host`) or `cdpUrl`. Without a filter the renderer is picked by preference: app://, file://, http://localhost, then others.',
+  fields: (t) => ({
+    port: t.int({ required: false, description: "The app's --remote-debugging-port." }),
+    cdpUrl: t.string({
+      required: false,
+      description: 'http://host:port, or a ws://…/devtools/browser/… URL.',
+    }),
+    host: t.string({ required: false, description: 'Default 127.0.0.1; others need --allow-remote-cdp.' }),
+    titleContains: t.string({ required: false, description: RendererFilterFields.titleContains }),
+    urlIncludes: t.string({ required: false, description: RendererFilterFields.urlIncludes }),
+    timeoutMs: t.int({ required: false, description: 'Default 15000, clamped to 1000..120000.' }),
+  }),
+});
+
+const EnvEntryInput = builder.inputType('CommandEnvVar', {
+  fields: (t) => ({ name: t.string({ required: true }), value: t.string({ required: true }) }),
+});
+
+const LaunchCommandInput = builder.inputType('LaunchCommandInput', {
+  description:
+    "Any command that opens a DevTools port when given --remote-debugging-port (Chromium, an Electron binary or packaged app). Stagegraph picks a free port, records stdout and stderr in the session's artifact folder, and owns the process tree.",
+  fields: (t) => ({
+    command: t.string({ required: true }),
+    args: t.stringList({ required: false, description: 'After the DevTools switches Stagegraph adds.' }),
+    cwd: t.string({ required: false }),
+    env: t.field({ type: [EnvEntryInput], required: false, description: 'Added to the server environment.' }),
+    titleContains: t.string({ required: false, description: RendererFilterFields.titleContains }),
+    urlIncludes: t.string({ required: false, description: RendererFilterFields.urlIncludes }),
+    timeoutMs: t.int({ required: false, description: 'Default 30000, clamped to 1000..120000.' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  attach: t.field({
+    type: SessionRef,
+    description:
+      "Attaches to a running Chromium or Electron app over its remote-debugging port. The app is not Stagegraph's: `detach` lets go of it, stop is refused.",
+    args: { input: t.arg({ type: AttachInput, required: true }) },
+    resolve: (_root, { input }, { sessions }) => sessions.attach(input),
+  }),
+  launchCommand: t.field({
+    type: SessionRef,
+    description:
+      'Starts a command with a DevTools port, waits for it, and attaches; stop ends its process tree.',
+    args: { input: t.arg({ type: LaunchCommandInput, required: true }) },
+    resolve: (_root, { input }, { sessions }) => sessions.launchCommand(input),
+  }),
+  detach: t.field({
+    type: SessionRef,
+    description: 'Lets go of an attached app, which keeps running; the session becomes DETACHED.',
+    args: { id: t.arg.id({ required: false }) },
+    resolve: (_root, args, { sessions }) => sessions.detach(args.id),
+  }),
+}));

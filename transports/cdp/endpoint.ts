@@ -1,0 +1,186 @@
+import CDP from 'chrome-remote-interface';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { DebuggableApp } from '../contract.js';
+import { withDeadline } from '../deadline.js';
+import { isLoopbackHost } from '../loopback.js';
+import { listenerOf } from '../proc-sockets.js';
+
+/** A port that answers nothing within this is reported absent by `discover`, not waited on. */
+export const DISCOVER_TIMEOUT_MS = 1_500;
+/** `discover` probes at most this many ports per call: it is a look-around, not a port scanner. */
+export const MAX_DISCOVER_PORTS = 64;
+
+/** A browser's DevTools endpoint as its /json/version describes it. */
+export interface BrowserEndpoint {
+  readonly host: string;
+  readonly port: number;
+  readonly webSocketDebuggerUrl: string;
+  /** product/version, e.g. `HeadlessChrome/140.0.7339.185` or `Chrome/138.0…` for Electron. */
+  readonly browser: string;
+  readonly protocolVersion: string;
+  readonly userAgent: string;
+  readonly v8: string;
+}
+
+export interface EndpointAddress {
+  readonly host: string;
+  readonly port: number;
+  /** A browser websocket URL given outright, used when /json/version is not served. */
+  readonly browserWsUrl?: string;
+}
+
+/** Where an attach points: exactly one of a port (on `host`) or a CDP URL. */
+export function endpointAddress(options: {
+  readonly port?: number | undefined;
+  readonly cdpUrl?: string | undefined;
+  readonly host: string;
+}): EndpointAddress {
+  if ((options.port === undefined) === (options.cdpUrl === undefined)) {
+    throw new StagegraphError('BAD_INPUT', 'attach needs exactly one of `port` and `cdpUrl`.', {
+      nextActions: ['mutation { attach(input: { port: 9222 }) { id status windows { id title url } } }'],
+    });
+  }
+  if (options.port !== undefined) return { host: options.host, port: validPort(options.port) };
+  let url: URL;
+  try {
+    url = new URL(options.cdpUrl as string);
+  } catch {
+    throw new StagegraphError('BAD_INPUT', `cdpUrl is not a URL: "${options.cdpUrl}".`);
+  }
+  if (!['http:', 'ws:'].includes(url.protocol) || url.port === '') {
+    throw new StagegraphError(
+      'BAD_INPUT',
+      'cdpUrl must be http://host:port or a ws://host:port/devtools/browser/… URL, with its port.',
+    );
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const direct = url.protocol === 'ws:' && url.pathname.startsWith('/devtools/browser/');
+  return { host, port: validPort(Number(url.port)), ...(direct ? { browserWsUrl: url.href } : {}) };
+}
+
+function validPort(port: number): number {
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    throw new StagegraphError('BAD_INPUT', `A port is an integer 1..65535, got ${port}.`);
+  }
+  return port;
+}
+
+/** DevTools endpoints give full control of the app: only loopback, unless the server says otherwise. */
+export function assertHostAllowed(host: string, allowRemote: boolean): void {
+  if (allowRemote || isLoopbackHost(host)) return;
+  throw new StagegraphError(
+    'HOST_NOT_ALLOWED',
+    `Refusing to attach to ${host}: a DevTools endpoint gives whoever reaches it full control of the app.`,
+  );
+}
+
+/** Reads /json/version; ATTACH_FAILED when nothing (or no browser) answers, CDP_TIMEOUT when it hangs. */
+export async function readBrowserEndpoint(
+  address: EndpointAddress,
+  timeoutMs: number,
+): Promise<BrowserEndpoint> {
+  const where = `${address.host}:${address.port}`;
+  let version: CDP.VersionResult;
+  try {
+    version = await withDeadline(
+      CDP.Version({ host: address.host, port: address.port }),
+      timeoutMs,
+      () =>
+        new StagegraphError('CDP_TIMEOUT', `${where} did not answer /json/version within ${timeoutMs} ms.`),
+    );
+  } catch (error) {
+    if (error instanceof StagegraphError) throw error;
+    if (address.browserWsUrl) return bareEndpoint(address);
+    throw new StagegraphError(
+      'ATTACH_FAILED',
+      `Nothing answers the DevTools protocol at ${where}: ${reason(error)}.`,
+      {
+        nextActions: [
+          `query { discover(ports: [${address.port}]) { port browser targets { type title url } } }`,
+        ],
+        cause: error,
+      },
+    );
+  }
+  const ws = (version as { webSocketDebuggerUrl?: string }).webSocketDebuggerUrl;
+  if (!ws) {
+    // A Node inspector answers /json/version too, but has no browser endpoint.
+    throw new StagegraphError(
+      'ATTACH_FAILED',
+      `${where} is ${version.Browser || 'a DevTools endpoint'} without a browser endpoint (a Node inspector?).`,
+      {
+        hint: "Attach to the app's --remote-debugging-port, or use `inject(input: { pid })` for a main process.",
+      },
+    );
+  }
+  return {
+    host: address.host,
+    port: address.port,
+    webSocketDebuggerUrl: reachable(ws, address),
+    browser: version.Browser,
+    protocolVersion: version['Protocol-Version'],
+    userAgent: version['User-Agent'],
+    v8: version['V8-Version'],
+  };
+}
+
+/** The browser names the endpoint by the Host it was asked with; keep the address the caller gave. */
+function reachable(ws: string, address: EndpointAddress): string {
+  const url = new URL(ws);
+  url.hostname = address.host.includes(':') ? `[${address.host}]` : address.host;
+  url.port = String(address.port);
+  return url.href;
+}
+
+function bareEndpoint(address: EndpointAddress): BrowserEndpoint {
+  return {
+    host: address.host,
+    port: address.port,
+    webSocketDebuggerUrl: address.browserWsUrl as string,
+    browser: '',
+    protocolVersion: '',
+    userAgent: '',
+    v8: '',
+  };
+}
+
+function reason(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Lists the debuggable browsers and apps answering on the given loopback ports; silent ports are left out. */
+export async function discover(ports: readonly number[], host: string): Promise<DebuggableApp[]> {
+  if (ports.length === 0 || ports.length > MAX_DISCOVER_PORTS) {
+    throw new StagegraphError('BAD_INPUT', `discover takes 1..${MAX_DISCOVER_PORTS} ports.`);
+  }
+  const found = await Promise.all(
+    [...new Set(ports.map(validPort))].map(async (port): Promise<DebuggableApp | null> => {
+      try {
+        const endpoint = await readBrowserEndpoint({ host, port }, DISCOVER_TIMEOUT_MS);
+        const targets = await withDeadline(
+          CDP.List({ host, port }),
+          DISCOVER_TIMEOUT_MS,
+          () => new Error('no target list'),
+        ).catch(() => []);
+        return {
+          port,
+          browser: endpoint.browser,
+          protocolVersion: endpoint.protocolVersion,
+          webSocketDebuggerUrl: endpoint.webSocketDebuggerUrl,
+          pid: isLoopbackHost(host) ? listenerOf(port) : null,
+          targets: targets.map((target) => ({
+            id: target.id,
+            type: target.type,
+            title: target.title,
+            url: target.url,
+          })),
+        };
+      } catch {
+        return null;
+      }
+    }),
+  );
+  return found.filter((app): app is DebuggableApp => app !== null);
+}

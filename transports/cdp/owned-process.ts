@@ -1,0 +1,135 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import type { ExitInfo } from '../contract.js';
+import { EARLY_EVENT_LIMIT } from '../event-relay.js';
+import { reapGroup, signalGroup, stopProcessGroup } from '../process-group.js';
+
+/** Lines of stderr kept for an EXITED_EARLY or LAUNCH_TIMEOUT error: enough to show the last words. */
+export const STDERR_TAIL_LINES = 20;
+/** A line longer than this is cut in the run log (the raw file keeps every byte). */
+const MAX_LINE_CHARS = 4_096;
+
+export type OutputStream = 'stdout' | 'stderr';
+
+/**
+ * A command Stagegraph started and owns: its own process group (so stop reaches everything it spawns),
+ * stdout and stderr recorded byte for byte in `<outputDir>/stdout.log` and `stderr.log`, and line by line
+ * to listeners. When the leader exits, whatever is left of its group is killed.
+ */
+export class OwnedProcess {
+  readonly pid: number;
+  readonly executablePath: string;
+  readonly exited: Promise<ExitInfo>;
+  readonly #listeners = new Set<(stream: OutputStream, text: string) => void>();
+  readonly #tail: string[] = [];
+  /** Lines written before anyone listened (while Stagegraph waited for the CDP port), bounded. */
+  #early: [OutputStream, string][] = [];
+  #exit: ExitInfo | undefined;
+  #spawnError: Error | undefined;
+
+  private constructor(child: ChildProcess, executablePath: string, outputDir: string) {
+    this.executablePath = executablePath;
+    this.pid = child.pid ?? -1;
+    mkdirSync(outputDir, { recursive: true });
+    this.#record(child, 'stdout', createWriteStream(join(outputDir, 'stdout.log')));
+    this.#record(child, 'stderr', createWriteStream(join(outputDir, 'stderr.log')));
+    this.exited = new Promise((resolve) => {
+      const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+        if (this.#exit) return;
+        this.#exit = { code, signal };
+        resolve(this.#exit);
+        if (this.pid > 0) void reapGroup(this.pid);
+      };
+      child.once('exit', finish);
+      child.once('error', (error) => {
+        this.#spawnError = error;
+        finish(null, null);
+      });
+    });
+  }
+
+  static start(
+    command: string,
+    args: readonly string[],
+    options: { cwd?: string; env: NodeJS.ProcessEnv; outputDir: string },
+  ): OwnedProcess {
+    // detached: the child leads a new process group, which stop and kill signal as a whole.
+    const child = spawn(command, [...args], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new OwnedProcess(child, command, options.outputDir);
+  }
+
+  hasExited(): boolean {
+    return this.#exit !== undefined;
+  }
+
+  /** Why the process could not even start (ENOENT, EACCES), once it has failed to. */
+  get spawnError(): Error | undefined {
+    return this.#spawnError;
+  }
+
+  /** The last lines of stderr, for errors that must show what the app said before it failed. */
+  stderrTail(): string {
+    return this.#tail.join('\n');
+  }
+
+  /** Listens to every line from now on; the first listener also gets the lines written before it. */
+  onOutput(listener: (stream: OutputStream, text: string) => void): void {
+    this.#listeners.add(listener);
+    const early = this.#early;
+    this.#early = [];
+    for (const [stream, text] of early) listener(stream, text);
+  }
+
+  /** SIGINT to the group, then SIGTERM, then SIGKILL, each escalation after its grace. */
+  stop(graceMs: number): Promise<ExitInfo> {
+    if (this.#exit || this.pid <= 0) return this.exited;
+    return stopProcessGroup({
+      pgid: this.pid,
+      exited: this.exited,
+      graceful: async () => signalGroup(this.pid, 'SIGINT'),
+      graceMs,
+    });
+  }
+
+  async kill(): Promise<ExitInfo> {
+    if (this.pid > 0 && !this.#exit) signalGroup(this.pid, 'SIGKILL');
+    const exit = await this.exited;
+    if (this.pid > 0) await reapGroup(this.pid);
+    return exit;
+  }
+
+  #record(child: ChildProcess, stream: OutputStream, file: WriteStream): void {
+    const source = child[stream];
+    if (!source) return;
+    let partial = '';
+    source.on('data', (chunk: Buffer) => {
+      file.write(chunk);
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) this.#line(stream, line);
+    });
+    source.once('end', () => {
+      if (partial) this.#line(stream, partial);
+      file.end();
+    });
+  }
+
+  #line(stream: OutputStream, raw: string): void {
+    const text = raw.replace(/\r$/, '').slice(0, MAX_LINE_CHARS);
+    if (stream === 'stderr') {
+      this.#tail.push(text);
+      if (this.#tail.length > STDERR_TAIL_LINES) this.#tail.shift();
+    }
+    if (this.#listeners.size === 0) {
+      this.#early.push([stream, text]);
+      if (this.#early.length > EARLY_EVENT_LIMIT) this.#early.shift();
+    }
+    for (const listener of this.#listeners) listener(stream, text);
+  }
+}

@@ -1,0 +1,282 @@
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type {
+  AppInfo,
+  Bounds,
+  ExitInfo,
+  RendererFilter,
+  TransportEvent,
+  TransportSession,
+  WindowInfo,
+} from '../contract.js';
+import { EventRelay } from '../event-relay.js';
+import type { EvalOutcome } from '../native-contract.js';
+import { PlaywrightClock } from '../playwright-page/clock.js';
+import { PlaywrightDialogs } from '../playwright-page/dialogs.js';
+import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
+import { PageDriver } from '../playwright-page/page-driver.js';
+import { consoleMessageOf, documentParsed, pageErrorOf } from '../playwright-page/page-events.js';
+import { evalInPage } from '../playwright-page/renderer-eval.js';
+import { PlaywrightStorage } from '../playwright-page/storage.js';
+import type { WindowDriver } from '../window-driver.js';
+import { CdpConnection } from './connection.js';
+import type { BrowserEndpoint } from './endpoint.js';
+import type { OwnedProcess } from './owned-process.js';
+import { PageWindows } from './page-windows.js';
+import { pickRenderer } from './renderer-pick.js';
+
+/** A new window is announced once its document is parsed (so it has its title), or after this at most. */
+const WINDOW_ANNOUNCE_TIMEOUT_MS = 5_000;
+/** A page asked whether it has focus answers within this, or counts as unfocused. */
+const FOCUS_QUERY_TIMEOUT_MS = 1_000;
+/**
+ * When the connection to a process we own drops, its exit usually follows within milliseconds: wait this
+ * long for it, so the session ends EXITED or CRASHED (what happened) rather than DISCONNECTED.
+ */
+const EXIT_AFTER_DISCONNECT_MS = 1_000;
+
+export interface CdpSessionSetup {
+  readonly endpoint: BrowserEndpoint;
+  readonly app: AppInfo;
+  readonly pid: number | undefined;
+  readonly filter: RendererFilter;
+  readonly timeoutMs: number;
+  /** Set by launchCommand: the process tree this session started and must reap. */
+  readonly owned?: OwnedProcess;
+}
+
+/**
+ * An app or browser reached over the Chrome DevTools Protocol. The hybrid is deliberate: chrome-remote-
+ * interface speaks to the browser target for discovery, live target tracking and liveness; Playwright's
+ * `connectOverCDP` drives the pages, so PageDriver and the capture seams run unchanged — one engine.
+ */
+export class CdpSession implements TransportSession {
+  readonly app: AppInfo;
+  readonly pid: number | undefined;
+  readonly ownsProcess: boolean;
+  readonly endpoint: string;
+  readonly network: PlaywrightNetwork;
+  readonly dialogs: PlaywrightDialogs;
+  readonly storage: PlaywrightStorage;
+  readonly clock: PlaywrightClock;
+  preferredWindowId: string | undefined;
+  readonly #connection: CdpConnection;
+  readonly #browser: Browser;
+  readonly #context: BrowserContext;
+  readonly #windows: PageWindows;
+  readonly #owned: OwnedProcess | undefined;
+  readonly #drivers = new WeakMap<Page, PageDriver>();
+  readonly #events = new EventRelay<TransportEvent>();
+  /** Set once the session has let go of the app, or lost it: later disconnects are ours, not news. */
+  #ended = false;
+  #disposed = false;
+
+  private constructor(setup: CdpSessionSetup, connection: CdpConnection, browser: Browser) {
+    this.app = setup.app;
+    this.pid = setup.pid;
+    this.#owned = setup.owned;
+    this.ownsProcess = setup.owned !== undefined;
+    this.endpoint = setup.endpoint.webSocketDebuggerUrl;
+    this.#connection = connection;
+    this.#browser = browser;
+    // connectOverCDP gives the browser's default context first: where an app's windows live.
+    const context = browser.contexts()[0];
+    if (!context) throw new StagegraphError('ATTACH_FAILED', 'The browser has no default context to drive.');
+    this.#context = context;
+    this.#windows = new PageWindows(connection);
+    const pages = () => this.#windows.pages();
+    this.network = new PlaywrightNetwork(
+      context,
+      (page) => this.#windows.registry.idOf(page),
+      (record) => this.#emit({ type: 'network', record }),
+    );
+    this.dialogs = new PlaywrightDialogs((dialog, decision) =>
+      this.#emit({ type: 'dialog', dialog, decision }),
+    );
+    this.storage = new PlaywrightStorage(context, pages);
+    this.clock = new PlaywrightClock(context, pages);
+  }
+
+  /** Connects both clients, takes the open windows and picks the renderer; everything is released on failure. */
+  static async open(setup: CdpSessionSetup): Promise<CdpSession> {
+    const url = setup.endpoint.webSocketDebuggerUrl;
+    const connection = await CdpConnection.open(url, setup.timeoutMs);
+    let browser: Browser;
+    try {
+      browser = await chromium.connectOverCDP(url, { timeout: setup.timeoutMs });
+    } catch (error) {
+      await connection.close();
+      throw new StagegraphError('ATTACH_FAILED', `Playwright could not drive ${url}: ${firstLine(error)}`, {
+        cause: error,
+      });
+    }
+    const session = new CdpSession(setup, connection, browser);
+    try {
+      await session.#start(setup.filter);
+    } catch (error) {
+      await session.#release();
+      throw error;
+    }
+    return session;
+  }
+
+  async #start(filter: RendererFilter): Promise<void> {
+    this.#connection.onClose((reason) => void this.#lost(reason));
+    this.#browser.on('disconnected', () => void this.#lost('the browser closed the DevTools connection'));
+    this.#owned?.exited.then((exit) => this.#emit({ type: 'exited', exit }));
+    this.#owned?.onOutput((stream, text) => this.#emit({ type: 'output', stream, text }));
+    await this.#windows.follow();
+    this.#context.on('page', (page) => void this.#track(page, false));
+    await Promise.all(this.#context.pages().map((page) => this.#track(page, true)));
+    const windows = this.#windows.describe();
+    const picked = pickRenderer(windows, filter);
+    const filtered = filter.titleContains !== undefined || filter.urlIncludes !== undefined;
+    if (filtered && !picked) {
+      throw new StagegraphError('WINDOW_NOT_FOUND', `No page matches ${JSON.stringify(filter)}.`, {
+        details: { openWindows: windows },
+      });
+    }
+    this.preferredWindowId = picked?.id;
+  }
+
+  async windows(): Promise<WindowInfo[]> {
+    return this.#windows.describe();
+  }
+
+  async bounds(windowId: string): Promise<Bounds | null> {
+    const targetId = this.#windows.targetIdOf(windowId);
+    if (!targetId || this.#ended) return null;
+    try {
+      const { bounds } = await this.#connection.send<{
+        bounds: { left?: number; top?: number; width?: number; height?: number };
+      }>('Browser.getWindowForTarget', { targetId });
+      return {
+        x: bounds.left ?? 0,
+        y: bounds.top ?? 0,
+        width: bounds.width ?? 0,
+        height: bounds.height ?? 0,
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  async focusedWindowId(): Promise<string | null> {
+    for (const [id, page] of this.#windows.registry.entries()) {
+      const focused = await Promise.race([
+        page.evaluate(() => document.hasFocus()).catch(() => false),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), FOCUS_QUERY_TIMEOUT_MS)),
+      ]);
+      if (focused) return id;
+    }
+    return null;
+  }
+
+  async bringToFront(windowId: string): Promise<void> {
+    await this.#windows.registry.page(windowId)?.bringToFront();
+  }
+
+  window(windowId: string): WindowDriver | undefined {
+    const page = this.#windows.registry.page(windowId);
+    if (!page) return undefined;
+    let driver = this.#drivers.get(page);
+    if (!driver) {
+      driver = new PageDriver(page);
+      this.#drivers.set(page, driver);
+    }
+    return driver;
+  }
+
+  async evalRenderer(windowId: string, code: string, arg: unknown): Promise<EvalOutcome> {
+    const page = this.#windows.registry.page(windowId);
+    if (!page) return { status: 'failed', message: `No open window ${windowId}.` };
+    return evalInPage(page, code, arg);
+  }
+
+  onEvent(listener: (event: TransportEvent) => void): () => void {
+    return this.#events.on(listener);
+  }
+
+  async stop(graceMs: number): Promise<ExitInfo> {
+    return this.#ownedProcess('stop').stop(graceMs);
+  }
+
+  async forceKill(): Promise<ExitInfo> {
+    return this.#ownedProcess('forceKill').kill();
+  }
+
+  async detach(): Promise<void> {
+    if (this.#owned) {
+      throw new StagegraphError(
+        'BAD_INPUT',
+        'This session started its app: detaching would leave a process nobody reaps. Stop it instead.',
+      );
+    }
+    this.#ended = true;
+    await this.#release();
+  }
+
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#ended = true;
+    await this.#release();
+    if (this.#owned && !this.#owned.hasExited()) await this.#owned.kill();
+    this.#disposed = true;
+    this.#events.close();
+  }
+
+  /** Lets go of both clients: Playwright's close() of a CDP-connected browser disconnects, never quits it. */
+  async #release(): Promise<void> {
+    await Promise.all([this.#browser.close().catch(() => undefined), this.#connection.close()]);
+  }
+
+  #ownedProcess(operation: string): OwnedProcess {
+    if (this.#owned) return this.#owned;
+    throw new StagegraphError('NOT_OWNED', `${operation} would end an app Stagegraph did not start.`);
+  }
+
+  async #lost(reason: string): Promise<void> {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.#owned) {
+      const exited = await Promise.race([
+        this.#owned.exited.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), EXIT_AFTER_DISCONNECT_MS)),
+      ]);
+      if (exited) return;
+    }
+    this.#emit({ type: 'disconnected', reason });
+  }
+
+  async #track(page: Page, initial: boolean): Promise<void> {
+    const added = await this.#windows.add(this.#context, page);
+    if (!added?.isNew) return;
+    const { id } = added;
+    page.on('console', (message) =>
+      this.#emit({ type: 'console', message: consoleMessageOf(message, 'RENDERER', id) }),
+    );
+    page.on('dialog', (dialog) => this.dialogs.handle(dialog, id));
+    page.on('pageerror', (error) => this.#emit({ type: 'console', message: pageErrorOf(error, id) }));
+    page.on('crash', () =>
+      this.#emit({ type: 'renderer-crashed', window: { id, title: '', url: page.url() } }),
+    );
+    page.once('close', () => {
+      const url = page.url();
+      this.#windows.remove(page);
+      this.#emit({ type: 'window-closed', window: { id, title: '', url } });
+    });
+    if (!initial) await documentParsed(page, WINDOW_ANNOUNCE_TIMEOUT_MS);
+    if (page.isClosed()) return;
+    // Asked of the page: the browser's Target event with the new title may still be on its way.
+    const title = await page.title().catch(() => '');
+    this.#emit({ type: 'window-opened', window: { id, title, url: page.url() } });
+  }
+
+  #emit(event: TransportEvent): void {
+    if (!this.#disposed) this.#events.emit(event);
+  }
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}

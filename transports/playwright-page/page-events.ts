@@ -1,0 +1,43 @@
+import type { Page, ConsoleMessage as PlaywrightConsoleMessage } from 'playwright-core';
+import type { ConsoleMessage, ConsoleSource } from '../contract.js';
+
+/**
+ * A Playwright console message as the contract carries it. Playwright keeps a handle per argument alive
+ * until the page closes; only the text is kept, so the handles are released at once.
+ */
+export function consoleMessageOf(
+  message: PlaywrightConsoleMessage,
+  source: ConsoleSource,
+  windowId?: string,
+): ConsoleMessage {
+  for (const arg of message.args()) void arg.dispose().catch(() => undefined);
+  const location = message.location();
+  return {
+    time: new Date(),
+    type: message.type(),
+    text: message.text(),
+    source,
+    ...(windowId ? { windowId } : {}),
+    ...(location.url ? { location: `${location.url}:${location.lineNumber}:${location.columnNumber}` } : {}),
+  };
+}
+
+/** An uncaught error of a page, reported as a console entry of type `pageerror`. */
+export function pageErrorOf(error: Error, windowId: string): ConsoleMessage {
+  return { time: new Date(), type: 'pageerror', text: error.message, source: 'RENDERER', windowId };
+}
+
+/**
+ * Resolves once the page's first real document is parsed, or after `timeoutMs`: a new window starts on
+ * about:blank and navigates to its page right after, so about:blank's own load is not the one that counts.
+ */
+export async function documentParsed(page: Page, timeoutMs: number): Promise<void> {
+  const bound = { timeout: timeoutMs };
+  if (page.url() === 'about:blank') {
+    await page
+      .waitForURL((url) => url.href !== 'about:blank', { ...bound, waitUntil: 'domcontentloaded' })
+      .catch(() => undefined);
+  } else {
+    await page.waitForLoadState('domcontentloaded', bound).catch(() => undefined);
+  }
+}
