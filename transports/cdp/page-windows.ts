@@ -3,6 +3,9 @@ import type { WindowInfo } from '../contract.js';
 import { WindowRegistry } from '../playwright-electron/window-registry.js';
 import type { CdpConnection } from './connection.js';
 
+/** A page asked for its title answers within this, or is described by the browser's last report. */
+const TITLE_WAIT_MS = 250;
+
 /** What the browser last said of a page target: kept live by Target events, read without a round trip. */
 interface TargetInfo {
   readonly type: string;
@@ -12,8 +15,8 @@ interface TargetInfo {
 
 /**
  * The windows of a browser reached over CDP: every page target is a window. Playwright's pages are what
- * the gateway drives; the browser's Target events (through chrome-remote-interface) keep titles and urls
- * current without asking each page, and tie each page to its target id for window-level calls.
+ * the gateway drives; the browser's Target events (through chrome-remote-interface) track every target
+ * live, and each page is tied to its target id for window-level calls (bounds).
  */
 export class PageWindows {
   readonly registry = new WindowRegistry();
@@ -59,13 +62,23 @@ export class PageWindows {
     return page && this.#targetIds.get(page);
   }
 
-  /** Open windows in opening order, with the titles the browser last reported. */
-  describe(): WindowInfo[] {
-    return this.registry.entries().map(([id, page]) => {
-      const targetId = this.#targetIds.get(page);
-      const target = targetId === undefined ? undefined : this.#targets.get(targetId);
-      return { id, title: target?.title ?? '', url: page.url() };
-    });
+  /**
+   * Open windows in opening order. Titles are asked of each page (the browser's Target events report a
+   * new title a moment after the document has it); a page that does not answer at once is described
+   * by what the browser last reported, so a busy renderer never stalls a listing.
+   */
+  describe(): Promise<WindowInfo[]> {
+    return Promise.all(
+      this.registry.entries().map(async ([id, page]) => {
+        const targetId = this.#targetIds.get(page);
+        const reported = (targetId === undefined ? undefined : this.#targets.get(targetId))?.title ?? '';
+        const title = await Promise.race([
+          page.title().catch(() => reported),
+          new Promise<string>((resolve) => setTimeout(() => resolve(reported), TITLE_WAIT_MS)),
+        ]);
+        return { id, title, url: page.url() };
+      }),
+    );
   }
 
   pages(): Page[] {

@@ -128,7 +128,7 @@ export class CdpSession implements TransportSession {
     await this.#windows.follow();
     this.#context.on('page', (page) => void this.#track(page, false));
     await Promise.all(this.#context.pages().map((page) => this.#track(page, true)));
-    const windows = this.#windows.describe();
+    const windows = await this.#windows.describe();
     const picked = pickRenderer(windows, filter);
     const filtered = filter.titleContains !== undefined || filter.urlIncludes !== undefined;
     if (filtered && !picked) {
@@ -139,7 +139,7 @@ export class CdpSession implements TransportSession {
     this.preferredWindowId = picked?.id;
   }
 
-  async windows(): Promise<WindowInfo[]> {
+  windows(): Promise<WindowInfo[]> {
     return this.#windows.describe();
   }
 

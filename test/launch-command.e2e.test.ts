@@ -1,0 +1,113 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_APP_MAIN, STAND_IN } from './helpers/fixture-app.js';
+import type { Loose, LooseResponse } from './helpers/fixture-session.js';
+import { ARTIFACTS_DIR, http, type RunningGateway, startGateway } from './helpers/gateway.js';
+import { expectGroupsGone, livingGroupMembers } from './helpers/processes.js';
+
+/** A shell script that ignores its arguments (the DevTools switches Stagegraph adds). */
+async function script(name: string, body: string): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'stagegraph-command-'));
+  const path = join(folder, name);
+  await writeFile(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  return path;
+}
+
+describe('launchCommand: any command with a DevTools port, owned and recorded', () => {
+  let gateway: RunningGateway;
+  const send = (query: string, variables?: Record<string, unknown>) =>
+    http<Loose, Record<string, unknown> | undefined>(gateway.url, query, variables) as Promise<LooseResponse>;
+  const data = async (query: string, variables?: Record<string, unknown>) => {
+    const response = await send(query, variables);
+    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+    return response.data;
+  };
+  const failure = async (query: string, variables?: Record<string, unknown>) => {
+    const response = await send(query, variables);
+    expect(
+      response.errors?.length,
+      `expected an error, got ${JSON.stringify(response.data)}`,
+    ).toBeGreaterThan(0);
+    return { message: response.errors?.[0]?.message, ...response.errors?.[0]?.extensions };
+  };
+  const launchCommand = (input: Record<string, unknown>) =>
+    send(
+      'mutation ($input: LaunchCommandInput!) { launchCommand(input: $input) { id status transport ownsProcess pid endpoint windows { id title } } }',
+      { input },
+    );
+
+  beforeAll(async () => {
+    gateway = await startGateway();
+  });
+  afterAll(() => gateway?.stop());
+
+  it('starts the fixture app on the stand-in, records its output, drives it, and reaps its whole tree on stop', async () => {
+    const response = await launchCommand({ command: STAND_IN, args: [FIXTURE_APP_MAIN] });
+    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+    const session = response.data.launchCommand;
+    expect(session).toMatchObject({
+      status: 'RUNNING',
+      transport: 'cdp',
+      ownsProcess: true,
+      windows: [{ id: 'w1', title: 'Stagegraph Fixture' }],
+    });
+    const port = Number(/^ws:\/\/127\.0\.0\.1:(\d+)\//.exec(session.endpoint)?.[1]);
+    // The stand-in leads its group; its Chromium (which listens on the port) is in it.
+    expect(livingGroupMembers(session.pid).length).toBeGreaterThan(1);
+
+    const { discover } = await data(`{ discover(ports: [${port}]) { port pid targets { type title } } }`);
+    expect(discover).toEqual([
+      expect.objectContaining({
+        port,
+        targets: expect.arrayContaining([{ type: 'page', title: 'Stagegraph Fixture' }]),
+      }),
+    ]);
+    expect(livingGroupMembers(session.pid)).toContain(discover[0].pid);
+
+    await data('mutation { click(target: { testId: "stop-ticking" }) { elapsedMs } }');
+    const { stop } = await data(`mutation { stop(id: "${session.id}") { status exit { code signal } } }`);
+    expect(stop.status).toBe('STOPPED');
+    await expectGroupsGone([session.pid]);
+
+    const folder = join(ARTIFACTS_DIR, session.id);
+    expect(await readFile(join(folder, 'stdout.log'), 'utf8')).toContain('fixture main: ready');
+    expect(await readFile(join(folder, 'stderr.log'), 'utf8')).toMatch(
+      /DevTools listening on ws:\/\/127\.0\.0\.1:\d+/,
+    );
+  });
+
+  it('fails EXITED_EARLY with the tail of stderr when the command dies before its port opens', async () => {
+    const command = await script('dies.sh', 'echo "no display here" >&2\nexit 3');
+    const error = await failure(
+      'mutation ($input: LaunchCommandInput!) { launchCommand(input: $input) { id } }',
+      {
+        input: { command },
+      },
+    );
+    expect(error).toMatchObject({
+      code: 'EXITED_EARLY',
+      details: { exit: { code: 3 }, stderrTail: 'no display here' },
+    });
+  });
+
+  it('fails LAUNCH_TIMEOUT and kills the command when its port never opens', async () => {
+    const started = Date.now();
+    const command = await script('hangs.sh', 'echo "waiting" >&2\necho $$ > "$0.pid"\nexec sleep 60');
+    const error = await failure(
+      'mutation ($input: LaunchCommandInput!) { launchCommand(input: $input) { id } }',
+      {
+        input: { command, timeoutMs: 1500 },
+      },
+    );
+    expect(error).toMatchObject({ code: 'LAUNCH_TIMEOUT', details: { stderrTail: 'waiting' } });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await expectGroupsGone([Number(await readFile(`${command}.pid`, 'utf8'))]);
+  });
+
+  it('fails LAUNCH_FAILED for a command that does not exist', async () => {
+    const error = await failure('mutation { launchCommand(input: { command: "/no/such/command" }) { id } }');
+    expect(error.code).toBe('LAUNCH_FAILED');
+  });
+});
