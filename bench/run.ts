@@ -2,7 +2,14 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const BENCHES = ['gateway-roundtrip.ts', 'launch.ts', 'governance.ts', 'governance-click.ts', 'native.ts'];
+const BENCHES = [
+  'gateway-roundtrip.ts',
+  'launch.ts',
+  'governance.ts',
+  'governance-click.ts',
+  'native.ts',
+  'console-fanout.ts',
+];
 const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
 console.log(`# Stagegraph benchmarks — ${new Date().toISOString()}\n`);

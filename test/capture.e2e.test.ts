@@ -1,6 +1,7 @@
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CaptureApp, DATA_JSON, startCaptureApp } from './helpers/capture-app.js';
+import { reportRealElectronSkipped } from './helpers/fixture-app.js';
 import type { Loose } from './helpers/fixture-session.js';
 import { type Subscription, subscribe, wsClient } from './helpers/gateway.js';
 
@@ -379,3 +380,5 @@ describe('the fake clock', () => {
     expect((await app.data('mutation { resumeClock { paused } }')).resumeClock.paused).toBe(false);
   });
 });
+
+reportRealElectronSkipped('capture');

@@ -16,13 +16,19 @@ export const DATA_JSON = { items: ['apple', 'pear'] };
 
 /**
  * The capture page's server: the page and its script, and the API it calls (JSON, a form echo, an image,
- * a ping for load tests), on 127.0.0.1 with a free port.
+ * a ping for load tests, and /api/flood-start, held until `startFlood` so an `autostart` flood begins only
+ * once the test is listening), on 127.0.0.1 with a free port.
  */
 export async function startCaptureServer(): Promise<{
   server: Server;
   url: string;
+  startFlood: () => void;
   close: () => Promise<void>;
 }> {
+  let startFlood = () => {};
+  const floodStarted = new Promise<void>((resolve) => {
+    startFlood = resolve;
+  });
   const server = createServer(async (request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     const send = (type: string, body: string | Buffer, headers: Record<string, string> = {}) => {
@@ -36,6 +42,7 @@ export async function startCaptureServer(): Promise<{
       return send('application/json', JSON.stringify(DATA_JSON), { 'set-cookie': 'served=yes; Path=/' });
     if (path === '/api/image.png') return send('image/png', await readFile(new URL('tray.png', APP_DIR)));
     if (path === '/api/ping') return send('text/plain', 'pong');
+    if (path === '/api/flood-start') return floodStarted.then(() => send('text/plain', 'go'));
     if (path === '/api/form') {
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -48,6 +55,7 @@ export async function startCaptureServer(): Promise<{
   return {
     server,
     url: `http://127.0.0.1:${port}`,
+    startFlood,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -63,6 +71,8 @@ export interface CaptureApp {
   readonly origin: string;
   /** The capture window's id. */
   readonly windowId: string;
+  /** Lets a page opened with `?autostart` begin its flood. */
+  startFlood(): void;
   send(query: string, variables?: Record<string, unknown>): Promise<LooseResponse>;
   data(query: string, variables?: Record<string, unknown>): Promise<Loose>;
   failure(query: string, variables?: Record<string, unknown>): Promise<Loose>;
@@ -114,6 +124,7 @@ export async function startCaptureApp(query = ''): Promise<CaptureApp> {
     sessionId: launched.launch.id,
     origin: server.url,
     windowId,
+    startFlood: server.startFlood,
     send,
     data,
     failure,

@@ -209,6 +209,9 @@ export class PlaywrightElectronSession implements TransportSession {
 
   #console(message: PlaywrightConsoleMessage, source: ConsoleSource, windowId?: string): void {
     const location = message.location();
+    // Playwright keeps a handle per argument alive until the page closes (~3 KB per line, measured by
+    // test/flood.e2e); only the text is kept, so release them now or a chatty page grows memory forever.
+    for (const arg of message.args()) void arg.dispose().catch(() => {});
     this.#emit({
       type: 'console',
       message: {
