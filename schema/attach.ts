@@ -81,7 +81,31 @@ const LaunchCommandInput = builder.inputType('LaunchCommandInput', {
   }),
 });
 
+const InjectInput = builder.inputType('InjectInput', {
+  description:
+    'A running Electron (or Node) main process, started without any debugging flag: its inspector is opened by SIGUSR1 and checked to belong to `pid`.',
+  fields: (t) => ({
+    pid: t.int({
+      required: true,
+      description: "The app's main process (the Electron binary, not a renderer).",
+    }),
+    upgrade: t.boolean({
+      required: false,
+      description:
+        "Default true: attach webContents.debugger to every window and drive the renderers through it (snapshots, actions, capture). The session's capabilities say whether it worked.",
+    }),
+    timeoutMs: t.int({ required: false, description: 'Default 15000, clamped to 1000..120000.' }),
+  }),
+});
+
 builder.mutationFields((t) => ({
+  inject: t.field({
+    type: SessionRef,
+    description:
+      "Injects into a running app's main process through its inspector. Like attach, the app is not Stagegraph's: `detach` lets go (closing the inspector if inject opened it).",
+    args: { input: t.arg({ type: InjectInput, required: true }) },
+    resolve: (_root, { input }, { sessions }) => sessions.inject(input),
+  }),
   attach: t.field({
     type: SessionRef,
     description:

@@ -73,7 +73,7 @@ export const SessionRef = builder.objectRef<Session>('Session').implement({
       description: 'One open window by id; the active window when `id` is left out.',
       ...requiresCapability('WINDOWS'),
       args: { id: t.arg.id({ required: false }) },
-      resolve: async (session, args) => (await session.window(args.id)).window,
+      resolve: (session, args) => session.findWindow(args.id),
     }),
     activeWindow: t.field({
       type: WindowRef,

@@ -15,6 +15,7 @@ import type { GatewayContext } from '../schema/context.js';
 import { buildSchema } from '../schema/index.js';
 import { createCdpTransport } from '../transports/cdp/transport.js';
 import type { Transport } from '../transports/contract.js';
+import { createInspectorTransport } from '../transports/inspector/transport.js';
 import { createPlaywrightElectronTransport } from '../transports/playwright-electron/transport.js';
 import { authenticator, useClientAuth } from './auth.js';
 import { clientDirectory, type ServeConfig } from './config.js';
@@ -27,7 +28,7 @@ export const GRAPHQL_PATH = '/graphql';
 
 export interface GatewayDeps {
   readonly config: ServeConfig;
-  /** Defaults to the Playwright Electron launch transport and the CDP attach transport, configured from `config`. */
+  /** Defaults to the launch (Playwright Electron), attach (CDP) and inject (inspector) transports, from `config`. */
   readonly transports?: readonly Transport[];
   readonly log?: (message: string) => void;
   /**
@@ -58,6 +59,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const transports = deps.transports ?? [
     createPlaywrightElectronTransport(config.electron ? { configuredElectron: config.electron } : {}),
     createCdpTransport({ allowRemoteHosts: config.allowRemoteCdp === true }),
+    createInspectorTransport(),
   ];
   const sessions = new SessionRegistry(transports, hub, {
     artifactsDir: config.artifactsDir,

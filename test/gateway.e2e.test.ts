@@ -127,7 +127,7 @@ describe('token auth', () => {
     const allowed = await http(secured.url, TransportsDocument, undefined, {
       authorization: 'Bearer correct-horse',
     });
-    expect(allowed.data?.transports).toHaveLength(2);
+    expect(allowed.data?.transports).toHaveLength(3);
   });
 
   it('closes a WebSocket whose connection_init lacks the token, with a reason', async () => {
@@ -141,7 +141,7 @@ describe('token auth', () => {
     });
     expect(await closed).toMatchObject({ code: 4403, reason: expect.stringContaining('UNAUTHENTICATED') });
     const client = wsClient(secured.wsUrl, { authorization: 'Bearer correct-horse' });
-    expect((await wsRequest(client, TransportsDocument)).data?.transports).toHaveLength(2);
+    expect((await wsRequest(client, TransportsDocument)).data?.transports).toHaveLength(3);
     await client.dispose();
   });
 });

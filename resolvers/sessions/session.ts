@@ -161,26 +161,46 @@ export class Session {
   }
 
   /** The window `windowId`, or the active window when none is named, with the driver of its document. */
-  async window(windowId?: string | null): Promise<{ window: SessionWindow; driver: WindowDriver }> {
+  /** The window `windowId`, or the active window when none is named, as listed: its renderer need not be driven. */
+  async findWindow(windowId?: string | null): Promise<SessionWindow> {
     this.assertLive();
     const windows = await this.windows();
     const window = windowId
       ? windows.find((candidate) => candidate.id === windowId)
       : (windows.find((candidate) => candidate.id === this.#activeWindowId) ?? windows[0]);
-    const driver = window && this.#transport.window(window.id);
-    if (!window || !driver) {
+    if (window) return window;
+    throw new StagegraphError(
+      'WINDOW_NOT_FOUND',
+      windowId
+        ? `Session ${this.id} has no open window ${windowId}.`
+        : `Session ${this.id} has no open window.`,
+      {
+        nextActions: [`query { session(id: "${this.id}") { windows { id title url } } }`],
+        details: { openWindows: windows.map((open) => open.id) },
+      },
+    );
+  }
+
+  /** The window `windowId`, or the active window when none is named, with the driver of its document. */
+  async window(windowId?: string | null): Promise<{ window: SessionWindow; driver: WindowDriver }> {
+    const window = await this.findWindow(windowId);
+    const driver = this.#transport.window(window.id);
+    if (driver) return { window, driver };
+    if (!this.capabilities.SNAPSHOT) {
+      // An injected session without its upgrade lists windows from the main process but drives none.
       throw new StagegraphError(
-        'WINDOW_NOT_FOUND',
-        windowId
-          ? `Session ${this.id} has no open window ${windowId}.`
-          : `Session ${this.id} has no open window.`,
-        {
-          nextActions: [`query { session(id: "${this.id}") { windows { id title url } } }`],
-          details: { openWindows: windows.map((open) => open.id) },
-        },
+        'CAPABILITY_UNSUPPORTED',
+        `Session ${this.id} reaches the main process of window ${window.id}, not its renderer.`,
+        { nextActions: ['query { transports { id capabilities { SNAPSHOT } } }'] },
       );
     }
-    return { window, driver };
+    throw new StagegraphError(
+      'WINDOW_NOT_FOUND',
+      `Window ${window.id} of session ${this.id} has no renderer to drive yet.`,
+      {
+        nextActions: [`query { session(id: "${this.id}") { windows { id title url } } }`],
+      },
+    );
   }
 
   /**

@@ -1,0 +1,170 @@
+import type { Loose } from '../playwright-electron/native/shapes.js';
+
+/** Where the inject agent lives in the main process, so later fixed calls reach it. */
+export const INJECT_AGENT_KEY = 'stagegraph.inject-agent';
+
+export interface MainWindow {
+  readonly browserWindowId: number;
+  readonly contentsId: number;
+  readonly title: string;
+  readonly url: string;
+  readonly focused: boolean;
+  readonly bounds: { x: number; y: number; width: number; height: number };
+}
+
+/** What the agent reports through the binding, in the order it happened in the main process. */
+export type AgentMessage =
+  | { readonly kind: 'window-created'; readonly window: MainWindow; readonly attachError: string | null }
+  | { readonly kind: 'window-closed'; readonly browserWindowId: number; readonly contentsId: number }
+  | { readonly kind: 'response'; readonly rid: number; readonly result?: unknown; readonly error?: string }
+  | {
+      readonly kind: 'event';
+      readonly contentsId: number;
+      readonly method: string;
+      readonly params: unknown;
+      readonly sessionId: string | null;
+    }
+  | { readonly kind: 'detached'; readonly contentsId: number; readonly reason: string };
+
+export interface InjectAgent {
+  windows(): MainWindow[];
+  focus(browserWindowId: number): boolean;
+  /** Attaches webContents.debugger to every window now, and to each new one from now on. */
+  upgrade(): { contentsId: number; error: string | null }[];
+  /** One CDP command through a window's debugger; the answer comes back as a `response` message. */
+  command(message: {
+    rid: number;
+    contentsId: number;
+    method: string;
+    params: unknown;
+    sessionId: string | null;
+  }): void;
+  close(contentsId: number): boolean;
+  executeJavaScript(contentsId: number, code: string): Promise<unknown>;
+  /** Detaches every debugger and stops watching windows; the app is as it was, hooks aside. */
+  release(): void;
+}
+
+/**
+ * The main-process half of inject, shipped as source (self-contained: it references only its parameters
+ * and globals). It watches windows, and for the upgrade attaches Electron's `webContents.debugger` to each
+ * one and relays CDP through it: commands come in by `command`, answers and events go out through the
+ * binding, one ordered stream, so a response never overtakes the events that preceded it.
+ */
+export function installInjectAgent(electron: Loose, binding: string): InjectAgent {
+  const { app, BrowserWindow, webContents } = electron;
+  const post = (message: AgentMessage) => {
+    const report = (globalThis as Loose)[binding];
+    if (typeof report === 'function') report(JSON.stringify(message));
+  };
+  const describe = (window: Loose): MainWindow => ({
+    browserWindowId: window.id,
+    contentsId: window.webContents.id,
+    title: String(window.getTitle?.() ?? ''),
+    url: String(window.webContents.getURL?.() ?? ''),
+    focused: Boolean(window.isFocused?.()),
+    bounds: window.getBounds?.() ?? { x: 0, y: 0, width: 0, height: 0 },
+  });
+  const debuggers = new Map<number, { contents: Loose; off: () => void }>();
+  const watched = new Map<number, { window: Loose; off: () => void }>();
+  let upgrading = false;
+
+  const attach = (contents: Loose): string | null => {
+    if (!contents || contents.isDestroyed?.()) return 'the window is gone';
+    if (debuggers.has(contents.id)) return null;
+    const dbg = contents.debugger;
+    try {
+      dbg.attach('1.3');
+    } catch (error) {
+      return String((error as Error)?.message ?? error);
+    }
+    const onMessage = (_event: unknown, method: string, params: unknown, sessionId: string) =>
+      post({ kind: 'event', contentsId: contents.id, method, params, sessionId: sessionId || null });
+    const onDetach = (_event: unknown, reason: string) => {
+      off();
+      debuggers.delete(contents.id);
+      post({ kind: 'detached', contentsId: contents.id, reason: String(reason) });
+    };
+    const off = () => {
+      dbg.removeListener('message', onMessage);
+      dbg.removeListener('detach', onDetach);
+    };
+    dbg.on('message', onMessage);
+    dbg.on('detach', onDetach);
+    debuggers.set(contents.id, { contents, off });
+    return null;
+  };
+
+  const watch = (window: Loose) => {
+    if (watched.has(window.id)) return;
+    const contentsId = window.webContents.id;
+    const onClosed = () => {
+      watched.delete(window.id);
+      post({ kind: 'window-closed', browserWindowId: window.id, contentsId });
+    };
+    window.once('closed', onClosed);
+    watched.set(window.id, { window, off: () => window.removeListener('closed', onClosed) });
+  };
+
+  const onCreated = (_event: unknown, window: Loose) => {
+    watch(window);
+    const attachError = upgrading ? attach(window.webContents) : null;
+    post({ kind: 'window-created', window: describe(window), attachError });
+  };
+  app.on('browser-window-created', onCreated);
+  for (const window of BrowserWindow.getAllWindows()) watch(window);
+
+  return {
+    windows: () => BrowserWindow.getAllWindows().map(describe),
+    focus(browserWindowId) {
+      const window = BrowserWindow.fromId(browserWindowId);
+      window?.focus();
+      return Boolean(window);
+    },
+    upgrade() {
+      upgrading = true;
+      return BrowserWindow.getAllWindows().map((window: Loose) => ({
+        contentsId: window.webContents.id,
+        error: attach(window.webContents),
+      }));
+    },
+    command({ rid, contentsId, method, params, sessionId }) {
+      const entry = debuggers.get(contentsId);
+      if (!entry) {
+        post({ kind: 'response', rid, error: 'No target available' });
+        return;
+      }
+      const dbg = entry.contents.debugger;
+      const sent = sessionId
+        ? dbg.sendCommand(method, params ?? {}, sessionId)
+        : dbg.sendCommand(method, params ?? {});
+      sent.then(
+        (result: unknown) => post({ kind: 'response', rid, result }),
+        (error: Loose) => post({ kind: 'response', rid, error: String(error?.message ?? error) }),
+      );
+    },
+    close(contentsId) {
+      const window = BrowserWindow.getAllWindows().find(
+        (candidate: Loose) => candidate.webContents.id === contentsId,
+      );
+      window?.close();
+      return Boolean(window);
+    },
+    executeJavaScript(contentsId, code) {
+      const contents = webContents.fromId(contentsId);
+      if (!contents) return Promise.reject(new Error(`No open window has web contents ${contentsId}.`));
+      return contents.executeJavaScript(code);
+    },
+    release() {
+      upgrading = false;
+      app.removeListener('browser-window-created', onCreated);
+      for (const { off } of watched.values()) off();
+      watched.clear();
+      for (const { contents, off } of debuggers.values()) {
+        off();
+        if (!contents.isDestroyed?.()) contents.debugger.detach();
+      }
+      debuggers.clear();
+    },
+  };
+}

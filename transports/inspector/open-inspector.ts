@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import CDP from 'chrome-remote-interface';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { withDeadline } from '../deadline.js';
+import { loopbackPortsOf } from '../proc-sockets.js';
+import { delay } from '../process-group.js';
+
+/** How often the process's listening ports are read while its inspector opens. */
+const PORT_POLL_MS = 100;
+/** One /json/list of a candidate port answers within this, or the port is not an inspector. */
+const LIST_TIMEOUT_MS = 1_000;
+/** Linux numbers SIGUSR1 10: bit 9 of the masks in /proc/<pid>/status. */
+const SIGUSR1_BIT = 9n;
+
+export interface InspectorEndpoint {
+  readonly port: number;
+  readonly webSocketDebuggerUrl: string;
+  /** False when the inspector was open before inject: detach then leaves it open, as it found it. */
+  readonly openedHere: boolean;
+}
+
+/**
+ * Opens the Node inspector of a running process the way `process._debugProcess(pid)` does (SIGUSR1 on
+ * POSIX) and finds its websocket among the loopback ports that process listens on — an inspector started
+ * by signal listens on its configured port (9229 unless --inspect-port said otherwise) and tells only its
+ * own stderr. Refuses a process that does not handle SIGUSR1: for anything but Node the signal is fatal.
+ */
+export async function openInspector(pid: number, timeoutMs: number): Promise<InspectorEndpoint> {
+  if (pid === process.pid) throw injectFailed(pid, 'that is the Stagegraph server itself');
+  const signals = signalMasks(pid);
+  if (!signals) throw injectFailed(pid, 'no such process');
+  const already = await findInspector(pid, []);
+  if (already) return { ...already, openedHere: false };
+  if (!signals.catchesUsr1) {
+    throw injectFailed(
+      pid,
+      `${signals.name} is not a Node or Electron main process: it does not handle SIGUSR1, and the signal would end it`,
+    );
+  }
+  const before = loopbackPortsOf(pid);
+  process.kill(pid, 'SIGUSR1');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    await delay(PORT_POLL_MS);
+    const found = await findInspector(pid, before);
+    if (found) return { ...found, openedHere: true };
+    if (!signalMasks(pid)) throw injectFailed(pid, 'the process exited while its inspector was opening');
+  }
+  throw injectFailed(
+    pid,
+    `it got SIGUSR1 but opened no inspector within ${timeoutMs} ms (its inspector port, 9229 by default, may be taken, or the app disables the inspector)`,
+  );
+}
+
+/** The first of the process's loopback ports (new ones first) that answers as a Node inspector. */
+async function findInspector(
+  pid: number,
+  known: readonly number[],
+): Promise<{ port: number; webSocketDebuggerUrl: string } | null> {
+  const ports = loopbackPortsOf(pid);
+  const ordered = [
+    ...ports.filter((port) => !known.includes(port)),
+    ...ports.filter((port) => known.includes(port)),
+  ];
+  for (const port of ordered) {
+    const targets = await withDeadline(
+      CDP.List({ host: '127.0.0.1', port }),
+      LIST_TIMEOUT_MS,
+      () => new Error('timeout'),
+    ).catch(() => []);
+    const node = targets.find((target) => target.type === 'node' && target.webSocketDebuggerUrl);
+    if (node) return { port, webSocketDebuggerUrl: node.webSocketDebuggerUrl };
+  }
+  return null;
+}
+
+function signalMasks(pid: number): { name: string; catchesUsr1: boolean } | null {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return null;
+  }
+  const field = (name: string) => new RegExp(`^${name}:\\s*(\\S+)$`, 'm').exec(status)?.[1] ?? '';
+  if (field('State').startsWith('Z')) return null;
+  const caught = BigInt(`0x${field('SigCgt') || '0'}`);
+  return { name: field('Name') || `pid ${pid}`, catchesUsr1: ((caught >> SIGUSR1_BIT) & 1n) === 1n };
+}
+
+export function injectFailed(pid: number, reason: string): StagegraphError {
+  return new StagegraphError('INJECT_FAILED', `Cannot inject into pid ${pid}: ${reason}.`, {
+    nextActions: ['query { sessions { id pid app { name } } }'],
+  });
+}

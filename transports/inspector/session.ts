@@ -1,0 +1,345 @@
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { type Capability, type CapabilityMatrix, capabilityMatrix } from '../capabilities.js';
+import type { AppInfo, Bounds, ExitInfo, TransportEvent, TransportSession, WindowInfo } from '../contract.js';
+import { EventRelay } from '../event-relay.js';
+import { PlaywrightClock } from '../playwright-page/clock.js';
+import { PlaywrightDialogs } from '../playwright-page/dialogs.js';
+import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
+import { PageDriver } from '../playwright-page/page-driver.js';
+import { consoleMessageOf, pageErrorOf } from '../playwright-page/page-events.js';
+import { PlaywrightStorage } from '../playwright-page/storage.js';
+import type { WindowDriver } from '../window-driver.js';
+import { injectAgentSource, injectCallSource, injectReleaseSource } from './agent-sources.js';
+import { CdpRelay } from './cdp-relay.js';
+import type { AgentMessage, MainWindow } from './inject-agent.js';
+import type { MainProcess } from './main-process.js';
+import { InjectedNativeSurface, type WindowLookup } from './native-surface.js';
+
+/** What any injected main process gives: its own code, its console. */
+const MAIN_PROCESS: readonly Capability[] = ['INJECT', 'MAIN_EVAL', 'CONSOLE'];
+/** What an Electron main process adds: its windows, menus and hooks, renderer eval by executeJavaScript. */
+const ELECTRON_MAIN: readonly Capability[] = ['WINDOWS', 'NATIVE_UI', 'RENDERER_EVAL'];
+/** What driving the renderers through webContents.debugger adds, each seam tested end to end. */
+export const UPGRADED: readonly Capability[] = [
+  'SNAPSHOT',
+  'INTERACTION',
+  'SCREENSHOT',
+  'INTERCEPT',
+  'STORAGE',
+  'DIALOGS',
+];
+
+const APP_INFO = `(electron) => ({
+  name: electron ? electron.app.getName() : null,
+  version: electron ? electron.app.getVersion() : null,
+  versions: { ...process.versions },
+  executablePath: process.execPath,
+})`;
+
+interface WindowEntry {
+  readonly id: string;
+  readonly browserWindowId: number;
+  readonly contentsId: number;
+}
+
+/**
+ * A running Node or Electron main process reached through its inspector. Without the upgrade: main eval,
+ * console, windows, menus and renderer eval. With it, each window's `webContents.debugger` carries a CDP
+ * session that Playwright drives through a local relay, so PageDriver and the capture seams run unchanged
+ * on an app started without any debugging flag. The capability matrix says which of the two was achieved.
+ */
+export class InspectorSession implements TransportSession {
+  readonly pid: number;
+  readonly app: AppInfo;
+  readonly ownsProcess = false;
+  readonly endpoint: string;
+  capabilities: CapabilityMatrix = capabilityMatrix(MAIN_PROCESS);
+  native: InjectedNativeSurface | undefined;
+  network: PlaywrightNetwork | undefined;
+  dialogs: PlaywrightDialogs | undefined;
+  storage: PlaywrightStorage | undefined;
+  clock: PlaywrightClock | undefined;
+  /** Why the debugger upgrade did not happen, when it was asked for and failed. */
+  upgradeError: string | null = null;
+  readonly #main: MainProcess;
+  readonly #closeInspector: boolean;
+  readonly #events = new EventRelay<TransportEvent>();
+  readonly #windows = new Map<number, WindowEntry>();
+  readonly #pages = new Map<number, Page>();
+  readonly #drivers = new WeakMap<Page, PageDriver>();
+  #nextWindow = 1;
+  #relay: CdpRelay | undefined;
+  #browser: Browser | undefined;
+  #ended = false;
+  #disposed = false;
+
+  private constructor(main: MainProcess, app: AppInfo, closeInspector: boolean) {
+    this.#main = main;
+    this.pid = main.pid;
+    this.endpoint = main.endpoint;
+    this.app = app;
+    this.#closeInspector = closeInspector;
+  }
+
+  static async open(
+    main: MainProcess,
+    options: { upgrade: boolean; timeoutMs: number; openedHere: boolean },
+  ) {
+    const read = await main.run<{
+      name: string | null;
+      version: string | null;
+      versions: Record<string, string>;
+      executablePath: string;
+    }>(APP_INFO);
+    const session = new InspectorSession(
+      main,
+      { ...read, standIn: 'electron-standin' in read.versions },
+      options.openedHere,
+    );
+    try {
+      await session.#start(options.upgrade, options.timeoutMs);
+    } catch (error) {
+      await session.#release();
+      throw error;
+    }
+    return session;
+  }
+
+  async #start(upgrade: boolean, timeoutMs: number): Promise<void> {
+    this.#main.onClose((reason) => this.#lost(reason));
+    await this.#main.listen((payload) => this.#onAgentMessage(JSON.parse(payload) as AgentMessage));
+    await this.#main.captureConsole((message) => this.#emit({ type: 'console', message }));
+    if (!this.#main.electron) return;
+    await this.#main.run(injectAgentSource(), this.#main.binding);
+    for (const window of await this.#mainWindows()) {
+      this.#emit({
+        type: 'window-opened',
+        window: { id: this.#entry(window).id, title: window.title, url: window.url },
+      });
+    }
+    this.native = await InjectedNativeSurface.install(this.#main, this.#lookup);
+    const granted = [...MAIN_PROCESS, ...ELECTRON_MAIN];
+    if (upgrade) {
+      try {
+        await this.#upgrade(timeoutMs);
+        granted.push(...UPGRADED);
+      } catch (error) {
+        this.upgradeError = error instanceof Error ? error.message : String(error);
+      }
+    }
+    this.capabilities = capabilityMatrix(granted);
+  }
+
+  /** Attaches every window's debugger, and connects Playwright to them through the relay. */
+  async #upgrade(timeoutMs: number): Promise<void> {
+    const relay = await CdpRelay.start(
+      (message) =>
+        void this.#main
+          .post(injectCallSource('agent.command(arg)'), message)
+          .catch(() =>
+            relay.receive({ kind: 'response', rid: message.rid, error: 'The main process did not answer.' }),
+          ),
+      `Chrome/${this.app.versions.chrome ?? '0.0.0.0'}`,
+    );
+    this.#relay = relay;
+    const attached = await this.#main.run<{ contentsId: number; error: string | null }[]>(
+      injectCallSource('agent.upgrade()'),
+    );
+    const failed = attached.filter((window) => window.error !== null);
+    if (failed.length > 0)
+      throw new Error(
+        `webContents.debugger.attach failed: ${failed.map((window) => window.error).join('; ')}`,
+      );
+    await Promise.all(attached.map((window) => relay.addWindow(window.contentsId)));
+    const browser = await chromium.connectOverCDP(relay.wsEndpoint, { timeout: timeoutMs });
+    this.#browser = browser;
+    const context = browser.contexts()[0] as BrowserContext;
+    context.on('page', (page) => void this.#track(context, page));
+    await Promise.all(context.pages().map((page) => this.#track(context, page)));
+    const pages = () => [...this.#pages.values()];
+    const windowOf = (page: Page) => this.#windowOfPage(page);
+    this.network = new PlaywrightNetwork(context, windowOf, (record) =>
+      this.#emit({ type: 'network', record }),
+    );
+    this.dialogs = new PlaywrightDialogs((dialog, decision) =>
+      this.#emit({ type: 'dialog', dialog, decision }),
+    );
+    this.storage = new PlaywrightStorage(context, pages);
+    this.clock = new PlaywrightClock(context, pages);
+  }
+
+  async windows(): Promise<WindowInfo[]> {
+    if (!this.#main.electron) return [];
+    return (await this.#mainWindows()).map((window) => ({
+      id: this.#entry(window).id,
+      title: window.title,
+      url: window.url,
+    }));
+  }
+
+  async bounds(windowId: string): Promise<Bounds | null> {
+    return (await this.#mainWindow(windowId))?.bounds ?? null;
+  }
+
+  async focusedWindowId(): Promise<string | null> {
+    const focused = (await this.#mainWindows()).find((window) => window.focused);
+    return focused ? this.#entry(focused).id : null;
+  }
+
+  async bringToFront(windowId: string): Promise<void> {
+    const entry = this.#byId(windowId);
+    if (!entry) return;
+    await this.#main.run(injectCallSource('agent.focus(arg)'), entry.browserWindowId);
+    await this.#pages.get(entry.contentsId)?.bringToFront();
+  }
+
+  window(windowId: string): WindowDriver | undefined {
+    const entry = this.#byId(windowId);
+    const page = entry && this.#pages.get(entry.contentsId);
+    if (!page) return undefined;
+    let driver = this.#drivers.get(page);
+    if (!driver) {
+      driver = new PageDriver(page);
+      this.#drivers.set(page, driver);
+    }
+    return driver;
+  }
+
+  onEvent(listener: (event: TransportEvent) => void): () => void {
+    this.native?.startEvents((event) => this.#emit({ type: 'native', event }));
+    return this.#events.on(listener);
+  }
+
+  stop(): Promise<ExitInfo> {
+    return Promise.reject(notOwned('stop'));
+  }
+
+  forceKill(): Promise<ExitInfo> {
+    return Promise.reject(notOwned('forceKill'));
+  }
+
+  async detach(): Promise<void> {
+    this.#ended = true;
+    await this.#release();
+  }
+
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#ended = true;
+    await this.#release();
+    this.#disposed = true;
+    this.#events.close();
+  }
+
+  /** Debuggers detached, the relay and Playwright closed, the agent released, the inspector as it was found. */
+  async #release(): Promise<void> {
+    this.native?.close();
+    await this.#browser?.close().catch(() => undefined);
+    await this.#relay?.close();
+    if (!this.#main.closed) {
+      await this.#main.run(injectReleaseSource()).catch(() => undefined);
+      await this.#main.release(this.#closeInspector);
+    }
+  }
+
+  #lost(reason: string): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#emit({ type: 'disconnected', reason: `the inspector connection closed (${reason})` });
+  }
+
+  #onAgentMessage(message: AgentMessage): void {
+    if (message.kind === 'window-created') {
+      const { window } = message;
+      this.#emit({
+        type: 'window-opened',
+        window: { id: this.#entry(window).id, title: window.title, url: window.url },
+      });
+      if (this.#relay && message.attachError === null)
+        void this.#relay.addWindow(window.contentsId).catch(() => undefined);
+    } else if (message.kind === 'window-closed') {
+      const entry = this.#windows.get(message.browserWindowId);
+      if (!entry) return;
+      this.#windows.delete(message.browserWindowId);
+      this.#pages.delete(entry.contentsId);
+      this.#emit({ type: 'window-closed', window: { id: entry.id, title: '', url: '' } });
+    } else {
+      this.#relay?.receive(message);
+    }
+  }
+
+  /** A page Playwright announced: tied to its window through the target id the relay knows. */
+  async #track(context: BrowserContext, page: Page): Promise<void> {
+    let targetId: string;
+    try {
+      const session = await context.newCDPSession(page);
+      targetId = (await session.send('Target.getTargetInfo')).targetInfo.targetId;
+      await session.detach().catch(() => undefined);
+    } catch {
+      return;
+    }
+    const contentsId = this.#relay?.contentsIdOfTarget(targetId);
+    const entry = [...this.#windows.values()].find((candidate) => candidate.contentsId === contentsId);
+    if (contentsId === undefined || !entry) return;
+    this.#pages.set(contentsId, page);
+    const id = entry.id;
+    page.on('console', (message) =>
+      this.#emit({ type: 'console', message: consoleMessageOf(message, 'RENDERER', id) }),
+    );
+    page.on('dialog', (dialog) => this.dialogs?.handle(dialog, id));
+    page.on('pageerror', (error) => this.#emit({ type: 'console', message: pageErrorOf(error, id) }));
+    page.once('close', () => this.#pages.delete(contentsId));
+  }
+
+  #windowOfPage(page: Page): string | undefined {
+    for (const [contentsId, candidate] of this.#pages) {
+      if (candidate === page)
+        return [...this.#windows.values()].find((entry) => entry.contentsId === contentsId)?.id;
+    }
+    return undefined;
+  }
+
+  #mainWindows(): Promise<MainWindow[]> {
+    return this.#main.run<MainWindow[]>(injectCallSource('agent.windows()'));
+  }
+
+  async #mainWindow(windowId: string): Promise<MainWindow | undefined> {
+    const entry = this.#byId(windowId);
+    return (
+      entry && (await this.#mainWindows()).find((window) => window.browserWindowId === entry.browserWindowId)
+    );
+  }
+
+  /** The session's id of a main-process window, given once and never reused. */
+  #entry(window: { browserWindowId: number; contentsId: number }): WindowEntry {
+    let entry = this.#windows.get(window.browserWindowId);
+    if (!entry) {
+      entry = {
+        id: `w${this.#nextWindow++}`,
+        browserWindowId: window.browserWindowId,
+        contentsId: window.contentsId,
+      };
+      this.#windows.set(window.browserWindowId, entry);
+    }
+    return entry;
+  }
+
+  #byId(windowId: string): WindowEntry | undefined {
+    return [...this.#windows.values()].find((entry) => entry.id === windowId);
+  }
+
+  readonly #lookup: WindowLookup = {
+    browserWindowIdOf: (windowId) => this.#byId(windowId)?.browserWindowId,
+    contentsIdOf: (windowId) => this.#byId(windowId)?.contentsId,
+    windowIdOfBrowserWindow: (browserWindowId) => this.#windows.get(browserWindowId)?.id ?? null,
+  };
+
+  #emit(event: TransportEvent): void {
+    if (!this.#disposed) this.#events.emit(event);
+  }
+}
+
+function notOwned(operation: string): StagegraphError {
+  return new StagegraphError('NOT_OWNED', `${operation} would end an app Stagegraph did not start.`);
+}

@@ -1,0 +1,36 @@
+import { capabilityMatrix } from '../capabilities.js';
+import type { InjectOptions, InjectTransport } from '../contract.js';
+import { MainProcess } from './main-process.js';
+import { openInspector } from './open-inspector.js';
+import { InspectorSession, UPGRADED } from './session.js';
+
+/**
+ * Injects into a running Node or Electron main process through its inspector (opened by SIGUSR1, as
+ * `process._debugProcess` does), and — the upgrade — drives its windows through `webContents.debugger`.
+ * The matrix is the best case; each session's own matrix says what its app allowed.
+ */
+export function createInspectorTransport(): InjectTransport {
+  return {
+    id: 'inspector',
+    description:
+      'Injects into a running Electron (or Node) main process through its inspector, with no debugging flag needed; its upgrade drives the windows through webContents.debugger.',
+    capabilities: capabilityMatrix([
+      'INJECT',
+      'MAIN_EVAL',
+      'CONSOLE',
+      'WINDOWS',
+      'NATIVE_UI',
+      'RENDERER_EVAL',
+      ...UPGRADED,
+    ]),
+    async inject(options: InjectOptions) {
+      const endpoint = await openInspector(options.pid, options.timeoutMs);
+      const main = await MainProcess.connect(endpoint.webSocketDebuggerUrl, options.pid, options.timeoutMs);
+      return InspectorSession.open(main, {
+        upgrade: options.upgrade,
+        timeoutMs: options.timeoutMs,
+        openedHere: endpoint.openedHere,
+      });
+    },
+  };
+}
