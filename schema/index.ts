@@ -5,6 +5,7 @@ import { applyEvalScope, type EvalScope } from './eval.js';
 import { enforceGovernance } from './governance.js';
 import './actions.js';
 import './approvals.js';
+import './artifacts.js';
 import './attach.js';
 import './audit.js';
 import './clock.js';

@@ -17,6 +17,7 @@ import { createCdpTransport } from '../transports/cdp/transport.js';
 import type { Transport } from '../transports/contract.js';
 import { createInspectorTransport } from '../transports/inspector/transport.js';
 import { createPlaywrightElectronTransport } from '../transports/playwright-electron/transport.js';
+import { artifactsRoute } from './artifacts-route.js';
 import { authenticator, useClientAuth } from './auth.js';
 import { clientDirectory, type ServeConfig } from './config.js';
 import { maskError } from './error-format.js';
@@ -89,7 +90,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     plugins: [useClientAuth(authenticate, identities), ...useQueryLimits()],
     logging: false,
   });
-  const server: Server = createServer(yoga);
+  const artifacts = artifactsRoute(config.artifactsDir, authenticate);
+  const server: Server = createServer((request, response) => {
+    if (!artifacts(request, response)) void yoga(request, response);
+  });
   const ws = attachGraphqlWs(server, yoga, GRAPHQL_PATH, authenticate);
   let url = '';
   let stopping: Promise<void> | undefined;

@@ -1,10 +1,11 @@
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_APP_MAIN, STAND_IN } from './helpers/fixture-app.js';
 import type { Loose, LooseResponse } from './helpers/fixture-session.js';
-import { ARTIFACTS_DIR, http, type RunningGateway, startGateway } from './helpers/gateway.js';
+import { http, type RunningGateway, startGateway } from './helpers/gateway.js';
 import { expectGroupsGone, livingGroupMembers } from './helpers/processes.js';
 
 /** A shell script that ignores its arguments (the DevTools switches Stagegraph adds). */
@@ -38,8 +39,11 @@ describe('launchCommand: any command with a DevTools port, owned and recorded', 
       { input },
     );
 
+  /** Its own folder: test files run side by side, and each gateway numbers its sessions from s1. */
+  const artifactsDir = mkdtempSync(join(tmpdir(), 'stagegraph-launch-command-'));
+
   beforeAll(async () => {
-    gateway = await startGateway();
+    gateway = await startGateway({ artifactsDir });
   });
   afterAll(() => gateway?.stop());
 
@@ -71,7 +75,7 @@ describe('launchCommand: any command with a DevTools port, owned and recorded', 
     expect(stop.status).toBe('STOPPED');
     await expectGroupsGone([session.pid]);
 
-    const folder = join(ARTIFACTS_DIR, session.id);
+    const folder = join(artifactsDir, session.id);
     expect(await readFile(join(folder, 'stdout.log'), 'utf8')).toContain('fixture main: ready');
     expect(await readFile(join(folder, 'stderr.log'), 'utf8')).toMatch(
       /DevTools listening on ws:\/\/127\.0\.0\.1:\d+/,

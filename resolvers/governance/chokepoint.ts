@@ -5,7 +5,7 @@ import type { TargetRequest } from '../interaction/target-input.js';
 import type { ApprovalResult } from './approval-broker.js';
 import type { ClientIdentity } from './client-identity.js';
 import type { Governance } from './governance.js';
-import type { GovernedRequest, JsonObject } from './governed-request.js';
+import type { GovernedRequest, JsonObject, TargetInfo } from './governed-request.js';
 import { type PolicyVerdict, policyDeniedError } from './policy.js';
 import { elementScreenshot, type OperationPreview, previewOperation } from './target-preview.js';
 
@@ -87,6 +87,7 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
   const evidence: EvidenceHash[] = [];
   let approval: ApprovalResult | null = null;
   const record = async (outcome: AuditOutcome, errorCode: string | null): Promise<void> => {
+    noteInRunLog(governance, preview.session?.id, call.operation, outcome, errorCode, shown.target, started);
     try {
       await audit.append({
         client: call.client,
@@ -157,6 +158,26 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
   }
   await record('ok', null);
   return result;
+}
+
+/** Stagegraph's own doings in the session's run log, beside the app's output and console. */
+function noteInRunLog(
+  governance: Governance,
+  sessionId: string | undefined,
+  operation: string,
+  outcome: AuditOutcome,
+  errorCode: string | null,
+  target: TargetInfo | null,
+  started: number,
+): void {
+  const runLog = sessionId ? governance.sessions.find(sessionId)?.runLog : undefined;
+  if (!runLog) return;
+  const on = target ? ` on ${target.role} "${target.name}"` : '';
+  const ms = Math.round(performance.now() - started);
+  runLog.stagegraph(
+    `${operation}${on}: ${outcome}${errorCode ? ` (${errorCode})` : ''} in ${ms} ms`,
+    outcome === 'ok' ? 'info' : 'warn',
+  );
 }
 
 function previewOf(call: MutationCall) {

@@ -34,6 +34,7 @@ export async function takeScreenshot(session: Session, request: ScreenshotReques
   const path = request.save
     ? await session.artifacts.save('screenshots', window.id, format === 'png' ? 'png' : 'jpg', shot.bytes)
     : null;
+  if (path) session.runLog.stagegraph(`screenshot of ${window.id} saved to ${path}`);
   return {
     windowId: window.id,
     format,

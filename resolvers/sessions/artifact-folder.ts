@@ -1,8 +1,19 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
+/** A listing names at most this many files; a folder with more says how many it left out. */
+export const MAX_LISTED_ARTIFACTS = 1_000;
+
+export interface ArtifactFile {
+  /** Relative to the session's folder, with `/` separators: `run.jsonl`, `screenshots/w1-1.png`. */
+  readonly path: string;
+  readonly size: number;
+  readonly modified: Date;
+}
+
 /**
- * A session's own folder for what it keeps on disk (saved screenshots, later logs). Names are made here,
+ * A session's own folder for what it keeps on disk (the run log, a launched command's output, saved
+ * screenshots). Names are made here,
  * never taken from clients, so nothing a client sends can steer a write outside the folder.
  */
 export class ArtifactFolder {
@@ -21,5 +32,26 @@ export class ArtifactFolder {
     this.#next += 1;
     await writeFile(path, bytes);
     return path;
+  }
+
+  /** The files in the folder, sorted by path, at most MAX_LISTED_ARTIFACTS of them. */
+  async list(): Promise<{ files: ArtifactFile[]; omitted: number }> {
+    const files: ArtifactFile[] = [];
+    let omitted = 0;
+    const walk = async (folder: string, prefix: string): Promise<void> => {
+      const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        const path = `${prefix}${entry.name}`;
+        if (entry.isDirectory()) await walk(join(folder, entry.name), `${path}/`);
+        else if (!entry.isFile()) continue;
+        else if (files.length >= MAX_LISTED_ARTIFACTS) omitted += 1;
+        else {
+          const info = await stat(join(folder, entry.name)).catch(() => null);
+          if (info) files.push({ path, size: info.size, modified: info.mtime });
+        }
+      }
+    };
+    await walk(this.path, '');
+    return { files, omitted };
   }
 }

@@ -119,6 +119,7 @@ export class SessionRegistry {
       transportSession,
       { main: request.main ?? null, executablePath: request.executablePath ?? null },
       Math.max(0, timeoutMs - (Date.now() - started)),
+      `launch of ${request.main ?? request.executablePath}`,
     );
   }
 
@@ -126,8 +127,10 @@ export class SessionRegistry {
   async attach(request: AttachRequest): Promise<Session> {
     this.#assertAccepting();
     const transport = this.#transportFor('ATTACH', isAttachTransport);
-    const transportSession = await transport.attach(attachOptions(request));
-    return this.#adopt(this.#reserveId(), transport, transportSession, NOT_LAUNCHED, 0);
+    const options = attachOptions(request);
+    const transportSession = await transport.attach(options);
+    const where = options.cdpUrl ?? `${options.host}:${options.port}`;
+    return this.#adopt(this.#reserveId(), transport, transportSession, NOT_LAUNCHED, 0, `attach to ${where}`);
   }
 
   /** Starts a command with a DevTools port, records its output in the session's folder, and attaches. */
@@ -145,6 +148,7 @@ export class SessionRegistry {
       transportSession,
       { main: null, executablePath: request.command },
       Math.max(0, options.timeoutMs - (Date.now() - started)),
+      `launchCommand of ${request.command}`,
     );
   }
 
@@ -152,8 +156,16 @@ export class SessionRegistry {
   async inject(request: InjectRequest): Promise<Session> {
     this.#assertAccepting();
     const transport = this.#transportFor('INJECT', isInjectTransport);
-    const transportSession = await transport.inject(injectOptions(request));
-    return this.#adopt(this.#reserveId(), transport, transportSession, NOT_LAUNCHED, 0);
+    const options = injectOptions(request);
+    const transportSession = await transport.inject(options);
+    return this.#adopt(
+      this.#reserveId(),
+      transport,
+      transportSession,
+      NOT_LAUNCHED,
+      0,
+      `inject into pid ${options.pid}`,
+    );
   }
 
   /** Debuggable browsers and apps answering on loopback ports. */
@@ -219,6 +231,12 @@ export class SessionRegistry {
   async stopAll(graceMs = STOP_GRACE_DEFAULT_MS): Promise<void> {
     this.#shuttingDown = true;
     await Promise.all(this.list().map((session) => session.end(graceMs)));
+    await Promise.all(this.list().map((session) => session.runLog.close()));
+  }
+
+  /** The session with `id`, if the registry still holds it; never throws. */
+  find(id: string): Session | undefined {
+    return this.#sessions.get(id);
   }
 
   #assertAccepting(): void {
@@ -253,6 +271,7 @@ export class SessionRegistry {
     transportSession: TransportSession,
     launch: SessionLaunch,
     waitForWindowMs: number,
+    origin: string,
   ): Promise<Session> {
     const session = new Session(
       id,
@@ -262,6 +281,7 @@ export class SessionRegistry {
       this.#hub,
       this.#storage,
       launch,
+      origin,
     );
     this.#sessions.set(session.id, session);
     this.#forgetOldEndedSessions();
@@ -284,6 +304,7 @@ export class SessionRegistry {
     const ended = this.list().filter((session) => !session.isLive);
     for (const session of ended.slice(0, Math.max(0, ended.length - MAX_ENDED_SESSIONS))) {
       this.#sessions.delete(session.id);
+      void session.runLog.close();
     }
   }
 }

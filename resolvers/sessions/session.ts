@@ -15,6 +15,8 @@ import { SessionNative } from '../native/session-native.js';
 import { RefStore } from '../snapshot/ref-store.js';
 import { ArtifactFolder } from './artifact-folder.js';
 import { ConsoleLog } from './console-log.js';
+import { RunLog } from './run-log.js';
+import { recordTransportEvent } from './run-log-events.js';
 import { selectWindow, type WindowSelector } from './select-window.js';
 import type { SessionEvent, SessionEventType, SessionStatus, SessionTopics } from './session-event.js';
 
@@ -50,6 +52,8 @@ export class Session {
   /** Network, dialogs, cookies and storage, clock. */
   readonly capture: SessionCapture;
   readonly artifacts: ArtifactFolder;
+  /** The unified run log in the artifact folder: output, console, dialogs and Stagegraph's own doings. */
+  readonly runLog: RunLog;
   readonly uploadRoots: readonly string[];
   /** Refs and recent snapshots of every window of this session. */
   readonly snapshots: RefStore;
@@ -72,10 +76,17 @@ export class Session {
     hub: EventHub<SessionTopics>,
     storage: SessionStorage,
     launch: SessionLaunch = { main: null, executablePath: null },
+    /** How it came to be, for the run log: `launch`, `attach to …`, `inject into …`. */
+    origin = 'launch',
   ) {
     this.id = id;
     this.launch = launch;
     this.artifacts = new ArtifactFolder(storage.artifactsDir, id);
+    this.runLog = new RunLog(this.artifacts.path);
+    const app = transport.app;
+    this.runLog.stagegraph(
+      `session ${id} started by ${origin} on ${transportId}: ${app.name ?? 'unnamed app'}${transport.pid ? `, pid ${transport.pid}` : ''}`,
+    );
     this.uploadRoots = storage.uploadRoots;
     this.snapshots = new RefStore(id);
     this.transportId = transportId;
@@ -280,6 +291,7 @@ export class Session {
   }
 
   #onTransportEvent(event: TransportEvent): void {
+    recordTransportEvent(this.runLog, event, this.#detachRequested);
     if (this.native.onTransportEvent(event)) return;
     if (this.capture.onTransportEvent(event)) return;
     switch (event.type) {
@@ -312,6 +324,7 @@ export class Session {
   }
 
   #end(status: 'DETACHED' | 'DISCONNECTED'): void {
+    this.runLog.stagegraph(`session ${status.toLowerCase()}`);
     this.#endedAt = new Date();
     this.#status = status;
     this.#publish(status);

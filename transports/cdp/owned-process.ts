@@ -3,12 +3,11 @@ import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { ExitInfo } from '../contract.js';
 import { EARLY_EVENT_LIMIT } from '../event-relay.js';
+import { readLines } from '../output-lines.js';
 import { reapGroup, signalGroup, stopProcessGroup } from '../process-group.js';
 
 /** Lines of stderr kept for an EXITED_EARLY or LAUNCH_TIMEOUT error: enough to show the last words. */
 export const STDERR_TAIL_LINES = 20;
-/** A line longer than this is cut in the run log (the raw file keeps every byte). */
-const MAX_LINE_CHARS = 4_096;
 
 export type OutputStream = 'stdout' | 'stderr';
 
@@ -32,8 +31,8 @@ export class OwnedProcess {
     this.executablePath = executablePath;
     this.pid = child.pid ?? -1;
     mkdirSync(outputDir, { recursive: true });
-    this.#record(child, 'stdout', createWriteStream(join(outputDir, 'stdout.log')));
-    this.#record(child, 'stderr', createWriteStream(join(outputDir, 'stderr.log')));
+    this.#record(child, 'stdout', createWriteStream(join(outputDir, 'stdout.log'), { flags: 'a' }));
+    this.#record(child, 'stderr', createWriteStream(join(outputDir, 'stderr.log'), { flags: 'a' }));
     this.exited = new Promise((resolve) => {
       const finish = (code: number | null, signal: NodeJS.Signals | null) => {
         if (this.#exit) return;
@@ -107,21 +106,12 @@ export class OwnedProcess {
   #record(child: ChildProcess, stream: OutputStream, file: WriteStream): void {
     const source = child[stream];
     if (!source) return;
-    let partial = '';
-    source.on('data', (chunk: Buffer) => {
-      file.write(chunk);
-      const lines = (partial + chunk.toString('utf8')).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) this.#line(stream, line);
-    });
-    source.once('end', () => {
-      if (partial) this.#line(stream, partial);
-      file.end();
-    });
+    source.on('data', (chunk: Buffer) => file.write(chunk));
+    source.once('end', () => file.end());
+    readLines(source, (text) => this.#line(stream, text));
   }
 
-  #line(stream: OutputStream, raw: string): void {
-    const text = raw.replace(/\r$/, '').slice(0, MAX_LINE_CHARS);
+  #line(stream: OutputStream, text: string): void {
     if (stream === 'stderr') {
       this.#tail.push(text);
       if (this.#tail.length > STDERR_TAIL_LINES) this.#tail.shift();

@@ -8,6 +8,8 @@ import type {
   TransportSession,
   WindowInfo,
 } from '../contract.js';
+import { EARLY_EVENT_LIMIT } from '../event-relay.js';
+import { readLines } from '../output-lines.js';
 import { PlaywrightClock } from '../playwright-page/clock.js';
 import { PlaywrightDialogs } from '../playwright-page/dialogs.js';
 import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
@@ -51,6 +53,8 @@ export class PlaywrightElectronSession implements TransportSession {
   readonly #windows = new WindowRegistry();
   readonly #drivers = new WeakMap<Page, PageDriver>();
   readonly #listeners = new Set<(event: TransportEvent) => void>();
+  /** Output lines written before the first listener (the app's start-up), bounded, for that listener. */
+  #earlyOutput: TransportEvent[] = [];
   readonly #exited: Promise<ExitInfo>;
   #exit: ExitInfo | undefined;
   #disposed = false;
@@ -72,6 +76,10 @@ export class PlaywrightElectronSession implements TransportSession {
     this.storage = new PlaywrightStorage(context, pages);
     this.clock = new PlaywrightClock(context, pages);
     const child = electron.process();
+    for (const stream of ['stdout', 'stderr'] as const) {
+      const source = child[stream];
+      if (source) readLines(source, (text) => this.#output({ type: 'output', stream, text }));
+    }
     this.#exited = new Promise((resolve) => {
       const finish = (code: number | null, signal: NodeJS.Signals | null) => {
         if (this.#exit) return;
@@ -150,6 +158,9 @@ export class PlaywrightElectronSession implements TransportSession {
 
   onEvent(listener: (event: TransportEvent) => void): () => void {
     this.#listeners.add(listener);
+    const early = this.#earlyOutput;
+    this.#earlyOutput = [];
+    for (const event of early) listener(event);
     // Native events wait in the main process until someone listens, so none is lost before the first.
     this.native?.startEvents((event) => this.#emit({ type: 'native', event }));
     return () => this.#listeners.delete(listener);
@@ -225,6 +236,11 @@ export class PlaywrightElectronSession implements TransportSession {
           : {}),
       },
     });
+  }
+
+  #output(event: TransportEvent): void {
+    if (this.#listeners.size > 0) this.#emit(event);
+    else if (this.#earlyOutput.length < EARLY_EVENT_LIMIT) this.#earlyOutput.push(event);
   }
 
   #emit(event: TransportEvent): void {

@@ -1,0 +1,108 @@
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+
+/** The run log's file name in a session's artifact folder: one JSON object per line. */
+export const RUN_LOG_FILE = 'run.jsonl';
+/**
+ * A run log stops growing at this size (a chatty app can write gigabytes); what did not fit is counted
+ * and the count written last, so the file says it is incomplete.
+ */
+export const RUN_LOG_MAX_BYTES = 16 * 1024 * 1024;
+/** One message longer than this is cut: a line is for reading, the raw stdout.log keeps every byte. */
+export const RUN_LOG_MAX_MESSAGE = 8_192;
+
+/** Where a line came from: the app's process output, its console, its dialogs, or Stagegraph itself. */
+export type RunLogSource = 'stdout' | 'stderr' | 'console' | 'dialog' | 'stagegraph';
+export type RunLogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface RunLogEntry {
+  readonly time: Date;
+  readonly source: RunLogSource;
+  readonly level: RunLogLevel;
+  readonly message: string;
+  /** The window it concerns, when one does. */
+  readonly windowId?: string | null;
+}
+
+/** Console types as Chromium names them, on the run log's four levels. */
+export function levelOfConsole(type: string): RunLogLevel {
+  if (type === 'error' || type === 'assert' || type === 'pageerror') return 'error';
+  if (type === 'warning' || type === 'warn') return 'warn';
+  if (type === 'debug' || type === 'trace' || type === 'verbose') return 'debug';
+  return 'info';
+}
+
+/**
+ * A session's unified run log, `<artifacts>/<session>/run.jsonl`: the app's stdout and stderr, its
+ * console, the dialogs it raised and what Stagegraph did, interleaved in the order they happened, one
+ * `{ time, source, level, message, windowId? }` per line. Appended to, so a server restarted onto the same
+ * session ids never erases an earlier run; bounded, and written without blocking the caller.
+ */
+export class RunLog {
+  readonly path: string;
+  readonly #folder: string;
+  #stream: WriteStream | undefined;
+  #bytes = 0;
+  #dropped = 0;
+  #closed = false;
+
+  constructor(folder: string) {
+    this.#folder = folder;
+    this.path = join(folder, RUN_LOG_FILE);
+  }
+
+  /** Entries that did not fit under the size bound. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  append(entry: RunLogEntry): void {
+    if (this.#closed) return;
+    const line = `${JSON.stringify({
+      time: entry.time.toISOString(),
+      source: entry.source,
+      level: entry.level,
+      message:
+        entry.message.length > RUN_LOG_MAX_MESSAGE
+          ? `${entry.message.slice(0, RUN_LOG_MAX_MESSAGE)}…`
+          : entry.message,
+      ...(entry.windowId ? { windowId: entry.windowId } : {}),
+    })}\n`;
+    const size = Buffer.byteLength(line);
+    if (this.#bytes + size > RUN_LOG_MAX_BYTES) {
+      this.#dropped += 1;
+      return;
+    }
+    this.#bytes += size;
+    this.#open().write(line);
+  }
+
+  /** Notes Stagegraph's own doings. */
+  stagegraph(message: string, level: RunLogLevel = 'info'): void {
+    this.append({ time: new Date(), source: 'stagegraph', level, message });
+  }
+
+  /** Writes what was dropped, if anything, and closes the file; later entries are ignored. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    if (this.#dropped > 0) {
+      // Past the bound on purpose: this one line says the log is incomplete.
+      this.#open().write(
+        `${JSON.stringify({ time: new Date().toISOString(), source: 'stagegraph', level: 'warn', message: `run log full: ${this.#dropped} entries dropped` })}\n`,
+      );
+    }
+    this.#closed = true;
+    const stream = this.#stream;
+    if (stream) await new Promise<void>((resolve) => stream.end(resolve));
+  }
+
+  #open(): WriteStream {
+    if (!this.#stream) {
+      mkdirSync(this.#folder, { recursive: true });
+      this.#stream = createWriteStream(this.path, { flags: 'a' });
+      // A full disk must not take the session down; the log is a record, not a dependency.
+      this.#stream.on('error', () => undefined);
+    }
+    return this.#stream;
+  }
+}

@@ -1,0 +1,47 @@
+import type { ArtifactFile } from '../resolvers/sessions/artifact-folder.js';
+import { builder } from './builder.js';
+import { SessionRef } from './session.js';
+
+/** Where the HTTP server serves a session's artifacts; one segment per path part, each URI-encoded. */
+export const ARTIFACTS_HTTP_PREFIX = '/artifacts';
+
+const ArtifactFileRef = builder
+  .objectRef<ArtifactFile & { readonly sessionId: string }>('ArtifactFile')
+  .implement({
+    description:
+      "A file in the session's artifact folder: the run log, a launched command's output, saved screenshots.",
+    fields: (t) => ({
+      path: t.exposeString('path', {
+        description: "Relative to the session's folder: run.jsonl, screenshots/w1-1.png.",
+      }),
+      size: t.exposeInt('size', { description: 'Bytes.' }),
+      modified: t.field({ type: 'DateTime', resolve: (file) => file.modified }),
+      url: t.string({
+        description:
+          'Where this server serves it read-only (GET, with the same token as GraphQL), relative to the server.',
+        resolve: (file) =>
+          `${ARTIFACTS_HTTP_PREFIX}/${[file.sessionId, ...file.path.split('/')].map(encodeURIComponent).join('/')}`,
+      }),
+    }),
+  });
+
+const ArtifactListingRef = builder
+  .objectRef<{ files: (ArtifactFile & { sessionId: string })[]; omitted: number }>('ArtifactListing')
+  .implement({
+    fields: (t) => ({
+      files: t.field({ type: [ArtifactFileRef], resolve: (listing) => listing.files }),
+      omitted: t.exposeInt('omitted', { description: 'Files left out past the listing bound (1000).' }),
+    }),
+  });
+
+builder.objectFields(SessionRef, (t) => ({
+  artifacts: t.field({
+    type: ArtifactListingRef,
+    description:
+      "The session's artifact folder: run.jsonl (output, console, dialogs and Stagegraph's own actions, one JSON object per line), a launched command's stdout.log and stderr.log, saved screenshots. Readable after the session ends.",
+    resolve: async (session) => {
+      const { files, omitted } = await session.artifacts.list();
+      return { files: files.map((file) => ({ ...file, sessionId: session.id })), omitted };
+    },
+  }),
+}));
