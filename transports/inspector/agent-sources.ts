@@ -4,18 +4,19 @@ import { installMenuHooks } from '../playwright-electron/native/menu-hooks.js';
 import { installNotificationHooks } from '../playwright-electron/native/notification-hooks.js';
 import { AGENT_KEY } from '../playwright-electron/native/shapes.js';
 import { INJECT_AGENT_KEY, installInjectAgent } from './inject-agent.js';
+import { STORE } from './main-process.js';
 
 /** esbuild may wrap named functions in `__name(...)`; shipped source brings a stand-in along. */
 const NAME_HELPER = 'var __name = (target) => target;';
 const INJECT_AGENT = `globalThis[Symbol.for(${JSON.stringify(INJECT_AGENT_KEY)})]`;
 const NATIVE_AGENT = `globalThis[Symbol.for(${JSON.stringify(AGENT_KEY)})]`;
 
-/** Installs the inject agent reporting through `binding`, replacing one a previous inject left. */
+/** Installs the inject agent, connected to the gateway's channel `{ port, token }`, replacing an older one. */
 export function injectAgentSource(): string {
-  return `(electron, binding) => {
+  return `(electron, channel) => {
   ${NAME_HELPER}
   if (${INJECT_AGENT}) ${INJECT_AGENT}.release();
-  ${INJECT_AGENT} = (${installInjectAgent})(electron, binding);
+  ${INJECT_AGENT} = (${installInjectAgent})(electron, ${STORE}.net, channel);
   return true;
 }`;
 }

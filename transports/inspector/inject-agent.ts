@@ -12,7 +12,7 @@ export interface MainWindow {
   readonly bounds: { x: number; y: number; width: number; height: number };
 }
 
-/** What the agent reports through the binding, in the order it happened in the main process. */
+/** What the agent reports over its channel, in the order it happened in the main process. */
 export type AgentMessage =
   | { readonly kind: 'window-created'; readonly window: MainWindow; readonly attachError: string | null }
   | { readonly kind: 'window-closed'; readonly browserWindowId: number; readonly contentsId: number }
@@ -26,19 +26,20 @@ export type AgentMessage =
     }
   | { readonly kind: 'detached'; readonly contentsId: number; readonly reason: string };
 
+/** One CDP command for a window's debugger, sent by the gateway over the channel. */
+export interface AgentCommand {
+  readonly rid: number;
+  readonly contentsId: number;
+  readonly method: string;
+  readonly params: unknown;
+  readonly sessionId: string | null;
+}
+
 export interface InjectAgent {
   windows(): MainWindow[];
   focus(browserWindowId: number): boolean;
   /** Attaches webContents.debugger to every window now, and to each new one from now on. */
   upgrade(): { contentsId: number; error: string | null }[];
-  /** One CDP command through a window's debugger; the answer comes back as a `response` message. */
-  command(message: {
-    rid: number;
-    contentsId: number;
-    method: string;
-    params: unknown;
-    sessionId: string | null;
-  }): void;
   close(contentsId: number): boolean;
   executeJavaScript(contentsId: number, code: string): Promise<unknown>;
   /** Detaches every debugger and stops watching windows; the app is as it was, hooks aside. */
@@ -48,14 +49,22 @@ export interface InjectAgent {
 /**
  * The main-process half of inject, shipped as source (self-contained: it references only its parameters
  * and globals). It watches windows, and for the upgrade attaches Electron's `webContents.debugger` to each
- * one and relays CDP through it: commands come in by `command`, answers and events go out through the
- * binding, one ordered stream, so a response never overtakes the events that preceded it.
+ * one and relays CDP through it. It connects back to the gateway's loopback channel (`net`, token first):
+ * commands come in, answers and events go out, on that one socket and in order, so a response never
+ * overtakes the events that preceded it. When the gateway goes away, everything is released.
  */
-export function installInjectAgent(electron: Loose, binding: string): InjectAgent {
+export function installInjectAgent(
+  electron: Loose,
+  net: Loose,
+  channel: { readonly port: number; readonly token: string },
+): InjectAgent {
   const { app, BrowserWindow, webContents } = electron;
+  const socket = net.connect({ host: '127.0.0.1', port: channel.port });
+  socket.setNoDelay(true);
+  socket.on('error', () => undefined);
+  socket.write(`${channel.token}\n`);
   const post = (message: AgentMessage) => {
-    const report = (globalThis as Loose)[binding];
-    if (typeof report === 'function') report(JSON.stringify(message));
+    if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
   };
   const describe = (window: Loose): MainWindow => ({
     browserWindowId: window.id,
@@ -114,7 +123,34 @@ export function installInjectAgent(electron: Loose, binding: string): InjectAgen
   app.on('browser-window-created', onCreated);
   for (const window of BrowserWindow.getAllWindows()) watch(window);
 
-  return {
+  const command = ({ rid, contentsId, method, params, sessionId }: AgentCommand) => {
+    const entry = debuggers.get(contentsId);
+    if (!entry) {
+      post({ kind: 'response', rid, error: 'No target available' });
+      return;
+    }
+    const dbg = entry.contents.debugger;
+    const sent = sessionId
+      ? dbg.sendCommand(method, params ?? {}, sessionId)
+      : dbg.sendCommand(method, params ?? {});
+    sent.then(
+      (result: unknown) => post({ kind: 'response', rid, result }),
+      (error: Loose) => post({ kind: 'response', rid, error: String(error?.message ?? error) }),
+    );
+  };
+  let buffered = '';
+  socket.on('data', (chunk: Loose) => {
+    buffered += String(chunk);
+    let newline = buffered.indexOf('\n');
+    while (newline !== -1) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      if (line) command(JSON.parse(line));
+      newline = buffered.indexOf('\n');
+    }
+  });
+
+  const agent: InjectAgent = {
     windows: () => BrowserWindow.getAllWindows().map(describe),
     focus(browserWindowId) {
       const window = BrowserWindow.fromId(browserWindowId);
@@ -127,21 +163,6 @@ export function installInjectAgent(electron: Loose, binding: string): InjectAgen
         contentsId: window.webContents.id,
         error: attach(window.webContents),
       }));
-    },
-    command({ rid, contentsId, method, params, sessionId }) {
-      const entry = debuggers.get(contentsId);
-      if (!entry) {
-        post({ kind: 'response', rid, error: 'No target available' });
-        return;
-      }
-      const dbg = entry.contents.debugger;
-      const sent = sessionId
-        ? dbg.sendCommand(method, params ?? {}, sessionId)
-        : dbg.sendCommand(method, params ?? {});
-      sent.then(
-        (result: unknown) => post({ kind: 'response', rid, result }),
-        (error: Loose) => post({ kind: 'response', rid, error: String(error?.message ?? error) }),
-      );
     },
     close(contentsId) {
       const window = BrowserWindow.getAllWindows().find(
@@ -157,6 +178,7 @@ export function installInjectAgent(electron: Loose, binding: string): InjectAgen
     },
     release() {
       upgrading = false;
+      socket.destroy();
       app.removeListener('browser-window-created', onCreated);
       for (const { off } of watched.values()) off();
       watched.clear();
@@ -167,4 +189,7 @@ export function installInjectAgent(electron: Loose, binding: string): InjectAgen
       debuggers.clear();
     },
   };
+  // The gateway went away (stopped, crashed, detached): the app gets its debuggers back.
+  socket.once('close', () => agent.release());
+  return agent;
 }

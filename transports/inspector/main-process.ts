@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { CdpConnection } from '../cdp/connection.js';
 import type { ConsoleMessage } from '../contract.js';
 import { injectFailed } from './open-inspector.js';
 
 /** Where inject keeps what it found in the main process (the electron module, the inspector module). */
 export const INJECT_KEY = 'stagegraph.inject';
-const STORE = `globalThis[Symbol.for(${JSON.stringify(INJECT_KEY)})]`;
+/** The store as an expression in shipped source: `{ electron, reason, inspector, net }`. */
+export const STORE = `globalThis[Symbol.for(${JSON.stringify(INJECT_KEY)})]`;
 
 /** Runs once, with the inspector's command-line `require`: finds the app's electron module, if any. */
 const INSTALL = `(() => {
@@ -15,7 +15,7 @@ const INSTALL = `(() => {
     try { electron = require('electron'); } catch (error) { reason = String(error && error.message || error); }
     // Under plain Node, require('electron') is the npm wrapper that names the binary: not the API.
     if (typeof electron === 'string' || (electron && !electron.app)) { reason = 'not an Electron main process'; electron = null; }
-    ${STORE} = { electron, reason, inspector: require('node:inspector') };
+    ${STORE} = { electron, reason, inspector: require('node:inspector'), net: require('node:net') };
   }
   const store = ${STORE};
   return { pid: process.pid, electron: Boolean(store.electron), reason: store.reason };
@@ -33,15 +33,13 @@ interface EvaluateResult {
 
 /**
  * A running Node or Electron main process, through its inspector: the pid checked, shipped sources run with
- * the app's own electron module, a binding the process reports through, and its console.
+ * the app's own electron module, and its console.
  */
 export class MainProcess {
   readonly pid: number;
   /** Whether `require('electron')` gave the Electron API (false for plain Node). */
   readonly electron: boolean;
   readonly endpoint: string;
-  /** A binding name nobody can guess, so the app's own code cannot speak for Stagegraph by accident. */
-  readonly binding = `__stagegraph_${randomUUID().replaceAll('-', '')}`;
   readonly #connection: CdpConnection;
 
   private constructor(connection: CdpConnection, pid: number, electron: boolean) {
@@ -75,21 +73,6 @@ export class MainProcess {
     return evaluate<T>(this.#connection, `(${source})(${STORE}.electron, ${JSON.stringify(arg ?? null)})`);
   }
 
-  /** Like run, without waiting for the result: for messages whose answer comes back through the binding. */
-  post(source: string, arg: unknown): Promise<void> {
-    return this.#connection
-      .send('Runtime.evaluate', { expression: `(${source})(${STORE}.electron, ${JSON.stringify(arg)})` })
-      .then(() => undefined);
-  }
-
-  /** Listens to what the process reports through the binding; the binding exists from this call on. */
-  async listen(listener: (payload: string) => void): Promise<void> {
-    this.#connection.on('Runtime.bindingCalled', (params) => {
-      if (params.name === this.binding) listener(params.payload as string);
-    });
-    await this.#connection.send('Runtime.addBinding', { name: this.binding });
-  }
-
   /** The main process's console from now on (the inspector replays older messages; those are dropped). */
   async captureConsole(listener: (message: ConsoleMessage) => void): Promise<void> {
     const since = Date.now();
@@ -118,12 +101,11 @@ export class MainProcess {
   }
 
   /**
-   * Lets go: the binding is removed and, when Stagegraph opened the inspector, it is closed again (after
-   * this call's answer, from a timer in the process, since closing it ends this very connection).
+   * Lets go: when Stagegraph opened the inspector, it is closed again (after this call's answer, from a
+   * timer in the process, since closing it ends this very connection).
    */
   async release(closeInspector: boolean): Promise<void> {
     if (this.#connection.closed) return;
-    await this.#connection.send('Runtime.removeBinding', { name: this.binding }).catch(() => undefined);
     if (closeInspector) {
       await this.#connection
         .send('Runtime.evaluate', {

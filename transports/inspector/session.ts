@@ -10,6 +10,7 @@ import { PageDriver } from '../playwright-page/page-driver.js';
 import { consoleMessageOf, pageErrorOf } from '../playwright-page/page-events.js';
 import { PlaywrightStorage } from '../playwright-page/storage.js';
 import type { WindowDriver } from '../window-driver.js';
+import { AgentChannel } from './agent-channel.js';
 import { injectAgentSource, injectCallSource, injectReleaseSource } from './agent-sources.js';
 import { CdpRelay } from './cdp-relay.js';
 import type { AgentMessage, MainWindow } from './inject-agent.js';
@@ -70,6 +71,7 @@ export class InspectorSession implements TransportSession {
   readonly #drivers = new WeakMap<Page, PageDriver>();
   #nextWindow = 1;
   #relay: CdpRelay | undefined;
+  #channel: AgentChannel | undefined;
   #browser: Browser | undefined;
   #ended = false;
   #disposed = false;
@@ -108,10 +110,12 @@ export class InspectorSession implements TransportSession {
 
   async #start(upgrade: boolean, timeoutMs: number): Promise<void> {
     this.#main.onClose((reason) => this.#lost(reason));
-    await this.#main.listen((payload) => this.#onAgentMessage(JSON.parse(payload) as AgentMessage));
     await this.#main.captureConsole((message) => this.#emit({ type: 'console', message }));
     if (!this.#main.electron) return;
-    await this.#main.run(injectAgentSource(), this.#main.binding);
+    const channel = await AgentChannel.open();
+    this.#channel = channel;
+    channel.onMessage((message) => this.#onAgentMessage(message as AgentMessage));
+    await this.#main.run(injectAgentSource(), { port: channel.port, token: channel.token });
     for (const window of await this.#mainWindows()) {
       this.#emit({
         type: 'window-opened',
@@ -133,13 +137,10 @@ export class InspectorSession implements TransportSession {
 
   /** Attaches every window's debugger, and connects Playwright to them through the relay. */
   async #upgrade(timeoutMs: number): Promise<void> {
+    const channel = this.#channel;
+    if (!channel) throw new Error('the inject agent has no channel');
     const relay = await CdpRelay.start(
-      (message) =>
-        void this.#main
-          .post(injectCallSource('agent.command(arg)'), message)
-          .catch(() =>
-            relay.receive({ kind: 'response', rid: message.rid, error: 'The main process did not answer.' }),
-          ),
+      (command) => channel.send(command),
       `Chrome/${this.app.versions.chrome ?? '0.0.0.0'}`,
     );
     this.#relay = relay;
@@ -237,6 +238,7 @@ export class InspectorSession implements TransportSession {
     this.native?.close();
     await this.#browser?.close().catch(() => undefined);
     await this.#relay?.close();
+    this.#channel?.close();
     if (!this.#main.closed) {
       await this.#main.run(injectReleaseSource()).catch(() => undefined);
       await this.#main.release(this.#closeInspector);
