@@ -97,15 +97,15 @@ describe('artifacts and the unified run log of a session', () => {
     expect((await rawGet(origin, path, {})).status).toBe(401);
     expect((await rawGet(origin, path, AUTH, 'POST')).status).toBe(405);
     expect((await rawGet(origin, path, AUTH, 'HEAD')).status).toBe(200);
-    for (const escape of [
+    for (const traversal of [
       `/artifacts/${session}/../../../../etc/passwd`,
       `/artifacts/${session}/%2e%2e/%2e%2e/etc/passwd`,
       `/artifacts/${session}/..%2f..%2fetc%2fpasswd`,
       '/artifacts/audit/log.jsonl',
       '/artifacts/../package.json',
     ]) {
-      const answer = await rawGet(origin, escape);
-      expect(answer.status, escape).toBe(400);
+      const answer = await rawGet(origin, traversal);
+      expect(answer.status, traversal).toBe(400);
       expect(answer.body).not.toContain('root:');
     }
     symlinkSync('/etc/hostname', join(root, session, 'escape.txt'));
