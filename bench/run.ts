@@ -9,6 +9,7 @@ const BENCHES = [
   'governance-click.ts',
   'native.ts',
   'console-fanout.ts',
+  'attach.ts',
 ];
 const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
