@@ -60,7 +60,7 @@ export const USAGE = `Usage: stagegraph serve [options]
   --allow-eval[=scope]   expose eval fields: main, renderer, or both when no scope is given
   --allow-remote-cdp     let attach and discover reach DevTools ports on other hosts (default: loopback only)
   --electron <path>      Electron binary for launches that name none (or ELECTRON_PATH)
-  --artifacts <dir>      where sessions keep saved screenshots (default ./.artifacts)
+  --artifacts <dir>      where sessions keep run logs, command output, screenshots (default ./.artifacts)
   --upload-root <dir>    a folder agents may upload files from; repeatable (default: the working dir)
   --demo                 launch the fixture app as a demo session
   --help                 this text`;
