@@ -26,8 +26,8 @@ const LEADER_WITH_CHILD = `
 
 describe('stopProcessGroup', () => {
   it('escalates to SIGTERM when the graceful quit does nothing, and reaps the children', async () => {
-    const { pgid, exited } = spawnGroup(LEADER_WITH_CHILD);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { pgid, exited, ready } = spawnGroup(`${LEADER_WITH_CHILD} console.log('ready');`);
+    await ready;
     expect(livingGroupMembers(pgid).length).toBe(2);
     const exit = await stopProcessGroup({ pgid, exited, graceful: async () => {}, graceMs: 100 });
     expect(exit.signal).toBe('SIGTERM');
