@@ -41,7 +41,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, args, { sessions }) => {
       const session = sessions.get(args.session);
-      const { window } = await session.window(args.window);
+      const window = await session.findWindow(args.window);
       return session.native.evalRenderer(window.id, args.code, parseArg(args.arg));
     },
   }),

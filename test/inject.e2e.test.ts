@@ -219,6 +219,11 @@ describe('inject into the fixture app, started on the stand-in without any debug
       `mutation { inject(input: { pid: ${app.pid}, upgrade: false }) { id capabilities { SNAPSHOT MAIN_EVAL } } }`,
     );
     expect(inject.capabilities).toEqual({ SNAPSHOT: false, MAIN_EVAL: true });
+    // Renderer eval needs no upgrade: the main process runs it through webContents.executeJavaScript.
+    const title = await data(
+      `mutation { evalRenderer(session: "${inject.id}", window: "w1", code: "() => document.title") { json } }`,
+    );
+    expect(title.evalRenderer.json).toBe('"Stagegraph Fixture"');
     const refused = await failure(`{ session(id: "${inject.id}") { window { snapshot { totalNodes } } } }`);
     expect(refused.code).toBe('CAPABILITY_UNSUPPORTED');
     const events = subscribe(client, SESSION_EVENTS, { session: inject.id });
