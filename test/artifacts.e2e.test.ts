@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_APP_MAIN, fixtureLaunch, STAND_IN } from './helpers/fixture-app.js';
-import type { Loose, LooseResponse } from './helpers/fixture-session.js';
+import type { Loose } from './helpers/fixture-session.js';
 import { UNATTENDED_POLICY } from './helpers/fixture-session.js';
-import { http, type RunningGateway, startGateway } from './helpers/gateway.js';
+import { type RunningGateway, startGateway } from './helpers/gateway.js';
+import { gatewayClient } from './helpers/gateway-client.js';
 
 const TOKEN = 'artifact-test-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -34,16 +35,8 @@ describe('artifacts and the unified run log of a session', () => {
   let gateway: RunningGateway;
   let origin: string;
   let session: string;
-  const data = async (query: string, variables?: Record<string, unknown>) => {
-    const response = (await http<Loose, Record<string, unknown> | undefined>(
-      gateway.url,
-      query,
-      variables,
-      AUTH,
-    )) as LooseResponse;
-    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
-    return response.data;
-  };
+  const data = (query: string, variables?: Record<string, unknown>) =>
+    gatewayClient(gateway.url, AUTH).data(query, variables);
 
   beforeAll(async () => {
     gateway = await startGateway({ token: TOKEN, artifactsDir: root, policyFile: UNATTENDED_POLICY });

@@ -6,8 +6,9 @@ import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCaptureServer } from './helpers/capture-app.js';
 import { type OutsideProcess, startDebuggableChromium, startFixtureOutside } from './helpers/debuggable.js';
-import type { Loose, LooseResponse } from './helpers/fixture-session.js';
-import { http, startGateway, subscribe, wsClient } from './helpers/gateway.js';
+import type { Loose } from './helpers/fixture-session.js';
+import { startGateway, subscribe, wsClient } from './helpers/gateway.js';
+import { gatewayClient as clientOf } from './helpers/gateway-client.js';
 import { livingGroupMembers } from './helpers/processes.js';
 
 const ATTACH_POLICY = fileURLToPath(new URL('./attach.policy.yaml', import.meta.url));
@@ -16,24 +17,10 @@ const SESSION_EVENTS = parse(
   'subscription ($session: ID) { sessionEvents(session: $session) { type status window { id title } } }',
 ) as TypedDocumentNode<Loose, { session?: string }>;
 
+/** A gateway on a free port and a client for it. */
 async function gatewayClient(overrides: Parameters<typeof startGateway>[0] = {}) {
   const gateway = await startGateway(overrides);
-  const send = (query: string, variables?: Record<string, unknown>) =>
-    http<Loose, Record<string, unknown> | undefined>(gateway.url, query, variables) as Promise<LooseResponse>;
-  const data = async (query: string, variables?: Record<string, unknown>) => {
-    const response = await send(query, variables);
-    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
-    return response.data;
-  };
-  const failure = async (query: string, variables?: Record<string, unknown>) => {
-    const response = await send(query, variables);
-    expect(
-      response.errors?.length,
-      `expected an error, got ${JSON.stringify(response.data)}`,
-    ).toBeGreaterThan(0);
-    return { message: response.errors?.[0]?.message, ...response.errors?.[0]?.extensions };
-  };
-  return { gateway, send, data, failure };
+  return { gateway, ...clientOf(gateway.url) };
 }
 
 describe('attach over CDP to a headless Chromium started outside Stagegraph', () => {

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loopbackPortsOf } from '../transports/proc-sockets.js';
 import { startCaptureServer } from './helpers/capture-app.js';
 import { type OutsideProcess, startFixtureOutside } from './helpers/debuggable.js';
-import type { Loose, LooseResponse } from './helpers/fixture-session.js';
-import { http, type RunningGateway, startGateway, subscribe, wsClient } from './helpers/gateway.js';
+import type { Loose } from './helpers/fixture-session.js';
+import { type RunningGateway, startGateway, subscribe, wsClient } from './helpers/gateway.js';
+import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
 import { expectGroupsGone, livingGroupMembers } from './helpers/processes.js';
 
 const ATTACH_POLICY = fileURLToPath(new URL('./attach.policy.yaml', import.meta.url));
@@ -22,21 +23,10 @@ describe('inject into the fixture app, started on the stand-in without any debug
   let gateway: RunningGateway;
   let client: Client;
   let session: string;
-  const send = (query: string, variables?: Record<string, unknown>) =>
-    http<Loose, Record<string, unknown> | undefined>(gateway.url, query, variables) as Promise<LooseResponse>;
-  const data = async (query: string, variables?: Record<string, unknown>) => {
-    const response = await send(query, variables);
-    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
-    return response.data;
-  };
-  const failure = async (query: string) => {
-    const response = await send(query);
-    expect(
-      response.errors?.length,
-      `expected an error, got ${JSON.stringify(response.data)}`,
-    ).toBeGreaterThan(0);
-    return { message: response.errors?.[0]?.message, ...response.errors?.[0]?.extensions };
-  };
+  let api: GatewayClient;
+  const send = (query: string) => api.send(query);
+  const data = (query: string) => api.data(query);
+  const failure = (query: string) => api.failure(query);
   const windowTitled = async (title: string) =>
     (await data(`{ session(id: "${session}") { windows { id title } } }`)).session.windows.find(
       (window: Loose) => window.title === title,
@@ -46,6 +36,7 @@ describe('inject into the fixture app, started on the stand-in without any debug
     server = await startCaptureServer();
     app = await startFixtureOutside({ port: false, env: { FIXTURE_CAPTURE_URL: `${server.url}/` } });
     gateway = await startGateway({ allowEval: 'both', policyFile: ATTACH_POLICY });
+    api = gatewayClient(gateway.url);
     client = wsClient(gateway.wsUrl);
   });
   afterAll(async () => {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_APP_MAIN, STAND_IN } from './helpers/fixture-app.js';
-import type { Loose, LooseResponse } from './helpers/fixture-session.js';
-import { http, type RunningGateway, startGateway } from './helpers/gateway.js';
+import { type RunningGateway, startGateway } from './helpers/gateway.js';
+import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
 import { expectGroupsGone, livingGroupMembers } from './helpers/processes.js';
 
 /** A shell script that ignores its arguments (the DevTools switches Stagegraph adds). */
@@ -18,21 +18,10 @@ async function script(name: string, body: string): Promise<string> {
 
 describe('launchCommand: any command with a DevTools port, owned and recorded', () => {
   let gateway: RunningGateway;
-  const send = (query: string, variables?: Record<string, unknown>) =>
-    http<Loose, Record<string, unknown> | undefined>(gateway.url, query, variables) as Promise<LooseResponse>;
-  const data = async (query: string, variables?: Record<string, unknown>) => {
-    const response = await send(query, variables);
-    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
-    return response.data;
-  };
-  const failure = async (query: string, variables?: Record<string, unknown>) => {
-    const response = await send(query, variables);
-    expect(
-      response.errors?.length,
-      `expected an error, got ${JSON.stringify(response.data)}`,
-    ).toBeGreaterThan(0);
-    return { message: response.errors?.[0]?.message, ...response.errors?.[0]?.extensions };
-  };
+  let api: GatewayClient;
+  const send = (query: string, variables?: Record<string, unknown>) => api.send(query, variables);
+  const data = (query: string, variables?: Record<string, unknown>) => api.data(query, variables);
+  const failure = (query: string, variables?: Record<string, unknown>) => api.failure(query, variables);
   const launchCommand = (input: Record<string, unknown>) =>
     send(
       'mutation ($input: LaunchCommandInput!) { launchCommand(input: $input) { id status transport ownsProcess pid endpoint windows { id title } } }',
@@ -44,6 +33,7 @@ describe('launchCommand: any command with a DevTools port, owned and recorded', 
 
   beforeAll(async () => {
     gateway = await startGateway({ artifactsDir });
+    api = gatewayClient(gateway.url);
   });
   afterAll(() => gateway?.stop());
 

@@ -3,20 +3,20 @@ import { afterAll, beforeAll } from 'vitest';
 
 export const CHROMIUM = process.env.STAGEGRAPH_CHROMIUM ?? '/usr/bin/chromium';
 
-/** A headless Debian Chromium with the flags this machine needs (no sandbox as root, no background network). */
+/** The flags this machine needs (no sandbox as root, no background network), for any Chromium a test starts. */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A headless Debian Chromium with those flags. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] });
 }
 
 /**

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
 import { fixtureLaunch, STAND_IN } from './fixture-app.js';
 import type { Loose, LooseResponse } from './fixture-session.js';
-import { http, type RunningGateway, startGateway } from './gateway.js';
+import { type RunningGateway, startGateway } from './gateway.js';
+import { gatewayClient } from './gateway-client.js';
 
 const APP_DIR = new URL('../../fixtures/app/', import.meta.url);
 /** How long the capture window may take to open and load after the launch returns. */
@@ -99,21 +99,7 @@ async function captureWindow(data: (query: string) => Promise<Loose>): Promise<s
 export async function startCaptureApp(query = ''): Promise<CaptureApp> {
   const server = await startCaptureServer();
   const gateway = await startGateway();
-  const send = (query: string, variables?: Record<string, unknown>) =>
-    http<Loose, Record<string, unknown> | undefined>(gateway.url, query, variables) as Promise<LooseResponse>;
-  const data = async (query: string, variables?: Record<string, unknown>) => {
-    const response = await send(query, variables);
-    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
-    return response.data;
-  };
-  const failure = async (query: string, variables?: Record<string, unknown>) => {
-    const response = await send(query, variables);
-    expect(
-      response.errors?.length,
-      `expected an error, got ${JSON.stringify(response.data)}`,
-    ).toBeGreaterThan(0);
-    return { message: response.errors?.[0]?.message, ...response.errors?.[0]?.extensions };
-  };
+  const { send, data, failure } = gatewayClient(gateway.url);
   const pageUrl = `${server.url}/${query}`;
   const launched = await data('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
     input: fixtureLaunch(STAND_IN, { FIXTURE_CAPTURE_URL: pageUrl }),

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM } from './browser.js';
+import { CHROMIUM, CHROMIUM_ARGS } from './browser.js';
 import { FIXTURE_APP_MAIN, STAND_IN } from './fixture-app.js';
 import { expectGroupsGone } from './processes.js';
 
@@ -68,19 +68,7 @@ export function startDebuggableChromium(url: string): Promise<OutsideProcess> {
   const profile = mkdtempSync(join(tmpdir(), 'stagegraph-attach-chromium-'));
   return startOutside(
     CHROMIUM,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--remote-debugging-port=0',
-      `--user-data-dir=${profile}`,
-      url,
-    ],
+    ['--headless', ...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, url],
     DEVTOOLS_LINE,
     {},
     () => rmSync(profile, { recursive: true, force: true }),

@@ -1,22 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
 import type { LaunchTransport } from '../../transports/contract.js';
 import { ELECTRON_TARGETS, fixtureLaunch, STAND_IN } from './fixture-app.js';
-import { http, type RunningGateway, startGateway } from './gateway.js';
+import { type RunningGateway, startGateway } from './gateway.js';
+import { gatewayClient, type Loose, type LooseResponse } from './gateway-client.js';
 import { plainChromiumTransport } from './plain-chromium.js';
 
-/**
- * Responses as end-to-end tests read them: any path may be followed, and a wrong one fails the assertion
- * that reads it. The typed documents of test/operations cover the foundation; these suites favour
- * inline operations so each test shows the exact GraphQL an agent would send.
- */
-// biome-ignore lint/suspicious/noExplicitAny: see above
-export type Loose = any;
-
-export interface LooseResponse {
-  readonly data?: Loose;
-  readonly errors?: readonly { message: string; extensions?: Loose }[];
-}
+export type { Loose, LooseResponse };
 
 export interface FixtureSession {
   readonly gateway: RunningGateway;
@@ -53,21 +42,7 @@ export async function startFixtureSession(
     { policyFile: UNATTENDED_POLICY, mutationsPerSecond: SUITE_MUTATIONS_PER_SECOND },
     transports,
   );
-  const send = (query: string, variables?: Record<string, unknown>) =>
-    http<Loose, Record<string, unknown> | undefined>(gateway.url, query, variables) as Promise<LooseResponse>;
-  const data = async (query: string, variables?: Record<string, unknown>) => {
-    const response = await send(query, variables);
-    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
-    return response.data;
-  };
-  const failure = async (query: string, variables?: Record<string, unknown>) => {
-    const response = await send(query, variables);
-    expect(
-      response.errors?.length,
-      `expected an error, got ${JSON.stringify(response.data)}`,
-    ).toBeGreaterThan(0);
-    return { message: response.errors?.[0]?.message, ...response.errors?.[0]?.extensions };
-  };
+  const { send, data, failure } = gatewayClient(gateway.url);
   const launched = await data('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
     input: fixtureLaunch(executablePath),
   });

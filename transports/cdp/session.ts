@@ -14,7 +14,7 @@ import type { EvalOutcome } from '../native-contract.js';
 import { PlaywrightClock } from '../playwright-page/clock.js';
 import { PlaywrightDialogs } from '../playwright-page/dialogs.js';
 import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
-import { PageDriver } from '../playwright-page/page-driver.js';
+import { PageDrivers } from '../playwright-page/page-drivers.js';
 import { consoleMessageOf, documentParsed, pageErrorOf } from '../playwright-page/page-events.js';
 import { evalInPage } from '../playwright-page/renderer-eval.js';
 import { PlaywrightStorage } from '../playwright-page/storage.js';
@@ -65,7 +65,7 @@ export class CdpSession implements TransportSession {
   readonly #context: BrowserContext;
   readonly #windows: PageWindows;
   readonly #owned: OwnedProcess | undefined;
-  readonly #drivers = new WeakMap<Page, PageDriver>();
+  readonly #drivers = new PageDrivers();
   readonly #events = new EventRelay<TransportEvent>();
   /** Set once the session has let go of the app, or lost it: later disconnects are ours, not news. */
   #ended = false;
@@ -177,14 +177,7 @@ export class CdpSession implements TransportSession {
   }
 
   window(windowId: string): WindowDriver | undefined {
-    const page = this.#windows.registry.page(windowId);
-    if (!page) return undefined;
-    let driver = this.#drivers.get(page);
-    if (!driver) {
-      driver = new PageDriver(page);
-      this.#drivers.set(page, driver);
-    }
-    return driver;
+    return this.#drivers.of(this.#windows.registry.page(windowId));
   }
 
   async evalRenderer(windowId: string, code: string, arg: unknown): Promise<EvalOutcome> {

@@ -6,7 +6,7 @@ import { EventRelay } from '../event-relay.js';
 import { PlaywrightClock } from '../playwright-page/clock.js';
 import { PlaywrightDialogs } from '../playwright-page/dialogs.js';
 import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
-import { PageDriver } from '../playwright-page/page-driver.js';
+import { PageDrivers } from '../playwright-page/page-drivers.js';
 import { consoleMessageOf, pageErrorOf } from '../playwright-page/page-events.js';
 import { PlaywrightStorage } from '../playwright-page/storage.js';
 import type { WindowDriver } from '../window-driver.js';
@@ -68,7 +68,7 @@ export class InspectorSession implements TransportSession {
   readonly #events = new EventRelay<TransportEvent>();
   readonly #windows = new Map<number, WindowEntry>();
   readonly #pages = new Map<number, Page>();
-  readonly #drivers = new WeakMap<Page, PageDriver>();
+  readonly #drivers = new PageDrivers();
   #nextWindow = 1;
   #relay: CdpRelay | undefined;
   #channel: AgentChannel | undefined;
@@ -197,14 +197,7 @@ export class InspectorSession implements TransportSession {
 
   window(windowId: string): WindowDriver | undefined {
     const entry = this.#byId(windowId);
-    const page = entry && this.#pages.get(entry.contentsId);
-    if (!page) return undefined;
-    let driver = this.#drivers.get(page);
-    if (!driver) {
-      driver = new PageDriver(page);
-      this.#drivers.set(page, driver);
-    }
-    return driver;
+    return this.#drivers.of(entry && this.#pages.get(entry.contentsId));
   }
 
   onEvent(listener: (event: TransportEvent) => void): () => void {

@@ -13,7 +13,8 @@ import { readLines } from '../output-lines.js';
 import { PlaywrightClock } from '../playwright-page/clock.js';
 import { PlaywrightDialogs } from '../playwright-page/dialogs.js';
 import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
-import { PageDriver } from '../playwright-page/page-driver.js';
+import { PageDrivers } from '../playwright-page/page-drivers.js';
+import { consoleMessageOf, documentParsed, pageErrorOf } from '../playwright-page/page-events.js';
 import { PlaywrightStorage } from '../playwright-page/storage.js';
 import { reapGroup, signalGroup, stopProcessGroup } from '../process-group.js';
 import type { WindowDriver } from '../window-driver.js';
@@ -24,21 +25,6 @@ import { describePage, WindowRegistry } from './window-registry.js';
 const WINDOW_QUERY_TIMEOUT_MS = 2_000;
 /** A new window is announced once its document is parsed (so it has its title), or after this at most. */
 const WINDOW_ANNOUNCE_TIMEOUT_MS = 5_000;
-
-/**
- * Resolves once the window's first real document is parsed: a new BrowserWindow starts on about:blank and
- * navigates to the app's page right after, so about:blank's own load is not the one that counts.
- */
-async function documentParsed(page: Page): Promise<void> {
-  const bound = { timeout: WINDOW_ANNOUNCE_TIMEOUT_MS };
-  if (page.url() === 'about:blank') {
-    await page
-      .waitForURL((url) => url.href !== 'about:blank', { ...bound, waitUntil: 'domcontentloaded' })
-      .catch(() => undefined);
-  } else {
-    await page.waitForLoadState('domcontentloaded', bound).catch(() => undefined);
-  }
-}
 
 /** One launched Electron app driven through Playwright's ElectronApplication. */
 export class PlaywrightElectronSession implements TransportSession {
@@ -51,7 +37,7 @@ export class PlaywrightElectronSession implements TransportSession {
   native: PlaywrightNativeSurface | undefined;
   readonly #electron: ElectronApplication;
   readonly #windows = new WindowRegistry();
-  readonly #drivers = new WeakMap<Page, PageDriver>();
+  readonly #drivers = new PageDrivers();
   readonly #listeners = new Set<(event: TransportEvent) => void>();
   /** Output lines written before the first listener (the app's start-up), bounded, for that listener. */
   #earlyOutput: TransportEvent[] = [];
@@ -146,14 +132,7 @@ export class PlaywrightElectronSession implements TransportSession {
   }
 
   window(windowId: string): WindowDriver | undefined {
-    const page = this.#windows.page(windowId);
-    if (!page) return undefined;
-    let driver = this.#drivers.get(page);
-    if (!driver) {
-      driver = new PageDriver(page);
-      this.#drivers.set(page, driver);
-    }
-    return driver;
+    return this.#drivers.of(this.#windows.page(windowId));
   }
 
   onEvent(listener: (event: TransportEvent) => void): () => void {
@@ -193,18 +172,7 @@ export class PlaywrightElectronSession implements TransportSession {
     if (!isNew) return;
     page.on('console', (message) => this.#console(message, 'RENDERER', id));
     page.on('dialog', (dialog) => this.dialogs.handle(dialog, id));
-    page.on('pageerror', (error) =>
-      this.#emit({
-        type: 'console',
-        message: {
-          time: new Date(),
-          type: 'pageerror',
-          text: error.message,
-          source: 'RENDERER',
-          windowId: id,
-        },
-      }),
-    );
+    page.on('pageerror', (error) => this.#emit({ type: 'console', message: pageErrorOf(error, id) }));
     page.on('crash', () =>
       this.#emit({ type: 'renderer-crashed', window: { id, title: '', url: page.url() } }),
     );
@@ -213,29 +181,13 @@ export class PlaywrightElectronSession implements TransportSession {
       this.#windows.remove(page);
       this.#emit({ type: 'window-closed', window: { id, title: '', url } });
     });
-    void documentParsed(page)
+    void documentParsed(page, WINDOW_ANNOUNCE_TIMEOUT_MS)
       .then(() => describePage(id, page))
       .then((window) => this.#emit({ type: 'window-opened', window }));
   }
 
   #console(message: PlaywrightConsoleMessage, source: ConsoleSource, windowId?: string): void {
-    const location = message.location();
-    // Playwright keeps a handle per argument alive until the page closes (~3 KB per line, measured by
-    // test/flood.e2e); only the text is kept, so release them now or a chatty page grows memory forever.
-    for (const arg of message.args()) void arg.dispose().catch(() => {});
-    this.#emit({
-      type: 'console',
-      message: {
-        time: new Date(),
-        type: message.type(),
-        text: message.text(),
-        source,
-        ...(windowId ? { windowId } : {}),
-        ...(location.url
-          ? { location: `${location.url}:${location.lineNumber}:${location.columnNumber}` }
-          : {}),
-      },
-    });
+    this.#emit({ type: 'console', message: consoleMessageOf(message, source, windowId) });
   }
 
   #output(event: TransportEvent): void {
