@@ -10,6 +10,8 @@ import { http } from './gateway.js';
 export type Loose = any;
 
 export interface LooseResponse {
+  /** The HTTP status: 200 for GraphQL answers, 401 without a token the server requires. */
+  readonly status: number;
   readonly data?: Loose;
   readonly errors?: readonly { message: string; extensions?: Loose }[];
 }

@@ -3,55 +3,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
-import { expect } from 'vitest';
 import type { ServeConfig } from '../../server/config.js';
 import { fixtureLaunch } from './fixture-app.js';
-import type { Loose, LooseResponse } from './fixture-session.js';
-import {
-  http,
-  type RunningGateway,
-  type Subscription,
-  startGateway,
-  subscribe,
-  wsClient,
-} from './gateway.js';
+import { type RunningGateway, type Subscription, startGateway, subscribe, wsClient } from './gateway.js';
+import { type GatewayClient, gatewayClient, type Loose } from './gateway-client.js';
 
 export const AGENT_TOKEN = 'agent-e2e-7f3c91d2';
 export const APPROVER_TOKEN = 'approver-e2e-b4e08a66';
 
 /** One side of a governed run: an HTTP sender and a graphql-ws connection, both carrying one token. */
-export interface TokenClient {
-  send(query: string, variables?: Record<string, unknown>): Promise<LooseResponse & { status: number }>;
-  /** Data of an operation that must succeed. */
-  data(query: string, variables?: Record<string, unknown>): Promise<Loose>;
-  /** The first error of an operation that must fail: its extensions with the message. */
-  failure(query: string, variables?: Record<string, unknown>): Promise<Loose>;
+export interface TokenClient extends GatewayClient {
   readonly ws: Client;
   watch(query: string): Subscription<Loose>;
 }
 
 export function tokenClient(gateway: RunningGateway, token: string | undefined): TokenClient {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  const send = (query: string, variables?: Record<string, unknown>) =>
-    http<Loose, Record<string, unknown> | undefined>(gateway.url, query, variables, headers) as Promise<
-      LooseResponse & { status: number }
-    >;
   const ws = wsClient(gateway.wsUrl, token ? { authorization: `Bearer ${token}` } : undefined);
   return {
-    send,
-    async data(query, variables) {
-      const response = await send(query, variables);
-      expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
-      return response.data;
-    },
-    async failure(query, variables) {
-      const response = await send(query, variables);
-      expect(
-        response.errors?.length,
-        `expected an error, got ${JSON.stringify(response.data)}`,
-      ).toBeGreaterThan(0);
-      return { message: response.errors?.[0]?.message, ...response.errors?.[0]?.extensions };
-    },
+    ...gatewayClient(gateway.url, headers),
     ws,
     watch: (query) => subscribe<Loose, Record<string, unknown>>(ws, parse(query)),
   };
