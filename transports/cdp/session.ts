@@ -15,7 +15,7 @@ import { PlaywrightClock } from '../playwright-page/clock.js';
 import { PlaywrightDialogs } from '../playwright-page/dialogs.js';
 import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
 import { PageDrivers } from '../playwright-page/page-drivers.js';
-import { consoleMessageOf, documentParsed, pageErrorOf } from '../playwright-page/page-events.js';
+import { documentParsed, relayPageEvents } from '../playwright-page/page-events.js';
 import { evalInPage } from '../playwright-page/renderer-eval.js';
 import { PlaywrightStorage } from '../playwright-page/storage.js';
 import type { WindowDriver } from '../window-driver.js';
@@ -245,18 +245,10 @@ export class CdpSession implements TransportSession {
     const added = await this.#windows.add(this.#context, page);
     if (!added?.isNew) return;
     const { id } = added;
-    page.on('console', (message) =>
-      this.#emit({ type: 'console', message: consoleMessageOf(message, 'RENDERER', id) }),
-    );
-    page.on('dialog', (dialog) => this.dialogs.handle(dialog, id));
-    page.on('pageerror', (error) => this.#emit({ type: 'console', message: pageErrorOf(error, id) }));
-    page.on('crash', () =>
-      this.#emit({ type: 'renderer-crashed', window: { id, title: '', url: page.url() } }),
-    );
-    page.once('close', () => {
-      const url = page.url();
-      this.#windows.remove(page);
-      this.#emit({ type: 'window-closed', window: { id, title: '', url } });
+    relayPageEvents(page, id, {
+      emit: (event) => this.#emit(event),
+      dialogs: this.dialogs,
+      forget: (closed) => this.#windows.remove(closed),
     });
     if (!initial) await documentParsed(page, WINDOW_ANNOUNCE_TIMEOUT_MS);
     if (page.isClosed()) return;

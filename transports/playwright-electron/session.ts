@@ -14,7 +14,7 @@ import { PlaywrightClock } from '../playwright-page/clock.js';
 import { PlaywrightDialogs } from '../playwright-page/dialogs.js';
 import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
 import { PageDrivers } from '../playwright-page/page-drivers.js';
-import { consoleMessageOf, documentParsed, pageErrorOf } from '../playwright-page/page-events.js';
+import { consoleMessageOf, documentParsed, relayPageEvents } from '../playwright-page/page-events.js';
 import { PlaywrightStorage } from '../playwright-page/storage.js';
 import { reapGroup, signalGroup, stopProcessGroup } from '../process-group.js';
 import type { WindowDriver } from '../window-driver.js';
@@ -170,16 +170,10 @@ export class PlaywrightElectronSession implements TransportSession {
   #track(page: Page): void {
     const { id, isNew } = this.#windows.add(page);
     if (!isNew) return;
-    page.on('console', (message) => this.#console(message, 'RENDERER', id));
-    page.on('dialog', (dialog) => this.dialogs.handle(dialog, id));
-    page.on('pageerror', (error) => this.#emit({ type: 'console', message: pageErrorOf(error, id) }));
-    page.on('crash', () =>
-      this.#emit({ type: 'renderer-crashed', window: { id, title: '', url: page.url() } }),
-    );
-    page.once('close', () => {
-      const url = page.url();
-      this.#windows.remove(page);
-      this.#emit({ type: 'window-closed', window: { id, title: '', url } });
+    relayPageEvents(page, id, {
+      emit: (event) => this.#emit(event),
+      dialogs: this.dialogs,
+      forget: (closed) => this.#windows.remove(closed),
     });
     void documentParsed(page, WINDOW_ANNOUNCE_TIMEOUT_MS)
       .then(() => describePage(id, page))

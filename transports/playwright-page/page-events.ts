@@ -1,5 +1,5 @@
-import type { Page, ConsoleMessage as PlaywrightConsoleMessage } from 'playwright-core';
-import type { ConsoleMessage, ConsoleSource } from '../contract.js';
+import type { Dialog, Page, ConsoleMessage as PlaywrightConsoleMessage } from 'playwright-core';
+import type { ConsoleMessage, ConsoleSource, TransportEvent } from '../contract.js';
 
 /**
  * A Playwright console message as the contract carries it. Playwright keeps a handle per argument alive
@@ -41,4 +41,27 @@ export async function documentParsed(page: Page, timeoutMs: number): Promise<voi
   } else {
     await page.waitForLoadState('domcontentloaded', bound).catch(() => undefined);
   }
+}
+
+/** Where a tracked window's page events go: the session's event stream, its dialog policy, its registry. */
+export interface PageEventSink {
+  emit(event: TransportEvent): void;
+  readonly dialogs: { handle(dialog: Dialog, windowId: string): unknown };
+  /** The page closed: drop it from the session's windows. */
+  forget(page: Page): void;
+}
+
+/** Relays one window's console, JS dialogs, uncaught errors, crash and close, whatever transport reached it. */
+export function relayPageEvents(page: Page, id: string, sink: PageEventSink): void {
+  page.on('console', (message) =>
+    sink.emit({ type: 'console', message: consoleMessageOf(message, 'RENDERER', id) }),
+  );
+  page.on('dialog', (dialog) => sink.dialogs.handle(dialog, id));
+  page.on('pageerror', (error) => sink.emit({ type: 'console', message: pageErrorOf(error, id) }));
+  page.on('crash', () => sink.emit({ type: 'renderer-crashed', window: { id, title: '', url: page.url() } }));
+  page.once('close', () => {
+    const url = page.url();
+    sink.forget(page);
+    sink.emit({ type: 'window-closed', window: { id, title: '', url } });
+  });
 }
