@@ -94,7 +94,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const server: Server = createServer((request, response) => {
     if (!artifacts(request, response)) void yoga(request, response);
   });
-  const ws = attachGraphqlWs(server, yoga, GRAPHQL_PATH, authenticate);
+  const ws = attachGraphqlWs(server, yoga, GRAPHQL_PATH, authenticate, config.keepAliveMs);
   let url = '';
   let stopping: Promise<void> | undefined;
 

@@ -26,6 +26,12 @@ export interface ServeConfig {
   readonly auditDir?: string | undefined;
   /** How long an operation waits for an approver before APPROVAL_TIMEOUT (default 60 s). */
   readonly approvalTimeoutMs?: number | undefined;
+  /**
+   * How often graphql-ws pings each socket; a socket that has not answered by the next ping is closed
+   * (default 12 s). A client whose socket is backed up cannot answer, so this also bounds how long a
+   * stalled subscriber is kept before it is cut off.
+   */
+  readonly keepAliveMs?: number | undefined;
   /** Sustained mutations per second per client (default 20; bursts of twice as many pass). */
   readonly mutationsPerSecond?: number | undefined;
   readonly allowEval: EvalScope;

@@ -11,6 +11,8 @@ import type { Authenticate } from './auth.js';
 
 /** graphql-ws close code for a refused connection_init (the protocol's "Forbidden"). */
 const CLOSE_FORBIDDEN = 4403;
+/** graphql-ws's own default ping interval. */
+const DEFAULT_KEEP_ALIVE_MS = 12_000;
 
 interface EnvelopedRoot {
   execute: (args: ExecutionArgs) => OperationResult;
@@ -26,6 +28,7 @@ export function attachGraphqlWs(
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>,
   path: string,
   authenticate: Authenticate,
+  keepAliveMs = DEFAULT_KEEP_ALIVE_MS,
 ): { close(): Promise<void> } {
   const wsServer = new WebSocketServer({ server, path });
   // Identified once, in connection_init; every operation on the socket runs as that client.
@@ -70,6 +73,7 @@ export function attachGraphqlWs(
       },
     },
     wsServer,
+    keepAliveMs,
   );
   return {
     async close() {
