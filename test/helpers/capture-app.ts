@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ServeConfig } from '../../server/config.js';
 import { fixtureLaunch, STAND_IN } from './fixture-app.js';
 import type { Loose, LooseResponse } from './fixture-session.js';
 import { type RunningGateway, startGateway } from './gateway.js';
@@ -96,9 +97,12 @@ async function captureWindow(data: (query: string) => Promise<Loose>): Promise<s
 }
 
 /** The fixture app on the stand-in with its capture window open on a fresh capture server. */
-export async function startCaptureApp(query = ''): Promise<CaptureApp> {
+export async function startCaptureApp(
+  query = '',
+  gatewayConfig: Partial<ServeConfig> = {},
+): Promise<CaptureApp> {
   const server = await startCaptureServer();
-  const gateway = await startGateway();
+  const gateway = await startGateway(gatewayConfig);
   const { send, data, failure } = gatewayClient(gateway.url);
   const pageUrl = `${server.url}/${query}`;
   const launched = await data('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
