@@ -6,8 +6,9 @@ import { EventRelay } from '../event-relay.js';
 import { PlaywrightClock } from '../playwright-page/clock.js';
 import { PlaywrightDialogs } from '../playwright-page/dialogs.js';
 import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
+import { pageCdpSession } from '../playwright-page/page-cdp.js';
 import { PageDrivers } from '../playwright-page/page-drivers.js';
-import { consoleMessageOf, pageErrorOf } from '../playwright-page/page-events.js';
+import { relayRendererEvents } from '../playwright-page/page-events.js';
 import { PlaywrightStorage } from '../playwright-page/storage.js';
 import type { WindowDriver } from '../window-driver.js';
 import { AgentChannel } from './agent-channel.js';
@@ -156,18 +157,20 @@ export class InspectorSession implements TransportSession {
     const browser = await chromium.connectOverCDP(relay.wsEndpoint, { timeout: timeoutMs });
     this.#browser = browser;
     const context = browser.contexts()[0] as BrowserContext;
-    context.on('page', (page) => void this.#track(context, page));
-    await Promise.all(context.pages().map((page) => this.#track(context, page)));
     const pages = () => [...this.#pages.values()];
     const windowOf = (page: Page) => this.#windowOfPage(page);
     this.network = new PlaywrightNetwork(context, windowOf, (record) =>
       this.#emit({ type: 'network', record }),
     );
-    this.dialogs = new PlaywrightDialogs((dialog, decision) =>
+    // Before any page is tracked: a tracked page's dialogs go to this policy from its first one.
+    const dialogs = new PlaywrightDialogs((dialog, decision) =>
       this.#emit({ type: 'dialog', dialog, decision }),
     );
+    this.dialogs = dialogs;
     this.storage = new PlaywrightStorage(context, pages);
     this.clock = new PlaywrightClock(context, pages);
+    context.on('page', (page) => void this.#track(page, dialogs));
+    await Promise.all(context.pages().map((page) => this.#track(page, dialogs)));
   }
 
   async windows(): Promise<WindowInfo[]> {
@@ -265,25 +268,15 @@ export class InspectorSession implements TransportSession {
   }
 
   /** A page Playwright announced: tied to its window through the target id the relay knows. */
-  async #track(context: BrowserContext, page: Page): Promise<void> {
-    let targetId: string;
-    try {
-      const session = await context.newCDPSession(page);
-      targetId = (await session.send('Target.getTargetInfo')).targetInfo.targetId;
-      await session.detach().catch(() => undefined);
-    } catch {
-      return;
-    }
-    const contentsId = this.#relay?.contentsIdOfTarget(targetId);
+  async #track(page: Page, dialogs: PlaywrightDialogs): Promise<void> {
+    const session = await pageCdpSession(page);
+    const targetInfo = await session?.send('Target.getTargetInfo').catch(() => undefined);
+    const contentsId = targetInfo && this.#relay?.contentsIdOfTarget(targetInfo.targetInfo.targetId);
     const entry = [...this.#windows.values()].find((candidate) => candidate.contentsId === contentsId);
-    if (contentsId === undefined || !entry) return;
+    if (contentsId === undefined || !entry || this.#pages.get(contentsId) === page) return;
     this.#pages.set(contentsId, page);
-    const id = entry.id;
-    page.on('console', (message) =>
-      this.#emit({ type: 'console', message: consoleMessageOf(message, 'RENDERER', id) }),
-    );
-    page.on('dialog', (dialog) => this.dialogs?.handle(dialog, id));
-    page.on('pageerror', (error) => this.#emit({ type: 'console', message: pageErrorOf(error, id) }));
+    // The window's closing is the main process's to tell (agent 'window-closed'); the page only goes.
+    relayRendererEvents(page, entry.id, { emit: (event) => this.#emit(event), dialogs }, 'playwright');
     page.once('close', () => this.#pages.delete(contentsId));
   }
 

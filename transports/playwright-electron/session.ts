@@ -11,10 +11,11 @@ import type {
 import { EARLY_EVENT_LIMIT } from '../event-relay.js';
 import { readLines } from '../output-lines.js';
 import { PlaywrightClock } from '../playwright-page/clock.js';
+import { consoleMessageOf } from '../playwright-page/console-feed.js';
 import { PlaywrightDialogs } from '../playwright-page/dialogs.js';
 import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
 import { PageDrivers } from '../playwright-page/page-drivers.js';
-import { consoleMessageOf, documentParsed, relayPageEvents } from '../playwright-page/page-events.js';
+import { documentParsed, relayPageEvents } from '../playwright-page/page-events.js';
 import { PlaywrightStorage } from '../playwright-page/storage.js';
 import { reapGroup, signalGroup, stopProcessGroup } from '../process-group.js';
 import type { WindowDriver } from '../window-driver.js';

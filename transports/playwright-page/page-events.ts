@@ -1,27 +1,6 @@
-import type { Dialog, Page, ConsoleMessage as PlaywrightConsoleMessage } from 'playwright-core';
-import type { ConsoleMessage, ConsoleSource, TransportEvent } from '../contract.js';
-
-/**
- * A Playwright console message as the contract carries it. Playwright keeps a handle per argument alive
- * until the page closes (~3 KB per line, measured by test/flood.e2e); only the text is kept, so the handles
- * are released at once, or a chatty page grows memory forever.
- */
-export function consoleMessageOf(
-  message: PlaywrightConsoleMessage,
-  source: ConsoleSource,
-  windowId?: string,
-): ConsoleMessage {
-  for (const arg of message.args()) void arg.dispose().catch(() => undefined);
-  const location = message.location();
-  return {
-    time: new Date(),
-    type: message.type(),
-    text: message.text(),
-    source,
-    ...(windowId ? { windowId } : {}),
-    ...(location.url ? { location: `${location.url}:${location.lineNumber}:${location.columnNumber}` } : {}),
-  };
-}
+import type { Dialog, Page } from 'playwright-core';
+import type { ConsoleMessage, TransportEvent } from '../contract.js';
+import { feedConsole } from './console-feed.js';
 
 /** An uncaught error of a page, reported as a console entry of type `pageerror`. */
 export function pageErrorOf(error: Error, windowId: string): ConsoleMessage {
@@ -43,22 +22,43 @@ export async function documentParsed(page: Page, timeoutMs: number): Promise<voi
   }
 }
 
-/** Where a tracked window's page events go: the session's event stream, its dialog policy, its registry. */
-export interface PageEventSink {
+/** Where a window's renderer events go: the session's event stream and its dialog policy. */
+export interface RendererEventSink {
   emit(event: TransportEvent): void;
   readonly dialogs: { handle(dialog: Dialog, windowId: string): unknown };
+}
+
+/** Where a tracked window's page events go when the page is the window: its closing ends the window too. */
+export interface PageEventSink extends RendererEventSink {
   /** The page closed: drop it from the session's windows. */
   forget(page: Page): void;
 }
 
-/** Relays one window's console, JS dialogs, uncaught errors, crash and close, whatever transport reached it. */
-export function relayPageEvents(page: Page, id: string, sink: PageEventSink): void {
-  page.on('console', (message) =>
-    sink.emit({ type: 'console', message: consoleMessageOf(message, 'RENDERER', id) }),
-  );
+/**
+ * How a window's console reaches us: over a raw CDP session of its own (fast), or through Playwright's
+ * events where the page's connection cannot give a session its own events (the inject relay carries every
+ * session of a window on one debugger, and sends the page's events to Playwright's).
+ */
+export type ConsoleIntake = 'raw-cdp' | 'playwright';
+
+/** Relays one window's console, JS dialogs, uncaught errors and crash, whatever transport reached it. */
+export function relayRendererEvents(
+  page: Page,
+  id: string,
+  sink: RendererEventSink,
+  intake: ConsoleIntake = 'raw-cdp',
+): void {
+  const deliver = (message: ConsoleMessage) => sink.emit({ type: 'console', message });
+  if (intake === 'raw-cdp') void feedConsole(page, id, deliver);
+  else void feedConsole(page, id, deliver, Promise.resolve(null));
   page.on('dialog', (dialog) => sink.dialogs.handle(dialog, id));
   page.on('pageerror', (error) => sink.emit({ type: 'console', message: pageErrorOf(error, id) }));
   page.on('crash', () => sink.emit({ type: 'renderer-crashed', window: { id, title: '', url: page.url() } }));
+}
+
+/** Relays one window's renderer events, and its closing as the window's. */
+export function relayPageEvents(page: Page, id: string, sink: PageEventSink): void {
+  relayRendererEvents(page, id, sink);
   page.once('close', () => {
     const url = page.url();
     sink.forget(page);
