@@ -2,14 +2,16 @@
 // app, capture page), against the raw CDP rate (Runtime.consoleAPICalled on plain Chromium showing the same
 // page) in the same run. The page logs `flood <i> <Date.now()>` lines as fast as it can once released, so
 // latency is page-to-subscriber; rates are measured from the first delivery to the last line's arrival.
-// The subscribers run in this process, next to the gateway: their JSON parsing shares its cores, so the
-// gateway figures are a lower bound.
+// The subscribers are other clients: they run in a process of their own (bench/fanout-subscribers.ts), so
+// this process holds the gateway alone and its heap figures are the gateway's (with its session).
+import { fork } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { launchChromium } from '../test/helpers/browser.js';
 import { startCaptureApp, startCaptureServer } from '../test/helpers/capture-app.js';
-import { type TalliedDelivery, talliedClient } from '../test/helpers/stream-tally.js';
-import { summarise } from './stats.js';
+import type { SubscribersMessage, SubscribersRequest } from './fanout-subscribers.js';
 
 const LINES = Number(process.env.BENCH_LINES ?? 20_000);
 const FAN_OUTS = (process.env.BENCH_FAN_OUTS ?? '1,50').split(',').map(Number);
@@ -62,34 +64,60 @@ async function rawCdpRate(): Promise<number> {
   }
 }
 
+/** Forks the subscribers' process and hands it its request; resolves with a way to await its report. */
+async function forkSubscribers(request: SubscribersRequest) {
+  const child = fork(fileURLToPath(new URL('fanout-subscribers.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    stdio: 'inherit',
+  });
+  const messages: SubscribersMessage[] = [];
+  child.on('message', (message: SubscribersMessage) => messages.push(message));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.send(request);
+  await until(
+    () => messages.some((message) => message.kind === 'ready') || child.exitCode !== null,
+    'subscribing',
+  );
+  if (child.exitCode !== null) throw new Error(`the subscribers' process exited with ${child.exitCode}`);
+  return {
+    async report() {
+      await until(
+        () => messages.some((message) => message.kind === 'done') || child.exitCode !== null,
+        'delivering the last line to every subscriber',
+      );
+      const done = messages.find((message) => message.kind === 'done');
+      if (done?.kind !== 'done')
+        throw new Error(`the subscribers' process exited with ${child.exitCode}`);
+      return done;
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill();
+      await exited;
+    },
+  };
+}
+
 async function gatewayRun(fanOut: number) {
   const app = await startCaptureApp(`?autostart&lines=${LINES}`);
   try {
-    const latencies: number[] = [];
-    let first = 0;
-    let finished = 0;
-    const onDelivery = ({ entry }: TalliedDelivery) => {
-      const [, line, stamp] = (entry.text ?? '').split(' ');
-      if (first === 0) first = performance.now();
-      if (Number(line) % LATENCY_SAMPLE_EVERY === 0) latencies.push(Date.now() - Number(stamp));
-      if (Number(line) === LINES) finished += 1;
-    };
     const query = `subscription { console(session: "${app.sessionId}", textContains: "flood ") { droppedBefore entry { seq text } } }`;
-    const clients = await Promise.all(
-      Array.from({ length: fanOut }, () =>
-        talliedClient(app.gateway.wsUrl, [{ field: 'console', query, onDelivery }]),
-      ),
-    );
-    await until(() => app.gateway.gateway.hub.subscriberCount === fanOut, 'subscribing');
-    const heapBefore = reachableHeapMb();
-    app.startFlood();
-    await until(() => finished === fanOut, 'delivering the last line to every subscriber');
-    const seconds = (performance.now() - first) / 1000;
-    const heapAfter = reachableHeapMb();
-    const delivered = clients.reduce((sum, client) => sum + (client.tallies[0]?.delivered ?? 0), 0);
-    const dropped = clients.reduce((sum, client) => sum + (client.tallies[0]?.dropped ?? 0), 0);
-    for (const client of clients) client.close();
-    return { fanOut, delivered, dropped, seconds, latency: summarise(latencies), heapBefore, heapAfter };
+    const subscribers = await forkSubscribers({
+      wsUrl: app.gateway.wsUrl,
+      query,
+      subscribers: fanOut,
+      lastLine: LINES,
+      sampleEvery: LATENCY_SAMPLE_EVERY,
+    });
+    try {
+      await until(() => app.gateway.gateway.hub.subscriberCount === fanOut, 'subscribing');
+      const heapBefore = reachableHeapMb();
+      app.startFlood();
+      const report = await subscribers.report();
+      const heapAfter = reachableHeapMb();
+      return { fanOut, ...report, heapBefore, heapAfter };
+    } finally {
+      await subscribers.stop();
+    }
   } finally {
     await app.stop();
   }
@@ -99,17 +127,21 @@ const reference = await rawCdpRate();
 const runs = [];
 for (const fanOut of FAN_OUTS) runs.push(await gatewayRun(fanOut));
 
-console.log(`## Console fan-out: ${LINES} lines from the page (node ${process.version})\n`);
+console.log(
+  `## Console fan-out: ${LINES} lines from the page (node ${process.version}, load average ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ')})\n`,
+);
 console.log(
   `Raw CDP (Runtime.consoleAPICalled, plain Chromium, same page): ${Math.round(reference)} lines/s\n`,
 );
 console.log(
-  '| subscribers | delivered | dropped | deliveries/s | lines/s | vs raw CDP | p50 ms | p95 ms | heap before → after MB |',
+  '| subscribers | delivered | dropped | unaccounted | errors | deliveries/s | lines/s | vs raw CDP | p50 ms | p95 ms | heap before → after MB |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const run of runs) {
   const lines = (run.delivered + run.dropped) / run.fanOut / run.seconds;
   console.log(
-    `| ${run.fanOut} | ${run.delivered} | ${run.dropped} | ${Math.round(run.delivered / run.seconds)} | ${Math.round(lines)} | ${(lines / reference).toFixed(2)}x | ${run.latency.median.toFixed(0)} | ${run.latency.p95.toFixed(0)} | ${run.heapBefore.toFixed(1)} → ${run.heapAfter.toFixed(1)} |`,
+    `| ${run.fanOut} | ${run.delivered} | ${run.dropped} | ${run.unaccounted} | ${run.errors} | ${Math.round(run.delivered / run.seconds)} | ${Math.round(lines)} | ${(lines / reference).toFixed(2)}x | ${run.latency.median.toFixed(0)} | ${run.latency.p95.toFixed(0)} | ${run.heapBefore.toFixed(1)} → ${run.heapAfter.toFixed(1)} |`,
   );
 }
