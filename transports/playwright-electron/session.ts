@@ -8,7 +8,7 @@ import type {
   TransportSession,
   WindowInfo,
 } from '../contract.js';
-import { EARLY_EVENT_LIMIT } from '../event-relay.js';
+import { EventRelay } from '../event-relay.js';
 import { readLines } from '../output-lines.js';
 import { PlaywrightClock } from '../playwright-page/clock.js';
 import { consoleMessageOf } from '../playwright-page/console-feed.js';
@@ -39,9 +39,8 @@ export class PlaywrightElectronSession implements TransportSession {
   readonly #electron: ElectronApplication;
   readonly #windows = new WindowRegistry();
   readonly #drivers = new PageDrivers();
-  readonly #listeners = new Set<(event: TransportEvent) => void>();
-  /** Output lines written before the first listener (the app's start-up), bounded, for that listener. */
-  #earlyOutput: TransportEvent[] = [];
+  /** Events from before the first listener (the app's start-up output, console, windows) wait for it. */
+  readonly #events = new EventRelay<TransportEvent>();
   readonly #exited: Promise<ExitInfo>;
   #exit: ExitInfo | undefined;
   #disposed = false;
@@ -65,7 +64,7 @@ export class PlaywrightElectronSession implements TransportSession {
     const child = electron.process();
     for (const stream of ['stdout', 'stderr'] as const) {
       const source = child[stream];
-      if (source) readLines(source, (text) => this.#output({ type: 'output', stream, text }));
+      if (source) readLines(source, (text) => this.#emit({ type: 'output', stream, text }));
     }
     this.#exited = new Promise((resolve) => {
       const finish = (code: number | null, signal: NodeJS.Signals | null) => {
@@ -137,13 +136,9 @@ export class PlaywrightElectronSession implements TransportSession {
   }
 
   onEvent(listener: (event: TransportEvent) => void): () => void {
-    this.#listeners.add(listener);
-    const early = this.#earlyOutput;
-    this.#earlyOutput = [];
-    for (const event of early) listener(event);
     // Native events wait in the main process until someone listens, so none is lost before the first.
     this.native?.startEvents((event) => this.#emit({ type: 'native', event }));
-    return () => this.#listeners.delete(listener);
+    return this.#events.on(listener);
   }
 
   async stop(graceMs: number): Promise<ExitInfo> {
@@ -165,7 +160,7 @@ export class PlaywrightElectronSession implements TransportSession {
     this.#disposed = true;
     this.native?.close();
     if (!this.#exit) await this.forceKill();
-    this.#listeners.clear();
+    this.#events.close();
   }
 
   #track(page: Page): void {
@@ -185,14 +180,8 @@ export class PlaywrightElectronSession implements TransportSession {
     this.#emit({ type: 'console', message: consoleMessageOf(message, source, windowId) });
   }
 
-  #output(event: TransportEvent): void {
-    if (this.#listeners.size > 0) this.#emit(event);
-    else if (this.#earlyOutput.length < EARLY_EVENT_LIMIT) this.#earlyOutput.push(event);
-  }
-
   #emit(event: TransportEvent): void {
-    if (this.#disposed) return;
-    for (const listener of this.#listeners) listener(event);
+    if (!this.#disposed) this.#events.emit(event);
   }
 
   /** Runs a fixed function against the BrowserWindow of a page in the main process (not user eval). */

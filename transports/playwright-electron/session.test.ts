@@ -1,0 +1,37 @@
+import { _electron, type ElectronApplication } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_APP_MAIN, STAND_IN } from '../../test/helpers/fixture-app.js';
+import type { TransportEvent } from '../contract.js';
+import { PlaywrightElectronSession } from './session.js';
+
+let electron: ElectronApplication;
+let session: PlaywrightElectronSession;
+
+beforeAll(async () => {
+  electron = await _electron.launch({ executablePath: STAND_IN, args: [FIXTURE_APP_MAIN], timeout: 30_000 });
+  session = await PlaywrightElectronSession.start(electron, STAND_IN);
+});
+afterAll(async () => {
+  await session?.dispose();
+});
+
+describe('PlaywrightElectronSession before its first listener', () => {
+  it('keeps the console lines (not only the output) emitted before anyone listened, in order, for the first listener', async () => {
+    const lines = ['before anyone listened 1', 'before anyone listened 2'];
+    // The session's own console listener was added when it started, so once this one has seen the last line,
+    // the session has emitted both.
+    const seen = electron.waitForEvent('console', (message) => message.text() === lines[1]);
+    await electron.evaluate((_electron, logged) => {
+      for (const line of logged) console.log(line);
+    }, lines);
+    await seen;
+
+    const events: TransportEvent[] = [];
+    const stop = session.onEvent((event) => events.push(event));
+    stop();
+    const mainLines = events.flatMap((event) =>
+      event.type === 'console' && event.message.source === 'MAIN' ? [event.message.text] : [],
+    );
+    expect(mainLines.filter((text) => text.startsWith('before anyone listened'))).toEqual(lines);
+  });
+});
