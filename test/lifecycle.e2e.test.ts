@@ -85,6 +85,14 @@ for (const target of ELECTRON_TARGETS) {
       expect(afterStop.data?.session?.console.entries.map((entry) => entry.text)).toEqual([
         'fixture: started',
       ]);
+      // Logged by the main process while the launch was still being set up, before the session had listeners.
+      const beforeListeners = await http(gateway.url, SessionConsoleDocument, {
+        id: launched.id,
+        textContains: 'fixture main: ready',
+      });
+      expect(beforeListeners.data?.session?.console.entries).toMatchObject([
+        { text: 'fixture main: ready', source: 'MAIN' },
+      ]);
       consoleStream.dispose();
       events.dispose();
     });
