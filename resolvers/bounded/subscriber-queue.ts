@@ -1,8 +1,6 @@
-/** What a subscriber receives: the event, and how many events it lost just before this one. */
-export interface Delivery<T> {
-  readonly event: T;
-  readonly droppedBefore: number;
-}
+import { type Delivery, deliveryOf } from './delivery.js';
+
+export type { Delivery };
 
 /**
  * One subscriber's bounded queue, consumed as an async iterator. When the subscriber does not read fast
@@ -93,7 +91,7 @@ export class SubscriberQueue<T> implements AsyncIterableIterator<Delivery<T>> {
   #deliver(event: T): Delivery<T> {
     const droppedBefore = this.#droppedSinceLastDelivery;
     this.#droppedSinceLastDelivery = 0;
-    return { event, droppedBefore };
+    return deliveryOf(event, droppedBefore);
   }
 
   /** Reclaims the consumed prefix once it dominates, keeping pushes O(1) amortised. */
