@@ -4,6 +4,7 @@ import type { ConsoleEntry, ConsoleSnapshot } from '../resolvers/sessions/consol
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';
+import { sharesExecutionPerEvent } from './shared-execution.js';
 
 const ConsoleSourceEnum = builder.enumType('ConsoleSource', {
   values: ['RENDERER', 'MAIN'] as const,
@@ -80,6 +81,7 @@ builder.subscriptionField('console', (t) =>
       }),
       replay: t.arg.boolean({ required: false, description: 'Start with the buffered entries.' }),
     },
+    ...sharesExecutionPerEvent,
     subscribe: (_root, args, { hub, sessions }) => consoleStream(hub, sessions, args),
     resolve: (delivery) => delivery,
   }),

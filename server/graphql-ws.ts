@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { ExecutionArgs } from 'graphql';
+import type { ExecutionArgs, GraphQLError } from 'graphql';
 import type { OperationResult } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
@@ -8,6 +8,9 @@ import { StagegraphError } from '../errors/stagegraph-error.js';
 import type { ClientIdentity } from '../resolvers/governance/client-identity.js';
 import type { GatewayContext } from '../schema/context.js';
 import type { Authenticate } from './auth.js';
+import { BatchedSendWebSocket } from './batched-sends.js';
+import { maskError } from './error-format.js';
+import { SharedSubscriptions } from './shared-subscriptions.js';
 
 /** graphql-ws close code for a refused connection_init (the protocol's "Forbidden"). */
 const CLOSE_FORBIDDEN = 4403;
@@ -21,7 +24,8 @@ interface EnvelopedRoot {
 
 /**
  * graphql-ws on the same HTTP server and path as yoga, executing through `yoga.getEnveloped` so the
- * schema, context and error masking are identical over both transports.
+ * schema, context and error masking are identical over both transports. Subscriptions marked to share
+ * their per-event execution are mapped by SharedSubscriptions; frames leave in one write per tick.
  */
 export function attachGraphqlWs(
   server: Server,
@@ -30,13 +34,18 @@ export function attachGraphqlWs(
   authenticate: Authenticate,
   keepAliveMs = DEFAULT_KEEP_ALIVE_MS,
 ): { close(): Promise<void> } {
-  const wsServer = new WebSocketServer({ server, path });
+  const wsServer = new WebSocketServer({ server, path, WebSocket: BatchedSendWebSocket });
+  // Registered before graphql-ws's own listener, so the socket knows its TCP socket before any send.
+  wsServer.on('connection', (socket: BatchedSendWebSocket, request) => socket.writesTo(request.socket));
+  // yoga's maskError always returns a GraphQLError (its own, or a new one): the shape graphql-ws sends.
+  const shared = new SharedSubscriptions((error) => maskError(error) as GraphQLError);
   // Identified once, in connection_init; every operation on the socket runs as that client.
   const clients = new WeakMap<object, ClientIdentity>();
   const disposable = useServer(
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args),
-      subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args),
+      subscribe: (args) =>
+        shared.subscribe(args, (enveloped) => (enveloped.rootValue as EnvelopedRoot).subscribe(enveloped)),
       onConnect: (ctx) => {
         const presented = ctx.connectionParams?.authorization ?? ctx.connectionParams?.token;
         try {

@@ -1,0 +1,125 @@
+import {
+  createSourceEventStream,
+  type ExecutionArgs,
+  type ExecutionResult,
+  execute,
+  type GraphQLError,
+  getOperationAST,
+  Kind,
+  print,
+} from 'graphql';
+import type { OperationResult } from 'graphql-ws';
+import { SHARED_EXECUTION } from '../schema/shared-execution.js';
+
+type MaybeResult = ExecutionResult | Promise<ExecutionResult>;
+
+/** Subscribers with the same client, document and variables: one execution per event serves them all. */
+interface Group {
+  /** Keyed by the event's delivery: one object per event for every subscriber that lost nothing before it. */
+  readonly results: WeakMap<object, MaybeResult>;
+  subscribers: number;
+}
+
+/** Context of a subscription run without a client (in-process): its own group space. */
+const NO_CLIENT = {};
+
+/**
+ * Subscriptions whose root field is marked `sharesExecutionPerEvent` (schema/shared-execution.ts) are
+ * mapped from their source stream here instead of by the executor: each subscriber keeps its own stream
+ * (own filters, own bounded queue, own `droppedBefore`), but a delivery that several subscribers with the
+ * same client, document and variables receive — the same object, see resolvers/bounded/delivery.ts — is
+ * executed once and its result sent to each. The executor's per-event path costs a GraphQL execution,
+ * an async generator and several promise layers per subscriber per event; here it is one execution per
+ * event and one promise per subscriber.
+ *
+ * Anything else, and a subscription whose setup fails, goes through yoga's enveloped `subscribe`, so
+ * setup errors come out exactly as before; per-event errors are masked with `mask`, yoga's own rule.
+ */
+export class SharedSubscriptions {
+  readonly #groups = new WeakMap<object, Map<string, Group>>();
+  readonly #mask: (error: GraphQLError) => GraphQLError;
+
+  constructor(mask: (error: GraphQLError) => GraphQLError) {
+    this.#mask = mask;
+  }
+
+  async subscribe(args: ExecutionArgs, enveloped: (args: ExecutionArgs) => OperationResult) {
+    if (!isShared(args)) return enveloped(args);
+    const source = await createSourceEventStream(args);
+    if (!(Symbol.asyncIterator in source)) return enveloped(args);
+    return this.#mapped(source, args);
+  }
+
+  #mapped(source: AsyncIterable<unknown>, args: ExecutionArgs): AsyncIterableIterator<ExecutionResult> {
+    const { group, leave } = this.#join(args);
+    const events = source[Symbol.asyncIterator]();
+    const resultOf = (root: unknown): MaybeResult => {
+      if (typeof root !== 'object' || root === null) return this.#execute(args, root);
+      let result = group.results.get(root);
+      if (result === undefined) {
+        result = this.#execute(args, root);
+        group.results.set(root, result);
+      }
+      return result;
+    };
+    return {
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+      async next() {
+        const step = await events.next();
+        if (step.done) {
+          leave();
+          return { value: undefined, done: true };
+        }
+        return { value: await resultOf(step.value), done: false };
+      },
+      async return() {
+        leave();
+        await events.return?.();
+        return { value: undefined, done: true };
+      },
+    };
+  }
+
+  #execute(args: ExecutionArgs, rootValue: unknown): MaybeResult {
+    const masked = (result: ExecutionResult): ExecutionResult =>
+      result.errors ? { ...result, errors: result.errors.map(this.#mask) } : result;
+    const result = execute({ ...args, rootValue });
+    return result instanceof Promise ? result.then(masked) : masked(result);
+  }
+
+  #join(args: ExecutionArgs): { group: Group; leave: () => void } {
+    const client = (args.contextValue as { client?: object } | undefined)?.client ?? NO_CLIENT;
+    const groups = this.#groups.get(client) ?? new Map<string, Group>();
+    this.#groups.set(client, groups);
+    const key = JSON.stringify([
+      args.operationName ?? null,
+      args.variableValues ?? null,
+      print(args.document),
+    ]);
+    const group = groups.get(key) ?? { results: new WeakMap(), subscribers: 0 };
+    groups.set(key, group);
+    group.subscribers += 1;
+    let left = false;
+    return {
+      group,
+      leave: () => {
+        if (left) return;
+        left = true;
+        group.subscribers -= 1;
+        if (group.subscribers === 0) groups.delete(key);
+      },
+    };
+  }
+}
+
+/** A subscription operation with a single root field (no fragments) marked `sharesExecutionPerEvent`. */
+function isShared(args: ExecutionArgs): boolean {
+  const operation = getOperationAST(args.document, args.operationName);
+  const [field, ...others] = operation?.selectionSet.selections ?? [];
+  if (operation?.operation !== 'subscription' || others.length > 0 || field?.kind !== Kind.FIELD)
+    return false;
+  const definition = args.schema.getSubscriptionType()?.getFields()[field.name.value];
+  return definition?.extensions?.[SHARED_EXECUTION] === true;
+}
