@@ -13,11 +13,12 @@ type SendCallback = (error?: Error) => void;
 type SendOptions = Exclude<Parameters<WebSocket['send']>[1], SendCallback | undefined>;
 
 /**
- * ws's WebSocket (set as the server's `WebSocket` class) whose frames written in one tick leave in one
- * write. graphql-ws awaits each frame's write callback before sending the next, and ws writes every frame
- * on its own: one syscall per delivery. Here the TCP socket is corked until the end of the tick and the
- * callback runs at once while the connection holds less than UNSENT_BYTES_LIMIT unsent, so a subscriber's
- * backlog goes out as one write per tick.
+ * ws's WebSocket (set as the server's `WebSocket` class) whose frames written in one turn of the event loop
+ * leave in one write. graphql-ws awaits each frame's write callback before sending the next, and ws writes
+ * every frame on its own: one syscall per delivery. Here the TCP socket is corked until the loop's check
+ * phase (setImmediate: after every I/O callback of this turn, so events that came in several chunks of the
+ * page's feed go out together) and the callback runs at once while the connection holds less than
+ * UNSENT_BYTES_LIMIT unsent, so a subscriber's backlog goes out as one write per turn.
  */
 export class BatchedSendWebSocket extends WebSocket {
   #tcp: Socket | undefined;
@@ -34,7 +35,7 @@ export class BatchedSendWebSocket extends WebSocket {
   ): void {
     const callback = typeof optionsOrCallback === 'function' ? optionsOrCallback : maybeCallback;
     const options = typeof optionsOrCallback === 'function' ? {} : (optionsOrCallback ?? {});
-    this.#corkForThisTick();
+    this.#corkForThisTurn();
     if (callback === undefined || this.bufferedAmount >= UNSENT_BYTES_LIMIT) {
       super.send(data, options, callback);
       return;
@@ -44,10 +45,10 @@ export class BatchedSendWebSocket extends WebSocket {
     callback();
   }
 
-  #corkForThisTick(): void {
+  #corkForThisTurn(): void {
     const tcp = this.#tcp;
     if (tcp === undefined || tcp.writableCorked > 0) return;
     tcp.cork();
-    process.nextTick(() => tcp.uncork());
+    setImmediate(() => tcp.uncork());
   }
 }

@@ -12,6 +12,8 @@ import type { OperationResult } from 'graphql-ws';
 import { SHARED_EXECUTION } from '../schema/shared-execution.js';
 
 type MaybeResult = ExecutionResult | Promise<ExecutionResult>;
+type Step = IteratorResult<ExecutionResult, undefined>;
+type MaybeStep = Step | Promise<Step>;
 
 /** Subscribers with the same client, document and variables: one execution per event serves them all. */
 interface Group {
@@ -66,13 +68,18 @@ export class SharedSubscriptions {
       [Symbol.asyncIterator]() {
         return this;
       },
-      async next() {
-        const step = await events.next();
-        if (step.done) {
-          leave();
-          return { value: undefined, done: true };
-        }
-        return { value: await resultOf(step.value), done: false };
+      // Chained, not async: every promise costs more while Playwright's AsyncLocalStorage keeps promise hooks on.
+      next() {
+        return events.next().then((step): MaybeStep => {
+          if (step.done) {
+            leave();
+            return { value: undefined, done: true };
+          }
+          const result = resultOf(step.value);
+          return result instanceof Promise
+            ? result.then((value) => ({ value, done: false }))
+            : { value: result, done: false };
+        });
       },
       async return() {
         leave();
