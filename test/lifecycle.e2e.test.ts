@@ -1,5 +1,7 @@
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LaunchTransport } from '../transports/contract.js';
+import { createPlaywrightElectronTransport } from '../transports/playwright-electron/transport.js';
 import {
   ConsoleStreamDocument,
   ForceKillDocument,
@@ -85,14 +87,6 @@ for (const target of ELECTRON_TARGETS) {
       expect(afterStop.data?.session?.console.entries.map((entry) => entry.text)).toEqual([
         'fixture: started',
       ]);
-      // Logged by the main process while the launch was still being set up, before the session had listeners.
-      const beforeListeners = await http(gateway.url, SessionConsoleDocument, {
-        id: launched.id,
-        textContains: 'fixture main: ready',
-      });
-      expect(beforeListeners.data?.session?.console.entries).toMatchObject([
-        { text: 'fixture main: ready', source: 'MAIN' },
-      ]);
       consoleStream.dispose();
       events.dispose();
     });
@@ -146,6 +140,33 @@ for (const target of ELECTRON_TARGETS) {
         window: { index: 0 },
       });
       expect(refused.errors?.[0]?.extensions?.code).toBe('SESSION_NOT_RUNNING');
+    });
+
+    it('keeps the console an app logs after launch and before the session listens (start-up lines)', async () => {
+      const line = 'fixture main: logged before the session listened';
+      // The launch transport, which makes the app log as its last step: the line is emitted before the
+      // gateway's session exists and subscribes. Playwright delivers the console event before the answer of
+      // the evaluation that logged it, so once that answer is in, the transport has emitted the line.
+      const inner = createPlaywrightElectronTransport();
+      const logsLast: LaunchTransport = {
+        ...inner,
+        async launch(options) {
+          const session = await inner.launch(options);
+          await session.native?.evalMain(`() => console.log(${JSON.stringify(line)})`, null);
+          return session;
+        },
+      };
+      const own = await startGateway({}, [logsLast]);
+      try {
+        const { data } = await http(own.url, LaunchDocument, { input: fixtureLaunch(target.executablePath) });
+        const launched = data!.launch;
+        const logged = await http(own.url, SessionConsoleDocument, { id: launched.id, textContains: line });
+        expect(logged.data?.session?.console.entries).toMatchObject([{ text: line, source: 'MAIN' }]);
+        await http(own.url, StopDocument, { id: launched.id });
+        await expectGroupsGone([launched.pid!]);
+      } finally {
+        await own.stop();
+      }
     });
   });
 }
