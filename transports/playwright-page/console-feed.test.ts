@@ -134,6 +134,24 @@ describe('the console feed over raw CDP', () => {
     });
   });
 
+  it("delivers a worker's lines once, as Playwright's page console did", async () => {
+    const from = ours.length;
+    const line = 'from a worker {n: 1}';
+    await page.evaluate(() => {
+      const source = "console.log('from a worker', { n: 1 }); postMessage('done');";
+      const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+      return new Promise((resolve) => worker.addEventListener('message', resolve));
+    });
+    await vi.waitFor(() => {
+      expect(theirs.map((message) => message.text())).toContain(line);
+      expect(ours.slice(from).map((message) => message.text)).toContain(line);
+    }, WAIT);
+    const fromWorker = ours.slice(from).filter((message) => message.text === line);
+    expect(fromWorker.map(({ type, windowId }) => ({ type, windowId }))).toEqual([
+      { type: 'log', windowId: 'w1' },
+    ]);
+  });
+
   it('releases the objects it was given, so the renderer does not keep everything ever logged', async () => {
     const session = await pageCdpSession(page);
     if (!session) throw new Error('no CDP session');
