@@ -12,7 +12,7 @@ export const CONSOLE_RELEASE_INTERVAL_MS = 250;
 /** The object group V8 wraps console arguments in, per session. */
 const CONSOLE_OBJECT_GROUP = 'console';
 
-/** Playwright's `setContent` logs this (console.debug) to learn that the content is in; it shows it no one. */
+/** Playwright's `setContent` logs this (console.debug) to learn that the content is in, and never shows it. */
 const PLAYWRIGHT_SET_CONTENT_TAG = '--playwright--set--content--';
 
 /** The fields of a CDP RemoteObject that Playwright's console text is made of. */
@@ -39,9 +39,9 @@ const fedPages = new WeakSet<Page>();
 
 /**
  * Feeds a window's console to `deliver`. Over the page's raw CDP session (`Runtime.consoleAPICalled`,
- * and `Log.entryAdded` for the browser's own entries, as Playwright reports both): plain protocol events,
- * about 5x the lines per second of Playwright's `page.on('console')`, which builds and disposes a handle per
- * argument. `Runtime.enable` replays what V8 stored before we subscribed (up to 1,000 lines of the current
+ * and `Log.entryAdded` for the browser's own entries, as Playwright reports both): plain protocol events at
+ * about the browser's own rate, where Playwright's `page.on('console')`, building and disposing a handle per
+ * argument, reached a fifth to a tenth of it (bench/console-fanout.ts). `Runtime.enable` replays what V8 stored before we subscribed (up to 1,000 lines of the current
  * document), so a window's start-up lines are delivered too, with their own time. Where no CDP session opens,
  * Playwright's console events carry it; lines logged while that was being decided wait for the answer.
  * `cdpSession` is the page's shared one unless a caller knows better (a test of the fallback).
