@@ -10,6 +10,7 @@ const BENCHES = [
   'native.ts',
   'console-fanout.ts',
   'attach.ts',
+  'network-capture.ts',
 ];
 const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
