@@ -10,7 +10,12 @@ const MAX_PENDING_ANSWERS = 256;
 
 interface LiveStub {
   info: StubInfo;
-  readonly matches: (url: URL) => boolean;
+  /**
+   * A RegExp, not a function: Playwright matches a RegExp in its server and pauses only the requests that
+   * match, while for a function it must hand every request of the context to this process as Route and
+   * Request objects (~20 KB each, kept until the page closes), stubbed or not.
+   */
+  readonly matches: RegExp;
   readonly handler: (route: Route) => Promise<void>;
 }
 
@@ -40,10 +45,9 @@ export class PlaywrightStubs {
   }
 
   async stub(id: string, spec: StubSpec): Promise<StubInfo> {
-    const pattern = urlGlob(spec.pattern);
     const stub: LiveStub = {
       info: { ...spec, id, hits: 0, active: true },
-      matches: (url) => pattern.test(url.href),
+      matches: urlGlob(spec.pattern),
       handler: (route) => this.#answer(stub, route),
     };
     this.#stubs.set(id, stub);
