@@ -9,16 +9,42 @@ import WebSocket from 'ws';
  */
 export const UNSENT_BYTES_LIMIT = 64 * 1024;
 
+/**
+ * How long a frame may wait for others to leave with it. Events reach the gateway one per turn of the
+ * event loop (a few hundred a second under a flood), so flushing every turn is still one write syscall
+ * per frame per subscriber; a few milliseconds gather several frames into one write at a latency cost
+ * observers do not see.
+ */
+export const FLUSH_DELAY_MS = 5;
+
 type SendCallback = (error?: Error) => void;
 type SendOptions = Exclude<Parameters<WebSocket['send']>[1], SendCallback | undefined>;
 
+/** Connections holding frames until the next flush; one timer flushes them all. */
+const corked = new Set<Socket>();
+let flushScheduled = false;
+
+function flush(): void {
+  flushScheduled = false;
+  for (const tcp of corked) tcp.uncork();
+  corked.clear();
+}
+
+function corkUntilFlush(tcp: Socket): void {
+  if (corked.has(tcp)) return;
+  tcp.cork();
+  corked.add(tcp);
+  if (flushScheduled) return;
+  flushScheduled = true;
+  setTimeout(flush, FLUSH_DELAY_MS);
+}
+
 /**
- * ws's WebSocket (set as the server's `WebSocket` class) whose frames written in one turn of the event loop
- * leave in one write. graphql-ws awaits each frame's write callback before sending the next, and ws writes
- * every frame on its own: one syscall per delivery. Here the TCP socket is corked until the loop's check
- * phase (setImmediate: after every I/O callback of this turn, so events that came in several chunks of the
- * page's feed go out together) and the callback runs at once while the connection holds less than
- * UNSENT_BYTES_LIMIT unsent, so a subscriber's backlog goes out as one write per turn.
+ * ws's WebSocket (set as the server's `WebSocket` class) whose frames leave together. graphql-ws awaits
+ * each frame's write callback before sending the next, and ws writes every frame on its own: one syscall
+ * per delivery. Here the TCP socket is corked for up to FLUSH_DELAY_MS and the callback runs at once while
+ * the connection holds less than UNSENT_BYTES_LIMIT unsent, so a subscriber's frames go out several to a
+ * write.
  */
 export class BatchedSendWebSocket extends WebSocket {
   #tcp: Socket | undefined;
@@ -35,7 +61,7 @@ export class BatchedSendWebSocket extends WebSocket {
   ): void {
     const callback = typeof optionsOrCallback === 'function' ? optionsOrCallback : maybeCallback;
     const options = typeof optionsOrCallback === 'function' ? {} : (optionsOrCallback ?? {});
-    this.#corkForThisTurn();
+    if (this.#tcp) corkUntilFlush(this.#tcp);
     if (callback === undefined || this.bufferedAmount >= UNSENT_BYTES_LIMIT) {
       super.send(data, options, callback);
       return;
@@ -43,12 +69,5 @@ export class BatchedSendWebSocket extends WebSocket {
     // A failed write closes the socket, which ends its subscriptions: nothing is left to tell.
     super.send(data, options, () => {});
     callback();
-  }
-
-  #corkForThisTurn(): void {
-    const tcp = this.#tcp;
-    if (tcp === undefined || tcp.writableCorked > 0) return;
-    tcp.cork();
-    setImmediate(() => tcp.uncork());
   }
 }
