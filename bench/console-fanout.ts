@@ -3,9 +3,12 @@
 // page) in the same run. The page logs `flood <i> <Date.now()>` lines as fast as it can once released, so
 // latency is page-to-subscriber; rates are measured from the first delivery to the last line's arrival.
 // The subscribers are other clients: they run in a process of their own (bench/fanout-subscribers.ts), so
-// this process holds the gateway alone and its heap figures are the gateway's (with its session).
+// this process holds the gateway alone and its heap figures are the gateway's (with its session). This
+// process's CPU time per delivery (console intake through Playwright included) and its event loop's busy
+// share say what the gateway costs and whether it is the limit, whatever else loads the machine.
 import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -86,8 +89,7 @@ async function forkSubscribers(request: SubscribersRequest) {
         'delivering the last line to every subscriber',
       );
       const done = messages.find((message) => message.kind === 'done');
-      if (done?.kind !== 'done')
-        throw new Error(`the subscribers' process exited with ${child.exitCode}`);
+      if (done?.kind !== 'done') throw new Error(`the subscribers' process exited with ${child.exitCode}`);
       return done;
     },
     async stop() {
@@ -111,10 +113,15 @@ async function gatewayRun(fanOut: number) {
     try {
       await until(() => app.gateway.gateway.hub.subscriberCount === fanOut, 'subscribing');
       const heapBefore = reachableHeapMb();
+      const cpuBefore = process.cpuUsage();
+      const loopBefore = performance.eventLoopUtilization();
       app.startFlood();
       const report = await subscribers.report();
+      const cpu = process.cpuUsage(cpuBefore);
+      const loopBusy = performance.eventLoopUtilization(loopBefore).utilization;
       const heapAfter = reachableHeapMb();
-      return { fanOut, ...report, heapBefore, heapAfter };
+      const cpuMicrosPerDelivery = (cpu.user + cpu.system) / report.delivered;
+      return { fanOut, ...report, cpuMicrosPerDelivery, loopBusy, heapBefore, heapAfter };
     } finally {
       await subscribers.stop();
     }
@@ -136,12 +143,12 @@ console.log(
   `Raw CDP (Runtime.consoleAPICalled, plain Chromium, same page): ${Math.round(reference)} lines/s\n`,
 );
 console.log(
-  '| subscribers | delivered | dropped | unaccounted | errors | deliveries/s | lines/s | vs raw CDP | p50 ms | p95 ms | heap before → after MB |',
+  '| subscribers | delivered | dropped | unaccounted | errors | deliveries/s | lines/s | vs raw CDP | p50 ms | p95 ms | gateway CPU µs/delivery | gateway loop busy | heap before → after MB |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const run of runs) {
   const lines = (run.delivered + run.dropped) / run.fanOut / run.seconds;
   console.log(
-    `| ${run.fanOut} | ${run.delivered} | ${run.dropped} | ${run.unaccounted} | ${run.errors} | ${Math.round(run.delivered / run.seconds)} | ${Math.round(lines)} | ${(lines / reference).toFixed(2)}x | ${run.latency.median.toFixed(0)} | ${run.latency.p95.toFixed(0)} | ${run.heapBefore.toFixed(1)} → ${run.heapAfter.toFixed(1)} |`,
+    `| ${run.fanOut} | ${run.delivered} | ${run.dropped} | ${run.unaccounted} | ${run.errors} | ${Math.round(run.delivered / run.seconds)} | ${Math.round(lines)} | ${(lines / reference).toFixed(2)}x | ${run.latency.median.toFixed(0)} | ${run.latency.p95.toFixed(0)} | ${run.cpuMicrosPerDelivery.toFixed(1)} | ${(run.loopBusy * 100).toFixed(0)}% | ${run.heapBefore.toFixed(1)} → ${run.heapAfter.toFixed(1)} |`,
   );
 }
