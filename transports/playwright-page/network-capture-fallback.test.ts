@@ -1,0 +1,62 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { useSharedPage } from '../../test/helpers/browser.js';
+import type { NetworkRecord } from '../renderer-control.js';
+import { PlaywrightNetwork } from './network-capture.js';
+
+// A connection that cannot open a second session for a page (some relays offer only one).
+vi.mock('./page-cdp.js', () => ({ pageCdpSession: async () => null }));
+
+const server = createServer((request, response) => {
+  if (request.url === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end('<p>p</p>');
+  response.writeHead(200, { 'content-type': 'text/plain', 'set-cookie': 'seen=1' }).end('pong');
+});
+let origin = '';
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+let page: Page;
+useSharedPage((opened) => {
+  page = opened;
+});
+
+describe('PlaywrightNetwork without a raw CDP session', () => {
+  it('captures through Playwright’s request events, cookies included, and stops when disarmed', async () => {
+    await page.goto(`${origin}/`);
+    const records: NetworkRecord[] = [];
+    const network = new PlaywrightNetwork(
+      page.context(),
+      () => 'w',
+      (record) => records.push(record),
+    );
+    const ping = (path: string) =>
+      page.evaluate((url) => fetch(url).then((r) => r.text()), `${origin}${path}`);
+    await network.arm('c', {
+      filter: { urlPatterns: ['*/ping*'] },
+      bodies: true,
+      binaryBodies: false,
+      maxBodyBytes: 2,
+    });
+    await ping('/ping?1');
+    await ping('/ping?2');
+    await expect.poll(() => records.length).toBe(2);
+    expect(records[1]).toMatchObject({ windowId: 'w', status: 200, resourceType: 'fetch', failure: null });
+    expect(records[1]?.requestHeaders.cookie).toBe('seen=1');
+    expect(records[1]?.responseBody).toMatchObject({ data: 'po', size: 4, truncated: true });
+    await network.disarm('c');
+    await ping('/ping?3');
+    await network.arm('c', {
+      filter: { urlPatterns: ['*/ping*'] },
+      bodies: false,
+      binaryBodies: false,
+      maxBodyBytes: 0,
+    });
+    await ping('/ping?4');
+    await expect.poll(() => records.map((record) => record.url.slice(-1))).toEqual(['1', '2', '4']);
+  });
+});
