@@ -5,11 +5,10 @@
 // per request. Figures: requests captured per second, and the reachable heap the listener still holds once
 // every request is captured, with the page still open.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../test/helpers/browser.js';
+import { listenOnLoopback } from '../test/helpers/loopback-server.js';
+import { reachableHeap } from '../test/helpers/reachable-heap.js';
 import { CdpRequestTracker } from '../transports/playwright-page/network-cdp-requests.js';
 import { PlaywrightRequestEvents } from '../transports/playwright-page/network-playwright-requests.js';
 import {
@@ -26,18 +25,10 @@ const WARMUP_REQUESTS = 200;
 /** The longest one path may take to capture N requests. */
 const CAPTURE_TIMEOUT_MS = 120_000;
 
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-function reachableHeap(): number {
-  collectGarbage();
-  return process.memoryUsage().heapUsed;
-}
-
 const server = createServer((_request, response) => {
   response.writeHead(200, { 'content-type': 'text/plain', 'set-cookie': 'b=1' }).end('pong');
 });
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const origin = await listenOnLoopback(server);
 const capture = new ArmedCapture({ filter: {}, bodies: false, binaryBodies: false, maxBodyBytes: 0 });
 
 interface Listener {

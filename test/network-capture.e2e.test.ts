@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CaptureApp, startCaptureApp } from './helpers/capture-app.js';
 import { reportRealElectronSkipped } from './helpers/fixture-app.js';
+import { listenOnLoopback } from './helpers/loopback-server.js';
 
 // Capture as the raw CDP session assembles it: redirects, the cookie headers only ExtraInfo events carry,
 // and pages that open after capture was armed. The page is driven with renderer eval, opted into here and let
@@ -20,8 +20,7 @@ const redirects = createServer((request, response) => {
 let redirectOrigin = '';
 let app: CaptureApp;
 beforeAll(async () => {
-  await new Promise<void>((resolve) => redirects.listen(0, '127.0.0.1', resolve));
-  redirectOrigin = `http://127.0.0.1:${(redirects.address() as AddressInfo).port}`;
+  redirectOrigin = await listenOnLoopback(redirects);
   app = await startCaptureApp('', { allowEval: 'renderer', policyFile: EVAL_POLICY });
 }, 60_000);
 afterAll(async () => {

@@ -1,8 +1,7 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CaptureApp, startCaptureApp } from './helpers/capture-app.js';
 import { reportRealElectronSkipped } from './helpers/fixture-app.js';
+import { reachableHeap } from './helpers/reachable-heap.js';
 
 /** Enough requests that a per-request cost shows far above the noise of the gateway's own caches. */
 const REQUESTS = Number(process.env.STAGEGRAPH_NETWORK_MEMORY_REQUESTS ?? 2_000);
@@ -17,14 +16,6 @@ const HEAP_GROWTH_LIMIT_BYTES = 12 * 1024 * 1024;
 /** The slowest capture the wait allows for, in requests a second: well under what a loaded machine does. */
 const SLOWEST_REQUESTS_PER_S = 100;
 const FLOOD_TIMEOUT_MS = 20_000 + (REQUESTS / SLOWEST_REQUESTS_PER_S) * 1000;
-
-// heapUsed counts garbage not yet collected; measure only what is still reachable.
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-function reachableHeap(): number {
-  collectGarbage();
-  return process.memoryUsage().heapUsed;
-}
 
 let app: CaptureApp;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useSharedPage } from '../../test/helpers/browser.js';
+import { listenOnLoopback } from '../../test/helpers/loopback-server.js';
 import type { NetworkRecord } from '../renderer-control.js';
 import { PlaywrightNetwork } from './network-capture.js';
 
@@ -15,8 +15,7 @@ const server = createServer((request, response) => {
 });
 let origin = '';
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = await listenOnLoopback(server);
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../test/helpers/browser.js';
+import { listenOnLoopback } from '../../test/helpers/loopback-server.js';
 import type { NetworkCaptureSpec, NetworkRecord, StubSpec } from '../renderer-control.js';
 import { PlaywrightNetwork } from './network-capture.js';
 
@@ -19,8 +19,7 @@ const server = createServer((request, response) => {
 let origin = '';
 let browser: Browser;
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = await listenOnLoopback(server);
   browser = await launchChromium();
 });
 afterAll(async () => {

@@ -1,8 +1,8 @@
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../test/helpers/browser.js';
+import { listenOnLoopback } from '../../test/helpers/loopback-server.js';
 import { CdpRequestTracker } from './network-cdp-requests.js';
 import type { FinishedRequest } from './network-record.js';
 
@@ -30,8 +30,7 @@ const server = createServer((request, response) => {
 });
 let origin = '';
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = await listenOnLoopback(server);
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
