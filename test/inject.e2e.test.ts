@@ -152,10 +152,13 @@ describe('inject into the fixture app, started on the stand-in without any debug
     expect(shot.session.window.screenshot.width).toBeGreaterThan(0);
   });
 
-  it('stubs the network, reads cookies and answers a JS dialog through the debugger', async () => {
+  it('captures and stubs the network, reads cookies and answers a JS dialog through the debugger', async () => {
     await expect.poll(() => windowTitled('Capture Fixture'), { timeout: 10_000 }).toBeDefined();
     const capture = (await windowTitled('Capture Fixture')) as string;
     const on = `session: "${session}", window: "${capture}"`;
+    await data(
+      `mutation { startNetworkCapture(session: "${session}", filter: { urlPatterns: ["*/api/data.json"] }) { id } }`,
+    );
     await data(
       `mutation { stubNetwork(session: "${session}", input: { pattern: "*/api/data.json", headers: [{ name: "content-type", value: "application/json" }], body: ${JSON.stringify(JSON.stringify({ items: ['injected'] }))} }) { id } }`,
     );
@@ -163,6 +166,17 @@ describe('inject into the fixture app, started on the stand-in without any debug
     await data(
       `mutation { expect(${on}, kind: TEXT, target: { testId: "json-result" }, equals: "Items: injected", timeoutMs: 10000) { actual } }`,
     );
+    // The relay gives extra CDP sessions no events of their own, so capture must take Playwright's.
+    const captured = async () =>
+      (await data(`{ session(id: "${session}") { network { entries { url status stubId windowId } } } }`))
+        .session.network.entries;
+    await expect.poll(captured, { timeout: 10_000 }).toHaveLength(1);
+    expect((await captured())[0]).toMatchObject({
+      url: `${server.url}/api/data.json`,
+      status: 200,
+      windowId: capture,
+    });
+    expect((await captured())[0].stubId).not.toBeNull();
 
     await data(`mutation { click(${on}, target: { testId: "set-storage" }) { elapsedMs } }`);
     const { session: jar } = await data(

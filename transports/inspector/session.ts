@@ -6,7 +6,7 @@ import { EventRelay } from '../event-relay.js';
 import { PlaywrightClock } from '../playwright-page/clock.js';
 import { PlaywrightDialogs } from '../playwright-page/dialogs.js';
 import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
-import { pageCdpSession } from '../playwright-page/page-cdp.js';
+import { rawSessionsAreDeaf } from '../playwright-page/page-cdp.js';
 import { PageDrivers } from '../playwright-page/page-drivers.js';
 import { relayRendererEvents } from '../playwright-page/page-events.js';
 import { PlaywrightStorage } from '../playwright-page/storage.js';
@@ -157,6 +157,7 @@ export class InspectorSession implements TransportSession {
     const browser = await chromium.connectOverCDP(relay.wsEndpoint, { timeout: timeoutMs });
     this.#browser = browser;
     const context = browser.contexts()[0] as BrowserContext;
+    rawSessionsAreDeaf(context);
     const pages = () => [...this.#pages.values()];
     const windowOf = (page: Page) => this.#windowOfPage(page);
     this.network = new PlaywrightNetwork(context, windowOf, (record) =>
@@ -269,14 +270,19 @@ export class InspectorSession implements TransportSession {
 
   /** A page Playwright announced: tied to its window through the target id the relay knows. */
   async #track(page: Page, dialogs: PlaywrightDialogs): Promise<void> {
-    const session = await pageCdpSession(page);
+    // A session of its own, for one command: the relay answers commands on any session of the window.
+    const session = await page
+      .context()
+      .newCDPSession(page)
+      .catch(() => undefined);
     const targetInfo = await session?.send('Target.getTargetInfo').catch(() => undefined);
+    await session?.detach().catch(() => undefined);
     const contentsId = targetInfo && this.#relay?.contentsIdOfTarget(targetInfo.targetInfo.targetId);
     const entry = [...this.#windows.values()].find((candidate) => candidate.contentsId === contentsId);
     if (contentsId === undefined || !entry || this.#pages.get(contentsId) === page) return;
     this.#pages.set(contentsId, page);
     // The window's closing is the main process's to tell (agent 'window-closed'); the page only goes.
-    relayRendererEvents(page, entry.id, { emit: (event) => this.#emit(event), dialogs }, 'playwright');
+    relayRendererEvents(page, entry.id, { emit: (event) => this.#emit(event), dialogs });
     page.once('close', () => this.#pages.delete(contentsId));
   }
 

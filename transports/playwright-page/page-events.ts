@@ -35,22 +35,12 @@ export interface PageEventSink extends RendererEventSink {
 }
 
 /**
- * How a window's console reaches us: over a raw CDP session of its own (fast), or through Playwright's
- * events where the page's connection cannot give a session its own events (the inject relay carries every
- * session of a window on one debugger, and sends the page's events to Playwright's).
+ * Relays one window's console, JS dialogs, uncaught errors and crash, whatever transport reached it. The
+ * console comes over the page's raw CDP session where it has one that hears events, else through
+ * Playwright's events (`feedConsole` decides).
  */
-export type ConsoleIntake = 'raw-cdp' | 'playwright';
-
-/** Relays one window's console, JS dialogs, uncaught errors and crash, whatever transport reached it. */
-export function relayRendererEvents(
-  page: Page,
-  id: string,
-  sink: RendererEventSink,
-  intake: ConsoleIntake = 'raw-cdp',
-): void {
-  const deliver = (message: ConsoleMessage) => sink.emit({ type: 'console', message });
-  if (intake === 'raw-cdp') void feedConsole(page, id, deliver);
-  else void feedConsole(page, id, deliver, Promise.resolve(null));
+export function relayRendererEvents(page: Page, id: string, sink: RendererEventSink): void {
+  void feedConsole(page, id, (message: ConsoleMessage) => sink.emit({ type: 'console', message }));
   page.on('dialog', (dialog) => sink.dialogs.handle(dialog, id));
   page.on('pageerror', (error) => sink.emit({ type: 'console', message: pageErrorOf(error, id) }));
   page.on('crash', () => sink.emit({ type: 'renderer-crashed', window: { id, title: '', url: page.url() } }));
