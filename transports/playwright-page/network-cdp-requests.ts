@@ -15,15 +15,21 @@ const SETTLED_IDS_KEPT = 1_000;
 /**
  * The browser keeps response bodies for `Network.getResponseBody` in buffers of each session's own; they
  * cost the browser, not the gateway, and are sized to what captures ask for: nothing unless one wants
- * bodies, then Chromium's own defaults. Post data rides in `requestWillBeSent` up to MAX_POST_DATA_BYTES;
- * larger bodies are asked for with `Network.getRequestPostData`.
+ * bodies, then Chromium's own defaults (100 MB in all, 10 MB a resource). Post data never rides in the
+ * events, where in-flight requests would hold it: it is asked for with `Network.getRequestPostData` once a
+ * finished request turns out to be wanted with its body. (A maxPostDataSize of 0 means Chromium's default,
+ * which puts it in every event; 1 byte is as good as none.)
  */
-const NO_BODY_BUFFERS = { maxTotalBufferSize: 0, maxResourceBufferSize: 0, maxPostDataSize: 0 };
-const MAX_POST_DATA_BYTES = 64 * 1024;
+const NO_POST_DATA_IN_EVENTS = 1;
+const NO_BODY_BUFFERS = {
+  maxTotalBufferSize: 0,
+  maxResourceBufferSize: 0,
+  maxPostDataSize: NO_POST_DATA_IN_EVENTS,
+};
 const BODY_BUFFERS = {
   maxTotalBufferSize: 100 * 1024 * 1024,
   maxResourceBufferSize: 10 * 1024 * 1024,
-  maxPostDataSize: MAX_POST_DATA_BYTES,
+  maxPostDataSize: NO_POST_DATA_IN_EVENTS,
 };
 
 type Headers = Record<string, string>;
@@ -35,8 +41,6 @@ interface CdpRequest {
   readonly method: string;
   readonly headers: Headers;
   readonly hasPostData?: boolean;
-  readonly postData?: string;
-  readonly postDataEntries?: readonly { readonly bytes?: string }[];
 }
 interface CdpResponse {
   readonly status: number;
@@ -76,7 +80,6 @@ interface Hop {
   /** Monotonic seconds, as CDP stamps its events. */
   readonly startedAt: number;
   readonly requestHeaders: Headers;
-  readonly postData: Buffer | undefined;
   readonly hasPostData: boolean;
   response: CdpResponse | undefined;
   /** Unknown until a response came: a hop that failed before one takes whatever ExtraInfo arrived. */
@@ -176,7 +179,6 @@ export class CdpRequestTracker {
       resourceType: (event.type ?? 'other').toLowerCase(),
       startedAt: event.timestamp,
       requestHeaders: request.headers,
-      postData: postDataOf(request),
       hasPostData: request.hasPostData === true,
       response: undefined,
       hasExtraInfo: undefined,
@@ -277,7 +279,6 @@ export class CdpRequestTracker {
       durationMs: Math.max(0, Math.round((endedAt - hop.startedAt) * 1000)),
       failure,
       async readRequestBody() {
-        if (hop.postData) return hop.postData;
         if (!hop.hasPostData) return null;
         const read = await session.send('Network.getRequestPostData', { requestId });
         return Buffer.from(read.postData, read.base64Encoded ? 'base64' : 'utf8');
@@ -290,10 +291,4 @@ export class CdpRequestTracker {
       },
     });
   }
-}
-
-function postDataOf(request: CdpRequest): Buffer | undefined {
-  if (request.postDataEntries && request.postDataEntries.length > 0)
-    return Buffer.concat(request.postDataEntries.map((entry) => Buffer.from(entry.bytes ?? '', 'base64')));
-  return request.postData === undefined ? undefined : Buffer.from(request.postData);
 }
