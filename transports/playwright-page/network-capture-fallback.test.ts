@@ -6,8 +6,10 @@ import { listenOnLoopback } from '../../test/helpers/loopback-server.js';
 import type { NetworkRecord } from '../renderer-control.js';
 import { PlaywrightNetwork } from './network-capture.js';
 
-// A connection that cannot open a second session for a page (some relays offer only one).
-vi.mock('./page-cdp.js', () => ({ pageCdpSession: async () => null }));
+// A connection that cannot open a second session for a page (some relays offer only one), or, when a test
+// sets one, a session that never answers.
+const raw = vi.hoisted(() => ({ session: null as unknown }));
+vi.mock('./page-cdp.js', () => ({ pageCdpSession: async () => raw.session }));
 
 const server = createServer((request, response) => {
   if (request.url === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end('<p>p</p>');
@@ -57,5 +59,26 @@ describe('PlaywrightNetwork without a raw CDP session', () => {
     });
     await ping('/ping?4');
     await expect.poll(() => records.map((record) => record.url.slice(-1))).toEqual(['1', '2', '4']);
+    await network.disarm('c');
   });
+
+  it('falls back too when the session never answers Network.enable, after a bounded wait', async () => {
+    raw.session = { on: () => undefined, off: () => undefined, send: () => new Promise(() => {}) };
+    const records: NetworkRecord[] = [];
+    const network = new PlaywrightNetwork(
+      page.context(),
+      () => 'w',
+      (record) => records.push(record),
+    );
+    await network.arm('c', {
+      filter: { urlPatterns: ['*/ping*'] },
+      bodies: false,
+      binaryBodies: false,
+      maxBodyBytes: 0,
+    });
+    await page.evaluate((url) => fetch(url).then((r) => r.text()), `${origin}/ping?5`);
+    await expect.poll(() => records.map((record) => record.url)).toEqual([`${origin}/ping?5`]);
+    await network.disarm('c');
+    raw.session = null;
+  }, 15_000);
 });

@@ -1,4 +1,5 @@
 import type { BrowserContext, Page, Request } from 'playwright-core';
+import { withDeadline } from '../deadline.js';
 import type {
   NetworkCaptureSpec,
   NetworkControl,
@@ -11,6 +12,12 @@ import { PlaywrightRequestEvents } from './network-playwright-requests.js';
 import { ArmedCapture, captureRecord, type FinishedRequest, type RequestIdentity } from './network-record.js';
 import { PlaywrightStubs } from './network-stubs.js';
 import { pageCdpSession } from './page-cdp.js';
+
+/**
+ * How long a page's session may take to open and enable Network before the page falls back to Playwright's
+ * events: a relay that never answers must not hold arming up forever.
+ */
+const FOLLOW_PAGE_TIMEOUT_MS = 5_000;
 
 /**
  * Network capture and stubs for every page of one Playwright BrowserContext. Capture reads each page's
@@ -108,26 +115,29 @@ export class PlaywrightNetwork implements NetworkControl {
     if (this.#captures.size === 0 || page.isClosed()) return;
     const known = this.#trackers.get(page);
     if (known !== undefined) {
-      if (known && bodiesChanged) await known.start(this.#bodies).catch(() => undefined);
+      if (known && bodiesChanged) await this.#enable(known);
       return;
     }
-    const session = await pageCdpSession(page);
+    const session = await withDeadline(pageCdpSession(page), FOLLOW_PAGE_TIMEOUT_MS, followTimedOut).catch(
+      () => null,
+    );
     const tracker = session && new CdpRequestTracker(page, session, this.#onFinished);
     this.#trackers.set(page, tracker);
     page.once('close', () => {
       if (this.#trackers.get(page) === tracker) this.#trackers.delete(page);
     });
-    const started = tracker
-      ? await tracker.start(this.#bodies).then(
-          () => true,
-          () => false,
-        )
-      : false;
-    if (started) return;
+    if (tracker && (await this.#enable(tracker))) return;
     // A session that cannot enable Network (a relay that refuses it) is no better than none.
-    await tracker?.stop();
+    void tracker?.stop();
     this.#trackers.set(page, null);
     this.#fallback.start();
+  }
+
+  #enable(tracker: CdpRequestTracker): Promise<boolean> {
+    return withDeadline(tracker.start(this.#bodies), FOLLOW_PAGE_TIMEOUT_MS, followTimedOut).then(
+      () => true,
+      () => false,
+    );
   }
 
   #wanting(request: RequestIdentity): ArmedCapture[] {
@@ -141,6 +151,10 @@ export class PlaywrightNetwork implements NetworkControl {
     const windowId = (request.page && this.#windowIdOf(request.page)) ?? null;
     this.#record(await captureRecord(request, wanting, windowId, stubId));
   }
+}
+
+function followTimedOut(): Error {
+  return new Error(`no raw CDP session with Network within ${FOLLOW_PAGE_TIMEOUT_MS} ms`);
 }
 
 function identityOf(request: Request): RequestIdentity {
