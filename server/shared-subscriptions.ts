@@ -17,8 +17,12 @@ type MaybeStep = Step | Promise<Step>;
 
 /** Subscribers with the same client, document and variables: one execution per event serves them all. */
 interface Group {
-  /** Keyed by the event's delivery: one object per event for every subscriber that lost nothing before it. */
-  readonly results: WeakMap<object, MaybeResult>;
+  /**
+   * Keyed by the event's delivery: one object per event for every subscriber that lost nothing before it.
+   * A result is kept only until the other subscribers of the moment have taken it, so a group of one keeps
+   * none; one that a subscriber never takes (it lost that event) goes with the event.
+   */
+  readonly results: WeakMap<object, { readonly result: MaybeResult; awaitedBy: number }>;
   subscribers: number;
 }
 
@@ -57,11 +61,14 @@ export class SharedSubscriptions {
     const events = source[Symbol.asyncIterator]();
     const resultOf = (root: unknown): MaybeResult => {
       if (typeof root !== 'object' || root === null) return this.#execute(args, root);
-      let result = group.results.get(root);
-      if (result === undefined) {
-        result = this.#execute(args, root);
-        group.results.set(root, result);
+      const shared = group.results.get(root);
+      if (shared !== undefined) {
+        shared.awaitedBy -= 1;
+        if (shared.awaitedBy <= 0) group.results.delete(root);
+        return shared.result;
       }
+      const result = this.#execute(args, root);
+      if (group.subscribers > 1) group.results.set(root, { result, awaitedBy: group.subscribers - 1 });
       return result;
     };
     return {
