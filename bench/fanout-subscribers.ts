@@ -29,6 +29,8 @@ export type SubscribersMessage =
       /** From the first delivery to the last line's arrival at the last subscriber. */
       readonly seconds: number;
       readonly latency: Summary;
+      /** This process's user + system CPU time from `ready` to the last line, per delivery. */
+      readonly cpuMicrosPerDelivery: number;
     };
 
 function report(message: SubscribersMessage): void {
@@ -65,19 +67,23 @@ process.once('message', async (request: SubscribersRequest) => {
     ),
   );
   report({ kind: 'ready' });
+  const cpuBefore = process.cpuUsage();
   await allFinished;
+  const cpu = process.cpuUsage(cpuBefore);
   const seconds = (performance.now() - first) / 1000;
   const tallies = clients.map((client) => client.tallies[0]);
   const sum = (pick: (tally: NonNullable<(typeof tallies)[number]>) => number) =>
     tallies.reduce((total, tally) => total + (tally ? pick(tally) : 0), 0);
+  const delivered = sum((tally) => tally.delivered);
   report({
     kind: 'done',
-    delivered: sum((tally) => tally.delivered),
+    delivered,
     dropped: sum((tally) => tally.dropped),
     unaccounted: outOfOrder,
     errors: clients.reduce((total, client) => total + client.errors.length, 0),
     seconds,
     latency: summarise(latencies),
+    cpuMicrosPerDelivery: (cpu.user + cpu.system) / delivered,
   });
   for (const client of clients) client.close();
   process.disconnect();
