@@ -1,8 +1,7 @@
-import { createServer } from 'node:http';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useSharedPage } from '../../test/helpers/browser.js';
-import { listenOnLoopback } from '../../test/helpers/loopback-server.js';
+import { useLoopbackServer } from '../../test/helpers/loopback-server.js';
 import type { NetworkRecord } from '../renderer-control.js';
 import { PlaywrightNetwork } from './network-capture.js';
 
@@ -11,15 +10,10 @@ import { PlaywrightNetwork } from './network-capture.js';
 const raw = vi.hoisted(() => ({ session: null as unknown }));
 vi.mock('./page-cdp.js', () => ({ pageCdpSession: async () => raw.session }));
 
-const server = createServer((request, response) => {
+const server = useLoopbackServer((request, response) => {
   if (request.url === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end('<p>p</p>');
   response.writeHead(200, { 'content-type': 'text/plain', 'set-cookie': 'seen=1' }).end('pong');
 });
-let origin = '';
-beforeAll(async () => {
-  origin = await listenOnLoopback(server);
-});
-afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 let page: Page;
 useSharedPage((opened) => {
@@ -28,7 +22,7 @@ useSharedPage((opened) => {
 
 describe('PlaywrightNetwork without a raw CDP session', () => {
   it('captures through Playwright’s request events, cookies included, and stops when disarmed', async () => {
-    await page.goto(`${origin}/`);
+    await page.goto(`${server.origin()}/`);
     const records: NetworkRecord[] = [];
     const network = new PlaywrightNetwork(
       page.context(),
@@ -36,7 +30,7 @@ describe('PlaywrightNetwork without a raw CDP session', () => {
       (record) => records.push(record),
     );
     const ping = (path: string) =>
-      page.evaluate((url) => fetch(url).then((r) => r.text()), `${origin}${path}`);
+      page.evaluate((url) => fetch(url).then((r) => r.text()), `${server.origin()}${path}`);
     await network.arm('c', {
       filter: { urlPatterns: ['*/ping*'] },
       bodies: true,
@@ -76,8 +70,8 @@ describe('PlaywrightNetwork without a raw CDP session', () => {
       binaryBodies: false,
       maxBodyBytes: 0,
     });
-    await page.evaluate((url) => fetch(url).then((r) => r.text()), `${origin}/ping?5`);
-    await expect.poll(() => records.map((record) => record.url)).toEqual([`${origin}/ping?5`]);
+    await page.evaluate((url) => fetch(url).then((r) => r.text()), `${server.origin()}/ping?5`);
+    await expect.poll(() => records.map((record) => record.url)).toEqual([`${server.origin()}/ping?5`]);
     await network.disarm('c');
     raw.session = null;
   }, 15_000);

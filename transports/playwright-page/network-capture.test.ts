@@ -1,12 +1,11 @@
-import { createServer } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../test/helpers/browser.js';
-import { listenOnLoopback } from '../../test/helpers/loopback-server.js';
+import { useLoopbackServer } from '../../test/helpers/loopback-server.js';
 import type { NetworkCaptureSpec, NetworkRecord, StubSpec } from '../renderer-control.js';
 import { PlaywrightNetwork } from './network-capture.js';
 
-const server = createServer((request, response) => {
+const server = useLoopbackServer((request, response) => {
   if (request.url === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end('<p>p</p>');
   const chunks: Buffer[] = [];
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -16,16 +15,11 @@ const server = createServer((request, response) => {
       .end(`got ${Buffer.concat(chunks)}`),
   );
 });
-let origin = '';
 let browser: Browser;
 beforeAll(async () => {
-  origin = await listenOnLoopback(server);
   browser = await launchChromium();
 });
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => browser?.close());
 
 const ANY: NetworkCaptureSpec = { filter: {}, bodies: false, binaryBodies: false, maxBodyBytes: 1024 };
 const STUB: StubSpec = {
@@ -48,7 +42,7 @@ beforeEach(async () => {
   context = await browser.newContext();
   page = await context.newPage();
   windows.set(page, 'first');
-  await page.goto(`${origin}/`);
+  await page.goto(`${server.origin()}/`);
   records = [];
   network = new PlaywrightNetwork(
     context,
@@ -60,10 +54,10 @@ afterEach(() => context.close());
 
 const fetchIn = (where: Page, path: string, init: RequestInit = {}) =>
   where.evaluate(([url, options]) => fetch(url, options).then((response) => response.text()), [
-    `${origin}${path}`,
+    `${server.origin()}${path}`,
     init,
   ] as const);
-const urls = () => records.map((record) => record.url.replace(origin, ''));
+const urls = () => records.map((record) => record.url.replace(server.origin(), ''));
 
 describe('PlaywrightNetwork', () => {
   it('captures only while armed, on the pages open then and those that open later', async () => {
@@ -72,7 +66,7 @@ describe('PlaywrightNetwork', () => {
     await fetchIn(page, '/armed');
     const later = await context.newPage();
     windows.set(later, 'second');
-    await later.goto(`${origin}/`);
+    await later.goto(`${server.origin()}/`);
     await expect
       .poll(async () => {
         await fetchIn(later, '/later');
@@ -98,7 +92,8 @@ describe('PlaywrightNetwork', () => {
   });
 
   it('keeps bodies once a capture asks for them, and only for the captures that match', async () => {
-    await network.arm('all', ANY);
+    // Named URLs only: the browser asks for a favicon whenever it likes.
+    await network.arm('all', { ...ANY, filter: { urlPatterns: ['*/form', '*/plain'] } });
     await network.arm('posts', { ...ANY, filter: { methods: ['POST'] }, bodies: true });
     await fetchIn(page, '/form', { method: 'POST', body: 'a=1', headers: { 'content-type': 'text/plain' } });
     await fetchIn(page, '/plain');
@@ -110,7 +105,7 @@ describe('PlaywrightNetwork', () => {
   });
 
   it('names the stub that answered a request, and no stub for the next one', async () => {
-    await network.arm('c', ANY);
+    await network.arm('c', { ...ANY, filter: { urlPatterns: ['*/stubbed'] } });
     const stub = await network.stub('s', { ...STUB, times: 1 });
     expect(await fetchIn(page, '/stubbed')).toBe('canned');
     expect(await fetchIn(page, '/stubbed')).toBe('got ');

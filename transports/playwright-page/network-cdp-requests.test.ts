@@ -1,14 +1,14 @@
-import { createServer, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { CDPSession, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../test/helpers/browser.js';
-import { listenOnLoopback } from '../../test/helpers/loopback-server.js';
+import { useLoopbackServer } from '../../test/helpers/loopback-server.js';
 import { CdpRequestTracker } from './network-cdp-requests.js';
 import type { FinishedRequest } from './network-record.js';
 
 /** Responses held open by /hang, ended after each test so the browser lets go of them. */
 const hanging = new Set<ServerResponse>();
-const server = createServer((request, response) => {
+const server = useLoopbackServer((request, response) => {
   const path = new URL(request.url ?? '/', 'http://x').pathname;
   if (path === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end('<title>t</title>');
   if (path === '/hop') return response.writeHead(302, { location: '/final', 'set-cookie': 'hop=1' }).end();
@@ -28,11 +28,6 @@ const server = createServer((request, response) => {
   }
   response.writeHead(404).end();
 });
-let origin = '';
-beforeAll(async () => {
-  origin = await listenOnLoopback(server);
-});
-afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 let page: Page;
 useSharedPage((opened) => {
@@ -45,7 +40,7 @@ let tracker: CdpRequestTracker;
 /** Small, so that the hanging requests past it stay within Chromium's 6 connections per host. */
 const IN_FLIGHT_CAP = 2;
 beforeEach(async () => {
-  await page.goto(`${origin}/`);
+  await page.goto(`${server.origin()}/`);
   session = await page.context().newCDPSession(page);
   finished = [];
   tracker = new CdpRequestTracker(page, session, (request) => finished.push(request), IN_FLIGHT_CAP);
@@ -64,9 +59,14 @@ describe('CdpRequestTracker', () => {
     await page.evaluate(() => fetch('/hop').then((response) => response.text()));
     await settled(2);
     const [hop, final] = finished;
-    expect(hop).toMatchObject({ method: 'GET', url: `${origin}/hop`, status: 302, resourceType: 'fetch' });
+    expect(hop).toMatchObject({
+      method: 'GET',
+      url: `${server.origin()}/hop`,
+      status: 302,
+      resourceType: 'fetch',
+    });
     expect(hop?.responseHeaders['set-cookie']).toBe('hop=1');
-    expect(final).toMatchObject({ url: `${origin}/final`, status: 200, failure: null });
+    expect(final).toMatchObject({ url: `${server.origin()}/final`, status: 200, failure: null });
     // The cookie the redirect set rides on the next hop: only the ExtraInfo headers show it.
     expect(final?.requestHeaders.cookie).toBe('hop=1');
     expect(final?.durationMs).toBeGreaterThanOrEqual(0);
@@ -94,7 +94,7 @@ describe('CdpRequestTracker', () => {
     await expect.poll(() => tracker.droppedInFlight).toBe(HANGING - IN_FLIGHT_CAP);
     expect(tracker.inFlight).toBe(IN_FLIGHT_CAP);
     await page.evaluate(() => fetch('/final').then((response) => response.text()));
-    await expect.poll(() => finished.map((request) => request.url)).toContain(`${origin}/final`);
+    await expect.poll(() => finished.map((request) => request.url)).toContain(`${server.origin()}/final`);
   });
 
   it('stops following when stopped', async () => {
@@ -103,6 +103,6 @@ describe('CdpRequestTracker', () => {
     await tracker.start(false);
     await page.evaluate(() => fetch('/final?again').then((response) => response.text()));
     await settled(1);
-    expect(finished.map((request) => request.url)).toEqual([`${origin}/final?again`]);
+    expect(finished.map((request) => request.url)).toEqual([`${server.origin()}/final?again`]);
   });
 });
