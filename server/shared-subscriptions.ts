@@ -39,7 +39,10 @@ const NO_CLIENT = {};
  * event and one promise per subscriber.
  *
  * Anything else, and a subscription whose setup fails, goes through yoga's enveloped `subscribe`, so
- * setup errors come out exactly as before; per-event errors are masked with `mask`, yoga's own rule.
+ * setup errors come out exactly as before (the failing subscribe resolver runs once more there; having
+ * failed, it subscribed to nothing). A shared subscription that starts skips envelop's subscribe and
+ * execute hooks: today only error masking, which `mask` (yoga's own rule) applies to per-event errors;
+ * a plugin added later with such hooks would have to be applied here too.
  */
 export class SharedSubscriptions {
   readonly #groups = new WeakMap<object, Map<string, Group>>();
