@@ -122,7 +122,7 @@ export class CdpRequestTracker {
     this.#maxInFlight = maxInFlight;
   }
 
-  /** Requests forgotten while in flight because MAX_IN_FLIGHT others were newer. */
+  /** Started requests forgotten while in flight because MAX_IN_FLIGHT others were newer. */
   get droppedInFlight(): number {
     return this.#droppedInFlight;
   }
@@ -234,12 +234,14 @@ export class CdpRequestTracker {
     if (tracked) return tracked;
     this.#settled.delete(requestId);
     if (this.#inFlight.size >= this.#maxInFlight) {
-      const [oldest] = this.#inFlight.keys();
-      if (oldest !== undefined) {
-        this.#inFlight.get(oldest)?.extraInfo.release();
-        this.#inFlight.delete(oldest);
-        this.#settle(oldest);
-        this.#droppedInFlight += 1;
+      const [oldest] = this.#inFlight.entries();
+      if (oldest) {
+        const [oldestId, forgotten] = oldest;
+        forgotten.extraInfo.release();
+        this.#inFlight.delete(oldestId);
+        this.#settle(oldestId);
+        // Only a started request counts: ExtraInfo may come first, and its request then starts afresh.
+        if (forgotten.hop) this.#droppedInFlight += 1;
       }
     }
     tracked = { hop: undefined, extraInfo: new NetworkExtraInfo() };
