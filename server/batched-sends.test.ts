@@ -41,7 +41,7 @@ const sendAwaited = (socket: WebSocket, data: string) =>
   new Promise<void>((resolve, reject) => socket.send(data, (error) => (error ? reject(error) : resolve())));
 
 describe('BatchedSendWebSocket', () => {
-  it('sends frames awaited one after another in one write', async () => {
+  it('sends a lone frame at once, and frames awaited one after another behind it in one write', async () => {
     const { sender, senderTcp, receiver } = await connected();
     // Writable's own hooks, counted on this socket only: each call is one write to the kernel.
     let writes = 0;
@@ -64,7 +64,16 @@ describe('BatchedSendWebSocket', () => {
     for (let n = 1; n <= 20; n += 1) await sendAwaited(sender, `frame ${n}`);
     await all;
     expect(received).toEqual(Array.from({ length: 20 }, (_, i) => `frame ${i + 1}`));
-    expect(writes).toBe(1);
+    // The first frame leaves alone, before anyone knew more would follow.
+    expect(writes).toBe(2);
+  });
+
+  it('leaves a quiet connection uncorked for its next frame, and corks one that just wrote', async () => {
+    const { sender, senderTcp } = await connected();
+    sender.send('answer');
+    expect(senderTcp.writableCorked).toBe(0);
+    sender.send('right behind it');
+    expect(senderTcp.writableCorked).toBe(1);
   });
 
   it('makes a sender wait once a reader that stopped leaves UNSENT_BYTES_LIMIT unsent, never holding more', async () => {

@@ -12,8 +12,8 @@ export const UNSENT_BYTES_LIMIT = 64 * 1024;
 /**
  * How long a frame may wait for others to leave with it. Events reach the gateway one per turn of the
  * event loop (a few hundred a second under a flood), so flushing every turn is still one write syscall
- * per frame per subscriber; a few milliseconds gather several frames into one write at a latency cost
- * observers do not see.
+ * per frame per subscriber; a few milliseconds gather several frames into one write. Only frames that
+ * follow another within this window wait: a lone frame (the answer to a query or mutation) leaves at once.
  */
 export const FLUSH_DELAY_MS = 5;
 
@@ -22,6 +22,8 @@ type SendOptions = Exclude<Parameters<WebSocket['send']>[1], SendCallback | unde
 
 /** Connections holding frames until the next flush; one timer flushes them all. */
 const corked = new Set<Socket>();
+/** When each connection last wrote a frame uncorked: a frame soon after it starts a batch instead. */
+const lastLoneFrameAt = new WeakMap<Socket, number>();
 let flushScheduled = false;
 
 function flush(): void {
@@ -30,8 +32,14 @@ function flush(): void {
   corked.clear();
 }
 
-function corkUntilFlush(tcp: Socket): void {
+/** Corks a connection that wrote within the last FLUSH_DELAY_MS; one that was quiet writes at once. */
+function batchIfBusy(tcp: Socket): void {
   if (corked.has(tcp)) return;
+  const now = performance.now();
+  if (now - (lastLoneFrameAt.get(tcp) ?? Number.NEGATIVE_INFINITY) > FLUSH_DELAY_MS) {
+    lastLoneFrameAt.set(tcp, now);
+    return;
+  }
   tcp.cork();
   corked.add(tcp);
   if (flushScheduled) return;
@@ -42,9 +50,9 @@ function corkUntilFlush(tcp: Socket): void {
 /**
  * ws's WebSocket (set as the server's `WebSocket` class) whose frames leave together. graphql-ws awaits
  * each frame's write callback before sending the next, and ws writes every frame on its own: one syscall
- * per delivery. Here the TCP socket is corked for up to FLUSH_DELAY_MS and the callback runs at once while
- * the connection holds less than UNSENT_BYTES_LIMIT unsent, so a subscriber's frames go out several to a
- * write.
+ * per delivery. Here a frame that follows another within FLUSH_DELAY_MS corks the TCP socket until the
+ * window ends, and the callback runs at once while the connection holds less than UNSENT_BYTES_LIMIT
+ * unsent, so a busy subscriber's frames go out several to a write and a quiet one's without delay.
  */
 export class BatchedSendWebSocket extends WebSocket {
   #tcp: Socket | undefined;
@@ -61,7 +69,7 @@ export class BatchedSendWebSocket extends WebSocket {
   ): void {
     const callback = typeof optionsOrCallback === 'function' ? optionsOrCallback : maybeCallback;
     const options = typeof optionsOrCallback === 'function' ? {} : (optionsOrCallback ?? {});
-    if (this.#tcp) corkUntilFlush(this.#tcp);
+    if (this.#tcp) batchIfBusy(this.#tcp);
     if (callback === undefined || this.bufferedAmount >= UNSENT_BYTES_LIMIT) {
       super.send(data, options, callback);
       return;
