@@ -94,7 +94,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const server: Server = createServer((request, response) => {
     if (!artifacts(request, response)) void yoga(request, response);
   });
-  const ws = attachGraphqlWs(server, yoga, GRAPHQL_PATH, authenticate, config.keepAliveMs);
+  const ws = attachGraphqlWs(server, yoga, GRAPHQL_PATH, authenticate, {
+    keepAliveMs: config.keepAliveMs,
+    logUnexpected: (cause) => log(`unexpected error: ${String(cause)}`),
+  });
   let url = '';
   let stopping: Promise<void> | undefined;
 

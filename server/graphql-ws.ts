@@ -32,13 +32,18 @@ export function attachGraphqlWs(
   yoga: YogaServerInstance<Record<string, unknown>, GatewayContext>,
   path: string,
   authenticate: Authenticate,
-  keepAliveMs = DEFAULT_KEEP_ALIVE_MS,
+  options: {
+    keepAliveMs?: number | undefined;
+    /** Where an unexpected error of a shared subscription's event goes once masked (the server's log). */
+    logUnexpected?: (cause: unknown) => void;
+  } = {},
 ): { close(): Promise<void> } {
+  const { keepAliveMs = DEFAULT_KEEP_ALIVE_MS, logUnexpected } = options;
   const wsServer = new WebSocketServer({ server, path, WebSocket: BatchedSendWebSocket });
   // Registered before graphql-ws's own listener, so the socket knows its TCP socket before any send.
   wsServer.on('connection', (socket: BatchedSendWebSocket, request) => socket.writesTo(request.socket));
   // yoga's maskError always returns a GraphQLError (its own, or a new one): the shape graphql-ws sends.
-  const shared = new SharedSubscriptions((error) => maskError(error) as GraphQLError);
+  const shared = new SharedSubscriptions((error) => maskError(error, logUnexpected) as GraphQLError);
   // Identified once, in connection_init; every operation on the socket runs as that client.
   const clients = new WeakMap<object, ClientIdentity>();
   const disposable = useServer(
