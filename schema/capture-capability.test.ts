@@ -16,6 +16,7 @@ function fakeSession() {
       stub: vi.fn(),
       unstub: vi.fn(async () => undefined),
       stubs: vi.fn(() => []),
+      droppedInFlight: 0,
     },
     dialogs: { decideWith: vi.fn() },
     storage: {
@@ -82,7 +83,9 @@ async function setup(capabilities: Capability[]) {
   const schema = buildSchema();
   const run = (query: string) => execute({ schema, document: parse(query), contextValue: { sessions, hub } });
   const calls = () =>
-    Object.values(seams).flatMap((seam) => Object.values(seam).flatMap((spy) => spy.mock.calls));
+    Object.values(seams).flatMap((seam) =>
+      Object.values(seam).flatMap((spy) => (typeof spy === 'function' ? spy.mock.calls : [])),
+    );
   return { run, calls };
 }
 

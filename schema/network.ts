@@ -1,8 +1,7 @@
-import type { LogSnapshot } from '../resolvers/bounded/sequenced-log.js';
 import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
 import { networkStream } from '../resolvers/capture/capture-streams.js';
-import type { NetworkCapture } from '../resolvers/capture/network.js';
-import { headerList, matchesNetworkQuery, type NetworkEntry } from '../resolvers/capture/network-log.js';
+import type { NetworkCapture, NetworkRead } from '../resolvers/capture/network.js';
+import { headerList, type NetworkEntry } from '../resolvers/capture/network-log.js';
 import type { NetworkBody, StubInfo } from '../transports/renderer-control.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
@@ -60,12 +59,16 @@ const NetworkEntryRef = builder.objectRef<NetworkEntry>('NetworkEntry').implemen
   }),
 });
 
-const NetworkLogRef = builder.objectRef<LogSnapshot<NetworkEntry>>('NetworkLog').implement({
+const NetworkLogRef = builder.objectRef<NetworkRead>('NetworkLog').implement({
   description: 'A read of the bounded network buffer (the newest 500 entries).',
   fields: (t) => ({
     entries: t.field({ type: [NetworkEntryRef], resolve: (log) => log.entries }),
     overflowed: t.exposeInt('overflowed', { description: 'Entries pushed out of the buffer so far.' }),
     total: t.exposeInt('total', { description: 'Entries ever captured in this session.' }),
+    droppedInFlight: t.exposeInt('droppedInFlight', {
+      description:
+        'Requests never recorded: a page had more than 1,000 in flight at once, and the oldest were forgotten before they finished.',
+    }),
   }),
 });
 
@@ -123,8 +126,7 @@ builder.objectFields(SessionRef, (t) => ({
       windowId: t.arg.id({ required: false }),
       failedOnly: t.arg.boolean({ required: false }),
     },
-    resolve: (session, args) =>
-      session.capture.network.log.snapshot(args, (entry) => matchesNetworkQuery(entry, args)),
+    resolve: (session, args) => session.capture.network.read(args),
   }),
   networkCaptures: t.field({
     type: [NetworkCaptureRef],

@@ -99,7 +99,7 @@ describe('a page flooding console and network', () => {
       await app.data('mutation { startNetworkCapture(filter: { urlPatterns: ["*/api/ping*"] }) { id } }');
       const totals = async () => {
         const { session } = await app.data(
-          '{ session { status console(last: 1) { total overflowed } network { total } } }',
+          '{ session { status console(last: 1) { total overflowed } network { total droppedInFlight } } }',
         );
         return session;
       };
@@ -124,6 +124,7 @@ describe('a page flooding console and network', () => {
       const session = await totals();
       expect(session.status).toBe('RUNNING');
       expect(session.console.overflowed).toBeGreaterThan(0);
+      expect(session.network.droppedInFlight).toBe(0);
       stalled.resume();
 
       // The reader saw every event from its first on, each either delivered or reported lost.

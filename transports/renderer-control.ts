@@ -78,6 +78,11 @@ export interface NetworkControl {
   stub(id: string, spec: StubSpec): Promise<StubInfo>;
   unstub(id: string): Promise<StubInfo | undefined>;
   stubs(): StubInfo[];
+  /**
+   * Requests never recorded because too many were in flight on a page at once and the oldest were
+   * forgotten before they finished; counted since the session began, never decreasing.
+   */
+  readonly droppedInFlight: number;
 }
 
 export type DialogType = 'alert' | 'confirm' | 'prompt' | 'beforeunload';

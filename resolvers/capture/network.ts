@@ -5,10 +5,11 @@ import type {
   NetworkRecord,
   StubInfo,
 } from '../../transports/renderer-control.js';
+import type { LogSnapshot, SequencedRead } from '../bounded/sequenced-log.js';
 import type { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../sessions/session-event.js';
 import { clamp } from '../sessions/session-registry.js';
-import { type NetworkEntry, NetworkLog } from './network-log.js';
+import { matchesNetworkQuery, type NetworkEntry, NetworkLog, type NetworkQuery } from './network-log.js';
 
 /** Bodies kept per entry by default: enough for typical JSON, small enough for a 500-entry ring. */
 export const BODY_BYTES_DEFAULT = 64 * 1024;
@@ -47,6 +48,12 @@ export interface StubRequest {
   readonly times?: number | null;
 }
 
+/** A read of the network ring, with what never reached it. */
+export interface NetworkRead extends LogSnapshot<NetworkEntry> {
+  /** Requests never recorded: too many were in flight on a page at once and the oldest were forgotten. */
+  readonly droppedInFlight: number;
+}
+
 /** A session's network capture and stubs: the ring the captures fill, and the ids clients hold. */
 export class SessionNetwork {
   readonly log: NetworkLog;
@@ -56,6 +63,8 @@ export class SessionNetwork {
   readonly #captures = new Map<string, NetworkCapture>();
   #nextCapture = 1;
   #nextStub = 1;
+  /** The transport's count when last read, so it can still be told once the app has ended. */
+  #droppedInFlight = 0;
 
   constructor(sessionId: string, hub: EventHub<SessionTopics>, control: () => NetworkControl) {
     this.#sessionId = sessionId;
@@ -68,6 +77,16 @@ export class SessionNetwork {
     const entry = this.log.record(record);
     this.#hub.publish('network', entry);
     return entry;
+  }
+
+  read(query: SequencedRead & NetworkQuery): NetworkRead {
+    try {
+      this.#droppedInFlight = this.#control().droppedInFlight;
+    } catch {
+      // The app has ended (or never had the seam): the last count read is the final one.
+    }
+    const snapshot = this.log.snapshot(query, (entry) => matchesNetworkQuery(entry, query));
+    return { ...snapshot, droppedInFlight: this.#droppedInFlight };
   }
 
   captures(): NetworkCapture[] {

@@ -38,6 +38,8 @@ export class PlaywrightNetwork implements NetworkControl {
   #lifecycle: Promise<void> = Promise.resolve();
   #followingPages = false;
   #bodies = false;
+  /** What trackers no longer followed (their page closed, or capture was disarmed) had dropped. */
+  #droppedByFormerTrackers = 0;
   readonly #onPage = (page: Page) => void this.#serially(() => this.#follow(page, false));
   readonly #onFinished = (request: FinishedRequest) => void this.#capture(request).catch(() => undefined);
 
@@ -57,9 +59,9 @@ export class PlaywrightNetwork implements NetworkControl {
     );
   }
 
-  /** Requests forgotten in flight on the pages followed now (each page keeps at most MAX_IN_FLIGHT). */
+  /** Requests forgotten in flight (each page keeps at most MAX_IN_FLIGHT), on pages followed now or before. */
   get droppedInFlight(): number {
-    let dropped = 0;
+    let dropped = this.#droppedByFormerTrackers;
     for (const tracker of this.#trackers.values()) dropped += tracker?.droppedInFlight ?? 0;
     return dropped;
   }
@@ -99,6 +101,7 @@ export class PlaywrightNetwork implements NetworkControl {
       this.#followingPages = false;
       this.#fallback.stop();
       const trackers = [...this.#trackers.values()];
+      for (const tracker of trackers) this.#droppedByFormerTrackers += tracker?.droppedInFlight ?? 0;
       this.#trackers.clear();
       await Promise.all(trackers.map((tracker) => tracker?.stop()));
       return;
@@ -124,7 +127,9 @@ export class PlaywrightNetwork implements NetworkControl {
     const tracker = session && new CdpRequestTracker(page, session, this.#onFinished);
     this.#trackers.set(page, tracker);
     page.once('close', () => {
-      if (this.#trackers.get(page) === tracker) this.#trackers.delete(page);
+      if (this.#trackers.get(page) !== tracker) return;
+      this.#droppedByFormerTrackers += tracker?.droppedInFlight ?? 0;
+      this.#trackers.delete(page);
     });
     if (tracker && (await this.#enable(tracker))) return;
     // A session that cannot enable Network (a relay that refuses it) is no better than none.
