@@ -2,16 +2,24 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServeConfig } from '../../server/config.js';
+import { startDebuggableChromium } from './debuggable.js';
 import { fixtureLaunch, STAND_IN } from './fixture-app.js';
 import type { Loose, LooseResponse } from './fixture-session.js';
 import { type RunningGateway, startGateway } from './gateway.js';
-import { gatewayClient } from './gateway-client.js';
+import { type GatewayClient, gatewayClient } from './gateway-client.js';
 
 const APP_DIR = new URL('../../fixtures/app/', import.meta.url);
 /** How long the capture window may take to open and load after the launch returns. */
 const CAPTURE_WINDOW_TIMEOUT_MS = 15_000;
 /** The window list is cheap to read; this only spaces the reads out while the window opens. */
 const WINDOW_POLL_MS = 100;
+
+export interface CaptureServer {
+  readonly server: Server;
+  readonly url: string;
+  readonly startFlood: () => void;
+  close(): Promise<void>;
+}
 
 export const DATA_JSON = { items: ['apple', 'pear'] };
 
@@ -20,12 +28,7 @@ export const DATA_JSON = { items: ['apple', 'pear'] };
  * a ping for load tests, and /api/flood-start, held until `startFlood` so an `autostart` flood begins only
  * once the test is listening), on 127.0.0.1 with a free port.
  */
-export async function startCaptureServer(): Promise<{
-  server: Server;
-  url: string;
-  startFlood: () => void;
-  close: () => Promise<void>;
-}> {
+export async function startCaptureServer(): Promise<CaptureServer> {
   let startFlood = () => {};
   const floodStarted = new Promise<void>((resolve) => {
     startFlood = resolve;
@@ -96,22 +99,23 @@ async function captureWindow(data: (query: string) => Promise<Loose>): Promise<s
   throw new Error(`the capture window did not open within ${CAPTURE_WINDOW_TIMEOUT_MS} ms`);
 }
 
-/** The fixture app on the stand-in with its capture window open on a fresh capture server. */
-export async function startCaptureApp(
-  query = '',
-  gatewayConfig: Partial<ServeConfig> = {},
-): Promise<CaptureApp> {
-  const server = await startCaptureServer();
-  const gateway = await startGateway(gatewayConfig);
-  const { send, data, failure } = gatewayClient(gateway.url);
-  const pageUrl = `${server.url}/${query}`;
-  const launched = await data('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
-    input: fixtureLaunch(STAND_IN, { FIXTURE_CAPTURE_URL: pageUrl }),
-  });
-  const windowId = await captureWindow(data);
+/** What a target hands the shared builder: a gateway with a session on the capture page, and how to end it all. */
+interface CaptureTarget {
+  readonly gateway: RunningGateway;
+  readonly client: GatewayClient;
+  readonly server: CaptureServer;
+  readonly sessionId: string;
+  readonly windowId: string;
+  /** Ends what the target started besides the gateway and the server (an outside browser). */
+  readonly stopTarget?: () => Promise<void>;
+}
+
+/** The part every target shares: clicks and text checks in the capture window, and an orderly stop. */
+function captureApp({ gateway, client, server, sessionId, windowId, stopTarget }: CaptureTarget): CaptureApp {
+  const { send, data, failure } = client;
   return {
     gateway,
-    sessionId: launched.launch.id,
+    sessionId,
     origin: server.url,
     windowId,
     startFlood: server.startFlood,
@@ -128,7 +132,52 @@ export async function startCaptureApp(
     },
     async stop() {
       await gateway.stop();
+      await stopTarget?.();
       await server.close();
     },
   };
 }
+
+/** The fixture app on the stand-in with its capture window open on a fresh capture server. */
+export async function startCaptureApp(
+  query = '',
+  gatewayConfig: Partial<ServeConfig> = {},
+): Promise<CaptureApp> {
+  const server = await startCaptureServer();
+  const gateway = await startGateway(gatewayConfig);
+  const client = gatewayClient(gateway.url);
+  const launched = await client.data('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
+    input: fixtureLaunch(STAND_IN, { FIXTURE_CAPTURE_URL: `${server.url}/${query}` }),
+  });
+  const windowId = await captureWindow(client.data);
+  return captureApp({ gateway, client, server, sessionId: launched.launch.id, windowId });
+}
+
+/**
+ * The capture page alone in a plain headless Chromium started outside Stagegraph, with the gateway attached
+ * to it over CDP: the renderer-only behaviour without any Electron main process.
+ */
+export async function attachCaptureApp(): Promise<CaptureApp> {
+  const server = await startCaptureServer();
+  const gateway = await startGateway();
+  const client = gatewayClient(gateway.url);
+  const chromium = await startDebuggableChromium(`${server.url}/`);
+  const target = { gateway, client, server, stopTarget: () => chromium.kill() };
+  try {
+    const { attach } = await client.data(
+      'mutation ($port: Int!) { attach(input: { port: $port }) { id activeWindow { id } } }',
+      { port: chromium.port },
+    );
+    return captureApp({ ...target, sessionId: attach.id, windowId: attach.activeWindow.id });
+  } catch (error) {
+    // The browser lives outside the gateway: a failed attach would leave it running.
+    await captureApp({ ...target, sessionId: '', windowId: '' }).stop();
+    throw error;
+  }
+}
+
+/** The targets the capture suites run on, named as the other two-target suites name theirs. */
+export const CAPTURE_TARGETS: readonly { name: string; start: () => Promise<CaptureApp> }[] = [
+  { name: 'stand-in', start: () => startCaptureApp() },
+  { name: 'plain Chromium over CDP attach', start: attachCaptureApp },
+];
