@@ -2,7 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { BatchedSendWebSocket, UNSENT_BYTES_LIMIT } from './batched-sends.js';
+import {
+  BatchedSendWebSocket,
+  STREAMING_FRAMES,
+  UNSENT_BYTES_LIMIT,
+} from './batched-sends.js';
 
 let server: Server | undefined;
 let client: WebSocket | undefined;
@@ -41,7 +45,7 @@ const sendAwaited = (socket: WebSocket, data: string) =>
   new Promise<void>((resolve, reject) => socket.send(data, (error) => (error ? reject(error) : resolve())));
 
 describe('BatchedSendWebSocket', () => {
-  it('sends a lone frame at once, and frames awaited one after another behind it in one write', async () => {
+  it('sends frames awaited one after another in one write', async () => {
     const { sender, senderTcp, receiver } = await connected();
     // Writable's own hooks, counted on this socket only: each call is one write to the kernel.
     let writes = 0;
@@ -64,16 +68,28 @@ describe('BatchedSendWebSocket', () => {
     for (let n = 1; n <= 20; n += 1) await sendAwaited(sender, `frame ${n}`);
     await all;
     expect(received).toEqual(Array.from({ length: 20 }, (_, i) => `frame ${i + 1}`));
-    // The first frame leaves alone, before anyone knew more would follow.
-    expect(writes).toBe(2);
+    expect(writes).toBe(1);
   });
 
-  it('leaves a quiet connection uncorked for its next frame, and corks one that just wrote', async () => {
+  it('lets the frames of an answer leave at the end of their turn, and holds those of a stream for the timer', async () => {
     const { sender, senderTcp } = await connected();
-    sender.send('answer');
-    expect(senderTcp.writableCorked).toBe(0);
-    sender.send('right behind it');
+    const turnEnds = () => new Promise((resolve) => setImmediate(resolve));
+    const next = (n: number) => JSON.stringify({ id: '1', type: 'next', payload: { data: { n } } });
+    sender.send(next(0));
+    sender.send(JSON.stringify({ id: '1', type: 'complete' }));
     expect(senderTcp.writableCorked).toBe(1);
+    await turnEnds();
+    expect(senderTcp.writableCorked).toBe(0);
+    // One event a turn, as a flood arrives: past STREAMING_FRAMES the connection waits for the timer.
+    for (let frame = 1; frame <= STREAMING_FRAMES; frame += 1) {
+      sender.send(next(frame));
+      await turnEnds();
+    }
+    expect(senderTcp.writableCorked).toBe(1);
+    // An answer's end does not wait for the stream's timer.
+    sender.send(JSON.stringify({ id: '2', type: 'complete' }));
+    await turnEnds();
+    expect(senderTcp.writableCorked).toBe(0);
   });
 
   it('makes a sender wait once a reader that stopped leaves UNSENT_BYTES_LIMIT unsent, never holding more', async () => {

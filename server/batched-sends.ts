@@ -10,49 +10,95 @@ import WebSocket from 'ws';
 export const UNSENT_BYTES_LIMIT = 64 * 1024;
 
 /**
- * How long a frame may wait for others to leave with it. Events reach the gateway one per turn of the
- * event loop (a few hundred a second under a flood), so flushing every turn is still one write syscall
- * per frame per subscriber; a few milliseconds gather several frames into one write. Only frames that
- * follow another within this window wait: a lone frame (the answer to a query or mutation) leaves at once.
+ * How long a streaming connection's frames may wait for others to leave with them. Events reach the
+ * gateway one per turn of the event loop (a few hundred a second under a flood), so flushing every turn is
+ * still one write syscall per frame per subscriber; a few milliseconds gather several frames into one write.
  */
 export const FLUSH_DELAY_MS = 5;
+/**
+ * Frames within FLUSH_DELAY_MS that make a connection a stream, whose `next` frames wait for the timer.
+ * Below it, and for every frame that ends an answer (a query's `complete`), frames leave at the end of
+ * the turn that sent them, so no answer waits on a timer however fast a client asks.
+ */
+export const STREAMING_FRAMES = 8;
 
 type SendCallback = (error?: Error) => void;
 type SendOptions = Exclude<Parameters<WebSocket['send']>[1], SendCallback | undefined>;
 
-/** Connections holding frames until the next flush; one timer flushes them all. */
-const corked = new Set<Socket>();
-/** When each connection last wrote a frame uncorked: a frame soon after it starts a batch instead. */
-const lastLoneFrameAt = new WeakMap<Socket, number>();
-let flushScheduled = false;
-
-function flush(): void {
-  flushScheduled = false;
-  for (const tcp of corked) tcp.uncork();
-  corked.clear();
+/** A connection's recent pace: frames sent since `since`, a window of FLUSH_DELAY_MS. */
+interface Pace {
+  since: number;
+  frames: number;
 }
 
-/** Corks a connection that wrote within the last FLUSH_DELAY_MS; one that was quiet writes at once. */
-function batchIfBusy(tcp: Socket): void {
-  if (corked.has(tcp)) return;
+const paces = new WeakMap<Socket, Pace>();
+/** Connections holding frames until the end of this turn, and streams holding them until the timer. */
+const untilTurnEnds = new Set<Socket>();
+const untilTimer = new Set<Socket>();
+let turnFlushScheduled = false;
+let timerFlushScheduled = false;
+
+function uncorkAll(connections: Set<Socket>): void {
+  for (const tcp of connections) tcp.uncork();
+  connections.clear();
+}
+
+function isStreaming(tcp: Socket): boolean {
   const now = performance.now();
-  if (now - (lastLoneFrameAt.get(tcp) ?? Number.NEGATIVE_INFINITY) > FLUSH_DELAY_MS) {
-    lastLoneFrameAt.set(tcp, now);
+  const pace = paces.get(tcp) ?? { since: now, frames: 0 };
+  if (now - pace.since > FLUSH_DELAY_MS) {
+    pace.since = now;
+    pace.frames = 0;
+  }
+  pace.frames += 1;
+  paces.set(tcp, pace);
+  return pace.frames > STREAMING_FRAMES;
+}
+
+/** graphql-ws writes `type` right after `id`: a `next` frame says so within its first bytes. */
+const NEXT_FRAME_PREFIX_LENGTH = 64;
+const isNextFrame = (data: unknown) =>
+  typeof data === 'string' && data.slice(0, NEXT_FRAME_PREFIX_LENGTH).includes('"type":"next"');
+
+/**
+ * Corks a connection until the end of this turn, or, for the `next` frames of a streaming connection,
+ * until the next timer flush. Any other frame (`complete`, `error`, `pong`) ends an answer or a protocol
+ * step that someone waits for, so it takes its connection's frames out at the end of the turn.
+ */
+function batch(tcp: Socket, data: unknown): void {
+  const streaming = isStreaming(tcp) && isNextFrame(data);
+  if (untilTurnEnds.has(tcp)) return;
+  if (untilTimer.has(tcp)) {
+    if (streaming) return;
+    untilTimer.delete(tcp);
+  } else {
+    tcp.cork();
+  }
+  if (streaming) {
+    untilTimer.add(tcp);
+    if (timerFlushScheduled) return;
+    timerFlushScheduled = true;
+    setTimeout(() => {
+      timerFlushScheduled = false;
+      uncorkAll(untilTimer);
+    }, FLUSH_DELAY_MS);
     return;
   }
-  tcp.cork();
-  corked.add(tcp);
-  if (flushScheduled) return;
-  flushScheduled = true;
-  setTimeout(flush, FLUSH_DELAY_MS);
+  untilTurnEnds.add(tcp);
+  if (turnFlushScheduled) return;
+  turnFlushScheduled = true;
+  setImmediate(() => {
+    turnFlushScheduled = false;
+    uncorkAll(untilTurnEnds);
+  });
 }
 
 /**
  * ws's WebSocket (set as the server's `WebSocket` class) whose frames leave together. graphql-ws awaits
  * each frame's write callback before sending the next, and ws writes every frame on its own: one syscall
- * per delivery. Here a frame that follows another within FLUSH_DELAY_MS corks the TCP socket until the
- * window ends, and the callback runs at once while the connection holds less than UNSENT_BYTES_LIMIT
- * unsent, so a busy subscriber's frames go out several to a write and a quiet one's without delay.
+ * per delivery. Here the TCP socket is corked until the end of the turn (or, for a streaming connection,
+ * for up to FLUSH_DELAY_MS) and the callback runs at once while the connection holds less than
+ * UNSENT_BYTES_LIMIT unsent, so a subscriber's frames go out several to a write and an answer without delay.
  */
 export class BatchedSendWebSocket extends WebSocket {
   #tcp: Socket | undefined;
@@ -69,7 +115,7 @@ export class BatchedSendWebSocket extends WebSocket {
   ): void {
     const callback = typeof optionsOrCallback === 'function' ? optionsOrCallback : maybeCallback;
     const options = typeof optionsOrCallback === 'function' ? {} : (optionsOrCallback ?? {});
-    if (this.#tcp) batchIfBusy(this.#tcp);
+    if (this.#tcp) batch(this.#tcp, data);
     if (callback === undefined || this.bufferedAmount >= UNSENT_BYTES_LIMIT) {
       super.send(data, options, callback);
       return;
