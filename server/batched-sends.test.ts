@@ -2,11 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import {
-  BatchedSendWebSocket,
-  STREAMING_FRAMES,
-  UNSENT_BYTES_LIMIT,
-} from './batched-sends.js';
+import { BatchedSendWebSocket, STREAMING_FRAMES, UNSENT_BYTES_LIMIT } from './batched-sends.js';
 
 let server: Server | undefined;
 let client: WebSocket | undefined;
