@@ -41,10 +41,11 @@ const fedPages = new WeakSet<Page>();
  * Feeds a window's console to `deliver`. Over the page's raw CDP session (`Runtime.consoleAPICalled`,
  * and `Log.entryAdded` for the browser's own entries, as Playwright reports both): plain protocol events at
  * about the browser's own rate, where Playwright's `page.on('console')`, building and disposing a handle per
- * argument, reached a fifth to a tenth of it (bench/console-fanout.ts). `Runtime.enable` replays what V8 stored before we subscribed (up to 1,000 lines of the current
- * document), so a window's start-up lines are delivered too, with their own time. Where no CDP session opens,
- * Playwright's console events carry it; lines logged while that was being decided wait for the answer.
- * `cdpSession` is the page's shared one unless a caller knows better (a test of the fallback).
+ * argument, reached a fifth to a tenth of it (bench/console-fanout.ts). `Runtime.enable` replays what V8
+ * stored before we subscribed (up to 1,000 lines of the current document), so a window's start-up lines are
+ * delivered too, with their own time. Where no CDP session opens (or it hears no events), Playwright's
+ * console events carry it; lines logged while that was being decided wait for the answer. `cdpSession` is
+ * the page's shared one unless a caller knows better (a test of the fallback).
  */
 export async function feedConsole(
   page: Page,
