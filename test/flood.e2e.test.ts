@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CaptureApp, startCaptureApp } from './helpers/capture-app.js';
+import { CAPTURE_TARGETS, type CaptureApp } from './helpers/capture-app.js';
 import { reportRealElectronSkipped } from './helpers/fixture-app.js';
 import { type TalliedDelivery, talliedClient } from './helpers/stream-tally.js';
 
@@ -38,14 +38,6 @@ function retainedBytes(): number {
 }
 const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
-let app: CaptureApp;
-beforeAll(async () => {
-  app = await startCaptureApp(`?autostart&lines=${LINES}&requests=${REQUESTS}`, {
-    keepAliveMs: KEEP_ALIVE_MS,
-  });
-}, 60_000);
-afterAll(() => app?.stop());
-
 /**
  * Aliases of the whole entry in each of the stalled client's messages (~10 KB each): the few MB of kernel
  * socket buffers then hold a few hundred, so its queues, not the kernel, absorb the flood.
@@ -71,97 +63,107 @@ const subscriptions = (session: string, onConsole?: (delivery: TalliedDelivery) 
   },
 ];
 
-describe('a page flooding console and network', () => {
-  it(
-    'keeps memory bounded, feeds a reading subscriber every event it did not report lost, and tells a stalled one what it lost',
-    async () => {
-      // The page's last line is the newest when the flood ends, so a drop-oldest queue always delivers it.
-      const isLastLine = (delivery: TalliedDelivery) => delivery.entry.text?.startsWith(`flood ${LINES} `);
-      let readerSawLastLine = false;
-      let stalledSawLastLine = false;
-      const reader = await talliedClient(
-        app.gateway.wsUrl,
-        subscriptions(app.sessionId, (delivery) => {
-          readerSawLastLine ||= isLastLine(delivery) === true;
-        }),
-      );
-      const stalled = await talliedClient(
-        app.gateway.wsUrl,
-        subscriptions(
-          app.sessionId,
-          (delivery) => {
-            stalledSawLastLine ||= isLastLine(delivery) === true;
-          },
-          true,
-        ),
-      );
-      await expect.poll(() => app.gateway.gateway.hub.subscriberCount).toBe(4);
-      await app.data('mutation { startNetworkCapture(filter: { urlPatterns: ["*/api/ping*"] }) { id } }');
-      const totals = async () => {
-        const { session } = await app.data(
-          '{ session { status console(last: 1) { total overflowed } network { total droppedInFlight } } }',
+for (const target of CAPTURE_TARGETS) {
+  describe(`a page flooding console and network (${target.name})`, () => {
+    let app: CaptureApp;
+    beforeAll(async () => {
+      app = await target.start(`?autostart&lines=${LINES}&requests=${REQUESTS}`, {
+        keepAliveMs: KEEP_ALIVE_MS,
+      });
+    }, 60_000);
+    afterAll(() => app?.stop());
+
+    it(
+      'keeps memory bounded, feeds a reading subscriber every event it did not report lost, and tells a stalled one what it lost',
+      async () => {
+        // The page's last line is the newest when the flood ends, so a drop-oldest queue always delivers it.
+        const isLastLine = (delivery: TalliedDelivery) => delivery.entry.text?.startsWith(`flood ${LINES} `);
+        let readerSawLastLine = false;
+        let stalledSawLastLine = false;
+        const reader = await talliedClient(
+          app.gateway.wsUrl,
+          subscriptions(app.sessionId, (delivery) => {
+            readerSawLastLine ||= isLastLine(delivery) === true;
+          }),
         );
-        return session;
-      };
+        const stalled = await talliedClient(
+          app.gateway.wsUrl,
+          subscriptions(
+            app.sessionId,
+            (delivery) => {
+              stalledSawLastLine ||= isLastLine(delivery) === true;
+            },
+            true,
+          ),
+        );
+        await expect.poll(() => app.gateway.gateway.hub.subscriberCount).toBe(4);
+        await app.data('mutation { startNetworkCapture(filter: { urlPatterns: ["*/api/ping*"] }) { id } }');
+        const totals = async () => {
+          const { session } = await app.data(
+            '{ session { status console(last: 1) { total overflowed } network { total droppedInFlight } } }',
+          );
+          return session;
+        };
 
-      const before = retainedBytes();
-      stalled.pause();
-      app.startFlood();
-      const started = Date.now();
-      // The stalled client reads nothing for the whole flood: until the last line reaches the reader and
-      // every request is recorded.
-      await expect.poll(() => readerSawLastLine, { timeout: FLOOD_TIMEOUT_MS, interval: 100 }).toBe(true);
-      await expect
-        .poll(async () => (await totals()).network.total, { timeout: FLOOD_TIMEOUT_MS, interval: 250 })
-        .toBe(REQUESTS);
-      const floodSeconds = (Date.now() - started) / 1000;
-      // Measured while the stalled client still reads nothing: everything it is owed is held right now.
-      const growthStalled = retainedBytes() - before;
-      console.log(
-        `flood: ${LINES} lines + ${REQUESTS} requests in ${floodSeconds.toFixed(0)} s; retained growth ${megabytes(growthStalled)} MB with a stalled subscriber`,
-      );
-      expect(growthStalled).toBeLessThan(RETAINED_GROWTH_LIMIT_BYTES);
-      const session = await totals();
-      expect(session.status).toBe('RUNNING');
-      expect(session.console.overflowed).toBeGreaterThan(0);
-      expect(session.network.droppedInFlight).toBe(0);
-      stalled.resume();
+        const before = retainedBytes();
+        stalled.pause();
+        app.startFlood();
+        const started = Date.now();
+        // The stalled client reads nothing for the whole flood: until the last line reaches the reader and
+        // every request is recorded.
+        await expect.poll(() => readerSawLastLine, { timeout: FLOOD_TIMEOUT_MS, interval: 100 }).toBe(true);
+        await expect
+          .poll(async () => (await totals()).network.total, { timeout: FLOOD_TIMEOUT_MS, interval: 250 })
+          .toBe(REQUESTS);
+        const floodSeconds = (Date.now() - started) / 1000;
+        // Measured while the stalled client still reads nothing: everything it is owed is held right now.
+        const growthStalled = retainedBytes() - before;
+        console.log(
+          `flood: ${LINES} lines + ${REQUESTS} requests in ${floodSeconds.toFixed(0)} s; retained growth ${megabytes(growthStalled)} MB with a stalled subscriber`,
+        );
+        expect(growthStalled).toBeLessThan(RETAINED_GROWTH_LIMIT_BYTES);
+        const session = await totals();
+        expect(session.status).toBe('RUNNING');
+        expect(session.console.overflowed).toBeGreaterThan(0);
+        expect(session.network.droppedInFlight).toBe(0);
+        stalled.resume();
 
-      // The reader saw every event from its first on, each either delivered or reported lost.
-      const [readerConsole, readerNetwork] = reader.tallies;
-      await expect.poll(() => readerNetwork?.lastSeq, { timeout: CATCH_UP_TIMEOUT_MS }).toBe(REQUESTS);
-      expect(readerConsole?.unaccounted).toBe(0);
-      expect(readerConsole?.delivered).toBeGreaterThan(0);
-      expect(readerNetwork).toMatchObject({ unaccounted: 0, firstSeq: 1 });
-      expect((readerNetwork?.delivered ?? 0) + (readerNetwork?.dropped ?? 0)).toBe(REQUESTS);
-      expect(reader.errors).toEqual([]);
+        // The reader saw every event from its first on, each either delivered or reported lost.
+        const [readerConsole, readerNetwork] = reader.tallies;
+        await expect.poll(() => readerNetwork?.lastSeq, { timeout: CATCH_UP_TIMEOUT_MS }).toBe(REQUESTS);
+        expect(readerConsole?.unaccounted).toBe(0);
+        expect(readerConsole?.delivered).toBeGreaterThan(0);
+        expect(readerNetwork).toMatchObject({ unaccounted: 0, firstSeq: 1 });
+        expect((readerNetwork?.delivered ?? 0) + (readerNetwork?.dropped ?? 0)).toBe(REQUESTS);
+        expect(reader.errors).toEqual([]);
 
-      // The stalled client catches up on what its queues kept, is told how many it lost of each, and
-      // nothing is lost without being told.
-      const [stalledConsole, stalledNetwork] = stalled.tallies;
-      await expect
-        .poll(() => [stalledSawLastLine, stalledNetwork?.lastSeq], { timeout: CATCH_UP_TIMEOUT_MS })
-        .toEqual([true, REQUESTS]);
-      expect(stalledConsole?.dropped).toBeGreaterThan(0);
-      expect(stalledNetwork?.dropped).toBeGreaterThan(0);
-      expect(stalledConsole?.unaccounted).toBe(0);
-      expect(stalledNetwork?.unaccounted).toBe(0);
-      expect((stalledNetwork?.delivered ?? 0) + (stalledNetwork?.dropped ?? 0)).toBe(REQUESTS);
-      expect(stalled.errors).toEqual([]);
-      const growthAfter = retainedBytes() - before;
-      console.log(
-        `flood: retained growth ${megabytes(growthAfter)} MB once caught up; reader console ${JSON.stringify(readerConsole)}; stalled console ${JSON.stringify(stalledConsole)}; stalled network ${JSON.stringify(stalledNetwork)}`,
-      );
-      expect(growthAfter).toBeLessThan(RETAINED_GROWTH_LIMIT_BYTES);
+        // The stalled client catches up on what its queues kept, is told how many it lost of each, and
+        // nothing is lost without being told.
+        const [stalledConsole, stalledNetwork] = stalled.tallies;
+        await expect
+          .poll(() => [stalledSawLastLine, stalledNetwork?.lastSeq], { timeout: CATCH_UP_TIMEOUT_MS })
+          .toEqual([true, REQUESTS]);
+        expect(stalledConsole?.dropped).toBeGreaterThan(0);
+        expect(stalledNetwork?.dropped).toBeGreaterThan(0);
+        expect(stalledConsole?.unaccounted).toBe(0);
+        expect(stalledNetwork?.unaccounted).toBe(0);
+        expect((stalledNetwork?.delivered ?? 0) + (stalledNetwork?.dropped ?? 0)).toBe(REQUESTS);
+        expect(stalled.errors).toEqual([]);
+        const growthAfter = retainedBytes() - before;
+        console.log(
+          `flood: retained growth ${megabytes(growthAfter)} MB once caught up; reader console ${JSON.stringify(readerConsole)}; stalled console ${JSON.stringify(stalledConsole)}; stalled network ${JSON.stringify(stalledNetwork)}`,
+        );
+        expect(growthAfter).toBeLessThan(RETAINED_GROWTH_LIMIT_BYTES);
 
-      reader.close();
-      stalled.close();
-      await expect.poll(() => app.gateway.gateway.hub.subscriberCount).toBe(0);
-      // The server still answers, and the page is alive and done.
-      await app.textIs('flood-result', `Flooded: ${LINES} lines, ${REQUESTS} requests`);
-    },
-    FLOOD_TIMEOUT_MS + 2 * CATCH_UP_TIMEOUT_MS + 60_000,
-  );
-});
+        reader.close();
+        stalled.close();
+        await expect.poll(() => app.gateway.gateway.hub.subscriberCount).toBe(0);
+        // The server still answers, and the page is alive and done.
+        await app.textIs('flood-result', `Flooded: ${LINES} lines, ${REQUESTS} requests`);
+      },
+      FLOOD_TIMEOUT_MS + 2 * CATCH_UP_TIMEOUT_MS + 60_000,
+    );
+  });
+}
 
 reportRealElectronSkipped('a page flooding console and network');

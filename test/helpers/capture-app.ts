@@ -157,11 +157,14 @@ export async function startCaptureApp(
  * The capture page alone in a plain headless Chromium started outside Stagegraph, with the gateway attached
  * to it over CDP: the renderer-only behaviour without any Electron main process.
  */
-export async function attachCaptureApp(): Promise<CaptureApp> {
+export async function attachCaptureApp(
+  query = '',
+  gatewayConfig: Partial<ServeConfig> = {},
+): Promise<CaptureApp> {
   const server = await startCaptureServer();
-  const gateway = await startGateway();
+  const gateway = await startGateway(gatewayConfig);
   const client = gatewayClient(gateway.url);
-  const chromium = await startDebuggableChromium(`${server.url}/`);
+  const chromium = await startDebuggableChromium(`${server.url}/${query}`);
   const target = { gateway, client, server, stopTarget: () => chromium.kill() };
   try {
     const { attach } = await client.data(
@@ -177,7 +180,11 @@ export async function attachCaptureApp(): Promise<CaptureApp> {
 }
 
 /** The targets the capture suites run on, named as the other two-target suites name theirs. */
-export const CAPTURE_TARGETS: readonly { name: string; start: () => Promise<CaptureApp> }[] = [
-  { name: 'stand-in', start: () => startCaptureApp() },
+export const CAPTURE_TARGETS: readonly {
+  name: string;
+  /** The capture page opened with `query` (e.g. `?autostart&lines=10`) behind a gateway with `config`. */
+  start: (query?: string, config?: Partial<ServeConfig>) => Promise<CaptureApp>;
+}[] = [
+  { name: 'stand-in', start: startCaptureApp },
   { name: 'plain Chromium over CDP attach', start: attachCaptureApp },
 ];
