@@ -39,6 +39,14 @@ const entries = async (args: string) =>
 const capture = async (filter: string) =>
   (await app.data(`mutation { startNetworkCapture(filter: { ${filter} }) { id } }`)).startNetworkCapture.id;
 const stop = (id: string) => app.data(`mutation { stopNetworkCapture(capture: "${id}") { id } }`);
+/** Opens `/?<name>` in a popup, kept in the capture page as `window.__<name>` once loaded. */
+const openPopup = (name: string) =>
+  inPage(`async () => {
+    const popup = window.open('/?${name}', '_blank');
+    while (popup.document.readyState !== 'complete' || popup.location.search !== '?${name}')
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    window.__${name} = popup;
+  }`);
 
 describe('network capture over the page’s CDP session', () => {
   it('records each hop of a redirect as a request of its own', async () => {
@@ -65,12 +73,7 @@ describe('network capture over the page’s CDP session', () => {
 
   it('captures a page opened after capture was armed', async () => {
     const id = await capture('urlPatterns: ["*/api/ping?from=popup"]');
-    await inPage(`async () => {
-      const popup = window.open('/?popup', '_blank');
-      while (popup.document.readyState !== 'complete' || popup.location.search !== '?popup')
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      window.__popup = popup;
-    }`);
+    await openPopup('popup');
     // A page is followed from the moment the gateway has seen it open and enabled its Network domain, a
     // moment after it opened: its requests are repeated until that moment has passed.
     const fromPopup = async () => {
@@ -83,6 +86,57 @@ describe('network capture over the page’s CDP session', () => {
     expect(entry.windowId).not.toBe(app.windowId);
     await inPage('() => window.__popup.close()');
     await stop(id);
+  });
+});
+
+describe('network stubs over the page’s CDP session', () => {
+  const stub = async (input: string) =>
+    (await app.data(`mutation { stubNetwork(input: { ${input} }) { id } }`)).stubNetwork.id;
+  const unstub = (id: string) => app.data(`mutation { unstubNetwork(stub: "${id}") { id } }`);
+
+  it('names exactly the request a stub answered among identical ones in flight at once', async () => {
+    const { startNetworkCapture: armed } = await app.data(
+      'mutation { startNetworkCapture(filter: { urlPatterns: ["*/api/ping?same"] }, bodies: true) { id } }',
+    );
+    // The stubbed request is held back, so the real one finishes first: correlating by method and URL
+    // would name the real one.
+    const stubId = await stub('pattern: "*/api/ping?same", body: "stubbed", delayMs: 300, times: 1');
+    const bodies = await inPage(`() => Promise.all([1, 2].map(() =>
+      fetch('/api/ping?same', { cache: 'no-store' }).then((r) => r.text())))`);
+    expect([...JSON.parse(bodies.evalRenderer.json)].sort()).toEqual(['pong', 'stubbed']);
+    const same = async () =>
+      (
+        await app.data(
+          '{ session { network(urlContains: "ping?same") { entries { stubId responseBody { data } } } } }',
+        )
+      ).session.network.entries;
+    await expect.poll(async () => (await same()).length).toBe(2);
+    const entries = await same();
+    expect(entries.filter((entry: { stubId: string | null }) => entry.stubId === stubId)).toEqual([
+      { stubId, responseBody: { data: 'stubbed' } },
+    ]);
+    expect(entries.filter((entry: { stubId: string | null }) => entry.stubId === null)).toEqual([
+      { stubId: null, responseBody: { data: 'pong' } },
+    ]);
+    await unstub(stubId);
+    await stop(armed.id);
+  });
+
+  it('stubs a page opened after the stub was added', async () => {
+    const stubId = await stub('pattern: "*/api/ping?from=stubbedPopup", body: "stubbed"');
+    await openPopup('stubbedPopup');
+    // The page is stubbed from the moment the gateway has seen it open and enabled Fetch on it.
+    const fromPopup = async () =>
+      JSON.parse(
+        (
+          await inPage(
+            `() => window.__stubbedPopup.fetch('/api/ping?from=stubbedPopup').then((r) => r.text())`,
+          )
+        ).evalRenderer.json,
+      );
+    await expect.poll(fromPopup, { timeout: 10_000 }).toBe('stubbed');
+    await inPage('() => window.__stubbedPopup.close()');
+    await unstub(stubId);
   });
 });
 

@@ -1,5 +1,4 @@
-import type { BrowserContext, Page, Request } from 'playwright-core';
-import { withDeadline } from '../deadline.js';
+import type { BrowserContext, Page } from 'playwright-core';
 import type {
   NetworkCaptureSpec,
   NetworkControl,
@@ -8,25 +7,18 @@ import type {
   StubSpec,
 } from '../renderer-control.js';
 import { CdpRequestTracker } from './network-cdp-requests.js';
+import { enabledInTime, followedPageSession, PageFollowing } from './network-page-following.js';
 import { PlaywrightRequestEvents } from './network-playwright-requests.js';
 import { ArmedCapture, captureRecord, type FinishedRequest, type RequestIdentity } from './network-record.js';
 import { PlaywrightStubs } from './network-stubs.js';
-import { pageCdpSession } from './page-cdp.js';
-
-/**
- * How long a page's session may take to open and enable Network before the page falls back to Playwright's
- * events: a relay that never answers must not hold arming up forever.
- */
-const FOLLOW_PAGE_TIMEOUT_MS = 5_000;
 
 /**
  * Network capture and stubs for every page of one Playwright BrowserContext. Capture reads each page's
  * Network domain on its shared raw CDP session (network-cdp-requests.ts), enabled only while a capture is
  * armed, on the pages open then and those that open later; a page without such a session falls back to
- * Playwright's request events. Stubs are Playwright routes (network-stubs.ts).
+ * Playwright's request events. Stubs are answered on the same sessions' Fetch domain (network-stubs.ts).
  */
 export class PlaywrightNetwork implements NetworkControl {
-  readonly #context: BrowserContext;
   readonly #windowIdOf: (page: Page) => string | undefined;
   readonly #record: (record: NetworkRecord) => void;
   readonly #captures = new Map<string, ArmedCapture>();
@@ -35,12 +27,10 @@ export class PlaywrightNetwork implements NetworkControl {
   readonly #trackers = new Map<Page, CdpRequestTracker | null>();
   readonly #fallback: PlaywrightRequestEvents;
   /** Arming, disarming and following pages run one at a time, so Network is enabled and disabled in order. */
-  #lifecycle: Promise<void> = Promise.resolve();
-  #followingPages = false;
+  readonly #pages: PageFollowing;
   #bodies = false;
   /** What trackers no longer followed (their page closed, or capture was disarmed) had dropped. */
   #droppedByFormerTrackers = 0;
-  readonly #onPage = (page: Page) => void this.#serially(() => this.#follow(page, false));
   readonly #onFinished = (request: FinishedRequest) => void this.#capture(request).catch(() => undefined);
 
   constructor(
@@ -48,10 +38,10 @@ export class PlaywrightNetwork implements NetworkControl {
     windowIdOf: (page: Page) => string | undefined,
     record: (record: NetworkRecord) => void,
   ) {
-    this.#context = context;
     this.#windowIdOf = windowIdOf;
     this.#record = record;
-    this.#stubs = new PlaywrightStubs(context, (request) => this.#wanting(identityOf(request)).length > 0);
+    this.#pages = new PageFollowing(context, (page) => this.#follow(page, false));
+    this.#stubs = new PlaywrightStubs(context, (request) => this.#wanting(request).length > 0);
     this.#fallback = new PlaywrightRequestEvents(
       context,
       (page) => this.#trackers.get(page) instanceof CdpRequestTracker,
@@ -68,12 +58,12 @@ export class PlaywrightNetwork implements NetworkControl {
 
   async arm(id: string, spec: NetworkCaptureSpec): Promise<void> {
     this.#captures.set(id, new ArmedCapture(spec));
-    await this.#serially(() => this.#sync());
+    await this.#pages.serially(() => this.#sync());
   }
 
   async disarm(id: string): Promise<void> {
     if (!this.#captures.delete(id)) return;
-    await this.#serially(() => this.#sync());
+    await this.#pages.serially(() => this.#sync());
   }
 
   stub(id: string, spec: StubSpec): Promise<StubInfo> {
@@ -88,17 +78,10 @@ export class PlaywrightNetwork implements NetworkControl {
     return this.#stubs.stubs();
   }
 
-  #serially(step: () => Promise<void>): Promise<void> {
-    const next = this.#lifecycle.then(step);
-    this.#lifecycle = next.catch(() => undefined);
-    return next;
-  }
-
   /** Brings listening in line with the armed captures: every page followed while any is, none after. */
   async #sync(): Promise<void> {
     if (this.#captures.size === 0) {
-      if (this.#followingPages) this.#context.off('page', this.#onPage);
-      this.#followingPages = false;
+      this.#pages.stopListening();
       this.#fallback.stop();
       const trackers = [...this.#trackers.values()];
       for (const tracker of trackers) this.#droppedByFormerTrackers += tracker?.droppedInFlight ?? 0;
@@ -106,12 +89,11 @@ export class PlaywrightNetwork implements NetworkControl {
       await Promise.all(trackers.map((tracker) => tracker?.stop()));
       return;
     }
-    if (!this.#followingPages) this.#context.on('page', this.#onPage);
-    this.#followingPages = true;
+    const pages = this.#pages.listen();
     const bodies = [...this.#captures.values()].some(({ spec }) => spec.bodies);
     const bodiesChanged = bodies !== this.#bodies;
     this.#bodies = bodies;
-    await Promise.all(this.#context.pages().map((page) => this.#follow(page, bodiesChanged)));
+    await Promise.all(pages.map((page) => this.#follow(page, bodiesChanged)));
   }
 
   async #follow(page: Page, bodiesChanged: boolean): Promise<void> {
@@ -121,9 +103,7 @@ export class PlaywrightNetwork implements NetworkControl {
       if (known && bodiesChanged) await this.#enable(known);
       return;
     }
-    const session = await withDeadline(pageCdpSession(page), FOLLOW_PAGE_TIMEOUT_MS, followTimedOut).catch(
-      () => null,
-    );
+    const session = await followedPageSession(page);
     const tracker = session && new CdpRequestTracker(page, session, this.#onFinished);
     this.#trackers.set(page, tracker);
     page.once('close', () => {
@@ -139,10 +119,7 @@ export class PlaywrightNetwork implements NetworkControl {
   }
 
   #enable(tracker: CdpRequestTracker): Promise<boolean> {
-    return withDeadline(tracker.start(this.#bodies), FOLLOW_PAGE_TIMEOUT_MS, followTimedOut).then(
-      () => true,
-      () => false,
-    );
+    return enabledInTime(tracker.start(this.#bodies));
   }
 
   #wanting(request: RequestIdentity): ArmedCapture[] {
@@ -152,16 +129,8 @@ export class PlaywrightNetwork implements NetworkControl {
   async #capture(request: FinishedRequest): Promise<void> {
     const wanting = this.#wanting(request);
     if (wanting.length === 0) return;
-    const stubId = this.#stubs.answeredBy(request.method, request.url);
+    const stubId = this.#stubs.answeredBy(request);
     const windowId = (request.page && this.#windowIdOf(request.page)) ?? null;
     this.#record(await captureRecord(request, wanting, windowId, stubId));
   }
-}
-
-function followTimedOut(): Error {
-  return new Error(`no raw CDP session with Network within ${FOLLOW_PAGE_TIMEOUT_MS} ms`);
-}
-
-function identityOf(request: Request): RequestIdentity {
-  return { method: request.method(), url: request.url(), resourceType: request.resourceType() };
 }

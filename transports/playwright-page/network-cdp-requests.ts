@@ -280,6 +280,7 @@ export class CdpRequestTracker {
       responseHeaders: hopResponse ? lowerCaseHeaders(response ?? hopResponse.headers) : {},
       durationMs: Math.max(0, Math.round((endedAt - hop.startedAt) * 1000)),
       failure,
+      cdpRequestId: requestId,
       async readRequestBody() {
         if (!hop.hasPostData) return null;
         const read = await session.send('Network.getRequestPostData', { requestId });

@@ -68,6 +68,7 @@ export class PlaywrightRequestEvents {
       responseHeaders,
       durationMs: timing.responseEnd >= 0 ? Math.round(timing.responseEnd) : null,
       failure,
+      cdpRequestId: null,
       readRequestBody: async () => request.postDataBuffer(),
       readResponseBody: async () => (response ? response.body() : null),
     });

@@ -19,6 +19,8 @@ export interface FinishedRequest {
   readonly responseHeaders: Record<string, string>;
   readonly durationMs: number | null;
   readonly failure: string | null;
+  /** The Network domain's request id when a raw CDP session saw it; null from Playwright's events. */
+  readonly cdpRequestId: string | null;
   readRequestBody(): Promise<Buffer | null>;
   readResponseBody(): Promise<Buffer | null>;
 }

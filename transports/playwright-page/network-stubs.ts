@@ -1,118 +1,92 @@
-import type { BrowserContext, Request, Route } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { StubInfo, StubSpec } from '../renderer-control.js';
-import { urlGlob } from './url-glob.js';
+import { FetchStubs } from './network-fetch-stubs.js';
+import { enabledInTime, followedPageSession, PageFollowing } from './network-page-following.js';
+import type { FinishedRequest, RequestIdentity } from './network-record.js';
+import { RouteStubs } from './network-route-stubs.js';
+import { StubAnswers } from './network-stub-answers.js';
+import { type StubAnswering, StubTable } from './network-stub-table.js';
 
 /**
- * Answers remembered for capture entries that have not finished yet. A request whose entry never comes (its
- * page closed first) would otherwise stay forever; past this many the oldest answers are forgotten.
- */
-const MAX_PENDING_ANSWERS = 256;
-
-interface LiveStub {
-  info: StubInfo;
-  /**
-   * A RegExp, not a function: Playwright matches a RegExp in its server and pauses only the requests that
-   * match, while for a function it must hand every request of the context to this process as Route and
-   * Request objects (~20 KB each, kept until the page closes), stubbed or not.
-   */
-  readonly matches: RegExp;
-  readonly handler: (route: Route) => Promise<void>;
-}
-
-interface Answer {
-  readonly key: string;
-  readonly stubId: string;
-}
-
-/**
- * Stubs on Playwright routes (`context.route`, which works on Electron windows, stand-in or real), and
- * which stub answered a request. Captures see requests as CDP events, which Playwright's Route does not link
- * to: an answer is remembered by method and URL, and the next finished capture entry with the same method
- * and URL takes it. So when a stub answers one of several identical requests in flight at once and another
- * of them finishes first, that other one is named as the stubbed one; the count of stubbed entries stays
- * right.
+ * The stubs of one Playwright BrowserContext, answered on every page of it — those open when a stub is added
+ * and those that open later — while any stub is active: with the Fetch domain of the page's shared raw CDP
+ * session (network-fetch-stubs.ts), or on Playwright routes for a page without a usable one
+ * (network-route-stubs.ts). Remembers which stub answered a request for its capture entry.
  */
 export class PlaywrightStubs {
-  readonly #context: BrowserContext;
-  /** Whether an answered request will show as a capture entry, so that its answer is worth remembering. */
-  readonly #captured: (request: Request) => boolean;
-  readonly #stubs = new Map<string, LiveStub>();
-  readonly #answers: Answer[] = [];
+  readonly #table = new StubTable();
+  readonly #answering: StubAnswering;
+  /** Each followed page's answerer. */
+  readonly #pages = new Map<Page, FetchStubs | RouteStubs>();
+  /** Adding, removing and following pages run one at a time, so Fetch is enabled and disabled in order. */
+  readonly #following: PageFollowing;
 
-  constructor(context: BrowserContext, captured: (request: Request) => boolean) {
-    this.#context = context;
-    this.#captured = captured;
+  constructor(context: BrowserContext, captured: (request: RequestIdentity) => boolean) {
+    this.#following = new PageFollowing(context, (page) => this.#follow(page));
+    this.#answering = {
+      claim: (method, url) => this.#table.claim(method, url),
+      spent: () => void this.#following.serially(() => this.#sync()),
+      answers: new StubAnswers(),
+      captured,
+    };
   }
 
   async stub(id: string, spec: StubSpec): Promise<StubInfo> {
-    const stub: LiveStub = {
-      info: { ...spec, id, hits: 0, active: true },
-      matches: urlGlob(spec.pattern),
-      handler: (route) => this.#answer(stub, route),
-    };
-    this.#stubs.set(id, stub);
-    await this.#context.route(stub.matches, stub.handler);
-    return stub.info;
+    const info = this.#table.add(id, spec);
+    await this.#following.serially(() => this.#sync());
+    return info;
   }
 
   async unstub(id: string): Promise<StubInfo | undefined> {
-    const stub = this.#stubs.get(id);
-    if (!stub) return undefined;
-    this.#stubs.delete(id);
-    await this.#retire(stub);
-    return stub.info;
+    const info = this.#table.remove(id);
+    if (info) await this.#following.serially(() => this.#sync());
+    return info;
   }
 
   stubs(): StubInfo[] {
-    return [...this.#stubs.values()].map((stub) => stub.info);
+    return this.#table.list();
   }
 
-  /** The stub that answered a finished request with this method and URL, taken so it names one entry only. */
-  answeredBy(method: string, url: string): string | null {
-    const key = answerKey(method, url);
-    const index = this.#answers.findIndex((answer) => answer.key === key);
-    if (index < 0) return null;
-    const [answer] = this.#answers.splice(index, 1);
-    return answer?.stubId ?? null;
+  /** The stub that answered this finished request, taken so that it names one entry only. */
+  answeredBy(request: FinishedRequest): string | null {
+    return this.#answering.answers.take(request);
   }
 
-  async #answer(stub: LiveStub, route: Route): Promise<void> {
-    const request = route.request();
-    const { info } = stub;
-    const methodMatches = info.methods.length === 0 || info.methods.includes(request.method());
-    if (!info.active || !methodMatches) return route.fallback();
-    const hits = info.hits + 1;
-    // Retired at once so concurrent requests fall through, but unrouted only after answering: unrouting
-    // while this handler runs would let the request go to the network unanswered.
-    const spent = info.times !== null && hits >= info.times;
-    stub.info = { ...info, hits, active: !spent };
-    if (this.#captured(request)) this.#remember(answerKey(request.method(), request.url()), info.id);
-    await this.#respond(info, route);
-    if (spent) await this.#context.unroute(stub.matches, stub.handler).catch(() => undefined);
+  /** Brings every page in line with the active stubs: all pages followed while any is, none after. */
+  async #sync(): Promise<void> {
+    if (this.#table.active().length === 0) {
+      this.#following.stopListening();
+      const answerers = [...this.#pages.values()];
+      this.#pages.clear();
+      await Promise.all(answerers.map((answerer) => answerer.stop()));
+      return;
+    }
+    await Promise.all(this.#following.listen().map((page) => this.#follow(page)));
   }
 
-  #remember(key: string, stubId: string): void {
-    if (this.#answers.length >= MAX_PENDING_ANSWERS) this.#answers.shift();
-    this.#answers.push({ key, stubId });
+  async #follow(page: Page): Promise<void> {
+    const active = this.#table.active();
+    if (active.length === 0 || page.isClosed()) return;
+    const known = this.#pages.get(page);
+    if (known) return known.update(active).catch(() => undefined);
+    const answerer = await this.#answererFor(page, active);
+    this.#pages.set(page, answerer);
+    page.once('close', () => {
+      if (this.#pages.get(page) === answerer) this.#pages.delete(page);
+    });
+    if (page.isClosed()) this.#pages.delete(page);
   }
 
-  async #respond(info: StubInfo, route: Route): Promise<void> {
-    if (info.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, info.delayMs));
-    // The page may have gone away during the delay; a route of a closed page has nobody to answer.
-    if (info.abort) return route.abort('failed').catch(() => undefined);
-    if (info.status === null && info.body === null) return route.continue().catch(() => undefined);
-    return route
-      .fulfill({ status: info.status ?? 200, headers: { ...info.headers }, body: info.body ?? '' })
-      .catch(() => undefined);
+  /** Fetch on the page's raw session when it has one that enables Fetch in time, else Playwright routes. */
+  async #answererFor(page: Page, active: readonly StubInfo[]): Promise<FetchStubs | RouteStubs> {
+    const session = await followedPageSession(page);
+    if (session) {
+      const fetch = new FetchStubs(session, this.#answering);
+      if (await enabledInTime(fetch.update(active))) return fetch;
+      void fetch.stop();
+    }
+    const routes = new RouteStubs(page, this.#answering);
+    await routes.update(active).catch(() => undefined);
+    return routes;
   }
-
-  async #retire(stub: LiveStub): Promise<void> {
-    if (!stub.info.active) return;
-    stub.info = { ...stub.info, active: false };
-    await this.#context.unroute(stub.matches, stub.handler).catch(() => undefined);
-  }
-}
-
-function answerKey(method: string, url: string): string {
-  return `${method} ${url}`;
 }
