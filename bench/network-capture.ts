@@ -1,14 +1,16 @@
-// Network capture of a page making N requests (8 at a time), through three listeners in one process, one
+// Network capture of a page making N requests (8 at a time), through four listeners in one process, one
 // fresh page each: a bare CDP listener that only counts loadingFinished (the reference: what the page and
-// the protocol deliver), the capture tracker on the page's raw CDP session (what Stagegraph uses), and
-// Playwright's context request events (the old path, now the fallback). Each builds the same capture record
-// per request. Figures: requests captured per second, and the reachable heap the listener still holds once
+// the protocol deliver), the capture tracker on the page's raw CDP session (what Stagegraph uses),
+// Playwright's context request events (the old path, now the fallback), and Stagegraph's whole network
+// control capturing with a stub that matches (and lets through) every request. Each builds the same
+// capture record per request. Figures: requests captured per second, and the reachable heap the listener still holds once
 // every request is captured, with the page still open.
 import { createServer } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../test/helpers/browser.js';
 import { listenOnLoopback } from '../test/helpers/loopback-server.js';
 import { reachableHeap } from '../test/helpers/reachable-heap.js';
+import { PlaywrightNetwork } from '../transports/playwright-page/network-capture.js';
 import { CdpRequestTracker } from '../transports/playwright-page/network-cdp-requests.js';
 import { PlaywrightRequestEvents } from '../transports/playwright-page/network-playwright-requests.js';
 import {
@@ -35,6 +37,18 @@ interface Listener {
   start(page: Page, captured: (request: FinishedRequest | null) => void): Promise<() => Promise<void>>;
 }
 
+/** A stub matching every request that lets each through unchanged: what interception costs, not answering. */
+const STUB_EVERY_REQUEST = {
+  pattern: `${origin}/ping*`,
+  methods: [],
+  status: null,
+  headers: {},
+  body: null,
+  abort: false,
+  delayMs: 0,
+  times: null,
+};
+
 const LISTENERS: Record<string, Listener> = {
   'bare CDP listener (counts loadingFinished)': {
     async start(page, captured) {
@@ -60,6 +74,21 @@ const LISTENERS: Record<string, Listener> = {
       const events = new PlaywrightRequestEvents(page.context(), () => false, captured);
       events.start();
       return async () => events.stop();
+    },
+  },
+  'Stagegraph capture with a stub matching every request': {
+    async start(page, captured) {
+      const network = new PlaywrightNetwork(
+        page.context(),
+        () => undefined,
+        () => captured(null),
+      );
+      await network.arm('capture', capture.spec);
+      await network.stub('stub', STUB_EVERY_REQUEST);
+      return async () => {
+        await network.unstub('stub');
+        await network.disarm('capture');
+      };
     },
   },
 };
