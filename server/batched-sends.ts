@@ -32,16 +32,39 @@ interface Pace {
 }
 
 const paces = new WeakMap<Socket, Pace>();
-/** Connections holding frames until the end of this turn, and streams holding them until the timer. */
-const untilTurnEnds = new Set<Socket>();
-const untilTimer = new Set<Socket>();
-let turnFlushScheduled = false;
-let timerFlushScheduled = false;
+/** Connections corked together and uncorked by one scheduled flush. */
+class CorkGroup {
+  readonly #members = new Set<Socket>();
+  readonly #schedule: (flush: () => void) => void;
+  #scheduled = false;
 
-function uncorkAll(connections: Set<Socket>): void {
-  for (const tcp of connections) tcp.uncork();
-  connections.clear();
+  constructor(schedule: (flush: () => void) => void) {
+    this.#schedule = schedule;
+  }
+
+  has(tcp: Socket): boolean {
+    return this.#members.has(tcp);
+  }
+
+  delete(tcp: Socket): void {
+    this.#members.delete(tcp);
+  }
+
+  add(tcp: Socket): void {
+    this.#members.add(tcp);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    this.#schedule(() => {
+      this.#scheduled = false;
+      for (const member of this.#members) member.uncork();
+      this.#members.clear();
+    });
+  }
 }
+
+/** Connections holding frames until the end of this turn, and streams holding them until the timer. */
+const untilTurnEnds = new CorkGroup((flush) => setImmediate(flush));
+const untilTimer = new CorkGroup((flush) => setTimeout(flush, FLUSH_DELAY_MS));
 
 function isStreaming(tcp: Socket): boolean {
   const now = performance.now();
@@ -74,23 +97,7 @@ function batch(tcp: Socket, data: unknown): void {
   } else {
     tcp.cork();
   }
-  if (streaming) {
-    untilTimer.add(tcp);
-    if (timerFlushScheduled) return;
-    timerFlushScheduled = true;
-    setTimeout(() => {
-      timerFlushScheduled = false;
-      uncorkAll(untilTimer);
-    }, FLUSH_DELAY_MS);
-    return;
-  }
-  untilTurnEnds.add(tcp);
-  if (turnFlushScheduled) return;
-  turnFlushScheduled = true;
-  setImmediate(() => {
-    turnFlushScheduled = false;
-    uncorkAll(untilTurnEnds);
-  });
+  (streaming ? untilTimer : untilTurnEnds).add(tcp);
 }
 
 /**

@@ -138,14 +138,19 @@ function captureApp({ gateway, client, server, sessionId, windowId, stopTarget }
   };
 }
 
+/** A fresh capture server, and a gateway with a client, for a target to put a session on. */
+async function captureBackend(gatewayConfig: Partial<ServeConfig>) {
+  const server = await startCaptureServer();
+  const gateway = await startGateway(gatewayConfig);
+  return { server, gateway, client: gatewayClient(gateway.url) };
+}
+
 /** The fixture app on the stand-in with its capture window open on a fresh capture server. */
 export async function startCaptureApp(
   query = '',
   gatewayConfig: Partial<ServeConfig> = {},
 ): Promise<CaptureApp> {
-  const server = await startCaptureServer();
-  const gateway = await startGateway(gatewayConfig);
-  const client = gatewayClient(gateway.url);
+  const { server, gateway, client } = await captureBackend(gatewayConfig);
   const launched = await client.data('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
     input: fixtureLaunch(STAND_IN, { FIXTURE_CAPTURE_URL: `${server.url}/${query}` }),
   });
@@ -161,9 +166,7 @@ export async function attachCaptureApp(
   query = '',
   gatewayConfig: Partial<ServeConfig> = {},
 ): Promise<CaptureApp> {
-  const server = await startCaptureServer();
-  const gateway = await startGateway(gatewayConfig);
-  const client = gatewayClient(gateway.url);
+  const { server, gateway, client } = await captureBackend(gatewayConfig);
   const chromium = await startDebuggableChromium(`${server.url}/${query}`);
   const target = { gateway, client, server, stopTarget: () => chromium.kill() };
   try {
