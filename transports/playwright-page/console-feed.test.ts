@@ -155,19 +155,21 @@ describe('the console feed over raw CDP', () => {
   it('releases the objects it was given, so the renderer does not keep everything ever logged', async () => {
     const session = await pageCdpSession(page);
     if (!session) throw new Error('no CDP session');
-    const logged = new Promise<string>((resolve) => {
+    // Asked for in the same turn the line arrives, so ahead of any release the feed may already have
+    // scheduled (for an object an earlier test logged): commands on one session are answered in order.
+    const logged = new Promise<{ objectId: string; reachable: Promise<unknown> }>((resolve) => {
       const listener = (event: { args: { objectId?: string }[] }) => {
-        const id = event.args[0]?.objectId;
-        if (!id) return;
+        const objectId = event.args[0]?.objectId;
+        if (!objectId) return;
         session.off('Runtime.consoleAPICalled', listener);
-        resolve(id);
+        resolve({ objectId, reachable: session.send('Runtime.getProperties', { objectId }) });
       };
       session.on('Runtime.consoleAPICalled', listener);
     });
     await page.evaluate(() => console.log({ kept: 'until released' }));
-    const objectId = await logged;
-    // Our session can still reach it right after the line arrived...
-    await expect(session.send('Runtime.getProperties', { objectId })).resolves.toBeDefined();
+    const { objectId, reachable } = await logged;
+    // Our session could still reach it when the line arrived...
+    await expect(reachable).resolves.toBeDefined();
     // ...and no longer once the feed has released its group.
     await vi.waitFor(
       () =>
