@@ -1,12 +1,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { BatchedSendWebSocket, STREAMING_FRAMES, UNSENT_BYTES_LIMIT } from './batched-sends.js';
+import {
+  BatchedSendWebSocket,
+  FLUSH_DELAY_MS,
+  STREAMING_FRAMES,
+  UNSENT_BYTES_LIMIT,
+} from './batched-sends.js';
 
 let server: Server | undefined;
 let client: WebSocket | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   client?.terminate();
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
@@ -69,6 +75,8 @@ describe('BatchedSendWebSocket', () => {
 
   it('lets the frames of an answer leave at the end of their turn, and holds those of a stream for the timer', async () => {
     const { sender, senderTcp } = await connected();
+    // The clock and the flush timer stand still unless told, however slowly a loaded machine runs the turns.
+    vi.useFakeTimers({ toFake: ['performance', 'setTimeout', 'clearTimeout'] });
     const turnEnds = () => new Promise((resolve) => setImmediate(resolve));
     const next = (n: number) => JSON.stringify({ id: '1', type: 'next', payload: { data: { n } } });
     sender.send(next(0));
@@ -82,7 +90,11 @@ describe('BatchedSendWebSocket', () => {
       await turnEnds();
     }
     expect(senderTcp.writableCorked).toBe(1);
+    vi.advanceTimersByTime(FLUSH_DELAY_MS);
+    expect(senderTcp.writableCorked).toBe(0);
     // An answer's end does not wait for the stream's timer.
+    sender.send(next(STREAMING_FRAMES + 1));
+    expect(senderTcp.writableCorked).toBe(1);
     sender.send(JSON.stringify({ id: '2', type: 'complete' }));
     await turnEnds();
     expect(senderTcp.writableCorked).toBe(0);
