@@ -45,8 +45,14 @@ describe('launchCommand: any command with a DevTools port, owned and recorded', 
       status: 'RUNNING',
       transport: 'cdp',
       ownsProcess: true,
-      windows: [{ id: 'w1', title: 'Stagegraph Fixture' }],
+      windows: [{ id: 'w1' }],
     });
+    // The window is announced as soon as it exists; its document (and so its title) may still be loading.
+    await expect
+      .poll(
+        async () => (await data(`{ session(id: "${session.id}") { windows { id title } } }`)).session.windows,
+      )
+      .toEqual([{ id: 'w1', title: 'Stagegraph Fixture' }]);
     const port = Number(/^ws:\/\/127\.0\.0\.1:(\d+)\//.exec(session.endpoint)?.[1]);
     // The stand-in leads its group; its Chromium (which listens on the port) is in it.
     expect(livingGroupMembers(session.pid).length).toBeGreaterThan(1);
