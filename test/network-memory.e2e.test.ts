@@ -16,6 +16,8 @@ const HEAP_GROWTH_LIMIT_BYTES = 12 * 1024 * 1024;
 /** The slowest capture the wait allows for, in requests a second: well under what a loaded machine does. */
 const SLOWEST_REQUESTS_PER_S = 100;
 const FLOOD_TIMEOUT_MS = 20_000 + (REQUESTS / SLOWEST_REQUESTS_PER_S) * 1000;
+/** A click that starts the flood settles while the page is busy fetching: the gateway's 5 s is too tight. */
+const BUSY_PAGE_CLICK_TIMEOUT_MS = 30_000;
 
 let app: CaptureApp;
 beforeAll(async () => {
@@ -55,7 +57,11 @@ describe('network capture memory', () => {
     'stays bounded with a stub active that none of the requests match',
     async () => {
       await app.data('mutation { stubNetwork(input: { pattern: "*/never/*", status: 500 }) { id } }');
-      const growth = await flood(() => app.click('flood'), REQUESTS * 2, 'capture and a stub');
+      const growth = await flood(
+        () => app.click('flood', BUSY_PAGE_CLICK_TIMEOUT_MS),
+        REQUESTS * 2,
+        'capture and a stub',
+      );
       expect(growth).toBeLessThan(HEAP_GROWTH_LIMIT_BYTES);
     },
     FLOOD_TIMEOUT_MS + 60_000,
@@ -67,7 +73,11 @@ describe('network capture memory', () => {
       await app.data(
         'mutation { stubNetwork(input: { pattern: "*/api/ping?n=*", body: "stubbed" }) { id } }',
       );
-      const growth = await flood(() => app.click('flood'), REQUESTS * 3, 'capture and a stub answering all');
+      const growth = await flood(
+        () => app.click('flood', BUSY_PAGE_CLICK_TIMEOUT_MS),
+        REQUESTS * 3,
+        'capture and a stub answering all',
+      );
       expect(growth).toBeLessThan(HEAP_GROWTH_LIMIT_BYTES);
       const stubbed = await app.data('{ session { network(last: 1) { entries { stubId } } } }');
       expect(stubbed.session.network.entries[0].stubId).not.toBeNull();

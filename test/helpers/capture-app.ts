@@ -80,8 +80,8 @@ export interface CaptureApp {
   send(query: string, variables?: Record<string, unknown>): Promise<LooseResponse>;
   data(query: string, variables?: Record<string, unknown>): Promise<Loose>;
   failure(query: string, variables?: Record<string, unknown>): Promise<Loose>;
-  /** Clicks a test id in the capture window. */
-  click(testId: string): Promise<void>;
+  /** Clicks a test id in the capture window; `timeoutMs` for a page kept busy, else the gateway's default. */
+  click(testId: string, timeoutMs?: number): Promise<void>;
   /** Waits (event-driven, in the page) until a test id's text equals `text`. */
   textIs(testId: string, text: string): Promise<void>;
   stop(): Promise<void>;
@@ -122,8 +122,11 @@ function captureApp({ gateway, client, server, sessionId, windowId, stopTarget }
     send,
     data,
     failure,
-    async click(testId) {
-      await data(`mutation { click(window: "${windowId}", target: { testId: "${testId}" }) { elapsedMs } }`);
+    async click(testId, timeoutMs) {
+      const timeout = timeoutMs === undefined ? '' : `, timeoutMs: ${timeoutMs}`;
+      await data(
+        `mutation { click(window: "${windowId}", target: { testId: "${testId}" }${timeout}) { elapsedMs } }`,
+      );
     },
     async textIs(testId, text) {
       await data(
