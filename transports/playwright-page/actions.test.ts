@@ -79,12 +79,21 @@ describe('actions', () => {
     expect(await page.getByTestId('drop').textContent()).toBe('Dropped');
   });
 
+  /**
+   * How long a click waits on a target that never becomes actionable: long enough that a loaded machine
+   * gets through Playwright's first actionability check, which is what names the reason (at 300 ms a CI
+   * run once timed out before it, and reported a bare ACTION_TIMEOUT).
+   */
+  const NEVER_ACTIONABLE_WAIT_MS = 2_000;
+
   it('reports a disabled target as ELEMENT_DISABLED once the wait runs out', async () => {
-    await expect(act('disabled', { type: 'click' }, 300)).rejects.toMatchObject({ code: 'ELEMENT_DISABLED' });
+    await expect(act('disabled', { type: 'click' }, NEVER_ACTIONABLE_WAIT_MS)).rejects.toMatchObject({
+      code: 'ELEMENT_DISABLED',
+    });
   });
 
   it('reports a covered target as ELEMENT_OBSCURED naming what covers it', async () => {
-    const failure = act('covered', { type: 'click' }, 300);
+    const failure = act('covered', { type: 'click' }, NEVER_ACTIONABLE_WAIT_MS);
     await expect(failure).rejects.toMatchObject({ code: 'ELEMENT_OBSCURED' });
     await expect(failure).rejects.toThrow(/overlay/);
   });
