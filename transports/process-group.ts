@@ -77,29 +77,41 @@ export interface StopPlan {
   readonly pgid: number;
   /** Resolves when the group leader has exited. */
   readonly exited: Promise<ExitInfo>;
-  /** Asks the app to quit on its own terms (e.g. `app.quit()` in the main process). */
+  /** Asks the app to quit on its own terms (SIGINT to the group, `app.quit()` in the main process). */
   readonly graceful: () => Promise<unknown>;
   readonly graceMs: number;
 }
 
 /**
- * Stops a process group within a bound: graceful quit, then SIGTERM, then SIGKILL. Whatever the leader
- * did, the rest of the group (renderers, a browser it spawned) is SIGKILLed afterwards so nothing outlives
- * the session.
+ * Stops a process group within a bound: the graceful quit, then SIGTERM, then SIGKILL, each sent only when
+ * the group (leader and everything it spawned) has not ended by the step's deadline. Nothing else moves the
+ * ladder on: a dropped connection or an early leader exit does not cut a grace short. The leader's own
+ * exit is reported, or a SIGKILL when it outlived the ladder.
  */
 export async function stopProcessGroup(plan: StopPlan): Promise<ExitInfo> {
+  let exit: ExitInfo | undefined;
+  void plan.exited.then((leader) => {
+    exit = leader;
+  });
   plan.graceful().catch(() => undefined);
-  let outcome = await within(plan.exited, plan.graceMs);
-  if (outcome === 'timeout') {
-    signalGroup(plan.pgid, 'SIGTERM');
-    outcome = await within(plan.exited, TERM_GRACE_MS);
-  }
-  if (outcome === 'timeout') {
-    signalGroup(plan.pgid, 'SIGKILL');
-    outcome = await within(plan.exited, KILL_SETTLE_MS);
+  const steps: [NodeJS.Signals | null, number][] = [
+    [null, plan.graceMs],
+    ['SIGTERM', TERM_GRACE_MS],
+    ['SIGKILL', KILL_SETTLE_MS],
+  ];
+  for (const [signal, ms] of steps) {
+    if (signal) signalGroup(plan.pgid, signal);
+    if (await groupEnds(plan.pgid, plan.exited, ms)) break;
   }
   await reapGroup(plan.pgid);
-  return outcome === 'timeout' ? { code: null, signal: 'SIGKILL' } : outcome;
+  return exit ?? { code: null, signal: 'SIGKILL' };
+}
+
+/** Whether the leader has exited and the rest of its group gone within `ms`. */
+async function groupEnds(pgid: number, exited: Promise<ExitInfo>, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  if ((await within(exited, ms)) === 'timeout') return false;
+  return waitForGroupGone(pgid, Math.max(0, deadline - Date.now()));
 }
 
 /** SIGKILLs whatever is left of a group and waits for it to clear. */
@@ -107,4 +119,50 @@ export async function reapGroup(pgid: number): Promise<void> {
   if (livingGroupMembers(pgid).length === 0) return;
   signalGroup(pgid, 'SIGKILL');
   await waitForGroupGone(pgid, KILL_SETTLE_MS);
+}
+
+/**
+ * A process group Stagegraph started and must reap, led by a child whose exit `exited` reports. When the
+ * leader exits on its own, what it spawned is killed at once; once a stop is requested the stop's ladder
+ * alone decides, so an app's helpers may finish their own shutdown within the grace. Both launch and
+ * launchCommand sessions own their processes through this.
+ */
+export class OwnedGroup {
+  readonly pgid: number;
+  readonly exited: Promise<ExitInfo>;
+  #stop: Promise<ExitInfo> | undefined;
+  #leaderGone = false;
+
+  constructor(pgid: number, exited: Promise<ExitInfo>) {
+    this.pgid = pgid;
+    this.exited = exited;
+    void exited.then(() => {
+      this.#leaderGone = true;
+      if (!this.#stop) void reapGroup(pgid);
+    });
+  }
+
+  /** Set from the moment stop() is called: whatever the app or its connections do next is the stop's doing. */
+  get stopRequested(): boolean {
+    return this.#stop !== undefined;
+  }
+
+  /** Runs the ladder once; later calls share it (a second stop neither restarts nor shortens the grace). */
+  stop(graceful: () => Promise<unknown>, graceMs: number): Promise<ExitInfo> {
+    if (this.#leaderGone && !this.#stop) return this.exited;
+    this.#stop ??= stopProcessGroup({ pgid: this.pgid, exited: this.exited, graceful, graceMs });
+    return this.#stop;
+  }
+
+  /** Ends the group now, unless a requested stop is already ending it: then its ladder is let finish. */
+  end(): Promise<ExitInfo> {
+    return this.#stop ?? this.kill();
+  }
+
+  async kill(): Promise<ExitInfo> {
+    if (!this.#leaderGone) signalGroup(this.pgid, 'SIGKILL');
+    const exit = await this.exited;
+    await reapGroup(this.pgid);
+    return exit;
+  }
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ExitInfo } from '../contract.js';
 import { EARLY_EVENT_LIMIT } from '../event-relay.js';
 import { readLines } from '../output-lines.js';
-import { reapGroup, signalGroup, stopProcessGroup } from '../process-group.js';
+import { OwnedGroup, signalGroup } from '../process-group.js';
 
 /** Lines of stderr kept for an EXITED_EARLY or LAUNCH_TIMEOUT error: enough to show the last words. */
 export const STDERR_TAIL_LINES = 20;
@@ -14,7 +14,7 @@ export type OutputStream = 'stdout' | 'stderr';
 /**
  * A command Stagegraph started and owns: its own process group (so stop reaches everything it spawns),
  * stdout and stderr recorded byte for byte in `<outputDir>/stdout.log` and `stderr.log`, and line by line
- * to listeners. When the leader exits, whatever is left of its group is killed.
+ * to listeners. When the leader exits on its own, whatever is left of its group is killed.
  */
 export class OwnedProcess {
   readonly pid: number;
@@ -26,6 +26,7 @@ export class OwnedProcess {
   #early: [OutputStream, string][] = [];
   #exit: ExitInfo | undefined;
   #spawnError: Error | undefined;
+  readonly #group: OwnedGroup | undefined;
 
   private constructor(child: ChildProcess, executablePath: string, outputDir: string) {
     this.executablePath = executablePath;
@@ -38,7 +39,6 @@ export class OwnedProcess {
         if (this.#exit) return;
         this.#exit = { code, signal };
         resolve(this.#exit);
-        if (this.pid > 0) void reapGroup(this.pid);
       };
       child.once('exit', finish);
       child.once('error', (error) => {
@@ -46,6 +46,7 @@ export class OwnedProcess {
         finish(null, null);
       });
     });
+    this.#group = this.pid > 0 ? new OwnedGroup(this.pid, this.exited) : undefined;
   }
 
   static start(
@@ -85,22 +86,24 @@ export class OwnedProcess {
     for (const [stream, text] of early) listener(stream, text);
   }
 
-  /** SIGINT to the group, then SIGTERM, then SIGKILL, each escalation after its grace. */
-  stop(graceMs: number): Promise<ExitInfo> {
-    if (this.#exit || this.pid <= 0) return this.exited;
-    return stopProcessGroup({
-      pgid: this.pid,
-      exited: this.exited,
-      graceful: async () => signalGroup(this.pid, 'SIGINT'),
-      graceMs,
-    });
+  /** Whether stop() has been called: a connection lost from then on is the stop's doing, not news. */
+  get stopRequested(): boolean {
+    return this.#group?.stopRequested ?? false;
   }
 
-  async kill(): Promise<ExitInfo> {
-    if (this.pid > 0 && !this.#exit) signalGroup(this.pid, 'SIGKILL');
-    const exit = await this.exited;
-    if (this.pid > 0) await reapGroup(this.pid);
-    return exit;
+  /** SIGINT to the group, then SIGTERM, then SIGKILL, each only when the group outlives its deadline. */
+  stop(graceMs: number): Promise<ExitInfo> {
+    if (!this.#group) return this.exited;
+    return this.#group.stop(async () => signalGroup(this.pid, 'SIGINT'), graceMs);
+  }
+
+  kill(): Promise<ExitInfo> {
+    return this.#group?.kill() ?? this.exited;
+  }
+
+  /** For disposal: kills the group, unless a requested stop is ending it (then waits for that). */
+  end(): Promise<ExitInfo> {
+    return this.#group?.end() ?? this.exited;
   }
 
   #record(child: ChildProcess, stream: OutputStream, file: WriteStream): void {

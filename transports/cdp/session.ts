@@ -213,7 +213,7 @@ export class CdpSession implements TransportSession {
     if (this.#disposed) return;
     this.#ended = true;
     await this.#release();
-    if (this.#owned && !this.#owned.hasExited()) await this.#owned.kill();
+    if (this.#owned && !this.#owned.hasExited()) await this.#owned.end();
     this.#disposed = true;
     this.#events.close();
   }
@@ -232,11 +232,14 @@ export class CdpSession implements TransportSession {
     if (this.#ended) return;
     this.#ended = true;
     if (this.#owned) {
+      // A stop closes the app's DevTools port long before a slow launcher exits: its ladder, not this
+      // disconnect, ends the session (with the exit it observes), or the group would be killed mid-grace.
+      if (this.#owned.stopRequested) return;
       const exited = await Promise.race([
         this.#owned.exited.then(() => true),
         new Promise<boolean>((resolve) => setTimeout(() => resolve(false), EXIT_AFTER_DISCONNECT_MS)),
       ]);
-      if (exited) return;
+      if (exited || this.#owned.stopRequested) return;
     }
     this.#emit({ type: 'disconnected', reason });
   }

@@ -17,7 +17,7 @@ import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
 import { PageDrivers } from '../playwright-page/page-drivers.js';
 import { documentParsed, relayPageEvents } from '../playwright-page/page-events.js';
 import { PlaywrightStorage } from '../playwright-page/storage.js';
-import { reapGroup, signalGroup, stopProcessGroup } from '../process-group.js';
+import { OwnedGroup } from '../process-group.js';
 import type { WindowDriver } from '../window-driver.js';
 import { PlaywrightNativeSurface } from './native/native-surface.js';
 import { describePage, WindowRegistry } from './window-registry.js';
@@ -42,6 +42,8 @@ export class PlaywrightElectronSession implements TransportSession {
   /** Events from before the first listener (the app's start-up output, console, windows) wait for it. */
   readonly #events = new EventRelay<TransportEvent>();
   readonly #exited: Promise<ExitInfo>;
+  /** The app's process group: reaped when it exits, stopped and killed through one ladder. */
+  readonly #group: OwnedGroup | undefined;
   #exit: ExitInfo | undefined;
   #disposed = false;
 
@@ -72,12 +74,11 @@ export class PlaywrightElectronSession implements TransportSession {
         this.#exit = { code, signal };
         this.#emit({ type: 'exited', exit: this.#exit });
         resolve(this.#exit);
-        // The leader is gone; anything it spawned (its browser, renderers) must not outlive it.
-        if (child.pid) void reapGroup(child.pid);
       };
       if (child.exitCode !== null || child.signalCode !== null) finish(child.exitCode, child.signalCode);
       else child.once('exit', finish);
     });
+    this.#group = child.pid === undefined ? undefined : new OwnedGroup(child.pid, this.#exited);
     electron.on('window', (page) => this.#track(page));
     electron.on('console', (message) => this.#console(message, 'MAIN'));
     for (const page of electron.windows()) this.#track(page);
@@ -142,24 +143,18 @@ export class PlaywrightElectronSession implements TransportSession {
   }
 
   async stop(graceMs: number): Promise<ExitInfo> {
-    const pgid = this.pid;
-    if (this.#exit || pgid === undefined) return this.#exited;
-    return stopProcessGroup({ pgid, exited: this.#exited, graceful: () => this.#electron.close(), graceMs });
+    return this.#group?.stop(() => this.#electron.close(), graceMs) ?? this.#exited;
   }
 
   async forceKill(): Promise<ExitInfo> {
-    const pgid = this.pid;
-    if (!this.#exit && pgid !== undefined) signalGroup(pgid, 'SIGKILL');
-    const exit = await this.#exited;
-    if (pgid !== undefined) await reapGroup(pgid);
-    return exit;
+    return this.#group?.kill() ?? this.#exited;
   }
 
   async dispose(): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
     this.native?.close();
-    if (!this.#exit) await this.forceKill();
+    if (!this.#exit) await (this.#group?.end() ?? this.#exited);
     this.#events.close();
   }
 
