@@ -167,7 +167,7 @@ export const ERROR_CODES = {
   },
   INSTRUMENTATION_NEEDS_MAIN: {
     meaning:
-      "instrumentNative was asked for a launch that names only an executable: the hooks wrap the app's main script.",
+      "instrumentNative was asked for a launch that names only an executable: the hooks are preloaded before the app's main script.",
     retryable: false,
     hint: 'Pass `main` (the app entry script or folder) with instrumentNative, or launch without instrumentNative.',
   },

@@ -219,7 +219,7 @@ describe('policy', () => {
       ).explainPolicy;
     const onMain = (glob: string) =>
       POLICY_DENYING_LOG.replace('    target:', `    session: { main: "${glob}" }\n    target:`);
-    await writeFile(policyFile, onMain('**/fixtures/app/**'));
+    await writeFile(policyFile, onMain('**/fixtures/app'));
     await expect
       .poll(explain, { timeout: 5_000 })
       .toEqual({ decision: 'DENY', rule: { id: 'no-console-logging' } });

@@ -2,7 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'vitest';
 import type { LaunchInput } from '../generated/graphql.js';
 
-export const FIXTURE_APP_MAIN = fileURLToPath(new URL('../../fixtures/app/main.js', import.meta.url));
+/**
+ * The fixture app as Electron is given it: its folder, whose package.json names it ("Stagegraph Fixture",
+ * 1.0.0). Electron reads no package.json beside a script it is given, so `fixtures/app/main.js` would run
+ * as "Electron" with Electron's version.
+ */
+export const FIXTURE_APP_MAIN = fileURLToPath(new URL('../../fixtures/app', import.meta.url));
 export const STAND_IN = fileURLToPath(new URL('../../fixtures/electron-standin/electron', import.meta.url));
 
 /**

@@ -3,7 +3,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { capabilityMatrix } from '../capabilities.js';
 import type { LaunchOptions, LaunchTransport } from '../contract.js';
 import { resolveExecutable, resolveMain } from './executable.js';
-import { type InstrumentedEntry, writeInstrumentedEntry } from './native/instrumented-entry.js';
+import { type InstrumentedPreload, writeInstrumentedPreload } from './native/instrumented-preload.js';
 import { PlaywrightElectronSession } from './session.js';
 
 /** Lines of Playwright's launch log kept in a LAUNCH_FAILED error: enough to show the app's last words. */
@@ -49,20 +49,20 @@ export function createPlaywrightElectronTransport(config: PlaywrightElectronConf
         ...(config.configuredElectron === undefined ? {} : { configuredElectron: config.configuredElectron }),
         environment,
       });
-      const entry = options.instrumentNative ? await instrumentedEntry(main) : undefined;
+      const preload = options.instrumentNative ? await instrumentedPreload(main) : undefined;
       const electron = await _electron
         .launch({
           executablePath: executable.path,
-          args: [...(main === undefined ? [] : [entry?.folder ?? main]), ...options.args],
+          args: [...(preload?.args ?? []), ...(main === undefined ? [] : [main]), ...options.args],
           env: { ...stringEnvironment(environment), ...options.env },
           cwd,
           timeout: options.timeoutMs,
         })
         .catch(async (error: unknown) => {
-          await entry?.remove();
+          await preload?.remove();
           throw launchError(error, executable.path, options.timeoutMs);
         });
-      if (entry) electron.process().once('exit', () => void entry.remove());
+      if (preload) electron.process().once('exit', () => void preload.remove());
       try {
         return await PlaywrightElectronSession.start(electron, executable.path);
       } catch (error) {
@@ -96,12 +96,12 @@ function launchError(error: unknown, executablePath: string, timeoutMs: number):
   });
 }
 
-/** The hooks go in through a wrapper entry around the app's main, so there must be a main to wrap. */
-function instrumentedEntry(main: string | undefined): Promise<InstrumentedEntry> {
+/** The hooks are preloaded by Electron's default app, which runs only when it is given the app's entry. */
+function instrumentedPreload(main: string | undefined): Promise<InstrumentedPreload> {
   if (main === undefined) {
     throw new StagegraphError(
       'INSTRUMENTATION_NEEDS_MAIN',
-      "instrumentNative needs `main`: the hooks are installed by an entry that then loads the app's main.",
+      "instrumentNative needs `main`: the hooks are preloaded by Electron's default app, which then loads the app's main.",
       {
         nextActions: [
           'mutation { launch(input: { main: "/absolute/path/to/app", instrumentNative: true }) { id } }',
@@ -109,5 +109,5 @@ function instrumentedEntry(main: string | undefined): Promise<InstrumentedEntry>
       },
     );
   }
-  return writeInstrumentedEntry(main);
+  return writeInstrumentedPreload();
 }

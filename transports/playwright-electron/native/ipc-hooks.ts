@@ -111,7 +111,7 @@ export function installIpcHooks(electron: ElectronLike, agent: AgentCore): IpcHo
       return originalSend.call(this, channel, ...args);
     };
   };
-  // Installed late (app ready), pages may exist already; the instrumented entry runs before ready, when none do.
+  // Installed late (app ready), pages may exist already; the instrumented preload runs before ready, when none do.
   if (electron.app?.isReady?.() !== false)
     for (const webContents of electron.webContents?.getAllWebContents?.() ?? []) patchSend(webContents);
   electron.app?.on?.('web-contents-created', (_event: Loose, webContents: Loose) => patchSend(webContents));

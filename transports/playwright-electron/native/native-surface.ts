@@ -51,7 +51,7 @@ export class PlaywrightNativeSurface implements NativeSurface {
     this.instrumented = instrumented;
   }
 
-  /** Installs the agent when the instrumented entry has not already (a plain launch), and says which. */
+  /** Installs the agent when the instrumented preload has not already (a plain launch), and says which. */
   static async attach(
     electron: ElectronApplication,
     windows: WindowLookup,

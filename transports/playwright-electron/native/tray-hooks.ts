@@ -10,7 +10,7 @@ export interface TrayHooks {
 
 /**
  * Electron keeps no list of trays and no tooltip getter, so trays are only visible to hooks that were in
- * place before the app created them: the instrumented entry hands the app an `electron` whose Tray is a
+ * place before the app created them: the instrumented preload hands the app an `electron` whose Tray is a
  * registering subclass. Self-contained (shipped as source); `serialize` reads a tray's context menu.
  */
 export function installTrayHooks(electron: ElectronLike, serialize: (menu: Loose) => Loose): TrayHooks {
