@@ -65,7 +65,8 @@ export class Session {
   #stopRequested = false;
   #detachRequested = false;
   #activeWindowId: string | null = null;
-  #windowOpened: (() => void) | undefined;
+  /** Ends the start-up wait: the first window opened, or the session ended before it did. */
+  #startupOver: (() => void) | undefined;
   #firstWindowSeen = false;
 
   constructor(
@@ -216,18 +217,19 @@ export class Session {
 
   /**
    * STARTING lasts until the app's first window has opened and parsed its document (or `timeoutMs`
-   * passes: a windowless app is still a running app), then the session is RUNNING.
+   * passes: a windowless app is still a running app), then the session is RUNNING. A session that ends
+   * first (its app exited, a server shutdown stopped it) ends the wait at once, in its ended status.
    */
   async becomeRunning(timeoutMs: number): Promise<void> {
-    if (!this.#firstWindowSeen) {
+    if (!this.#firstWindowSeen && this.isLive) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, timeoutMs);
-        this.#windowOpened = () => {
+        this.#startupOver = () => {
           clearTimeout(timer);
           resolve();
         };
       });
-      this.#windowOpened = undefined;
+      this.#startupOver = undefined;
     }
     if (this.#status === 'STARTING') this.#status = 'RUNNING';
   }
@@ -300,7 +302,7 @@ export class Session {
         return;
       case 'window-opened':
         this.#firstWindowSeen = true;
-        this.#windowOpened?.();
+        this.#startupOver?.();
         this.#publish('WINDOW_OPENED', event.window);
         return;
       case 'window-closed':
@@ -328,6 +330,7 @@ export class Session {
     this.#endedAt = new Date();
     this.#status = status;
     this.#publish(status);
+    this.#startupOver?.();
   }
 
   #onExit(exit: ExitInfo): void {
@@ -337,6 +340,7 @@ export class Session {
     const ended = this.#stopRequested ? 'STOPPED' : exit.signal ? 'CRASHED' : 'EXITED';
     this.#status = ended;
     this.#publish(ended);
+    this.#startupOver?.();
     void this.#transport.dispose();
   }
 
