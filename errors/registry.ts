@@ -128,6 +128,12 @@ export const ERROR_CODES = {
     retryable: true,
     hint: 'Raise `timeoutMs` (clamped to 30000) or check the page is responsive.',
   },
+  RENDERER_CRASHED: {
+    meaning:
+      "The window's renderer process crashed or was killed, so its page cannot be read or acted on; the session's other windows and its main process may still work.",
+    retryable: false,
+    hint: 'Read `session { status windows { id title } }`: act in another window, or stop the session and launch the app again.',
+  },
   EXPECTATION_FAILED: {
     meaning: 'The expected condition did not hold within the timeout; the last actual value is in `details`.',
     retryable: true,

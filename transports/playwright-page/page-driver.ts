@@ -17,49 +17,60 @@ import { type Action, perform } from './actions.js';
 import { changeCount, nextChange } from './change-signal.js';
 import { type Expectation, waitForExpectation } from './expectation.js';
 import { imageSize } from './image-size.js';
+import { RENDERER_READ_MS, RendererHealth } from './renderer-health.js';
 import { describeElement, elementForKey, markSecret, snapshotDocument } from './snapshot/snapshot.js';
 import { describeSpec, isHandle, type KeyResolver, NOW_MS, type Resolved, resolveTarget } from './target.js';
 
 /** Everything the gateway does inside one renderer page, whatever transport reached the page. */
 export class PageDriver implements WindowDriver {
   readonly page: Page;
+  /** Every call below goes through it: a crashed renderer fails at once, a stopped one within bounds. */
+  readonly #health: RendererHealth;
 
   constructor(page: Page) {
     this.page = page;
+    this.#health = new RendererHealth(page);
   }
 
   snapshot(request: SnapshotRequest): Promise<RawSnapshot> {
-    return snapshotDocument(this.page, request);
+    return this.#health.guard('snapshot', RENDERER_READ_MS, () => snapshotDocument(this.page, request));
   }
 
-  async locate(target: TargetQuery, timeoutMs: number): Promise<ResolvedNode> {
-    const resolved = await this.#resolve(target, timeoutMs);
-    const handle = isHandle(resolved) ? resolved : await resolved.elementHandle({ timeout: timeoutMs });
-    if (!handle) throw staleTarget(target);
-    return describeElement(this.page, handle);
+  locate(target: TargetQuery, timeoutMs: number): Promise<ResolvedNode> {
+    return this.#health.guard(`finding ${describeSpec(target.spec)}`, timeoutMs, async () => {
+      const resolved = await this.#resolve(target, timeoutMs);
+      const handle = isHandle(resolved) ? resolved : await resolved.elementHandle({ timeout: timeoutMs });
+      if (!handle) throw staleTarget(target);
+      return describeElement(this.page, handle);
+    });
   }
 
-  async act(target: TargetQuery, action: TargetedAction, timeoutMs: number): Promise<void> {
-    const element = await this.#resolve(target, timeoutMs);
-    const resolvedAction: Action =
-      action.type === 'dragTo' ? { type: 'dragTo', to: await this.#resolve(action.to, timeoutMs) } : action;
-    await perform(this.page, element, resolvedAction, timeoutMs, describeSpec(target.spec));
+  act(target: TargetQuery, action: TargetedAction, timeoutMs: number): Promise<void> {
+    const what = `${action.type} on ${describeSpec(target.spec)}`;
+    return this.#health.guard(what, timeoutMs, async () => {
+      const element = await this.#resolve(target, timeoutMs);
+      const resolvedAction: Action =
+        action.type === 'dragTo' ? { type: 'dragTo', to: await this.#resolve(action.to, timeoutMs) } : action;
+      await perform(this.page, element, resolvedAction, timeoutMs, describeSpec(target.spec));
+    });
   }
 
-  async press(key: string): Promise<void> {
-    await this.page.keyboard.press(key);
+  press(key: string): Promise<void> {
+    return this.#health.guard(`press ${key}`, RENDERER_READ_MS, () => this.page.keyboard.press(key));
   }
 
-  async scrollBy(target: TargetQuery | undefined, dx: number, dy: number, timeoutMs: number): Promise<void> {
-    if (!target) {
-      await this.page.evaluate(([x, y]) => window.scrollBy(x, y), [dx, dy] as const);
-      return;
-    }
-    const element = await this.#resolve(target, timeoutMs);
-    const scroll = (node: Element, [x, y]: readonly [number, number]) => node.scrollBy(x, y);
-    await (isHandle(element)
-      ? element.evaluate(scroll, [dx, dy] as const)
-      : element.evaluate(scroll, [dx, dy] as const));
+  scrollBy(target: TargetQuery | undefined, dx: number, dy: number, timeoutMs: number): Promise<void> {
+    return this.#health.guard('scroll', timeoutMs, async () => {
+      if (!target) {
+        await this.page.evaluate(([x, y]) => window.scrollBy(x, y), [dx, dy] as const);
+        return;
+      }
+      const element = await this.#resolve(target, timeoutMs);
+      const scroll = (node: Element, [x, y]: readonly [number, number]) => node.scrollBy(x, y);
+      await (isHandle(element)
+        ? element.evaluate(scroll, [dx, dy] as const)
+        : element.evaluate(scroll, [dx, dy] as const));
+    });
   }
 
   expect(
@@ -73,28 +84,33 @@ export class PageDriver implements WindowDriver {
       matcher,
       ...(target ? { find: () => this.#findNow(target) } : {}),
     };
-    return waitForExpectation(this.page, expectation, timeoutMs);
+    return this.#health.guard(`expect ${kind}`, timeoutMs, () =>
+      waitForExpectation(this.page, expectation, timeoutMs),
+    );
   }
 
-  async screenshot(options: ScreenshotOptions, timeoutMs: number): Promise<Screenshot> {
+  screenshot(options: ScreenshotOptions, timeoutMs: number): Promise<Screenshot> {
     const shot = {
       type: options.format,
       timeout: timeoutMs,
       ...(options.format === 'jpeg' ? { quality: options.quality ?? 80 } : {}),
     };
-    const bytes = options.target
-      ? await (await this.#resolve(options.target, timeoutMs)).screenshot(shot)
-      : await this.page.screenshot({ ...shot, fullPage: options.fullPage ?? false });
-    return { bytes, format: options.format, ...imageSize(bytes) };
+    return this.#health.guard('screenshot', timeoutMs, async () => {
+      const bytes = options.target
+        ? await (await this.#resolve(options.target, timeoutMs)).screenshot(shot)
+        : await this.page.screenshot({ ...shot, fullPage: options.fullPage ?? false });
+      return { bytes, format: options.format, ...imageSize(bytes) };
+    });
   }
 
   markSecret(key: number): Promise<void> {
-    return markSecret(this.page, key);
+    return this.#health.guard('marking a secret', RENDERER_READ_MS, () => markSecret(this.page, key));
   }
 
+  /** -1 when the page cannot tell (crashed, not answering, navigated away): a change for every waiter. */
   nextChange(after: number | null, timeoutMs: number): Promise<number> {
-    if (after === null) return changeCount(this.page).catch(() => -1);
-    return nextChange(this.page, after, timeoutMs);
+    const read = () => (after === null ? changeCount(this.page) : nextChange(this.page, after, timeoutMs));
+    return this.#health.guard('waiting for a change', after === null ? 0 : timeoutMs, read).catch(() => -1);
   }
 
   #resolve(target: TargetQuery, timeoutMs: number): Promise<Resolved> {
