@@ -12,7 +12,8 @@ export default defineConfig({
   },
   test: {
     include: ['**/*.test.{ts,mts}'],
-    exclude: ['node_modules/**'],
+    // The fault suite loads the machine on purpose; it runs alone, as `npm run chaos` (vitest.chaos.config.ts).
+    exclude: ['node_modules/**', 'test/faults/**'],
     // End-to-end suites start Chromium; two cores cannot run many at once without timing out.
     fileParallelism: true,
     maxWorkers: 2,

@@ -1,0 +1,54 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../bin/stagegraph.js', import.meta.url));
+/** The server prints its URL within seconds; past this it has failed to start. */
+const START_TIMEOUT_MS = 30_000;
+
+export interface GatewayProcess {
+  readonly url: string;
+  readonly wsUrl: string;
+  readonly child: ChildProcess;
+  readonly pid: number;
+  /** Resolves with how the server process ended. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Everything it wrote to stderr so far. */
+  readonly stderr: () => string;
+}
+
+/** Starts `stagegraph serve` as a separate process, as a user would, and reads its URL from stderr. */
+export async function serveInChild(args: readonly string[] = []): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), START_TIMEOUT_MS);
+    const watch = () => {
+      const match = /serving GraphQL at (http:\/\/\S+)/.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stderr!.off('data', watch);
+      resolve(match[1]!);
+    };
+    child.stderr!.on('data', watch);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`server exited before it served: ${output}`));
+    });
+  });
+  return {
+    url,
+    wsUrl: url.replace(/^http/, 'ws'),
+    child,
+    pid: child.pid as number,
+    exited,
+    stderr: () => output,
+  };
+}
