@@ -14,5 +14,8 @@ export default defineConfig({
     exclude: ['node_modules/**'],
     fileParallelism: false,
     maxWorkers: 1,
+    // Safety nets only: a storm of twenty launches on two loaded cores takes minutes.
+    testTimeout: 300_000,
+    hookTimeout: 120_000,
   },
 });

@@ -27,13 +27,20 @@ describe('inject and detach, over and over, into an app the gateway did not star
   it(`survives ${CYCLES} inject/detach cycles: the app alive after each, its inspector closed at the end`, async () => {
     const portsBefore = loopbackPortsOf(app.pid);
     for (let cycle = 1; cycle <= CYCLES; cycle += 1) {
-      const injected = await agent.send(`mutation { inject(input: { pid: ${app.pid} }) { id status } }`);
+      const injected = await agent.send(
+        `mutation { inject(input: { pid: ${app.pid} }) { id status windows { id title } } }`,
+      );
       expect(injected.errors, `cycle ${cycle}: ${JSON.stringify(injected.errors)}`).toBeUndefined();
       expect(injected.data.inject.status).toBe('RUNNING');
       const detached = await agent.send(`mutation { detach(id: "${injected.data.inject.id}") { status } }`);
       expect(detached.errors, `cycle ${cycle}: ${JSON.stringify(detached.errors)}`).toBeUndefined();
       expect(detached.data.detach.status).toBe('DETACHED');
-      expect(isAlive(app.pid), `the app died in cycle ${cycle}:\n${app.output().slice(-2000)}`).toBe(true);
+      // A dead app is reaped by this process's event loop: give it a turn so its exit can be named.
+      if (!isAlive(app.pid)) await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(
+        isAlive(app.pid),
+        `the app died in cycle ${cycle} (${JSON.stringify(app.exit())}):\n${app.output().slice(-1500)}`,
+      ).toBe(true);
     }
     const { sessions } = await agent.data(STILL_ANSWERING);
     expect(sessions).toHaveLength(Math.min(CYCLES, 50));

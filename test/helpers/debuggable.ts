@@ -15,6 +15,8 @@ export interface OutsideProcess {
   /** The DevTools port it printed, when started with one. */
   readonly port: number;
   readonly output: () => string;
+  /** How it ended, once it has: a test can say why an app it did not expect to die died. */
+  readonly exit: () => { code: number | null; signal: NodeJS.Signals | null } | null;
   kill(): Promise<void>;
 }
 
@@ -31,6 +33,10 @@ function startOutside(
     env: { ...process.env, ...env },
   });
   let output = '';
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  child.once('exit', (code, signal) => {
+    exit = { code, signal };
+  });
   const kill = async () => {
     try {
       process.kill(-(child.pid as number), 'SIGKILL');
@@ -50,7 +56,13 @@ function startOutside(
       const match = ready.exec(output);
       if (!match) return;
       clearTimeout(timer);
-      resolve({ pid: child.pid as number, port: Number(match[1] ?? 0), output: () => output, kill });
+      resolve({
+        pid: child.pid as number,
+        port: Number(match[1] ?? 0),
+        output: () => output,
+        exit: () => exit,
+        kill,
+      });
     };
     child.stdout?.on('data', watch);
     child.stderr?.on('data', watch);

@@ -1,6 +1,7 @@
 import type { Dialog, Page } from 'playwright-core';
 import type { ConsoleMessage, TransportEvent } from '../contract.js';
 import { feedConsole } from './console-feed.js';
+import { watchRenderer } from './renderer-health.js';
 
 /** An uncaught error of a page, reported as a console entry of type `pageerror`. */
 export function pageErrorOf(error: Error, windowId: string): ConsoleMessage {
@@ -40,6 +41,7 @@ export interface PageEventSink extends RendererEventSink {
  * Playwright's events (`feedConsole` decides).
  */
 export function relayRendererEvents(page: Page, id: string, sink: RendererEventSink): void {
+  watchRenderer(page);
   void feedConsole(page, id, (message: ConsoleMessage) => sink.emit({ type: 'console', message }));
   page.on('dialog', (dialog) => sink.dialogs.handle(dialog, id));
   page.on('pageerror', (error) => sink.emit({ type: 'console', message: pageErrorOf(error, id) }));

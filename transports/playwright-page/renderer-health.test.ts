@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { errors, type Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { RENDERER_PROBE_MS, RendererHealth } from './renderer-health.js';
+import { RENDERER_PROBE_MS, RendererHealth, watchRenderer } from './renderer-health.js';
 
 /** A page whose renderer answers, or not, as the test says; it can crash on demand. */
 function fakePage(answers: { now: boolean }) {
@@ -32,6 +32,25 @@ describe('RendererHealth', () => {
     const work = vi.fn(never);
     await expect(health.guard('snapshot', 5_000, work)).rejects.toMatchObject({ code: 'RENDERER_CRASHED' });
     expect(work).not.toHaveBeenCalled();
+  });
+
+  it('knows of a crash from before its driver existed: noted where the transport tracked the page', async () => {
+    const { page, crash } = fakePage({ now: true });
+    watchRenderer(page);
+    crash();
+    await expect(new RendererHealth(page).guard('click', 5_000, never)).rejects.toMatchObject({
+      code: 'RENDERER_CRASHED',
+    });
+  });
+
+  it('names a crash the probe finds after a wait ran out, not a missing element', async () => {
+    const page = Object.assign(new EventEmitter(), {
+      evaluate: () => Promise.reject(new Error('page.evaluate: Target crashed')),
+    }) as unknown as Page;
+    const missing = () => Promise.reject(new StagegraphError('SELECTOR_NO_MATCH', 'No element matches.'));
+    await expect(new RendererHealth(page).guard('finding x', 1_000, missing)).rejects.toMatchObject({
+      code: 'RENDERER_CRASHED',
+    });
   });
 
   it("reads Playwright's crash message (before the event has arrived) as RENDERER_CRASHED", async () => {

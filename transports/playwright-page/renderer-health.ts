@@ -14,6 +14,20 @@ export const RENDERER_READ_MS = 30_000;
 /** Playwright's words for a page whose renderer process has gone. */
 const CRASHED = /Target crashed|Page crashed/i;
 
+/** Pages whose renderer has crashed, noted from the moment a transport tracks the page. */
+const crashedPages = new WeakSet<Page>();
+const watchedPages = new WeakSet<Page>();
+
+/**
+ * Notes the page's crash from now on. Transports call it as they track a window (relayRendererEvents), so
+ * a crash is known even when the window's driver is first made afterwards: Playwright replays no event.
+ */
+export function watchRenderer(page: Page): void {
+  if (watchedPages.has(page)) return;
+  watchedPages.add(page);
+  page.once('crash', () => crashedPages.add(page));
+}
+
 /**
  * One page's renderer as the page engine sees it: crashed (an event, after which every call fails with
  * RENDERER_CRASHED at once) or not answering (a stopped or hung process, which Playwright would wait on
@@ -22,15 +36,12 @@ const CRASHED = /Target crashed|Page crashed/i;
 export class RendererHealth {
   readonly #page: Page;
   readonly #crash: Promise<never>;
-  #crashed = false;
 
   constructor(page: Page) {
     this.#page = page;
+    watchRenderer(page);
     this.#crash = new Promise<never>((_, reject) => {
-      page.once('crash', () => {
-        this.#crashed = true;
-        reject(rendererCrashed());
-      });
+      page.once('crash', () => reject(rendererCrashed()));
     });
     // Nobody may be waiting when the renderer crashes; the next call reads the flag instead.
     this.#crash.catch(() => undefined);
@@ -52,8 +63,9 @@ export class RendererHealth {
         return await withDeadline(running, bound, () => new PastBound());
       } catch (error) {
         if (!(error instanceof PastBound)) throw await this.#explain(error, what);
-        if (this.#crashed) throw rendererCrashed();
-        if (!(await this.#answers())) throw notAnswering(what, RENDERER_PROBE_MS);
+        const answer = await this.#answers();
+        if (answer === 'crashed') throw rendererCrashed();
+        if (answer === 'no') throw notAnswering(what, RENDERER_PROBE_MS);
       }
     }
   }
@@ -61,7 +73,9 @@ export class RendererHealth {
   async #explain(error: unknown, what: string): Promise<unknown> {
     if (this.#crashed || isCrash(error)) return rendererCrashed(error);
     if (!isTimeout(error)) return error;
-    if (!(await this.#answers())) return notAnswering(what, RENDERER_PROBE_MS, error);
+    const answer = await this.#answers();
+    if (answer === 'crashed') return rendererCrashed(error);
+    if (answer === 'no') return notAnswering(what, RENDERER_PROBE_MS, error);
     // A Playwright timeout outside an action's own error mapping (an element handle taken on a loaded machine).
     if (error instanceof StagegraphError) return error;
     return new StagegraphError('ACTION_TIMEOUT', `${what} did not complete within its timeout.`, {
@@ -69,13 +83,23 @@ export class RendererHealth {
     });
   }
 
-  /** Whether the renderer evaluates a constant within the probe's bound. */
-  #answers(): Promise<boolean> {
-    return withDeadline(
-      this.#page.evaluate(() => true),
-      RENDERER_PROBE_MS,
-      () => new Error('probe timed out'),
-    ).catch(() => false);
+  get #crashed(): boolean {
+    return crashedPages.has(this.#page);
+  }
+
+  /** Whether the renderer evaluates a constant within the probe's bound; a crash shows here too. */
+  async #answers(): Promise<'yes' | 'no' | 'crashed'> {
+    try {
+      await withDeadline(
+        this.#page.evaluate(() => true),
+        RENDERER_PROBE_MS,
+        () => new PastBound(),
+      );
+      return 'yes';
+    } catch (error) {
+      if (this.#crashed || isCrash(error)) return 'crashed';
+      return 'no';
+    }
   }
 }
 
