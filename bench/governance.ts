@@ -41,7 +41,7 @@ function request(): GovernedRequest {
   return {
     operation: 'click',
     kind: 'mutation',
-    args: { target: { role: 'button', name: 'Save' }, timeoutMs: 5_000, seq: i },
+    args: { target: { kind: 'element', role: 'button', name: 'Save' }, timeoutMs: 5_000, seq: i },
     session: {
       id: 's1',
       executablePath: '/opt/app/app',
@@ -50,6 +50,7 @@ function request(): GovernedRequest {
       windowUrl: 'file:///index.html',
     },
     target: {
+      kind: 'element',
       role: 'button',
       name: 'Save draft',
       selector: '#save',

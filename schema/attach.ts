@@ -1,5 +1,6 @@
 import type { DebuggableApp } from '../transports/contract.js';
 import { builder } from './builder.js';
+import { actsOn } from './governance.js';
 import { SessionRef } from './session.js';
 
 const DebuggableTargetRef = builder
@@ -103,6 +104,7 @@ builder.mutationFields((t) => ({
     type: SessionRef,
     description:
       "Injects into a running app's main process through its inspector. Like attach, the app is not Stagegraph's: `detach` lets go (closing the inspector if inject opened it).",
+    ...actsOn('program'),
     args: { input: t.arg({ type: InjectInput, required: true }) },
     resolve: (_root, { input }, { sessions }) => sessions.inject(input),
   }),
@@ -117,6 +119,7 @@ builder.mutationFields((t) => ({
     type: SessionRef,
     description:
       'Starts a command with a DevTools port, waits for it, and attaches; stop ends its process tree.',
+    ...actsOn('program'),
     args: { input: t.arg({ type: LaunchCommandInput, required: true }) },
     resolve: (_root, { input }, { sessions }) => sessions.launchCommand(input),
   }),

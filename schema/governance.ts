@@ -3,10 +3,30 @@ import { StagegraphError } from '../errors/stagegraph-error.js';
 import { governMutation } from '../resolvers/governance/chokepoint.js';
 import { ANONYMOUS_LOOPBACK, type ClientIdentity } from '../resolvers/governance/client-identity.js';
 import type { Governance } from '../resolvers/governance/governance.js';
+import type { ActedOnKind } from '../resolvers/governance/governed-request.js';
+import { disclosureOf } from './argument-disclosure.js';
 import type { GatewayContext } from './context.js';
 
 /** Field options for approve / deny: rate-limited and audited, but never put to the policy themselves. */
 export const answersApproval = { extensions: { answersApproval: true } } as const;
+
+/**
+ * Field options declaring what a mutation acts on when it is not a page `target` (a menu item, a tray,
+ * the program a launch runs), merged with the field's other options (e.g. its capability). The chokepoint
+ * previews it so risk, rules, approvers and the audit see it as they see a page element.
+ */
+export function actsOn<T extends { extensions?: Record<string, unknown> }>(kind: ActedOnKind, options?: T) {
+  return { ...options, extensions: { ...options?.extensions, actsOn: kind } } as T & {
+    extensions: { actsOn: ActedOnKind };
+  };
+}
+
+/** What a Mutation field acts on: declared with `actsOn`, else a page element when it takes a `target`. */
+export function actedOnOf(field: GraphQLField<unknown, unknown>): ActedOnKind | null {
+  const declared = field.extensions?.actsOn as ActedOnKind | undefined;
+  if (declared) return declared;
+  return field.args.some((arg) => arg.name === 'target') ? 'element' : null;
+}
 
 /**
  * Wraps every Mutation field, present and future, so it passes the chokepoint: policy, approval, audit.
@@ -17,11 +37,21 @@ export function enforceGovernance(schema: GraphQLSchema): GraphQLSchema {
     const resolve = field.resolve ?? defaultFieldResolver;
     const answers = field.extensions?.answersApproval === true;
     const sessionArgument = answers ? null : sessionArgumentOf(field);
+    const actedOn = answers ? null : actedOnOf(field);
+    const disclosure = disclosureOf(field);
     field.resolve = (root, args, context: GatewayContext, info) => {
       if (!context.governance) return resolve(root, args, context, info);
       return governMutation(
         context.governance,
-        { operation: field.name, client: clientOf(context), args, sessionArgument, answersApproval: answers },
+        {
+          operation: field.name,
+          client: clientOf(context),
+          args,
+          sessionArgument,
+          answersApproval: answers,
+          actsOn: actedOn,
+          disclosure,
+        },
         (previewedTarget) =>
           resolve(root, args, previewedTarget ? { ...context, previewedTarget } : context, info),
       );

@@ -4,6 +4,7 @@ import type { ContextMenuEntry } from '../resolvers/native/session-native.js';
 import type { MenuInvocation, NativeMenuItem } from '../transports/native-contract.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
+import { actsOn } from './governance.js';
 import { SessionRef } from './session.js';
 
 const MenuItemTypeEnum = builder.enumType('NativeMenuItemType', {
@@ -95,14 +96,14 @@ builder.mutationFields((t) => ({
     type: MenuInvocationRef,
     description:
       "Clicks an application menu item as Electron would (the app's handler gets the focused window).",
-    ...requiresCapability('NATIVE_UI'),
+    ...actsOn('menuItem', requiresCapability('NATIVE_UI')),
     args: { session: t.arg.id({ required: false }), path: t.arg.stringList({ required: true }) },
     resolve: (_root, args, { sessions }) => sessions.get(args.session).native.invokeMenuItem(args.path),
   }),
   invokeContextMenuItem: t.field({
     type: MenuInvocationRef,
     description: 'Chooses an item of the open context menu as a person would; the menu then closes.',
-    ...requiresCapability('NATIVE_UI'),
+    ...actsOn('contextMenuItem', requiresCapability('NATIVE_UI')),
     args: { session: t.arg.id({ required: false }), path: t.arg.stringList({ required: true }) },
     resolve: (_root, args, { sessions }) =>
       sessions.get(args.session).native.invokeContextMenuItem(args.path),

@@ -1,10 +1,14 @@
 import { explainOperation } from '../resolvers/governance/explain.js';
-import type { SessionInfo, TargetInfo } from '../resolvers/governance/governed-request.js';
+import {
+  ACTED_ON_KINDS,
+  type SessionInfo,
+  type TargetInfo,
+} from '../resolvers/governance/governed-request.js';
 import type { Policy, PolicyOrigin, RuleRef, RuleView } from '../resolvers/governance/policy.js';
 import { DECISIONS, NON_INTERACTIVE_MODES } from '../resolvers/governance/policy-spec.js';
 import { RISK_TIERS } from '../resolvers/governance/risk.js';
 import { builder } from './builder.js';
-import { governanceOf, sessionArgumentOf } from './governance.js';
+import { actedOnOf, governanceOf, sessionArgumentOf } from './governance.js';
 import { TargetInput } from './target.js';
 import { BoundsRef } from './window.js';
 
@@ -83,14 +87,36 @@ export const GovernedSessionRef = builder.objectRef<SessionInfo>('GovernedSessio
   }),
 });
 
+const ActedOnKindEnum = builder.enumType('ActedOnKind', {
+  description: 'What kind of thing an operation acts on.',
+  values: Object.fromEntries(
+    ACTED_ON_KINDS.map((kind) => [kind.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase(), { value: kind }]),
+  ) as Record<string, { value: (typeof ACTED_ON_KINDS)[number] }>,
+});
+
 export const GovernedTargetRef = builder.objectRef<TargetInfo>('GovernedTarget').implement({
-  description: 'The element an operation will touch, resolved before deciding (never just the locator).',
+  description:
+    'What an operation will act on — a page element, menu item, context-menu item, tray or program — resolved before deciding (never just the locator).',
   fields: (t) => ({
+    kind: t.field({ type: ActedOnKindEnum, resolve: (target) => target.kind }),
     role: t.exposeString('role'),
-    name: t.exposeString('name'),
+    name: t.exposeString('name', {
+      description: 'Accessible name, menu label, tray tooltip, or the executable of a program.',
+    }),
+    path: t.stringList({
+      nullable: true,
+      description: 'Menu labels from the top, [tray id], or [command, ...arguments].',
+      resolve: (target) => (target.path ? [...target.path] : null),
+    }),
+    windowId: t.exposeID('windowId', { nullable: true }),
     selector: t.exposeString('selector', { nullable: true }),
     bbox: t.field({ type: BoundsRef, nullable: true, resolve: (target) => target.bbox ?? null }),
     inputType: t.exposeString('inputType', { nullable: true }),
+    previewError: t.exposeString('previewError', {
+      nullable: true,
+      description:
+        'Why it could not be read before acting; it is then described from the arguments (the path asked for).',
+    }),
   }),
 });
 
@@ -139,6 +165,7 @@ builder.queryFields((t) => ({
         window: args.window == null ? null : String(args.window),
         target: args.target ?? null,
         sessionArgument: mutation ? sessionArgumentOf(mutation) : 'session',
+        actsOn: mutation ? actedOnOf(mutation) : args.target ? 'element' : null,
       });
     },
   }),

@@ -2,6 +2,7 @@ import { Session } from '../resolvers/sessions/session.js';
 import type { AppInfo, ExitInfo } from '../transports/contract.js';
 import { builder } from './builder.js';
 import { CapabilitiesRef, requiresCapability } from './capability.js';
+import { actsOn } from './governance.js';
 import { WindowRef } from './window.js';
 
 export const SessionStatusEnum = builder.enumType('SessionStatus', {
@@ -130,6 +131,7 @@ builder.mutationFields((t) => ({
   launch: t.field({
     type: SessionRef,
     description: 'Starts an app and returns its session once the first window shows (or the timeout passes).',
+    ...actsOn('program'),
     args: { input: t.arg({ type: LaunchInput, required: true }) },
     resolve: (_root, { input }, { sessions }) => sessions.launch(input),
   }),

@@ -1,6 +1,7 @@
 import type { TrayEventName, TrayInvocation, TrayState } from '../transports/native-contract.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
+import { actsOn } from './governance.js';
 import { NativeMenuItemRef } from './menu.js';
 import { SessionRef } from './session.js';
 
@@ -58,7 +59,7 @@ builder.mutationField('invokeTray', (t) =>
     type: TrayInvocationRef,
     description:
       "Emits a tray event on the live tray, as the OS would, and returns the tray after the app's handler.",
-    ...requiresCapability('NATIVE_UI'),
+    ...actsOn('tray', requiresCapability('NATIVE_UI')),
     args: {
       session: t.arg.id({ required: false }),
       tray: t.arg.id({ required: true, description: 'The tray id from `session { trays { id } }`.' }),

@@ -15,7 +15,7 @@ const redactor = new Redactor();
 const PASSWORD = 'planted-P4ssw0rd-xyzzy';
 
 function entry(operation = 'click', overrides: Partial<AuditEntry> = {}): AuditEntry {
-  const target = { role: 'textbox', name: 'Password', inputType: 'password' };
+  const target = { kind: 'element' as const, role: 'textbox', name: 'Password', inputType: 'password' };
   return {
     client: { id: 'agent-1', role: 'agent' },
     operation,

@@ -12,6 +12,7 @@ const AGENT: ClientIdentity = { id: 'agent-1', role: 'agent' };
 const APPROVER: ClientIdentity = { id: 'approver-1', role: 'approver' };
 const redactor = new Redactor();
 const target = redactor.redact({
+  kind: 'element' as const,
   role: 'button',
   name: 'Delete account',
   bbox: { x: 1, y: 2, width: 3, height: 4 },

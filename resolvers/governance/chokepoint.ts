@@ -5,8 +5,9 @@ import type { TargetRequest } from '../interaction/target-input.js';
 import type { ApprovalResult } from './approval-broker.js';
 import type { ClientIdentity } from './client-identity.js';
 import type { Governance } from './governance.js';
-import type { GovernedRequest, JsonObject, TargetInfo } from './governed-request.js';
+import type { ActedOnKind, GovernedRequest, JsonObject, TargetInfo } from './governed-request.js';
 import { type PolicyVerdict, policyDeniedError } from './policy.js';
+import type { ArgumentDisclosure } from './redaction.js';
 import { elementScreenshot, type OperationPreview, previewOperation } from './target-preview.js';
 
 /** One mutation as the schema hands it to the chokepoint. */
@@ -23,6 +24,10 @@ export interface MutationCall {
    * itself to the policy could ask for an approval of the approval. Rate-limited and audited all the same.
    */
   readonly answersApproval: boolean;
+  /** What the operation acts on, as its field declares (`element` for fields with a page target). */
+  readonly actsOn: ActedOnKind | null;
+  /** Which of its arguments the audit and approvers may see in clear; the rest is redacted. */
+  readonly disclosure: ArgumentDisclosure;
 }
 
 /** How an answer to an approval is recorded: outside the policy, by construction. */
@@ -80,6 +85,7 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
       operation: call.operation,
       target: preview.target,
       secret: args.secret === true,
+      disclosure: call.disclosure,
     }),
     session: redactor.redact(preview.session),
     target: redactor.redact(preview.target),
@@ -189,6 +195,8 @@ function previewOf(call: MutationCall) {
     window: typeof args.window === 'string' ? args.window : null,
     target: (args.target as TargetRequest | null | undefined) ?? null,
     timeoutMs: typeof args.timeoutMs === 'number' ? args.timeoutMs : null,
+    actsOn: call.actsOn,
+    args: plainJson(args),
   };
 }
 

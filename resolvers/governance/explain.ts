@@ -2,7 +2,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { TargetRequest } from '../interaction/target-input.js';
 import { plainJson } from './chokepoint.js';
 import type { Governance } from './governance.js';
-import type { JsonObject, OperationKind, SessionInfo, TargetInfo } from './governed-request.js';
+import type { ActedOnKind, JsonObject, OperationKind, SessionInfo, TargetInfo } from './governed-request.js';
 import type { PolicyExplanation } from './policy.js';
 import { previewOperation } from './target-preview.js';
 
@@ -16,6 +16,8 @@ export interface ExplainRequest {
   readonly target?: TargetRequest | null;
   /** As the chokepoint would see it for this operation; null for operations on no session (launch). */
   readonly sessionArgument: string | null;
+  /** What the operation acts on, as the chokepoint would preview it. */
+  readonly actsOn: ActedOnKind | null;
 }
 
 export interface Explanation extends PolicyExplanation {
@@ -47,6 +49,8 @@ export async function explainOperation(
     window: request.window ?? null,
     target: request.target ?? null,
     timeoutMs: typeof timeoutMs === 'number' ? timeoutMs : null,
+    actsOn: request.actsOn,
+    args: merged,
   });
   const explanation = governance.policy.explain({
     operation: request.operation,

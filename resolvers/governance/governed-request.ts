@@ -21,14 +21,38 @@ export type BoundingBox = {
   readonly height: number;
 };
 
-/** The element an operation will touch, resolved before the policy decides (never the raw locator). */
+/** What kind of thing an operation acts on; each kind has one previewer (acted-on.ts, target-preview.ts). */
+export const ACTED_ON_KINDS = ['element', 'menuItem', 'contextMenuItem', 'tray', 'program'] as const;
+export type ActedOnKind = (typeof ACTED_ON_KINDS)[number];
+
+/**
+ * The thing an operation will act on, resolved before the policy decides (never the raw locator): a page
+ * element, a menu item, a tray, the program a launch runs. Risk scoring, rule matching, the approval
+ * request and the audit record all read this one shape.
+ */
 export type TargetInfo = {
+  readonly kind: ActedOnKind;
   readonly role: string;
+  /** The accessible name, menu label, tray tooltip or executable: what destructive words are read in. */
   readonly name: string;
+  /** Where it sits: menu labels from the top, [tray id], [command, ...arguments]. */
+  readonly path?: readonly string[] | null;
+  /** The gateway's window id, where the thing lives in one. */
+  readonly windowId?: string | null;
   readonly selector?: string | null;
   readonly bbox?: BoundingBox | null;
   /** The element's `type` attribute where it has one: `password` makes typed values secret. */
   readonly inputType?: string | null;
+  /**
+   * Whether acting on it does what its name says (invoking a menu item, clicking a button), so a
+   * destructive name raises the risk. Unset for elements: the operation decides (click yes, hover no).
+   */
+  readonly activates?: boolean | null;
+  /**
+   * Why the thing could not be read before acting, when it could not: it is then described from the
+   * operation's own arguments (the path asked for), and the operation itself fails if it is really absent.
+   */
+  readonly previewError?: string | null;
 };
 
 /** One operation as the chokepoint presents it to the policy, the approvals broker and the audit log. */

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { ACTED_ON_KINDS } from './governed-request.js';
 import { Policy } from './policy.js';
 import {
   DECISIONS,
@@ -39,7 +40,7 @@ const RULE_KEYS = [
   'nonInteractive',
 ];
 const SESSION_KEYS = ['executable', 'main', 'windowTitle', 'windowUrl'];
-const TARGET_KEYS = ['role', 'name', 'selector'];
+const TARGET_KEYS = ['kind', 'role', 'name', 'path', 'selector'];
 
 /** Reads, parses, validates and compiles a policy file; every failure is POLICY_INVALID naming file and field. */
 export async function loadPolicyFile(path: string): Promise<Policy> {
@@ -139,7 +140,13 @@ function validateRule(raw: unknown, at: string): RuleSpec {
     const value = record(v, `${at}.target`);
     onlyKeys(value, TARGET_KEYS, `${at}.target`);
     return {
+      kind: optional(value.kind, (kind) =>
+        oneOrMany(kind, `${at}.target.kind`).map((one, i) =>
+          oneOf(one, ACTED_ON_KINDS, `${at}.target.kind[${i}]`),
+        ),
+      ),
       role: optional(value.role, (role) => oneOrMany(role, `${at}.target.role`)),
+      path: optional(value.path, (path) => text(path, `${at}.target.path`)),
       name: optional(value.name, (name) => text(name, `${at}.target.name`)),
       selector: optional(value.selector, (selector) => text(selector, `${at}.target.selector`)),
     };

@@ -1,4 +1,4 @@
-import type { OperationKind } from './governed-request.js';
+import type { ActedOnKind, OperationKind } from './governed-request.js';
 import type { RiskTier } from './risk.js';
 
 export const DECISIONS = ['ALLOW', 'DENY', 'ASK'] as const;
@@ -21,8 +21,15 @@ export interface SessionMatchSpec {
 }
 
 export interface TargetMatchSpec {
+  /** Any of these kinds (element, menuItem, contextMenuItem, tray, program); absent: any kind. */
+  readonly kind?: readonly ActedOnKind[];
   /** Any of these roles (text patterns). */
   readonly role?: readonly string[];
+  /**
+   * A text pattern on the target's path joined with " > ": `File > Delete*` for a menu item, the command
+   * line (`/usr/bin/node > *`) for a program.
+   */
+  readonly path?: string;
   readonly name?: string;
   readonly selector?: string;
 }

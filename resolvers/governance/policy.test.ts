@@ -13,7 +13,7 @@ const request = (overrides: Partial<GovernedRequest> = {}): GovernedRequest => (
     main: '/srv/app/main.js',
     windowTitle: 'Checkout',
   },
-  target: { role: 'button', name: 'Open', selector: '#open' },
+  target: { kind: 'element' as const, role: 'button', name: 'Open', selector: '#open' },
   ...overrides,
 });
 
@@ -25,7 +25,9 @@ describe('Policy defaults', () => {
       'ALLOW',
     );
     expect(policy.evaluate(request()).decision).toBe('ALLOW');
-    const ask = policy.evaluate(request({ target: { role: 'button', name: 'Delete all' } }));
+    const ask = policy.evaluate(
+      request({ target: { kind: 'element' as const, role: 'button', name: 'Delete all' } }),
+    );
     expect(ask).toMatchObject({ decision: 'ASK', risk: 'HIGH', rule: { id: 'default:HIGH', index: null } });
     expect(ask.nonInteractive).toBe('FAIL');
     expect(policy.evaluate(request({ operation: 'eval', target: null })).decision).toBe('DENY');
@@ -67,7 +69,9 @@ describe('Policy rules', () => {
 
   it('first match wins and the verdict names the rule', () => {
     const verdict = policy.evaluate(
-      request({ target: { role: 'button', name: 'Pay now', selector: '#safe-pay' } }),
+      request({
+        target: { kind: 'element' as const, role: 'button', name: 'Pay now', selector: '#safe-pay' },
+      }),
     );
     expect(verdict).toMatchObject({
       decision: 'DENY',
@@ -100,7 +104,9 @@ describe('Policy rules', () => {
       nonInteractive: 'DENY',
     });
     expect(
-      policy.evaluate(request({ target: { role: 'button', name: 'x', selector: '#safe-x' } })).rule.id,
+      policy.evaluate(
+        request({ target: { kind: 'element' as const, role: 'button', name: 'x', selector: '#safe-x' } }),
+      ).rule.id,
     ).toBe('rule-4');
   });
 
@@ -116,7 +122,9 @@ describe('Policy rules', () => {
   });
 
   it('a DENY becomes POLICY_DENIED naming the rule, or the approver who denied', () => {
-    const verdict = policy.evaluate(request({ target: { role: 'button', name: 'Purchase' } }));
+    const verdict = policy.evaluate(
+      request({ target: { kind: 'element' as const, role: 'button', name: 'Purchase' } }),
+    );
     const error = policyDeniedError('click', verdict);
     expect(error).toBeInstanceOf(StagegraphError);
     expect(error.code).toBe('POLICY_DENIED');

@@ -7,7 +7,9 @@ describe('Redactor', () => {
   it('redacts what is typed into a password field, or marked secret, and keeps the shape', () => {
     const args = { target: { ref: 'e7' }, value: 'hunter2-Password!', timeoutMs: 500 };
     expect(
-      redactor.redact(args, { target: { role: 'textbox', name: 'Your pin', inputType: 'password' } }),
+      redactor.redact(args, {
+        target: { kind: 'element' as const, role: 'textbox', name: 'Your pin', inputType: 'password' },
+      }),
     ).toEqual({
       target: { ref: 'e7' },
       value: '[REDACTED:secret]',
@@ -17,13 +19,23 @@ describe('Redactor', () => {
       value: '[REDACTED:secret]',
       secret: true,
     });
-    expect(redactor.redact({ text: 'abc' }, { target: { role: 'textbox', name: 'Password' } })).toEqual({
+    expect(
+      redactor.redact(
+        { text: 'abc' },
+        { target: { kind: 'element' as const, role: 'textbox', name: 'Password' } },
+      ),
+    ).toEqual({
       text: '[REDACTED:secret]',
     });
     expect(redactor.redact({ values: ['a', 'b'] }, { secret: true })).toEqual({
       values: ['[REDACTED:secret]', '[REDACTED:secret]'],
     });
-    expect(redactor.redact({ value: 'Ann' }, { target: { role: 'textbox', name: 'First name' } })).toEqual({
+    expect(
+      redactor.redact(
+        { value: 'Ann' },
+        { target: { kind: 'element' as const, role: 'textbox', name: 'First name' } },
+      ),
+    ).toEqual({
       value: 'Ann',
     });
   });

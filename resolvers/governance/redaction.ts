@@ -7,12 +7,27 @@ declare const redactedBrand: unique symbol;
  */
 export type Redacted<T> = T & { readonly [redactedBrand]: true };
 
+/**
+ * How much of an argument the audit trail and approvers may see, declared by the schema from each field's
+ * argument types: `clear` (names, paths, locators: shown, scrubbed by pattern), `typed` (text typed into
+ * the target: shown unless the target or the caller makes it secret), `redact` (values: storage and cookie
+ * values, bodies, payloads). An object maps argument or input-field names to theirs; a name it lacks is
+ * redacted, so an argument nobody classified cannot leak by omission.
+ */
+export type ArgumentDisclosure =
+  | 'clear'
+  | 'typed'
+  | 'redact'
+  | { readonly [name: string]: ArgumentDisclosure };
+
 export interface RedactionContext {
   readonly operation?: string;
   /** The element the value is typed into: a password field makes the typed value secret. */
   readonly target?: TargetInfo | null;
   /** The caller marked the value secret (`secret: true` on fill / type). */
   readonly secret?: boolean;
+  /** The schema's classification of the value's parts; without it every string is shown, scrubbed. */
+  readonly disclosure?: ArgumentDisclosure;
 }
 
 export interface RedactionPattern {
@@ -83,7 +98,12 @@ export class Redactor {
   redact<T>(value: T, context: RedactionContext = {}): Redacted<T> {
     const typedIsSecret = context.secret === true || isSecretField(context.target);
     const cookies = /cookie/i.test(context.operation ?? '');
-    return this.#walk(value, { typedIsSecret, cookies, depth: 0 }, undefined) as Redacted<T>;
+    return this.#walk(
+      value,
+      { typedIsSecret, cookies, depth: 0 },
+      undefined,
+      context.disclosure,
+    ) as Redacted<T>;
   }
 
   /** Scrubs free text (a target's name, a message) by pattern only. */
@@ -91,11 +111,20 @@ export class Redactor {
     return this.#scrub(text) as Redacted<string>;
   }
 
-  #walk(value: unknown, scope: WalkScope, key: string | undefined): unknown {
+  #walk(
+    value: unknown,
+    scope: WalkScope,
+    key: string | undefined,
+    disclosure: ArgumentDisclosure | undefined,
+  ): unknown {
     if (typeof value === 'string') {
       if (key !== undefined && this.#secretKeys.test(key)) return placeholder('secret');
-      if (scope.depth === 1 && key !== undefined && scope.typedIsSecret && TYPED_VALUE_KEYS.has(key))
-        return placeholder('secret');
+      if (disclosure === 'redact' || (disclosure !== undefined && typeof disclosure === 'object'))
+        return placeholder('value');
+      const typed =
+        disclosure === 'typed' ||
+        (disclosure === undefined && scope.depth === 1 && key !== undefined && TYPED_VALUE_KEYS.has(key));
+      if (typed && scope.typedIsSecret) return placeholder('secret');
       if (scope.cookies && key === 'value') return placeholder('cookie');
       return this.#scrub(value);
     }
@@ -110,11 +139,14 @@ export class Redactor {
       const inherit =
         scope.depth === 1 && key !== undefined && TYPED_VALUE_KEYS.has(key) && scope.typedIsSecret;
       return value.map((item) =>
-        inherit && typeof item === 'string' ? placeholder('secret') : this.#walk(item, inner, undefined),
+        inherit && typeof item === 'string'
+          ? placeholder('secret')
+          : this.#walk(item, inner, key, disclosure),
       );
     }
     const out: Record<string, unknown> = {};
-    for (const [name, item] of Object.entries(value)) out[name] = this.#walk(item, inner, name);
+    for (const [name, item] of Object.entries(value))
+      out[name] = this.#walk(item, inner, name, partOf(disclosure, name));
     return out;
   }
 
@@ -130,6 +162,12 @@ interface WalkScope {
   readonly typedIsSecret: boolean;
   readonly cookies: boolean;
   readonly depth: number;
+}
+
+/** A part's classification: a leaf's applies to everything under it, an object's unnamed parts are redacted. */
+function partOf(disclosure: ArgumentDisclosure | undefined, name: string): ArgumentDisclosure | undefined {
+  if (disclosure === undefined || typeof disclosure === 'string') return disclosure;
+  return disclosure[name] ?? 'redact';
 }
 
 function isSecretField(target: TargetInfo | null | undefined): boolean {

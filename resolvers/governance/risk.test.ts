@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { GovernedRequest } from './governed-request.js';
 import { RiskScorer } from './risk.js';
 
-const button = (name: string) => ({ role: 'button', name });
+const button = (name: string) => ({ kind: 'element' as const, role: 'button', name });
 const request = (overrides: Partial<GovernedRequest>): GovernedRequest => ({
   operation: 'click',
   kind: 'mutation',
@@ -33,7 +33,12 @@ describe('RiskScorer', () => {
     expect(scorer.score(request({ target: button('Delete account') })).tier).toBe('HIGH');
     expect(scorer.score(request({ target: button('Pay now') })).tier).toBe('HIGH');
     expect(
-      scorer.score(request({ operation: 'fill', target: { role: 'textbox', name: 'Send to' } })).tier,
+      scorer.score(
+        request({
+          operation: 'fill',
+          target: { kind: 'element' as const, role: 'textbox', name: 'Send to' },
+        }),
+      ).tier,
     ).toBe('HIGH');
     expect(scorer.score(request({ target: button('Undeleted items') })).tier).toBe('MEDIUM');
     expect(scorer.score(request({ operation: 'hover', target: button('Delete') })).tier).toBe('MEDIUM');

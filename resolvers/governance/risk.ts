@@ -1,4 +1,5 @@
-import type { GovernedRequest, JsonObject } from './governed-request.js';
+import type { GovernedRequest, JsonObject, TargetInfo } from './governed-request.js';
+import { PATH_SEPARATOR } from './rule-matcher.js';
 
 /** Ordered from least to most dangerous. */
 export const RISK_TIERS = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
@@ -60,7 +61,10 @@ export const DEFAULT_RAW_POINTER_OPERATIONS: readonly string[] = [
   'mouseWheel',
 ];
 
-/** Actions whose effect follows the target's meaning, so a destructive name raises them to HIGH. */
+/**
+ * Actions on page elements whose effect follows the element's meaning, so a destructive name raises them
+ * to HIGH. Other kinds of target say so themselves (`activates`): a menu item invoked is a menu item used.
+ */
 export const DEFAULT_TARGETED_ACTIONS: readonly string[] = [
   'click',
   'dblclick',
@@ -72,8 +76,6 @@ export const DEFAULT_TARGETED_ACTIONS: readonly string[] = [
   'setChecked',
   'setInputFiles',
   'dragTo',
-  'invokeMenuItem',
-  'invokeTray',
 ];
 
 /**
@@ -120,16 +122,24 @@ export class RiskScorer {
         ],
       };
     if (kind === 'query') return { tier: 'LOW', reasons: ['reads do not change the app'] };
-    if (target && this.#targeted.has(operation)) {
+    // Whatever the thing is — element, menu item, tray — its name is read the same way; whether acting on
+    // it is activating it is the previewer's to say, else (page elements) the operation's.
+    if (target && (target.activates ?? this.#targeted.has(operation))) {
       const word = this.#destructive?.exec(target.name)?.[0];
       if (word !== undefined)
         return {
           tier: 'HIGH',
-          reasons: [`${operation} on ${target.role} "${target.name}", whose name contains "${word}"`],
+          reasons: [`${operation} on ${describeTarget(target)}, whose name contains "${word}"`],
         };
     }
     return { tier: 'MEDIUM', reasons: [`${operation} changes the app`] };
   }
+}
+
+/** `menuitem "Delete All Notes" (File > Delete All Notes)`: what the approver and the reasons name. */
+export function describeTarget(target: TargetInfo): string {
+  const where = target.path && target.path.length > 1 ? ` (${target.path.join(PATH_SEPARATOR)})` : '';
+  return `${target.role} "${target.name}"${where}`;
 }
 
 function hasPosition(args: JsonObject): boolean {

@@ -32,6 +32,9 @@ export class RuleMatcher {
   }
 }
 
+/** How a target's path reads in rules and reasons: `File > Delete All Notes`. */
+export const PATH_SEPARATOR = ' > ';
+
 function compileChecks(spec: RuleSpec, at: string): Check[] {
   const checks: Check[] = [];
   const pattern = (source: string, field: string, flavour: PatternFlavour): TextPattern => {
@@ -78,16 +81,22 @@ function compileChecks(spec: RuleSpec, at: string): Check[] {
     });
   }
   if (spec.target) {
-    const { role, name, selector } = spec.target;
+    const { kind, role, name, path, selector } = spec.target;
+    const kinds = kind && new Set(kind);
     const roles = role?.map((source, i) => pattern(source, `target.role[${i}]`, 'text'));
     const namePattern = name === undefined ? undefined : pattern(name, 'target.name', 'text');
+    const pathPattern = path === undefined ? undefined : pattern(path, 'target.path', 'text');
     const selectorPattern = selector === undefined ? undefined : pattern(selector, 'target.selector', 'text');
     checks.push(({ target }) => {
       if (!target) return 'the operation has no target';
+      if (kinds && !kinds.has(target.kind)) return `target kind ${target.kind} is not ${kind!.join(' | ')}`;
       if (roles && !roles.some((p) => p.test(target.role)))
         return `target role ${target.role} is not ${role!.join(' | ')}`;
       if (namePattern && !namePattern.test(target.name))
         return `target name ${JSON.stringify(target.name)} is not ${name}`;
+      const joined = (target.path ?? []).join(PATH_SEPARATOR);
+      if (pathPattern && !pathPattern.test(joined))
+        return `target path ${JSON.stringify(joined)} is not ${path}`;
       if (selectorPattern && !selectorPattern.test(target.selector ?? ''))
         return `target selector ${JSON.stringify(target.selector ?? '')} is not ${selector}`;
       return undefined;
@@ -131,8 +140,10 @@ function describeRule(spec: RuleSpec): string {
   if (spec.kind) parts.push(`kind ${spec.kind}`);
   if (spec.risk) parts.push(`risk ${spec.risk.join(' | ')}`);
   for (const [field, source] of Object.entries(spec.session ?? {})) parts.push(`session ${field} ${source}`);
+  if (spec.target?.kind) parts.push(`target kind ${spec.target.kind.join(' | ')}`);
   if (spec.target?.role) parts.push(`target role ${spec.target.role.join(' | ')}`);
   if (spec.target?.name) parts.push(`target name ${spec.target.name}`);
+  if (spec.target?.path) parts.push(`target path ${spec.target.path}`);
   if (spec.target?.selector) parts.push(`target selector ${spec.target.selector}`);
   for (const [path, expected] of Object.entries(spec.args ?? {}))
     parts.push(

@@ -6,7 +6,8 @@ import type { TargetRequest } from '../interaction/target-input.js';
 import { windowTarget } from '../interaction/window-target.js';
 import type { Session } from '../sessions/session.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
-import type { SessionInfo, TargetInfo } from './governed-request.js';
+import { ACTED_ON_PREVIEWERS } from './acted-on.js';
+import type { ActedOnKind, JsonObject, SessionInfo, TargetInfo } from './governed-request.js';
 
 /**
  * The preview waits for the target at most this long (or the operation's own shorter timeout): long enough
@@ -27,6 +28,10 @@ export interface PreviewRequest {
   readonly target?: TargetRequest | null;
   /** The operation's own actionability wait; the preview never waits longer. */
   readonly timeoutMs?: number | null;
+  /** What the operation acts on, as its field declares; `element` when it names a page target. */
+  readonly actsOn?: ActedOnKind | null;
+  /** The operation's arguments, for previewers of things other than page elements. */
+  readonly args?: JsonObject;
 }
 
 /** What the policy is shown, and how to reach the element again for an approver's screenshot. */
@@ -54,18 +59,27 @@ export async function previewOperation(
   sessions: SessionRegistry,
   request: PreviewRequest,
 ): Promise<OperationPreview> {
-  if (!request.actsOnSession) return NOTHING;
-  let session: Session;
-  try {
-    session = sessions.get(request.sessionId);
-  } catch {
-    return NOTHING;
+  const kind = request.actsOn ?? null;
+  let session: Session | null = null;
+  if (request.actsOnSession) {
+    try {
+      session = sessions.get(request.sessionId);
+    } catch {
+      // An unknown session: the operation will say so; a declared subject is still described.
+    }
   }
-  const info = {
+  const info = session && {
     id: session.id,
     executablePath: session.launch.executablePath ?? session.app.executablePath,
     main: session.launch.main,
   };
+  if (kind !== null && kind !== 'element')
+    return {
+      session: info,
+      target: await ACTED_ON_PREVIEWERS[kind](session, request.args ?? {}),
+      element: null,
+    };
+  if (!session || !info) return NOTHING;
   if (!session.isLive) return { ...NOTHING, session: info };
   try {
     const { window, driver, query } = await windowTarget(session, request);
@@ -75,7 +89,7 @@ export async function previewOperation(
     const located = await driver.locate(query, Math.max(0, waitMs)).catch(() => null);
     return {
       session: withWindow,
-      target: located ? targetInfo(located, request.target) : null,
+      target: located ? targetInfo(located, request.target, window.id) : null,
       element: located ? { window, driver, query, located } : null,
     };
   } catch {
@@ -105,8 +119,14 @@ export async function elementScreenshot(preview: OperationPreview): Promise<Elem
  * The walker does not read the `type` attribute; it marks password fields (and values filled as secret)
  * as secret textboxes, which is what the redactor's `password` input type stands for.
  */
-function targetInfo({ node }: ResolvedNode, asked: TargetRequest | null | undefined): TargetInfo {
+function targetInfo(
+  { node }: ResolvedNode,
+  asked: TargetRequest | null | undefined,
+  windowId: string,
+): TargetInfo {
   return {
+    kind: 'element',
+    windowId,
     role: node.role,
     name: node.name,
     selector: asked?.selector ?? (asked?.testId ? `[data-testid="${asked.testId}"]` : null),
