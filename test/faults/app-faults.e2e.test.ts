@@ -13,6 +13,8 @@ import {
 } from '../helpers/processes.js';
 import { LAUNCH, SESSION_EVENTS, STILL_ANSWERING } from './documents.js';
 
+/** A click on a stopped renderer must fail on its own bounds; past this it hangs, and the test says so. */
+const STALL_SAFETY_NET_MS = 90_000;
 /** A loaded machine may take this long to start the stand-in and its Chromium; a safety net, not a target. */
 const LAUNCH_TIMEOUT_MS = 60_000;
 
@@ -120,7 +122,7 @@ describe('faults in an app the gateway launched', () => {
     expect(answer.sessions).toContainEqual({ id, status: 'RUNNING' });
     expect(settled).toBe(false);
 
-    const timedOut = await click;
+    const timedOut = await within(click, STALL_SAFETY_NET_MS, 'the click on a stopped renderer');
     expect(timedOut.errors?.[0]?.extensions).toMatchObject({ code: 'ACTION_TIMEOUT', retryable: true });
     expect(timedOut.errors?.[0]?.message).toMatch(/renderer did not answer/);
     await expectAnswering();
@@ -136,3 +138,11 @@ describe('faults in an app the gateway launched', () => {
     await expectPidsGone(members);
   });
 });
+
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
