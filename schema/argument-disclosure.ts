@@ -23,6 +23,7 @@ export const ARGUMENTS_IN_CLEAR: readonly string[] = [
   'origin',
   'key',
   'channel',
+  'channels',
   'pattern',
   'urlPatterns',
   'methods',
