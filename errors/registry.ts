@@ -76,6 +76,12 @@ export const ERROR_CODES = {
     retryable: false,
     hint: "Pass the pid of the app's main process (the Electron or node process, not a renderer); the reason is in the message.",
   },
+  INJECT_TIMEOUT: {
+    meaning:
+      'A step of inject (the inspector opening after SIGUSR1, its websocket, the agent installing or connecting back, the window relay, window discovery) did not finish within the inject timeout; the step is named. Whatever inject had opened is let go.',
+    retryable: true,
+    hint: 'Check the process is running and not stopped or paused in a debugger (its inspector must answer), then retry, with a larger `timeoutMs` if the app is busy.',
+  },
   NOT_OWNED: {
     meaning:
       "The session is attached to an app Stagegraph did not start, so stop and forceKill would end someone else's process.",

@@ -18,6 +18,11 @@ export class AgentChannel {
   #socket: Socket | null = null;
   readonly #listeners = new Set<(message: unknown) => void>();
   readonly #closeListeners = new Set<() => void>();
+  #proven!: () => void;
+  /** Resolves once the agent has connected and proved itself with the token. */
+  readonly connected = new Promise<void>((resolve) => {
+    this.#proven = resolve;
+  });
 
   private constructor(server: Server, port: number) {
     this.#server = server;
@@ -48,9 +53,14 @@ export class AgentChannel {
     this.#socket?.write(`${JSON.stringify(message)}\n`);
   }
 
-  close(): void {
-    this.#socket?.destroy();
+  /** Ends the connection; resolves once its socket has closed. */
+  async close(): Promise<void> {
     this.#server.close();
+    const socket = this.#socket;
+    if (!socket || socket.closed) return;
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.destroy();
+    await closed;
   }
 
   #accept(socket: Socket): void {
@@ -80,6 +90,7 @@ export class AgentChannel {
           this.#socket = socket;
           // One agent per channel: nobody else may connect once it has.
           this.#server.close();
+          this.#proven();
         } else if (line) {
           const message = JSON.parse(line) as unknown;
           for (const listener of this.#listeners) listener(message);

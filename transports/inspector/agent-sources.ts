@@ -15,7 +15,7 @@ const NATIVE_AGENT = `globalThis[Symbol.for(${JSON.stringify(AGENT_KEY)})]`;
 export function injectAgentSource(): string {
   return `(electron, channel) => {
   ${NAME_HELPER}
-  if (${INJECT_AGENT}) ${INJECT_AGENT}.release();
+  if (${INJECT_AGENT}) void ${INJECT_AGENT}.release();
   ${INJECT_AGENT} = (${installInjectAgent})(electron, ${STORE}.net, channel);
   return true;
 }`;
@@ -28,7 +28,7 @@ export function injectCallSource(body: string): string {
 
 /** Releases the inject agent and forgets it. */
 export function injectReleaseSource(): string {
-  return `() => { const agent = ${INJECT_AGENT}; if (agent) { agent.release(); delete ${INJECT_AGENT}; } return true; }`;
+  return `() => { const agent = ${INJECT_AGENT}; if (!agent) return true; delete ${INJECT_AGENT}; return agent.release().then(() => true); }`;
 }
 
 /**

@@ -42,8 +42,11 @@ export interface InjectAgent {
   upgrade(): { contentsId: number; error: string | null }[];
   close(contentsId: number): boolean;
   executeJavaScript(contentsId: number, code: string): Promise<unknown>;
-  /** Detaches every debugger and stops watching windows; the app is as it was, hooks aside. */
-  release(): void;
+  /**
+   * Stops watching windows, lets the debuggers' commands in flight settle (for at most `settleMs`), then
+   * detaches every debugger and closes the channel; the app is as it was, hooks aside. Once only.
+   */
+  release(settleMs?: number): Promise<void>;
 }
 
 /**
@@ -76,7 +79,10 @@ export function installInjectAgent(
   });
   const debuggers = new Map<number, { contents: Loose; off: () => void }>();
   const watched = new Map<number, { window: Loose; off: () => void }>();
+  /** Commands sent to a debugger and not yet answered: a debugger is detached only once they settle. */
+  const inFlight = new Set<Promise<unknown>>();
   let upgrading = false;
+  let released: Promise<void> | undefined;
 
   const attach = (contents: Loose): string | null => {
     if (!contents || contents.isDestroyed?.()) return 'the window is gone';
@@ -125,7 +131,7 @@ export function installInjectAgent(
 
   const command = ({ rid, contentsId, method, params, sessionId }: AgentCommand) => {
     const entry = debuggers.get(contentsId);
-    if (!entry) {
+    if (!entry || released) {
       post({ kind: 'response', rid, error: 'No target available' });
       return;
     }
@@ -133,10 +139,12 @@ export function installInjectAgent(
     const sent = sessionId
       ? dbg.sendCommand(method, params ?? {}, sessionId)
       : dbg.sendCommand(method, params ?? {});
-    sent.then(
+    const answered = sent.then(
       (result: unknown) => post({ kind: 'response', rid, result }),
       (error: Loose) => post({ kind: 'response', rid, error: String(error?.message ?? error) }),
     );
+    inFlight.add(answered);
+    answered.finally(() => inFlight.delete(answered));
   };
   let buffered = '';
   socket.on('data', (chunk: Loose) => {
@@ -176,20 +184,32 @@ export function installInjectAgent(
       if (!contents) return Promise.reject(new Error(`No open window has web contents ${contentsId}.`));
       return contents.executeJavaScript(code);
     },
-    release() {
+    release(settleMs = 2_000) {
+      if (released) return released;
       upgrading = false;
-      socket.destroy();
       app.removeListener('browser-window-created', onCreated);
       for (const { off } of watched.values()) off();
       watched.clear();
-      for (const { contents, off } of debuggers.values()) {
-        off();
-        if (!contents.isDestroyed?.()) contents.debugger.detach();
-      }
-      debuggers.clear();
+      let settleTimer: Loose;
+      const settled = Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise((resolve) => {
+          settleTimer = setTimeout(resolve, settleMs);
+        }),
+      ]);
+      released = settled.then(() => {
+        clearTimeout(settleTimer);
+        for (const { contents, off } of debuggers.values()) {
+          off();
+          if (!contents.isDestroyed?.() && contents.debugger.isAttached()) contents.debugger.detach();
+        }
+        debuggers.clear();
+        socket.destroy();
+      });
+      return released;
     },
   };
   // The gateway went away (stopped, crashed, detached): the app gets its debuggers back.
-  socket.once('close', () => agent.release());
+  socket.once('close', () => void agent.release());
   return agent;
 }

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InjectDeadline } from './inject-deadline.js';
 import { MainProcess } from './main-process.js';
 
 /** A plain Node process with its inspector open on a port of its choosing. */
@@ -26,14 +27,14 @@ afterAll(() => {
 describe('MainProcess', () => {
   it('refuses an inspector that belongs to another process than the pid asked for', async () => {
     const wrong = (child.pid as number) + 1;
-    await expect(MainProcess.connect(url, wrong, 5_000)).rejects.toMatchObject({
+    await expect(MainProcess.connect(url, new InjectDeadline(wrong, 30_000))).rejects.toMatchObject({
       code: 'INJECT_FAILED',
       message: expect.stringContaining(`belongs to pid ${child.pid}`),
     });
   });
 
   it('connects to the right one; a plain Node process has no Electron API but runs shipped source', async () => {
-    const main = await MainProcess.connect(url, child.pid as number, 5_000);
+    const main = await MainProcess.connect(url, new InjectDeadline(child.pid as number, 30_000));
     expect(main.electron).toBe(false);
     expect(await main.run<number>('(electron, arg) => (electron === null ? arg * 2 : -1)', 21)).toBe(42);
     await main.release(false);

@@ -1,6 +1,12 @@
 import { CdpConnection } from '../cdp/connection.js';
 import type { ConsoleMessage } from '../contract.js';
+import { withDeadline } from '../deadline.js';
+import { AgentChannel } from './agent-channel.js';
+import type { InjectDeadline } from './inject-deadline.js';
 import { injectFailed } from './open-inspector.js';
+
+/** Each step of letting go waits at most this long: a stopped or hung app cannot hold a detach. */
+const RELEASE_STEP_MS = 5_000;
 
 /** Where inject keeps what it found in the main process (the electron module, the inspector module). */
 export const INJECT_KEY = 'stagegraph.inject';
@@ -50,10 +56,18 @@ export class MainProcess {
   }
 
   /** Connects and checks the inspector belongs to `pid`: a port can be shared, forwarded or reused. */
-  static async connect(webSocketDebuggerUrl: string, pid: number, timeoutMs: number): Promise<MainProcess> {
-    const connection = await CdpConnection.open(webSocketDebuggerUrl, timeoutMs);
+  static async connect(webSocketDebuggerUrl: string, deadline: InjectDeadline): Promise<MainProcess> {
+    const { pid } = deadline;
+    const connection = await deadline.step(
+      'connecting to its inspector',
+      CdpConnection.open(webSocketDebuggerUrl, deadline.remainingMs()),
+      (late) => late.close(),
+    );
     try {
-      const installed = await evaluate<{ pid: number; electron: boolean }>(connection, INSTALL, true);
+      const installed = await deadline.step(
+        'checking whose inspector answered',
+        evaluate<{ pid: number; electron: boolean }>(connection, INSTALL, true),
+      );
       if (installed.pid !== pid) {
         throw injectFailed(pid, `the inspector that answered belongs to pid ${installed.pid}`);
       }
@@ -101,19 +115,42 @@ export class MainProcess {
   }
 
   /**
-   * Lets go: when Stagegraph opened the inspector, it is closed again (after this call's answer, from a
-   * timer in the process, since closing it ends this very connection).
+   * Lets go, in order: this session's Runtime domain off, its websocket closed (and seen closed), and only
+   * then — when Stagegraph opened the inspector — the inspector closed from inside the app. Closing it
+   * while a session is still connected (a timer racing this very connection) can crash Electron. The app
+   * holds a loopback link to the gateway and closes its inspector when the gateway drops that link, which
+   * happens once the websocket is gone. A link that does not connect leaves the inspector open: an open
+   * inspector is harmless, a crash is not.
    */
   async release(closeInspector: boolean): Promise<void> {
     if (this.#connection.closed) return;
-    if (closeInspector) {
-      await this.#connection
-        .send('Runtime.evaluate', {
-          expression: `(() => { const store = ${STORE}; delete ${STORE}; setTimeout(() => store.inspector.close(), 0); })()`,
-        })
-        .catch(() => undefined);
-    }
+    const link = closeInspector ? await this.#inspectorCloseLink() : null;
+    await this.#connection.send('Runtime.disable', {}, RELEASE_STEP_MS).catch(() => undefined);
     await this.#connection.close();
+    await link?.close();
+  }
+
+  /** A link whose closing makes the app close its inspector; null when the app did not connect it. */
+  async #inspectorCloseLink(): Promise<AgentChannel | null> {
+    const link = await AgentChannel.open();
+    const connect = `(() => {
+      const store = ${STORE};
+      delete ${STORE};
+      const link = store.net.connect({ host: '127.0.0.1', port: ${link.port} });
+      link.on('error', () => undefined);
+      link.write(${JSON.stringify(`${link.token}
+`)});
+      link.once('close', () => store.inspector.close());
+      return true;
+    })()`;
+    const sent = await this.#connection
+      .send('Runtime.evaluate', { expression: connect }, RELEASE_STEP_MS)
+      .then(() => withDeadline(link.connected, RELEASE_STEP_MS, () => new Error('no link')))
+      .then(() => true)
+      .catch(() => false);
+    if (sent) return link;
+    await link.close();
+    return null;
   }
 }
 

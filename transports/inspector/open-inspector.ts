@@ -4,6 +4,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { withDeadline } from '../deadline.js';
 import { loopbackPortsOf } from '../proc-sockets.js';
 import { delay } from '../process-group.js';
+import type { InjectDeadline } from './inject-deadline.js';
 
 /** How often the process's listening ports are read while its inspector opens. */
 const PORT_POLL_MS = 100;
@@ -25,7 +26,7 @@ export interface InspectorEndpoint {
  * by signal listens on its configured port (9229 unless --inspect-port said otherwise) and tells only its
  * own stderr. Refuses a process that does not handle SIGUSR1: for anything but Node the signal is fatal.
  */
-export async function openInspector(pid: number, timeoutMs: number): Promise<InspectorEndpoint> {
+export async function openInspector(pid: number, deadline: InjectDeadline): Promise<InspectorEndpoint> {
   if (pid === process.pid) throw injectFailed(pid, 'that is the Stagegraph server itself');
   const signals = signalMasks(pid);
   if (!signals) throw injectFailed(pid, 'no such process');
@@ -39,17 +40,14 @@ export async function openInspector(pid: number, timeoutMs: number): Promise<Ins
   }
   const before = loopbackPortsOf(pid);
   process.kill(pid, 'SIGUSR1');
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    await delay(PORT_POLL_MS);
+  while (!deadline.expired) {
+    await delay(Math.min(PORT_POLL_MS, deadline.remainingMs()));
     const found = await findInspector(pid, before);
     if (found) return { ...found, openedHere: true };
     if (!signalMasks(pid)) throw injectFailed(pid, 'the process exited while its inspector was opening');
   }
-  throw injectFailed(
-    pid,
-    `it got SIGUSR1 but opened no inspector within ${timeoutMs} ms (its inspector port, 9229 by default, may be taken, or the app disables the inspector)`,
-  );
+  // Its inspector port, 9229 by default, may be taken; the app may disable the inspector, or be stopped.
+  throw deadline.timedOut('waiting for its inspector to open after SIGUSR1');
 }
 
 /** The first of the process's loopback ports (new ones first) that answers as a Node inspector. */

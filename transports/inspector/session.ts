@@ -15,6 +15,7 @@ import { AgentChannel } from './agent-channel.js';
 import { injectAgentSource, injectCallSource, injectReleaseSource } from './agent-sources.js';
 import { CdpRelay } from './cdp-relay.js';
 import type { AgentMessage, MainWindow } from './inject-agent.js';
+import type { InjectDeadline } from './inject-deadline.js';
 import type { MainProcess } from './main-process.js';
 import { InjectedNativeSurface, type WindowLookup } from './native-surface.js';
 
@@ -87,21 +88,30 @@ export class InspectorSession implements TransportSession {
 
   static async open(
     main: MainProcess,
-    options: { upgrade: boolean; timeoutMs: number; openedHere: boolean },
+    options: { upgrade: boolean; deadline: InjectDeadline; openedHere: boolean },
   ) {
-    const read = await main.run<{
-      name: string | null;
-      version: string | null;
-      versions: Record<string, string>;
-      executablePath: string;
-    }>(APP_INFO);
+    const { deadline } = options;
+    const read = await deadline
+      .step(
+        'reading the app',
+        main.run<{
+          name: string | null;
+          version: string | null;
+          versions: Record<string, string>;
+          executablePath: string;
+        }>(APP_INFO),
+      )
+      .catch(async (error: unknown) => {
+        await main.release(options.openedHere);
+        throw error;
+      });
     const session = new InspectorSession(
       main,
       { ...read, standIn: 'electron-standin' in read.versions },
       options.openedHere,
     );
     try {
-      await session.#start(options.upgrade, options.timeoutMs);
+      await session.#start(options.upgrade, deadline);
     } catch (error) {
       await session.#release();
       throw error;
@@ -109,27 +119,39 @@ export class InspectorSession implements TransportSession {
     return session;
   }
 
-  async #start(upgrade: boolean, timeoutMs: number): Promise<void> {
+  async #start(upgrade: boolean, deadline: InjectDeadline): Promise<void> {
     this.#main.onClose((reason) => this.#lost(reason));
-    await this.#main.captureConsole((message) => this.#emit({ type: 'console', message }));
+    await deadline.step(
+      'enabling its console',
+      this.#main.captureConsole((message) => this.#emit({ type: 'console', message })),
+    );
     if (!this.#main.electron) return;
     const channel = await AgentChannel.open();
     this.#channel = channel;
     channel.onMessage((message) => this.#onAgentMessage(message as AgentMessage));
-    await this.#main.run(injectAgentSource(), { port: channel.port, token: channel.token });
-    for (const window of await this.#mainWindows()) {
+    await deadline.step(
+      'installing the inject agent',
+      this.#main.run(injectAgentSource(), { port: channel.port, token: channel.token }),
+    );
+    // Commands sent before the agent holds its end would be lost, and their answers awaited forever.
+    await deadline.step('waiting for the inject agent to connect back', channel.connected);
+    for (const window of await deadline.step('listing its windows', this.#mainWindows())) {
       this.#emit({
         type: 'window-opened',
         window: { id: this.#entry(window).id, title: window.title, url: window.url },
       });
     }
-    this.native = await InjectedNativeSurface.install(this.#main, this.#lookup);
+    this.native = await deadline.step(
+      'installing the native hooks',
+      InjectedNativeSurface.install(this.#main, this.#lookup),
+    );
     const granted = [...MAIN_PROCESS, ...ELECTRON_MAIN];
     if (upgrade) {
       try {
-        await this.#upgrade(timeoutMs);
+        await this.#upgrade(deadline);
         granted.push(...UPGRADED);
       } catch (error) {
+        if (error instanceof StagegraphError && error.code === 'INJECT_TIMEOUT') throw error;
         this.upgradeError = error instanceof Error ? error.message : String(error);
       }
     }
@@ -137,24 +159,33 @@ export class InspectorSession implements TransportSession {
   }
 
   /** Attaches every window's debugger, and connects Playwright to them through the relay. */
-  async #upgrade(timeoutMs: number): Promise<void> {
+  async #upgrade(deadline: InjectDeadline): Promise<void> {
     const channel = this.#channel;
     if (!channel) throw new Error('the inject agent has no channel');
-    const relay = await CdpRelay.start(
-      (command) => channel.send(command),
-      `Chrome/${this.app.versions.chrome ?? '0.0.0.0'}`,
+    const relay = await deadline.step(
+      'starting the window relay',
+      CdpRelay.start((command) => channel.send(command), `Chrome/${this.app.versions.chrome ?? '0.0.0.0'}`),
+      (late) => late.close(),
     );
     this.#relay = relay;
-    const attached = await this.#main.run<{ contentsId: number; error: string | null }[]>(
-      injectCallSource('agent.upgrade()'),
+    const attached = await deadline.step(
+      "attaching the windows' debuggers",
+      this.#main.run<{ contentsId: number; error: string | null }[]>(injectCallSource('agent.upgrade()')),
     );
     const failed = attached.filter((window) => window.error !== null);
     if (failed.length > 0)
       throw new Error(
         `webContents.debugger.attach failed: ${failed.map((window) => window.error).join('; ')}`,
       );
-    await Promise.all(attached.map((window) => relay.addWindow(window.contentsId)));
-    const browser = await chromium.connectOverCDP(relay.wsEndpoint, { timeout: timeoutMs });
+    await deadline.step(
+      'discovering the windows',
+      Promise.all(attached.map((window) => relay.addWindow(window.contentsId))),
+    );
+    const browser = await deadline.step(
+      'connecting Playwright to the window relay',
+      chromium.connectOverCDP(relay.wsEndpoint, { timeout: Math.max(1, deadline.remainingMs()) }),
+      (late) => late.close(),
+    );
     this.#browser = browser;
     const context = browser.contexts()[0] as BrowserContext;
     rawSessionsAreDeaf(context);
@@ -171,7 +202,10 @@ export class InspectorSession implements TransportSession {
     this.storage = new PlaywrightStorage(context, pages);
     this.clock = new PlaywrightClock(context, pages);
     context.on('page', (page) => void this.#track(page, dialogs));
-    await Promise.all(context.pages().map((page) => this.#track(page, dialogs)));
+    await deadline.step(
+      'tying the pages to their windows',
+      Promise.all(context.pages().map((page) => this.#track(page, dialogs))),
+    );
   }
 
   async windows(): Promise<WindowInfo[]> {
@@ -230,16 +264,20 @@ export class InspectorSession implements TransportSession {
     this.#events.close();
   }
 
-  /** Debuggers detached, the relay and Playwright closed, the agent released, the inspector as it was found. */
+  /**
+   * Lets go in order, each step done before the next: Playwright off the relay, the relay's connections
+   * closed (commands still on their way answered with an error), then in the app the agent waits for its
+   * debuggers' commands in flight, detaches every debugger and drops its channel, and last this
+   * inspector session ends and — only after that — the inspector Stagegraph opened is closed.
+   */
   async #release(): Promise<void> {
     this.native?.close();
     await this.#browser?.close().catch(() => undefined);
     await this.#relay?.close();
-    this.#channel?.close();
-    if (!this.#main.closed) {
+    if (!this.#main.closed && this.#channel)
       await this.#main.run(injectReleaseSource()).catch(() => undefined);
-      await this.#main.release(this.#closeInspector);
-    }
+    await this.#channel?.close();
+    await this.#main.release(this.#closeInspector);
   }
 
   #lost(reason: string): void {

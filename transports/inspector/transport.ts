@@ -1,5 +1,6 @@
 import { capabilityMatrix } from '../capabilities.js';
 import type { InjectOptions, InjectTransport } from '../contract.js';
+import { InjectDeadline } from './inject-deadline.js';
 import { MainProcess } from './main-process.js';
 import { openInspector } from './open-inspector.js';
 import { InspectorSession, UPGRADED } from './session.js';
@@ -24,11 +25,12 @@ export function createInspectorTransport(): InjectTransport {
       ...UPGRADED,
     ]),
     async inject(options: InjectOptions) {
-      const endpoint = await openInspector(options.pid, options.timeoutMs);
-      const main = await MainProcess.connect(endpoint.webSocketDebuggerUrl, options.pid, options.timeoutMs);
+      const deadline = new InjectDeadline(options.pid, options.timeoutMs);
+      const endpoint = await openInspector(options.pid, deadline);
+      const main = await MainProcess.connect(endpoint.webSocketDebuggerUrl, deadline);
       return InspectorSession.open(main, {
         upgrade: options.upgrade,
-        timeoutMs: options.timeoutMs,
+        deadline,
         openedHere: endpoint.openedHere,
       });
     },
