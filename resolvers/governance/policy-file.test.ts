@@ -89,6 +89,12 @@ describe('policy file', () => {
         'rules[1].id',
       ],
       ['rules:\n  - {id: "default:HIGH", decision: ALLOW}\n', /reserved/, 0, 'rules[0].id'],
+      [
+        'rules:\n  - decision: DENY\n    target: { kind: [menuItem, window] }\n',
+        /rules\[0\]\.target\.kind\[1\]: must be one of element, menuItem, contextMenuItem, tray, program/,
+        0,
+        'rules[0].target.kind[1]',
+      ],
       ['defaults: { SEVERE: DENY }\n', /defaults\.SEVERE: unknown field/, null, 'defaults.SEVERE'],
       ['rules:\n  - operation: click\n', /rules\[0\]\.decision: is required/, 0, 'rules[0].decision'],
       ['rules: [\n', /not valid YAML/, null, ''],

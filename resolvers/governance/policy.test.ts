@@ -134,3 +134,41 @@ describe('Policy rules', () => {
     ).toMatch(/denied by approver-1: not today/);
   });
 });
+
+describe('targets other than page elements', () => {
+  const deleteAll = {
+    kind: 'menuItem' as const,
+    role: 'menuitem',
+    name: 'Delete All Notes',
+    path: ['File', 'Delete All Notes'],
+    activates: true,
+  };
+
+  it('a destructive menu item is HIGH whatever the operation is called; a program is not scored by its name', () => {
+    const policy = new Policy();
+    const menu = policy.evaluate(request({ operation: 'invokeMenuItem', target: deleteAll }));
+    expect(menu).toMatchObject({ decision: 'ASK', risk: 'HIGH' });
+    expect(menu.reasons[0]).toBe(
+      'invokeMenuItem on menuitem "Delete All Notes" (File > Delete All Notes), whose name contains "Delete"',
+    );
+    const program = { kind: 'program' as const, role: 'program', name: '/usr/bin/shred', activates: false };
+    expect(policy.evaluate(request({ operation: 'launchCommand', target: program })).risk).toBe('MEDIUM');
+  });
+
+  it('rules match the kind and the path, and say why they did not', () => {
+    const policy = new Policy({
+      rules: [
+        { id: 'help', target: { kind: ['menuItem'], path: 'Help > *' }, decision: 'DENY' },
+        { id: 'file', target: { kind: ['contextMenuItem'] }, decision: 'DENY' },
+      ],
+    });
+    const asked = policy.explain(request({ operation: 'invokeMenuItem', target: deleteAll }));
+    expect(asked.rule.id).toBe('default:HIGH');
+    expect(asked.skipped).toEqual([
+      'rule #0 help: target path "File > Delete All Notes" is not Help > *',
+      'rule #1 file: target kind menuItem is not contextMenuItem',
+    ]);
+    const about = { ...deleteAll, name: 'About', path: ['Help', 'About'] };
+    expect(policy.evaluate(request({ operation: 'invokeMenuItem', target: about })).rule.id).toBe('help');
+  });
+});

@@ -73,3 +73,43 @@ describe('Redactor', () => {
     expect(long).toHaveLength(MAX_REDACTED_STRING_LENGTH + '…[+10 chars]'.length);
   });
 });
+
+describe('Redactor with the schema’s disclosure', () => {
+  const redactor = new Redactor();
+
+  it('redacts every part not declared clear or typed, however it looks', () => {
+    const args = {
+      origin: 'http://127.0.0.1:1',
+      key: 'draft',
+      value: 'plain words',
+      input: { command: '/bin/app', env: [{ name: 'HOME', value: '/home/me' }], extra: 'x' },
+      timeoutMs: 5,
+    };
+    const disclosure = {
+      origin: 'clear',
+      key: 'clear',
+      value: 'redact',
+      input: { command: 'clear', env: { name: 'clear' } },
+      timeoutMs: 'clear',
+    } as const;
+    expect(redactor.redact(args, { disclosure })).toEqual({
+      origin: 'http://127.0.0.1:1',
+      key: 'draft',
+      value: '[REDACTED:value]',
+      input: {
+        command: '/bin/app',
+        env: [{ name: 'HOME', value: '[REDACTED:value]' }],
+        extra: '[REDACTED:value]',
+      },
+      timeoutMs: 5,
+    });
+  });
+
+  it('shows typed text unless the target is secret', () => {
+    const disclosure = { value: 'typed' } as const;
+    expect(redactor.redact({ value: 'hello' }, { disclosure })).toEqual({ value: 'hello' });
+    expect(redactor.redact({ value: 'hello' }, { disclosure, secret: true })).toEqual({
+      value: '[REDACTED:secret]',
+    });
+  });
+});
