@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import type { Loose } from './helpers/fixture-session.js';
 import type { Subscription } from './helpers/gateway.js';
-import { approversWatching, type GovernedRun, startGovernedRun } from './helpers/governed-gateway.js';
+import {
+  approversWatching,
+  type GovernedRun,
+  nextPendingApproval,
+  startGovernedRun,
+} from './helpers/governed-gateway.js';
 
 /**
  * Native things acted on — application menu items, context-menu items, trays — are presented to risk,
@@ -22,22 +27,40 @@ rules:
 const APPROVAL_EVENTS = `subscription { approvalRequests { state request { id operation risk reasons
   target { kind role name path windowId previewError } } } }`;
 const TARGET_FIELDS = 'kind role name path windowId previewError';
+/** The fixture's destructive File menu item, as approvers and the audit are shown it. */
+const DELETE_ALL_NOTES = {
+  kind: 'MENU_ITEM',
+  role: 'menuitem',
+  name: 'Delete All Notes',
+  path: ['File', 'Delete All Notes'],
+  previewError: null,
+};
 
 let dir: string;
 let run: GovernedRun;
 let approvals: Subscription<Loose>;
 const answered = new Set<string>();
 
-async function nextPending(): Promise<Loose> {
-  const event = await approvals.waitFor(
-    (value) => value.approvalRequests.state === 'PENDING' && !answered.has(value.approvalRequests.request.id),
-  );
-  answered.add(event.approvalRequests.request.id);
-  return event.approvalRequests.request;
+const nextPending = () => nextPendingApproval(approvals, answered);
+
+/** Sends `mutation`, expects it to be asked about, denies it and expects POLICY_DENIED; returns the request. */
+async function askedAndDenied(mutation: string): Promise<Loose> {
+  const denied = run.agent.send(mutation);
+  const request = await nextPending();
+  await run.approver.data(`mutation { deny(id: "${request.id}") { status } }`);
+  expect((await denied).errors?.[0]?.extensions?.code).toBe('POLICY_DENIED');
+  return request;
 }
 
-const answer = (request: Loose, verdict: 'approve' | 'deny') =>
-  run.approver.data(`mutation { ${verdict}(id: "${request.id}") { status } }`);
+/** Sends `mutation` again, approves the ask and returns what the operation answered. */
+async function askedAndApproved(mutation: string): Promise<Loose> {
+  const approved = run.agent.send(mutation);
+  const request = await nextPending();
+  await run.approver.data(`mutation { approve(id: "${request.id}") { status } }`);
+  const response = await approved;
+  expect(response.errors).toBeUndefined();
+  return response.data;
+}
 
 /** Passes at once unless the status shows `text`: a denied handler never ran, so nothing can come later. */
 const statusLacks = (text: string) =>
@@ -72,27 +95,19 @@ afterAll(async () => {
 describe('native targets are presented like page elements', () => {
   it('a destructive application menu item asks, showing label, role and path; denied it does not run, approved it does', async () => {
     const invoke = 'mutation { invokeMenuItem(path: ["File", "Delete All Notes"]) { invoked label } }';
-    const denied = run.agent.send(invoke);
-    const request = await nextPending();
+    const request = await askedAndDenied(invoke);
     expect(request).toMatchObject({
       operation: 'invokeMenuItem',
       risk: 'HIGH',
-      target: {
-        kind: 'MENU_ITEM',
-        role: 'menuitem',
-        name: 'Delete All Notes',
-        path: ['File', 'Delete All Notes'],
-        previewError: null,
-      },
+      target: DELETE_ALL_NOTES,
     });
     expect(request.reasons[0]).toMatch(/menuitem "Delete All Notes" \(File > Delete All Notes\).*"Delete"/);
-    await answer(request, 'deny');
-    expect((await denied).errors?.[0]?.extensions?.code).toBe('POLICY_DENIED');
     await statusLacks('Delete All Notes');
 
-    const approved = run.agent.send(invoke);
-    await answer(await nextPending(), 'approve');
-    expect((await approved).data.invokeMenuItem).toEqual({ invoked: true, label: 'Delete All Notes' });
+    expect((await askedAndApproved(invoke)).invokeMenuItem).toEqual({
+      invoked: true,
+      label: 'Delete All Notes',
+    });
     await statusIs('Menu: Delete All Notes');
   });
 
@@ -138,20 +153,15 @@ describe('native targets are presented like page elements', () => {
       )
       .not.toBeNull();
     const invoke = 'mutation { invokeContextMenuItem(path: ["Delete All Links"]) { invoked } }';
-    const denied = run.agent.send(invoke);
-    const request = await nextPending();
+    const request = await askedAndDenied(invoke);
     expect(request).toMatchObject({
       operation: 'invokeContextMenuItem',
       risk: 'HIGH',
       target: { kind: 'CONTEXT_MENU_ITEM', role: 'menuitem', name: 'Delete All Links', windowId: 'w1' },
     });
-    await answer(request, 'deny');
-    expect((await denied).errors?.[0]?.extensions?.code).toBe('POLICY_DENIED');
     await statusLacks('Delete All Links');
 
-    const approved = run.agent.send(invoke);
-    await answer(await nextPending(), 'approve');
-    expect((await approved).data.invokeContextMenuItem).toEqual({ invoked: true });
+    expect((await askedAndApproved(invoke)).invokeContextMenuItem).toEqual({ invoked: true });
     await statusIs('Context: Delete All Links');
   });
 
@@ -161,20 +171,15 @@ describe('native targets are presented like page elements', () => {
         (tray: Loose) => tray.id === id,
       ).tooltip;
     const invoke = 'mutation { invokeTray(tray: "t2", event: CLICK) { emitted tray { tooltip } } }';
-    const denied = run.agent.send(invoke);
-    const request = await nextPending();
+    const request = await askedAndDenied(invoke);
     expect(request).toMatchObject({
       operation: 'invokeTray',
       risk: 'HIGH',
       target: { kind: 'TRAY', role: 'tray', name: 'Erase Cache', path: ['t2'] },
     });
-    await answer(request, 'deny');
-    expect((await denied).errors?.[0]?.extensions?.code).toBe('POLICY_DENIED');
     expect(await tooltip('t2')).toBe('Erase Cache');
 
-    const approved = run.agent.send(invoke);
-    await answer(await nextPending(), 'approve');
-    expect((await approved).data.invokeTray).toEqual({
+    expect((await askedAndApproved(invoke)).invokeTray).toEqual({
       emitted: true,
       tray: { tooltip: 'Erase Cache (erased)' },
     });
@@ -196,14 +201,7 @@ describe('native targets are presented like page elements', () => {
       decision: 'ASK',
       outcome: 'DENIED',
       risk: 'HIGH',
-      target: {
-        kind: 'MENU_ITEM',
-        role: 'menuitem',
-        name: 'Delete All Notes',
-        path: ['File', 'Delete All Notes'],
-        windowId: null,
-        previewError: null,
-      },
+      target: { ...DELETE_ALL_NOTES, windowId: null },
     });
     expect(nodes).toContainEqual(
       expect.objectContaining({

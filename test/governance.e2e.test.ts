@@ -10,6 +10,7 @@ import {
   AGENT_TOKEN,
   approversWatching,
   type GovernedRun,
+  nextPendingApproval,
   startGovernedRun,
   tokenClient,
 } from './helpers/governed-gateway.js';
@@ -45,13 +46,7 @@ let approvals: Subscription<Loose>;
 const answered = new Set<string>();
 
 /** The next PENDING request the approver has not dealt with yet. */
-async function nextPending(): Promise<Loose> {
-  const event = await approvals.waitFor(
-    (value) => value.approvalRequests.state === 'PENDING' && !answered.has(value.approvalRequests.request.id),
-  );
-  answered.add(event.approvalRequests.request.id);
-  return event.approvalRequests.request;
-}
+const nextPending = () => nextPendingApproval(approvals, answered);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'stagegraph-governance-e2e-'));

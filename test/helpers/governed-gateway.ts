@@ -86,3 +86,18 @@ export async function approversWatching(run: GovernedRun, count: number, timeout
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/**
+ * The next PENDING approval request on `approvals` that is not in `answered` (which it is then added to),
+ * so a test answers each request once however many events the stream repeats.
+ */
+export async function nextPendingApproval(
+  approvals: Subscription<Loose>,
+  answered: Set<string>,
+): Promise<Loose> {
+  const event = await approvals.waitFor(
+    (value) => value.approvalRequests.state === 'PENDING' && !answered.has(value.approvalRequests.request.id),
+  );
+  answered.add(event.approvalRequests.request.id);
+  return event.approvalRequests.request;
+}
