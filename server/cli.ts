@@ -10,21 +10,12 @@ const FIRST_STEPS = (url: string) => `Stagegraph is serving GraphQL at ${url}
   WebSocket:           ${url.replace(/^http/, 'ws')} (graphql-ws); SSE on the same URL
   Try:                 { sessions { id status app { name } windows { id title } } }`;
 
-/** `stagegraph serve ...`: runs until SIGINT/SIGTERM, then stops every session and exits. */
+/**
+ * `stagegraph serve ...`: runs until SIGINT/SIGTERM, then stops every session and exits. Help, version
+ * and unknown commands were answered by bin/stagegraph.js (cli-help.js) before the server loaded.
+ */
 export async function runCli(argv: readonly string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === 'help') {
-    log(USAGE);
-    return command === undefined ? 2 : 0;
-  }
-  if (command !== 'serve') {
-    log(`Unknown command "${command}".\n\n${USAGE}`);
-    return 2;
-  }
-  if (rest.includes('--help')) {
-    log(USAGE);
-    return 0;
-  }
+  const rest = argv.slice(1);
   let config: ReturnType<typeof parseServeArgs>;
   try {
     config = parseServeArgs(normaliseArgv(rest));

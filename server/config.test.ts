@@ -65,6 +65,25 @@ describe('serve arguments', () => {
     expect(() => parse('--token', 'same', '--approver-token', 'same')).toThrow(/both agent and approver/);
   });
 
+  it('reads each option from its environment variable when the flag is absent; the flag wins', () => {
+    const environment = {
+      STAGEGRAPH_PORT: '4800',
+      STAGEGRAPH_DEMO: '1',
+      STAGEGRAPH_ALLOW_EVAL: 'main',
+      STAGEGRAPH_UPLOAD_ROOTS: '/a,/b',
+      ELECTRON_PATH: '/opt/electron',
+    };
+    expect(parseServeArgs([], environment)).toMatchObject({
+      port: 4800,
+      demo: true,
+      allowEval: 'main',
+      uploadRoots: ['/a', '/b'],
+      electron: '/opt/electron',
+    });
+    expect(parseServeArgs(['--port', '0'], environment).port).toBe(0);
+    expect(() => parseServeArgs([], { STAGEGRAPH_DEMO: 'maybe' })).toThrow(/STAGEGRAPH_DEMO must be 1 or 0/);
+  });
+
   it('knows what loopback is', () => {
     expect(['127.0.0.1', '127.9.9.9', 'localhost', '::1'].every(isLoopback)).toBe(true);
     expect(['0.0.0.0', '10.0.0.1', '::', 'example.com'].some(isLoopback)).toBe(false);

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import { ClientDirectory, tokenGrants } from '../resolvers/governance/client-identity.js';
+import { fromEnvironment, SERVE_FLAGS, type ServeFlag, serveUsage } from './serve-flags.js';
 
 export type EvalScope = 'none' | 'main' | 'renderer' | 'both';
 
@@ -47,29 +48,9 @@ export interface ServeConfig {
   readonly uploadRoots: readonly string[];
 }
 
-export const DEFAULT_PORT = 4700;
-export const DEFAULT_ARTIFACTS_DIR = '.artifacts';
-export const DEFAULT_AUDIT_DIR = '.artifacts/audit';
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
 
-export const USAGE = `Usage: stagegraph serve [options]
-
-  --host <addr>          bind address (default 127.0.0.1; anything else needs --token)
-  --port <n>             port (default ${DEFAULT_PORT}; 0 picks a free one)
-  --token <secret>       agent token: require "Authorization: Bearer <secret>" (or STAGEGRAPH_TOKEN;
-                         comma-separated for several)
-  --approver-token <s>   approver token(s): only these may answer approvals (or STAGEGRAPH_APPROVER_TOKEN)
-  --policy <file>        policy file (YAML or JSON), reloaded on change (default: the built-in policy)
-  --audit-dir <dir>      hash-chained audit log (default ./${DEFAULT_AUDIT_DIR})
-  --approval-timeout <ms>  how long an operation waits for an approver (default 60000)
-  --mutation-rate <n>    mutations per second per client (default 20, bursts of twice that)
-  --allow-eval[=scope]   expose eval fields: main, renderer, or both when no scope is given
-  --allow-remote-cdp     let attach and discover reach DevTools ports on other hosts (default: loopback only)
-  --electron <path>      Electron binary for launches that name none (or ELECTRON_PATH)
-  --artifacts <dir>      where sessions keep run logs, command output, screenshots (default ./.artifacts)
-  --upload-root <dir>    a folder agents may upload files from; repeatable (default: the working dir)
-  --demo                 launch the fixture app as a demo session
-  --help                 this text`;
+export const USAGE = serveUsage();
 
 /** Who may connect: the configured agent and approver tokens. */
 export function clientDirectory(config: ServeConfig): ClientDirectory {
@@ -88,47 +69,52 @@ export function parseServeArgs(
   argv: readonly string[],
   environment: NodeJS.ProcessEnv = process.env,
 ): ServeConfig {
-  const { values } = parseArgs({
+  const { values: given } = parseArgs({
     args: [...argv],
     strict: true,
     allowPositionals: false,
-    options: {
-      host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string', default: String(DEFAULT_PORT) },
-      token: { type: 'string' },
-      'approver-token': { type: 'string' },
-      policy: { type: 'string' },
-      'audit-dir': { type: 'string', default: DEFAULT_AUDIT_DIR },
-      'approval-timeout': { type: 'string' },
-      'mutation-rate': { type: 'string' },
-      'allow-eval': { type: 'string' },
-      'allow-remote-cdp': { type: 'boolean', default: false },
-      electron: { type: 'string' },
-      demo: { type: 'boolean', default: false },
-      artifacts: { type: 'string', default: DEFAULT_ARTIFACTS_DIR },
-      'upload-root': { type: 'string', multiple: true },
-    },
+    options: SERVE_FLAGS,
   });
-  const port = Number(values.port);
+  const values = withEnvironment(given, environment);
+  const port = Number(values.port ?? SERVE_FLAGS.port.fallback);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new StagegraphError('BAD_INPUT', `--port must be an integer 0..65535, got "${values.port}".`);
   }
   return validateServeConfig({
-    host: values.host,
+    host: values.host ?? SERVE_FLAGS.host.fallback,
     port,
-    token: values.token ?? environment.STAGEGRAPH_TOKEN,
-    approverToken: values['approver-token'] ?? environment.STAGEGRAPH_APPROVER_TOKEN,
+    token: values.token,
+    approverToken: values['approver-token'],
     policyFile: values.policy === undefined ? undefined : resolve(values.policy),
-    auditDir: resolve(values['audit-dir']),
+    auditDir: resolve(values['audit-dir'] ?? SERVE_FLAGS['audit-dir'].fallback),
     approvalTimeoutMs: positive(values['approval-timeout'], '--approval-timeout'),
     mutationsPerSecond: positive(values['mutation-rate'], '--mutation-rate'),
     allowEval: parseEvalScope(values['allow-eval']),
-    allowRemoteCdp: values['allow-remote-cdp'],
+    allowRemoteCdp: values['allow-remote-cdp'] ?? false,
     electron: values.electron,
-    demo: values.demo,
-    artifactsDir: resolve(values.artifacts),
+    demo: values.demo ?? false,
+    artifactsDir: resolve(values.artifacts ?? SERVE_FLAGS.artifacts.fallback),
     uploadRoots: (values['upload-root'] ?? [process.cwd()]).map((root) => resolve(root)),
   });
+}
+
+type ServeValues = ReturnType<typeof parseArgs<{ options: typeof SERVE_FLAGS }>>['values'];
+
+/** Fills each option the command line left out from its environment variable; fallbacks apply at use. */
+function withEnvironment(given: ServeValues, environment: NodeJS.ProcessEnv): ServeValues {
+  const values: Record<string, unknown> = { ...given };
+  for (const [name, flag] of Object.entries(SERVE_FLAGS) as [string, ServeFlag][]) {
+    if (values[name] !== undefined) continue;
+    const raw = environment[flag.env];
+    if (raw !== undefined) {
+      try {
+        values[name] = fromEnvironment(flag, raw);
+      } catch (error) {
+        throw new StagegraphError('BAD_INPUT', (error as Error).message);
+      }
+    }
+  }
+  return values as ServeValues;
 }
 
 function positive(raw: string | undefined, flag: string): number | undefined {

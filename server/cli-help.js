@@ -1,0 +1,35 @@
+// What `stagegraph` answers before loading the server: help, version and command mistakes. Plain
+// JavaScript importing only the flag table, so these answer at once and on stdout.
+import { readFileSync } from 'node:fs';
+import { serveUsage, TOP_USAGE } from './serve-flags.js';
+
+/**
+ * @typedef {{ stream: 'stdout' | 'stderr', text: string, code: number }} QuickAnswer
+ */
+
+/**
+ * The answer to argv when it needs no server, or undefined when it is a `serve` to run.
+ * @param {readonly string[]} argv
+ * @returns {QuickAnswer | undefined}
+ */
+export function quickAnswer(argv) {
+  const [command, ...rest] = argv;
+  if (command === '--version' || command === '-v' || command === 'version') {
+    return { stream: 'stdout', text: version(), code: 0 };
+  }
+  if (command === '--help' || command === '-h' || command === 'help') {
+    return { stream: 'stdout', text: TOP_USAGE, code: 0 };
+  }
+  if (command === undefined) return { stream: 'stderr', text: TOP_USAGE, code: 2 };
+  if (command !== 'serve') {
+    return { stream: 'stderr', text: `Unknown command "${command}".\n\n${TOP_USAGE}`, code: 2 };
+  }
+  if (rest.includes('--help') || rest.includes('-h'))
+    return { stream: 'stdout', text: serveUsage(), code: 0 };
+  return undefined;
+}
+
+function version() {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  return `stagegraph ${manifest.version}`;
+}

@@ -1,0 +1,154 @@
+// The one table of `stagegraph serve` options: parseServeArgs (config.ts) parses with it and `--help`
+// prints it. Plain JavaScript with JSDoc types, so `stagegraph --help` answers without TypeScript or the
+// server. Each option also reads an environment variable when the flag is absent; `fallback` applies
+// when neither is given (not parseArgs' `default`, which would hide the variable).
+
+const DEFAULT_PORT = 4700;
+const DEFAULT_ARTIFACTS_DIR = '.artifacts';
+const DEFAULT_AUDIT_DIR = '.artifacts/audit';
+
+/**
+ * @typedef {object} ServeFlag
+ * @property {'string' | 'boolean'} type
+ * @property {boolean} [multiple] repeatable; its variable takes a comma-separated list
+ * @property {string} env
+ * @property {string} [value] the placeholder shown in --help
+ * @property {string | boolean} [fallback]
+ * @property {string} help
+ */
+
+export const SERVE_FLAGS = /** @type {const} @satisfies {Record<string, ServeFlag>} */ ({
+  host: {
+    type: 'string',
+    env: 'STAGEGRAPH_HOST',
+    value: '<addr>',
+    fallback: '127.0.0.1',
+    help: 'bind address (default 127.0.0.1; anything else needs --token)',
+  },
+  port: {
+    type: 'string',
+    env: 'STAGEGRAPH_PORT',
+    value: '<n>',
+    fallback: String(DEFAULT_PORT),
+    help: `port (default ${DEFAULT_PORT}; 0 picks a free one)`,
+  },
+  token: {
+    type: 'string',
+    env: 'STAGEGRAPH_TOKEN',
+    value: '<secret>',
+    help: 'agent token(s), comma-separated: require "Authorization: Bearer <secret>"',
+  },
+  'approver-token': {
+    type: 'string',
+    env: 'STAGEGRAPH_APPROVER_TOKEN',
+    value: '<secret>',
+    help: 'approver token(s): only these may see and answer approvals',
+  },
+  policy: {
+    type: 'string',
+    env: 'STAGEGRAPH_POLICY',
+    value: '<file>',
+    help: 'policy file (YAML or JSON), reloaded on change (default: the built-in policy)',
+  },
+  'audit-dir': {
+    type: 'string',
+    env: 'STAGEGRAPH_AUDIT_DIR',
+    value: '<dir>',
+    fallback: DEFAULT_AUDIT_DIR,
+    help: `hash-chained audit log (default ./${DEFAULT_AUDIT_DIR})`,
+  },
+  'approval-timeout': {
+    type: 'string',
+    env: 'STAGEGRAPH_APPROVAL_TIMEOUT',
+    value: '<ms>',
+    help: 'how long an operation waits for an approver (default 60000)',
+  },
+  'mutation-rate': {
+    type: 'string',
+    env: 'STAGEGRAPH_MUTATION_RATE',
+    value: '<n>',
+    help: 'mutations per second per client (default 20, bursts of twice that)',
+  },
+  'allow-eval': {
+    type: 'string',
+    env: 'STAGEGRAPH_ALLOW_EVAL',
+    value: '[=scope]',
+    help: 'expose eval fields: main, renderer, or both when no scope is given',
+  },
+  'allow-remote-cdp': {
+    type: 'boolean',
+    env: 'STAGEGRAPH_ALLOW_REMOTE_CDP',
+    help: 'let attach and discover reach DevTools ports on other hosts (default: loopback only)',
+  },
+  electron: {
+    type: 'string',
+    env: 'ELECTRON_PATH',
+    value: '<path>',
+    help: 'Electron binary for launches that name none',
+  },
+  artifacts: {
+    type: 'string',
+    env: 'STAGEGRAPH_ARTIFACTS',
+    value: '<dir>',
+    fallback: DEFAULT_ARTIFACTS_DIR,
+    help: `where sessions keep run logs, command output, screenshots (default ./${DEFAULT_ARTIFACTS_DIR})`,
+  },
+  'upload-root': {
+    type: 'string',
+    multiple: true,
+    env: 'STAGEGRAPH_UPLOAD_ROOTS',
+    value: '<dir>',
+    help: 'a folder agents may upload files from; repeatable (default: the working dir)',
+  },
+  demo: {
+    type: 'boolean',
+    env: 'STAGEGRAPH_DEMO',
+    help: 'launch the fixture app as a demo session, with a demo approver',
+  },
+});
+
+const BOOLEAN_WORDS = { 1: true, true: true, yes: true, 0: false, false: false, no: false, '': false };
+
+/**
+ * The value of one option from its environment variable, or undefined when the variable is unset.
+ * @param {ServeFlag} flag
+ * @param {string} raw
+ * @returns {string | boolean | string[]}
+ */
+export function fromEnvironment(flag, raw) {
+  if (flag.type === 'boolean') {
+    const value = BOOLEAN_WORDS[/** @type {keyof typeof BOOLEAN_WORDS} */ (raw.toLowerCase())];
+    if (value === undefined)
+      throw new RangeError(`${flag.env} must be 1 or 0 (true or false), got "${raw}".`);
+    return value;
+  }
+  return flag.multiple ? raw.split(',').filter((item) => item !== '') : raw;
+}
+
+/** `stagegraph serve --help`: every option with its environment variable. */
+export function serveUsage() {
+  const rows = Object.entries(SERVE_FLAGS).map(([name, flag]) => {
+    const value = 'value' in flag ? (flag.value.startsWith('[') ? flag.value : ` ${flag.value}`) : '';
+    return [`--${name}${value}`, flag.help, flag.env];
+  });
+  rows.push(['--help', 'this text', '']);
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  const lines = rows.map(
+    ([left, help, env]) =>
+      `  ${left.padEnd(width)}${help}${env ? `\n  ${' '.repeat(width)}env: ${env}` : ''}`,
+  );
+  return `Usage: stagegraph serve [options]
+
+Every option can also be set by its environment variable; the flag wins when both are given.
+
+${lines.join('\n')}`;
+}
+
+export const TOP_USAGE = `Usage: stagegraph <command> [options]
+
+Commands:
+  serve        serve the GraphQL gateway and GraphiQL (stagegraph serve --help lists its options)
+
+Options:
+  --help       this text
+  --version    the version of stagegraph`;
