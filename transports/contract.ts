@@ -92,6 +92,8 @@ export interface InjectOptions {
   /** Attach webContents.debugger to every window and drive the renderers through it. */
   readonly upgrade: boolean;
   readonly timeoutMs: number;
+  /** Aborted when the server shuts down: the inject gives up at once, letting go of what it opened. */
+  readonly signal?: AbortSignal;
 }
 
 /** Reaches a running Node/Electron main process through its inspector. */

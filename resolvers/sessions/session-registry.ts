@@ -59,6 +59,8 @@ export class SessionRegistry {
   readonly #storage: SessionStorage;
   #nextId = 1;
   #shuttingDown = false;
+  /** Injects still under way: shutdown abandons them rather than wait out their timeouts. */
+  readonly #injecting = new Set<AbortController>();
 
   constructor(
     transports: readonly Transport[],
@@ -156,8 +158,10 @@ export class SessionRegistry {
   async inject(request: InjectRequest): Promise<Session> {
     this.#assertAccepting();
     const transport = this.#transportFor('INJECT', isInjectTransport);
-    const options = injectOptions(request);
-    const transportSession = await transport.inject(options);
+    const abandon = new AbortController();
+    this.#injecting.add(abandon);
+    const options = { ...injectOptions(request), signal: abandon.signal };
+    const transportSession = await transport.inject(options).finally(() => this.#injecting.delete(abandon));
     return this.#adopt(
       this.#reserveId(),
       transport,
@@ -230,6 +234,7 @@ export class SessionRegistry {
    */
   async stopAll(graceMs = STOP_GRACE_DEFAULT_MS): Promise<void> {
     this.#shuttingDown = true;
+    for (const inject of this.#injecting) inject.abort();
     await Promise.all(this.list().map((session) => session.end(graceMs)));
     await Promise.all(this.list().map((session) => session.runLog.close()));
   }

@@ -87,6 +87,11 @@ export function startDebuggableChromium(url: string): Promise<OutsideProcess> {
   );
 }
 
+/** `node <args>` started by hand in its own group, ready once its output matches `ready`. */
+export function startNodeOutside(args: readonly string[], ready: RegExp): Promise<OutsideProcess> {
+  return startOutside(process.execPath, args, ready);
+}
+
 /** The fixture app on the stand-in, started by hand with a DevTools port (or, with `port: false`, without). */
 export function startFixtureOutside(
   options: { port: boolean; env?: Record<string, string> } = { port: true },

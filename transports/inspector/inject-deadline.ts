@@ -5,20 +5,35 @@ import { withDeadline } from '../deadline.js';
  * One inject's time budget, shared by its steps: each step waits at most for what is left of it, and a
  * step that outlives it fails as INJECT_TIMEOUT naming that step. A process that is stopped, or an
  * inspector that accepts a connection and never answers, cannot hold an inject (or a shutdown) past it.
+ * The server's shutdown abandons the inject through `signal`: every step, running or to come, fails at once.
  */
 export class InjectDeadline {
   readonly pid: number;
   readonly timeoutMs: number;
   readonly #end: number;
+  readonly #abandoned: Promise<never>;
+  #aborted: StagegraphError | null = null;
 
-  constructor(pid: number, timeoutMs: number) {
+  constructor(pid: number, timeoutMs: number, signal?: AbortSignal) {
     this.pid = pid;
     this.timeoutMs = timeoutMs;
     this.#end = Date.now() + timeoutMs;
+    this.#abandoned = new Promise<never>((_, reject) => {
+      const abandon = () => {
+        this.#aborted = new StagegraphError(
+          'INJECT_FAILED',
+          `Inject into pid ${pid} was abandoned: the server is shutting down.`,
+        );
+        reject(this.#aborted);
+      };
+      if (signal?.aborted) abandon();
+      else signal?.addEventListener('abort', abandon, { once: true });
+    });
+    this.#abandoned.catch(() => undefined);
   }
 
   remainingMs(): number {
-    return Math.max(0, this.#end - Date.now());
+    return this.#aborted ? 0 : Math.max(0, this.#end - Date.now());
   }
 
   get expired(): boolean {
@@ -27,19 +42,23 @@ export class InjectDeadline {
 
   /**
    * `work` within what is left of the budget. `late` receives what the step made if it finishes after
-   * the deadline (an open connection, say), so it is closed rather than left behind.
+   * the step gave up on it (an open connection, say), so it is closed rather than left behind.
    */
   step<T>(name: string, work: Promise<T>, late?: (made: T) => unknown): Promise<T> {
-    return withDeadline(work, this.remainingMs(), () => this.timedOut(name)).catch((error: unknown) => {
-      if (!(error instanceof StagegraphError)) throw error;
+    const running = Promise.race([work, this.#abandoned]);
+    return withDeadline(running, this.remainingMs(), () => this.timedOut(name)).catch((error: unknown) => {
       // A protocol call's own deadline inside the step is the step running out of time too.
-      if (error.code !== 'INJECT_TIMEOUT' && error.code !== 'CDP_TIMEOUT') throw error;
+      const code = error instanceof StagegraphError ? error.code : null;
+      const gaveUp = this.#aborted !== null || code === 'INJECT_TIMEOUT' || code === 'CDP_TIMEOUT';
+      if (!gaveUp) throw error;
       if (late) void work.then(late).catch(() => undefined);
-      throw error.code === 'INJECT_TIMEOUT' ? error : this.timedOut(name);
+      throw code === 'CDP_TIMEOUT' ? this.timedOut(name) : error;
     });
   }
 
+  /** Why `step` gave up: the inject was abandoned, or its budget is spent. */
   timedOut(step: string): StagegraphError {
+    if (this.#aborted) return this.#aborted;
     return new StagegraphError(
       'INJECT_TIMEOUT',
       `Inject into pid ${this.pid} timed out after ${this.timeoutMs} ms while ${step}.`,

@@ -126,8 +126,11 @@ export class MainProcess {
     if (this.#connection.closed) return;
     const link = closeInspector ? await this.#inspectorCloseLink() : null;
     await this.#connection.send('Runtime.disable', {}, RELEASE_STEP_MS).catch(() => undefined);
-    await this.#connection.close();
-    await link?.close();
+    const closed = await withDeadline(this.#connection.close(), RELEASE_STEP_MS, () => new Error('stuck'))
+      .then(() => true)
+      .catch(() => false);
+    // Only a connection seen closed lets the inspector close: never while this session may be on it.
+    if (closed) await link?.close();
   }
 
   /** A link whose closing makes the app close its inspector; null when the app did not connect it. */

@@ -102,7 +102,8 @@ export class InspectorSession implements TransportSession {
         }>(APP_INFO),
       )
       .catch(async (error: unknown) => {
-        await main.release(options.openedHere);
+        const release = main.release(options.openedHere);
+        if (!deadline.expired) await release;
         throw error;
       });
     const session = new InspectorSession(
@@ -113,7 +114,9 @@ export class InspectorSession implements TransportSession {
     try {
       await session.#start(options.upgrade, deadline);
     } catch (error) {
-      await session.#release();
+      // An inject that ran out of time (or was abandoned) answers now; letting go goes on behind it.
+      const release = session.#release();
+      if (!deadline.expired) await release;
       throw error;
     }
     return session;

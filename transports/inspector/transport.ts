@@ -25,7 +25,7 @@ export function createInspectorTransport(): InjectTransport {
       ...UPGRADED,
     ]),
     async inject(options: InjectOptions) {
-      const deadline = new InjectDeadline(options.pid, options.timeoutMs);
+      const deadline = new InjectDeadline(options.pid, options.timeoutMs, options.signal);
       const endpoint = await openInspector(options.pid, deadline);
       const main = await MainProcess.connect(endpoint.webSocketDebuggerUrl, deadline);
       return InspectorSession.open(main, {
