@@ -135,6 +135,23 @@ describe('native targets are presented like page elements', () => {
     });
   });
 
+  it('a page target not found in the preview is scored on its locator, not passed as harmless', async () => {
+    const { explainPolicy } = await run.agent.data(
+      `{ explainPolicy(operation: "click", target: { testId: "delete-everything" }, args: "{\\"timeoutMs\\": 100}") {
+           decision risk target { kind role name previewError } } }`,
+    );
+    expect(explainPolicy).toEqual({
+      decision: 'ASK',
+      risk: 'HIGH',
+      target: {
+        kind: 'ELEMENT',
+        role: 'unresolved',
+        name: 'delete-everything',
+        previewError: 'not found within 100 ms',
+      },
+    });
+  });
+
   it('a policy rule denies by menu path, naming the rule', async () => {
     const denied = await run.agent.failure(
       'mutation { invokeMenuItem(path: ["Help", "About"]) { invoked } }',

@@ -52,8 +52,9 @@ const NOTHING: OperationPreview = { session: null, target: null, element: null }
 
 /**
  * Resolves the session, window and target an operation names, without acting, so the policy decides on
- * what will really be touched (its role and accessible name, not the locator the agent wrote). Anything
- * that cannot be resolved is left null: the operation itself then fails as it would have.
+ * what will really be touched (its role and accessible name, not the locator the agent wrote). A target
+ * that cannot be resolved is described from its locator with the reason (the operation itself then fails
+ * as it would have, or acts on what appeared since); other things unresolved are left null.
  */
 export async function previewOperation(
   sessions: SessionRegistry,
@@ -87,15 +88,46 @@ export async function previewOperation(
     if (!query) return { session: withWindow, target: null, element: null };
     const waitMs = Math.min(request.timeoutMs ?? ACTION_TIMEOUT_DEFAULT_MS, TARGET_PREVIEW_MAX_WAIT_MS);
     const located = await driver.locate(query, Math.max(0, waitMs)).catch(() => null);
+    if (!located)
+      return {
+        session: withWindow,
+        target: describedTarget(request.target, `not found within ${waitMs} ms`, window.id),
+        element: null,
+      };
     return {
       session: withWindow,
-      target: located ? targetInfo(located, request.target, window.id) : null,
-      element: located ? { window, driver, query, located } : null,
+      target: targetInfo(located, request.target, window.id),
+      element: { window, driver, query, located },
     };
-  } catch {
+  } catch (error) {
     // A target named two ways, an unknown ref, a closed window: the operation will say so itself.
-    return { ...NOTHING, session: info };
+    return {
+      ...NOTHING,
+      session: info,
+      target: describedTarget(request.target, (error as Error).message, null),
+    };
   }
+}
+
+/**
+ * A target the preview could not find, described from the locator the agent wrote, so it is still scored
+ * and matched on what is known: an element that appears after the preview's short wait but before the
+ * action's own is acted on, and a `{ testId: "delete-account" }` must not pass as harmless meanwhile.
+ */
+function describedTarget(
+  asked: TargetRequest | null | undefined,
+  why: string,
+  windowId: string | null,
+): TargetInfo | null {
+  if (!asked) return null;
+  return {
+    kind: 'element',
+    role: asked.role ?? 'unresolved',
+    name: asked.name ?? asked.text ?? asked.testId ?? asked.selector ?? asked.ref ?? '',
+    selector: asked.selector ?? (asked.testId ? `[data-testid="${asked.testId}"]` : null),
+    windowId,
+    previewError: why,
+  };
 }
 
 /** A PNG of the element for the approver; null when it cannot be taken quickly or is too large to send. */
