@@ -23,7 +23,7 @@ export const ERROR_CODES = {
   SESSION_AMBIGUOUS: {
     meaning: 'The session id was omitted but more than one session exists.',
     retryable: false,
-    hint: 'Pass `id` explicitly; `sessions { id status app { name } }` lists the candidates.',
+    hint: 'Name the session: `session(id: ...)`, `stop(id: ...)` or `detach(id: ...)`, and the `session:` argument of every action; `sessions { id status app { name } }` lists the candidates.',
   },
   SESSION_NOT_RUNNING: {
     meaning: 'The session has stopped, exited or crashed, so it cannot act; its buffers stay readable.',
@@ -214,7 +214,7 @@ export const ERROR_CODES = {
     meaning:
       'The operation needs a human approval but no approver is subscribed (non-interactive mode), too many are pending, or the server is stopping.',
     retryable: true,
-    hint: 'Have an approver subscribe to `approvalRequests`, or set `nonInteractive: deny | allow` in the policy for unattended runs.',
+    hint: 'Have an approver subscribe to `approvalRequests`, or set `nonInteractive: DENY` (or ALLOW, or FAIL) in the policy for unattended runs.',
   },
   APPROVAL_FORBIDDEN: {
     meaning: 'Only clients holding an approver token may see or answer approval requests.',

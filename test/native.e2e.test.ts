@@ -276,7 +276,21 @@ describe('native UI without instrumentation, and eval by default', () => {
       });
       const trays = await send('{ session { trays { id } } }');
       expect(trays.errors[0].extensions).toMatchObject({ code: 'NOT_INSTRUMENTED' });
+      // Its next actions are this session's own: stop it (it is owned), relaunch its main instrumented.
+      const [stop, relaunch] = trays.errors[0].extensions.nextActions as string[];
+      expect(relaunch).toContain(`main: ${JSON.stringify(FIXTURE_APP_MAIN)}`);
+      expect(relaunch).toContain('instrumentNative: true');
+      const stopped = await send(stop!);
+      expect(stopped.data.stop.status).toBe('STOPPED');
+      expect((await send(relaunch!)).data.launch.status).toBe('RUNNING');
+      expect((await send('{ sessions { status } }')).data.sessions.map((s: Loose) => s.status)).toEqual([
+        'STOPPED',
+        'RUNNING',
+      ]);
+      const relaunchedTrays = await send('{ session { trays { id } } }');
+      expect(relaunchedTrays.errors).toBeUndefined();
       const menu = await send('{ session { menuItem(path: ["View", "Dark Mode"]) { type } } }');
+      expect(menu.errors).toBeUndefined();
       expect(menu.data.session.menuItem.type).toBe('CHECKBOX');
     } finally {
       await gateway.stop();

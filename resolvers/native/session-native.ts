@@ -13,6 +13,7 @@ import type {
   TrayState,
 } from '../../transports/native-contract.js';
 import type { EventHub } from '../events/event-hub.js';
+import { notInstrumentedActions, type SessionFacts } from '../sessions/next-actions.js';
 import type { SessionTopics } from '../sessions/session-event.js';
 import { type IpcCapture, IpcLog, MAX_IPC_CHANNELS } from './ipc-log.js';
 import { findMenuItem } from './menu-path.js';
@@ -36,17 +37,20 @@ export class SessionNative {
   readonly dialogs: NativeDialogLog;
   readonly ipc: IpcLog;
   readonly #sessionId: string;
+  readonly #session: SessionFacts;
   readonly #transport: TransportSession;
   readonly #hub: EventHub<SessionTopics>;
   readonly #assertLive: () => void;
 
   constructor(
-    sessionId: string,
+    session: SessionFacts,
     transport: TransportSession,
     hub: EventHub<SessionTopics>,
     assertLive: () => void,
   ) {
+    const sessionId = session.id;
     this.#sessionId = sessionId;
+    this.#session = session;
     this.#transport = transport;
     this.#hub = hub;
     this.#assertLive = assertLive;
@@ -174,12 +178,7 @@ export class SessionNative {
     throw new StagegraphError(
       'NOT_INSTRUMENTED',
       `${field} needs the native hooks from the app's first line: Electron keeps no list of trays, so one created before the hooks is invisible.`,
-      {
-        nextActions: [
-          `mutation { stop(id: "${this.#sessionId}") { id } }`,
-          'mutation { launch(input: { main: "/absolute/path/to/app", instrumentNative: true }) { id } }',
-        ],
-      },
+      { nextActions: notInstrumentedActions(this.#session) },
     );
   }
 }

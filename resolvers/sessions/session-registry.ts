@@ -20,6 +20,7 @@ import {
   type InjectRequest,
   injectOptions,
 } from './attach-requests.js';
+import { sessionActions } from './next-actions.js';
 import { Session, type SessionLaunch, type SessionStorage } from './session.js';
 import type { SessionTopics } from './session-event.js';
 import { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS } from './timeouts.js';
@@ -87,9 +88,7 @@ export class SessionRegistry {
         'BAD_INPUT',
         'launch needs `main` (an app entry script or folder) or `executablePath`.',
         {
-          nextActions: [
-            'mutation { launch(input: { main: "/absolute/path/to/app/main.js" }) { id status } }',
-          ],
+          nextActions: [sessionActions.transportsWith('LAUNCH')],
         },
       );
     }
@@ -99,7 +98,7 @@ export class SessionRegistry {
         'CAPABILITY_UNSUPPORTED',
         `Transport ${request.transport} cannot launch apps.`,
         {
-          nextActions: ['query { transports { id capabilities { LAUNCH } } }'],
+          nextActions: [sessionActions.transportsWith('LAUNCH')],
         },
       );
     }
@@ -202,8 +201,8 @@ export class SessionRegistry {
     if (only) return only;
     if (this.#sessions.size === 0) {
       throw new StagegraphError('SESSION_NOT_FOUND', 'There are no sessions yet.', {
-        hint: 'Launch an app first.',
-        nextActions: ['mutation { launch(input: { main: "/absolute/path/to/app/main.js" }) { id status } }'],
+        hint: 'Launch an app first (`launch(input: { main })`), or attach to or inject into a running one.',
+        nextActions: [sessionActions.transportsWith('LAUNCH')],
       });
     }
     throw new StagegraphError(
@@ -265,7 +264,7 @@ export class SessionRegistry {
     );
     if (transport) return transport;
     throw new StagegraphError('CAPABILITY_UNSUPPORTED', `No transport of this server has ${capability}.`, {
-      nextActions: [`query { transports { id capabilities { ${capability} } } }`],
+      nextActions: [sessionActions.transportsWith(capability)],
     });
   }
 
@@ -296,13 +295,10 @@ export class SessionRegistry {
   }
 
   #listingActions(): string[] {
-    const actions = ['query { sessions { id status app { name } } }'];
-    for (const session of this.list()
+    const live = this.list()
       .filter((s) => s.isLive)
-      .slice(0, 5)) {
-      actions.push(`query { session(id: "${session.id}") { id status windows { id title } } }`);
-    }
-    return actions;
+      .slice(0, 5);
+    return [sessionActions.listSessions(), ...live.map((session) => sessionActions.windows(session))];
   }
 
   #forgetOldEndedSessions(): void {

@@ -15,6 +15,7 @@ import { SessionNative } from '../native/session-native.js';
 import { RefStore } from '../snapshot/ref-store.js';
 import { ArtifactFolder } from './artifact-folder.js';
 import { ConsoleLog } from './console-log.js';
+import { sessionActions } from './next-actions.js';
 import { RunLog } from './run-log.js';
 import { recordTransportEvent } from './run-log-events.js';
 import { selectWindow, type WindowSelector } from './select-window.js';
@@ -95,7 +96,7 @@ export class Session {
     this.console = new ConsoleLog(id);
     this.#transport = transport;
     this.#hub = hub;
-    this.native = new SessionNative(id, transport, hub, () => this.assertLive());
+    this.native = new SessionNative(this, transport, hub, () => this.assertLive());
     this.capture = new SessionCapture(id, transport, hub, () => this.assertLive());
     transport.onEvent((event) => this.#onTransportEvent(event));
     this.#publish('STARTED');
@@ -187,7 +188,7 @@ export class Session {
         ? `Session ${this.id} has no open window ${windowId}.`
         : `Session ${this.id} has no open window.`,
       {
-        nextActions: [`query { session(id: "${this.id}") { windows { id title url } } }`],
+        nextActions: [sessionActions.windows(this)],
         details: { openWindows: windows.map((open) => open.id) },
       },
     );
@@ -203,14 +204,14 @@ export class Session {
       throw new StagegraphError(
         'CAPABILITY_UNSUPPORTED',
         `Session ${this.id} reaches the main process of window ${window.id}, not its renderer.`,
-        { nextActions: ['query { transports { id capabilities { SNAPSHOT } } }'] },
+        { nextActions: [sessionActions.transportsWith('SNAPSHOT')] },
       );
     }
     throw new StagegraphError(
       'WINDOW_NOT_FOUND',
       `Window ${window.id} of session ${this.id} has no renderer to drive yet.`,
       {
-        nextActions: [`query { session(id: "${this.id}") { windows { id title url } } }`],
+        nextActions: [sessionActions.windows(this)],
       },
     );
   }
@@ -240,9 +241,7 @@ export class Session {
       'SESSION_NOT_RUNNING',
       `Session ${this.id} is ${this.#status}; it can no longer act.`,
       {
-        nextActions: [
-          `query { session(id: "${this.id}") { status exit { code signal } console(last: 20) { entries { type text } } } }`,
-        ],
+        nextActions: [sessionActions.postMortem(this)],
       },
     );
   }
@@ -268,7 +267,7 @@ export class Session {
     this.assertLive();
     if (!this.#transport.detach) {
       throw new StagegraphError('BAD_INPUT', `Session ${this.id} started its app; stop it instead.`, {
-        nextActions: [`mutation { stop(id: "${this.id}") { id status } }`],
+        nextActions: [sessionActions.end(this)],
       });
     }
     this.#detachRequested = true;
@@ -288,7 +287,7 @@ export class Session {
     throw new StagegraphError(
       'NOT_OWNED',
       `Session ${this.id} is attached to an app Stagegraph did not start; ${operation} would end someone else's process.`,
-      { nextActions: [`mutation { detach(id: "${this.id}") { id status } }`] },
+      { nextActions: [sessionActions.end(this)] },
     );
   }
 

@@ -18,10 +18,7 @@ export interface ExecutableRequest {
   readonly environment: NodeJS.ProcessEnv;
 }
 
-const LAUNCH_NEXT_ACTIONS = [
-  'query { transports { id capabilities { LAUNCH } } }',
-  'mutation { launch(input: { main: "/absolute/path/to/app", executablePath: "/path/to/electron" }) { id status } }',
-];
+const LAUNCH_NEXT_ACTIONS = ['query { transports { id capabilities { LAUNCH } } }'];
 
 /** The app's entry (file or folder) as Electron would take it, or LAUNCH_FAILED saying what is missing. */
 export function resolveMain(main: string, cwd: string): string {

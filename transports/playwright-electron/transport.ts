@@ -102,11 +102,6 @@ function instrumentedPreload(main: string | undefined): Promise<InstrumentedPrel
     throw new StagegraphError(
       'INSTRUMENTATION_NEEDS_MAIN',
       "instrumentNative needs `main`: the hooks are preloaded by Electron's default app, which then loads the app's main.",
-      {
-        nextActions: [
-          'mutation { launch(input: { main: "/absolute/path/to/app", instrumentNative: true }) { id } }',
-        ],
-      },
     );
   }
   return writeInstrumentedPreload();
