@@ -35,7 +35,7 @@ const ScopeEnum = builder.enumType('ApprovalScope', {
     SESSION: {
       value: 'SESSION',
       description:
-        'This and later identical requests (same session, operation and rule) until the session ends.',
+        'This and later identical requests (same session, operation, target and rule) until the session ends.',
     },
   } as const satisfies Record<string, { value: ApprovalScope; description: string }>,
 });

@@ -70,7 +70,7 @@ describe('ApprovalBroker', () => {
     broker.closeAll();
   });
 
-  it('SESSION scope lets the same session, operation and rule through at once, and no other', async () => {
+  it('SESSION scope lets the same session, operation, target and rule through at once, and no other', async () => {
     const broker = new ApprovalBroker();
     broker.subscribe(APPROVER);
     const first = broker.request(ask());
@@ -82,10 +82,12 @@ describe('ApprovalBroker', () => {
     });
     void broker.request(ask({ session: { id: 's2' } })).catch(() => undefined);
     void broker.request(ask({ operation: 'fill' })).catch(() => undefined);
-    expect(broker.pending(APPROVER)).toHaveLength(2);
+    const other = redactor.redact({ kind: 'element' as const, role: 'button', name: 'Delete everything' });
+    void broker.request(ask({ target: other })).catch(() => undefined);
+    expect(broker.pending(APPROVER)).toHaveLength(3);
     broker.forgetGrants('s1');
     void broker.request(ask()).catch(() => undefined);
-    expect(broker.pending(APPROVER)).toHaveLength(3);
+    expect(broker.pending(APPROVER)).toHaveLength(4);
     broker.closeAll();
   });
 

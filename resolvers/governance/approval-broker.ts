@@ -111,7 +111,7 @@ export class ApprovalBroker {
       reason,
       waitedMs: performance.now() - startedAt,
     });
-    if (ask.session && this.#grants.has(ask.session.id, ask.operation, ask.rule.id))
+    if (ask.session && this.#grants.has(ask.session.id, ask.operation, ask.rule.id, ask.target))
       return Promise.resolve(settled('APPROVED', 'session-grant', 'approved earlier for this session'));
     if (this.#closed) return Promise.reject(unavailable('The server is stopping; no approval can be given.'));
     if (this.observerCount === 0) {
@@ -183,7 +183,7 @@ export class ApprovalBroker {
     assertApprover(client, 'approve');
     const entry = this.#take(id);
     if (scope === 'SESSION' && entry.ask.session)
-      this.#grants.add(entry.ask.session.id, entry.ask.operation, entry.ask.rule.id);
+      this.#grants.add(entry.ask.session.id, entry.ask.operation, entry.ask.rule.id, entry.ask.target);
     const result: ApprovalResult = {
       status: 'APPROVED',
       requestId: id,

@@ -1,5 +1,8 @@
+import type { TargetInfo } from './governed-request.js';
+
 /**
- * SESSION-scope approvals: "yes to this operation under this rule, for the rest of this session". Keyed by
+ * SESSION-scope approvals: "yes to this operation on this target under this rule, for the rest of this
+ * session" — approving "Delete All Notes" once for the session does not approve "Delete Account". Keyed by
  * session so a session's grants go with it; bounded because an approver cannot grant more than this by hand.
  */
 export const MAX_GRANTS_PER_SESSION = 1_000;
@@ -7,14 +10,14 @@ export const MAX_GRANTS_PER_SESSION = 1_000;
 export class SessionGrants {
   #bySession = new Map<string, Set<string>>();
 
-  has(sessionId: string, operation: string, ruleId: string): boolean {
-    return this.#bySession.get(sessionId)?.has(key(operation, ruleId)) ?? false;
+  has(sessionId: string, operation: string, ruleId: string, target: TargetInfo | null): boolean {
+    return this.#bySession.get(sessionId)?.has(key(operation, ruleId, target)) ?? false;
   }
 
-  add(sessionId: string, operation: string, ruleId: string): void {
+  add(sessionId: string, operation: string, ruleId: string, target: TargetInfo | null): void {
     const grants = this.#bySession.get(sessionId) ?? new Set<string>();
     if (grants.size >= MAX_GRANTS_PER_SESSION) return;
-    grants.add(key(operation, ruleId));
+    grants.add(key(operation, ruleId, target));
     this.#bySession.set(sessionId, grants);
   }
 
@@ -25,7 +28,8 @@ export class SessionGrants {
   }
 }
 
-/** A NUL cannot occur in a GraphQL field name, so the pair cannot collide with another. */
-function key(operation: string, ruleId: string): string {
-  return `${operation}\u0000${ruleId}`;
+/** JSON of the parts: distinct requests cannot collide on separators inside names or labels. */
+function key(operation: string, ruleId: string, target: TargetInfo | null): string {
+  const on = target && [target.kind, target.role, target.name, target.path ?? null, target.windowId ?? null];
+  return JSON.stringify([operation, ruleId, on]);
 }
