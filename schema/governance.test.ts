@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GatewayContext } from './context.js';
-import { sessionArgumentOf } from './governance.js';
+import { actedOnOf, sessionArgumentOf } from './governance.js';
 import { buildSchema } from './index.js';
 
 /** Stands in for the chokepoint's state: the first thing the chokepoint reads is whether the log is sound. */
@@ -47,5 +47,31 @@ describe('enforceGovernance', () => {
     expect(sessionArgumentOf(field('click'))).toBe('session');
     expect(sessionArgumentOf(field('stop'))).toBe('id');
     expect(sessionArgumentOf(field('launch'))).toBeNull();
+  });
+
+  it('knows what every mutation that acts on a named thing acts on', () => {
+    const declared = Object.fromEntries(
+      mutations.flatMap((field) => {
+        const kind = actedOnOf(field);
+        return kind && kind !== 'element' ? [[field.name, kind]] : [];
+      }),
+    );
+    expect(declared).toEqual({
+      inject: 'program',
+      invokeContextMenuItem: 'contextMenuItem',
+      invokeMenuItem: 'menuItem',
+      invokeTray: 'tray',
+      launch: 'program',
+      launchCommand: 'program',
+    });
+    // A mutation that names a menu path, a tray or a program without saying what it acts on is a hole.
+    const naming = mutations.filter((field) =>
+      field.args.some(
+        (arg) =>
+          ['path', 'tray', 'target'].includes(arg.name) ||
+          /^(Launch|Inject)/.test(String(arg.type).replace(/!$/, '')),
+      ),
+    );
+    for (const field of naming) expect(actedOnOf(field), field.name).not.toBeNull();
   });
 });
