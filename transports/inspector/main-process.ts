@@ -1,12 +1,16 @@
 import { CdpConnection } from '../cdp/connection.js';
 import type { ConsoleMessage } from '../contract.js';
 import { withDeadline } from '../deadline.js';
+import { loopbackPortsOf } from '../proc-sockets.js';
+import { delay } from '../process-group.js';
 import { AgentChannel } from './agent-channel.js';
 import type { InjectDeadline } from './inject-deadline.js';
 import { injectFailed } from './open-inspector.js';
 
 /** Each step of letting go waits at most this long: a stopped or hung app cannot hold a detach. */
 const RELEASE_STEP_MS = 5_000;
+/** How often the app's ports are read while its inspector closes. */
+const PORT_POLL_MS = 20;
 
 /** Where inject keeps what it found in the main process (the electron module, the inspector module). */
 export const INJECT_KEY = 'stagegraph.inject';
@@ -130,7 +134,12 @@ export class MainProcess {
       .then(() => true)
       .catch(() => false);
     // Only a connection seen closed lets the inspector close: never while this session may be on it.
-    if (closed) await link?.close();
+    if (!closed || !link) return;
+    await link.close();
+    // Detach is over when the inspector is: an inject right after must not find it half closed.
+    const { port } = new URL(this.endpoint);
+    const until = Date.now() + RELEASE_STEP_MS;
+    while (loopbackPortsOf(this.pid).includes(Number(port)) && Date.now() < until) await delay(PORT_POLL_MS);
   }
 
   /** A link whose closing makes the app close its inspector; null when the app did not connect it. */
