@@ -188,6 +188,24 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'Send `Authorization: Bearer <token>` over HTTP, or `{ authorization: "Bearer <token>" }` in connection_init over WebSocket.',
   },
+  FORBIDDEN_ORIGIN: {
+    meaning:
+      'The request came from a web page of another origin (its Origin or Sec-Fetch-Site said so); browsers may only call the gateway from its own pages.',
+    retryable: false,
+    hint: 'Call the gateway from a non-browser client (which sends no Origin), from its own GraphiQL, or start it with `--allow-origin <origin>` for a page you trust.',
+  },
+  FORBIDDEN_HOST: {
+    meaning:
+      'The Host header named neither a loopback name nor a configured host (a DNS-rebinding page, or a proxy in front of the gateway).',
+    retryable: false,
+    hint: 'Reach the gateway as 127.0.0.1 or localhost, or start it with `--allowed-host <name>` for the name you use.',
+  },
+  UNSUPPORTED_CONTENT_TYPE: {
+    meaning:
+      'A request body was not JSON; form and text bodies are refused because any web page can send them without asking.',
+    retryable: false,
+    hint: 'POST with `Content-Type: application/json` and a body `{"query": ..., "variables": ...}`.',
+  },
   SUBSCRIPTION_LIMIT: {
     meaning: 'The server holds the maximum number of subscriptions it allows.',
     retryable: true,

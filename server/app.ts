@@ -24,6 +24,8 @@ import { maskError } from './error-format.js';
 import { GRAPHIQL_DEFAULT_QUERY } from './graphiql-default.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { useQueryLimits } from './query-limits.js';
+import { refuse } from './refusal.js';
+import { guardPolicy, guardRequest } from './request-guard.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -77,11 +79,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (!client) throw new StagegraphError('UNAUTHENTICATED', 'The request was not identified.');
     return { sessions, hub, client, governance };
   };
+  const policy = guardPolicy(config);
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema: buildSchema({ allowEval: config.allowEval }),
     graphqlEndpoint: GRAPHQL_PATH,
     context,
     landingPage: false,
+    // Requests from foreign origins never reach yoga (request-guard); these are the only ones CORS names.
+    cors: { origin: [...policy.allowedOrigins], credentials: true },
     renderGraphiQL,
     graphiql: { title: 'Stagegraph', subscriptionsProtocol: 'WS', defaultQuery: GRAPHIQL_DEFAULT_QUERY },
     maskedErrors: {
@@ -92,9 +97,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
   });
   const artifacts = artifactsRoute(config.artifactsDir, authenticate);
   const server: Server = createServer((request, response) => {
-    if (!artifacts(request, response)) void yoga(request, response);
+    const refusal = guardRequest({ method: request.method ?? 'GET', headers: request.headers }, policy);
+    if (refusal) refuse(response, refusal);
+    else if (!artifacts(request, response)) void yoga(request, response);
   });
   const ws = attachGraphqlWs(server, yoga, GRAPHQL_PATH, authenticate, {
+    guard: (request) => guardRequest({ method: 'GET', headers: request.headers, upgrade: true }, policy),
     keepAliveMs: config.keepAliveMs,
     logUnexpected: (cause) => log(`unexpected error: ${String(cause)}`),
   });

@@ -16,6 +16,10 @@ export interface ServeConfig {
    * request must carry an agent or approver token.
    */
   readonly token: string | undefined;
+  /** Web origins besides the gateway's own whose pages may call it (`--allow-origin`); none by default. */
+  readonly allowedOrigins?: readonly string[] | undefined;
+  /** Host header names besides loopback ones the gateway answers (`--allowed-host`; a named bind address too). */
+  readonly allowedHosts?: readonly string[] | undefined;
   /** Approver token(s), comma-separated: only their holders may see and answer approval requests. */
   readonly approverToken?: string | undefined;
   /** A policy file (YAML or JSON), reloaded when it changes; the built-in policy when absent. */
@@ -85,6 +89,8 @@ export function parseServeArgs(
     port,
     token: values.token,
     approverToken: values['approver-token'],
+    allowedOrigins: (values['allow-origin'] ?? []).flatMap(splitList).map(parseOrigin),
+    allowedHosts: (values['allowed-host'] ?? []).flatMap(splitList).map((host) => host.toLowerCase()),
     policyFile: values.policy === undefined ? undefined : resolve(values.policy),
     auditDir: resolve(values['audit-dir'] ?? SERVE_FLAGS['audit-dir'].fallback),
     approvalTimeoutMs: positive(values['approval-timeout'], '--approval-timeout'),
@@ -123,6 +129,32 @@ function positive(raw: string | undefined, flag: string): number | undefined {
   if (!Number.isFinite(value) || value <= 0)
     throw new StagegraphError('BAD_INPUT', `${flag} must be a positive number, got "${raw}".`);
   return value;
+}
+
+function splitList(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+/** An origin is compared byte for byte with a browser's Origin header, so it is normalised here. */
+function parseOrigin(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new StagegraphError(
+      'BAD_INPUT',
+      `--allow-origin takes an origin like http://localhost:3000, got "${raw}".`,
+    );
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== raw.replace(/\/$/, ''))
+    throw new StagegraphError(
+      'BAD_INPUT',
+      `--allow-origin takes an origin (scheme://host[:port], no path), got "${raw}".`,
+    );
+  return url.origin;
 }
 
 /** `--allow-eval` alone means both; parseArgs gives "" for a bare `--allow-eval=`. */

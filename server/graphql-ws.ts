@@ -10,6 +10,7 @@ import type { GatewayContext } from '../schema/context.js';
 import type { Authenticate } from './auth.js';
 import { BatchedSendWebSocket } from './batched-sends.js';
 import { maskError } from './error-format.js';
+import { type UpgradeGuard, verifyUpgrade } from './refusal.js';
 import { SharedSubscriptions } from './shared-subscriptions.js';
 
 /** graphql-ws close code for a refused connection_init (the protocol's "Forbidden"). */
@@ -33,13 +34,20 @@ export function attachGraphqlWs(
   path: string,
   authenticate: Authenticate,
   options: {
+    /** Refuses upgrades from foreign origins and hosts before the handshake (request-guard). */
+    guard?: UpgradeGuard;
     keepAliveMs?: number | undefined;
     /** Where an unexpected error of a shared subscription's event goes once masked (the server's log). */
     logUnexpected?: (cause: unknown) => void;
   } = {},
 ): { close(): Promise<void> } {
-  const { keepAliveMs = DEFAULT_KEEP_ALIVE_MS, logUnexpected } = options;
-  const wsServer = new WebSocketServer({ server, path, WebSocket: BatchedSendWebSocket });
+  const { keepAliveMs = DEFAULT_KEEP_ALIVE_MS, logUnexpected, guard } = options;
+  const wsServer = new WebSocketServer({
+    server,
+    path,
+    WebSocket: BatchedSendWebSocket,
+    ...(guard ? { verifyClient: verifyUpgrade(guard) } : {}),
+  });
   // Registered before graphql-ws's own listener, so the socket knows its TCP socket before any send.
   wsServer.on('connection', (socket: BatchedSendWebSocket, request) => socket.writesTo(request.socket));
   // yoga's maskError always returns a GraphQLError (its own, or a new one): the shape graphql-ws sends.

@@ -38,6 +38,20 @@ export const SERVE_FLAGS = /** @type {const} @satisfies {Record<string, ServeFla
     value: '<secret>',
     help: 'agent token(s), comma-separated: require "Authorization: Bearer <secret>"',
   },
+  'allow-origin': {
+    type: 'string',
+    multiple: true,
+    env: 'STAGEGRAPH_ALLOW_ORIGINS',
+    value: '<origin>',
+    help: 'a web origin (e.g. http://localhost:3000) whose pages may call the gateway; repeatable',
+  },
+  'allowed-host': {
+    type: 'string',
+    multiple: true,
+    env: 'STAGEGRAPH_ALLOWED_HOSTS',
+    value: '<name>',
+    help: "a Host name besides loopback ones the gateway answers to (a proxy's); repeatable",
+  },
   'approver-token': {
     type: 'string',
     env: 'STAGEGRAPH_APPROVER_TOKEN',

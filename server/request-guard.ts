@@ -1,0 +1,131 @@
+import { isIP } from 'node:net';
+import type { ErrorCode } from '../errors/registry.js';
+
+/**
+ * Who may reach the gateway from a browser. A page the user happens to visit can send requests to
+ * loopback too, so every HTTP request and WebSocket upgrade passes `guardRequest` before yoga, the
+ * artifacts route or graphql-ws sees it. Non-browser clients (agents, curl) send no Origin and no
+ * Sec-Fetch-* headers and pass as long as their Host is one of ours.
+ */
+export interface GuardPolicy {
+  /** Origins besides the gateway's own that browsers may call from (`--allow-origin`), e.g. `http://localhost:3000`. */
+  readonly allowedOrigins: readonly string[];
+  /** Host names besides loopback ones that the Host header may carry (`--allowed-host`, a non-loopback bind). */
+  readonly allowedHosts: readonly string[];
+}
+
+export interface GuardedRequest {
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** True for the WebSocket upgrade, which has no body and is always a cross-origin-capable GET. */
+  readonly upgrade?: boolean;
+}
+
+export interface Refusal {
+  readonly status: number;
+  readonly code: Extract<ErrorCode, 'FORBIDDEN_ORIGIN' | 'FORBIDDEN_HOST' | 'UNSUPPORTED_CONTENT_TYPE'>;
+  readonly message: string;
+}
+
+/** The only bodies accepted: JSON ones, which a browser cannot send cross-origin without a preflight. */
+const BODY_TYPES = new Set(['application/json', 'application/graphql-response+json']);
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Sec-Fetch-Site values that mean the request was started by a page of another origin. */
+const FOREIGN_SITES = new Set(['cross-site', 'same-site']);
+
+/** Null when the request may proceed; otherwise why it is refused. Pure: headers in, verdict out. */
+export function guardRequest(request: GuardedRequest, policy: GuardPolicy): Refusal | null {
+  const host = header(request.headers, 'host');
+  const hostname = host === undefined ? undefined : hostnameOf(host);
+  if (hostname === undefined || !hostAllowed(hostname, policy)) {
+    return {
+      status: 403,
+      code: 'FORBIDDEN_HOST',
+      message: `The Host header ${JSON.stringify(host ?? '')} is not a loopback name or a configured host.`,
+    };
+  }
+  const origin = header(request.headers, 'origin');
+  const site = header(request.headers, 'sec-fetch-site');
+  if (origin !== undefined) {
+    // `null` (sandboxed frames, file: pages, redirects) is never our own origin.
+    const own = origin === `http://${host}` || origin === `https://${host}`;
+    if (!own && !policy.allowedOrigins.includes(origin)) {
+      return {
+        status: 403,
+        code: 'FORBIDDEN_ORIGIN',
+        message: `Requests from origin ${origin} are refused.`,
+      };
+    }
+  } else if (site !== undefined && FOREIGN_SITES.has(site) && !topLevelPageLoad(request)) {
+    // <img>, <script>, <link> and no-cors fetches of another site carry no Origin; Sec-Fetch-Site tells.
+    return {
+      status: 403,
+      code: 'FORBIDDEN_ORIGIN',
+      message: `A ${site} request without an Origin is refused.`,
+    };
+  }
+  if (!request.upgrade && !BODYLESS.has(request.method.toUpperCase())) {
+    const type = (header(request.headers, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    if (!BODY_TYPES.has(type)) {
+      return {
+        status: 415,
+        code: 'UNSUPPORTED_CONTENT_TYPE',
+        message: `A ${request.method} body must be application/json, got ${JSON.stringify(type)}.`,
+      };
+    }
+  }
+  return null;
+}
+
+/**
+ * A person following a link to GraphiQL or an artifact: the page opens in its own tab, where the linking
+ * site cannot read it, and a GET never runs a mutation (yoga refuses those with 405).
+ */
+function topLevelPageLoad(request: GuardedRequest): boolean {
+  return (
+    request.method.toUpperCase() === 'GET' &&
+    header(request.headers, 'sec-fetch-mode') === 'navigate' &&
+    header(request.headers, 'sec-fetch-dest') === 'document'
+  );
+}
+
+/** Any port: DNS rebinding changes the name, not the port, and a proxy may forward from another port. */
+function hostAllowed(hostname: string, policy: GuardPolicy): boolean {
+  return (
+    isLoopbackName(hostname) || policy.allowedHosts.some((allowed) => allowed.toLowerCase() === hostname)
+  );
+}
+
+export function isLoopbackName(hostname: string): boolean {
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    hostname === '::1' ||
+    (isIP(hostname) === 4 && hostname.startsWith('127.'))
+  );
+}
+
+/** `example.com:80` → `example.com`, `[::1]:4700` → `::1`; undefined for anything malformed. */
+export function hostnameOf(host: string): string | undefined {
+  const match = /^(?:\[([0-9a-f:.]+)\]|([^:[\]\s/@]+))(?::(\d{1,5}))?$/i.exec(host.trim());
+  if (!match) return undefined;
+  return (match[1] ?? match[2] ?? '').toLowerCase();
+}
+
+function header(headers: GuardedRequest['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The configured origins and hosts; a bind to a named address (not a wildcard) answers to that name too. */
+export function guardPolicy(config: {
+  readonly host: string;
+  readonly allowedOrigins?: readonly string[] | undefined;
+  readonly allowedHosts?: readonly string[] | undefined;
+}): GuardPolicy {
+  const wildcard = config.host === '0.0.0.0' || config.host === '::' || config.host === '';
+  return {
+    allowedOrigins: config.allowedOrigins ?? [],
+    allowedHosts: [...(config.allowedHosts ?? []), ...(wildcard ? [] : [config.host.toLowerCase()])],
+  };
+}
