@@ -40,6 +40,13 @@ export class SessionStorageAccess {
   }
 
   async cookies(query: CookieQuery): Promise<Cookie[]> {
+    const notUrl = query.urls?.find((url) => !URL.canParse(url));
+    if (notUrl !== undefined) {
+      throw new StagegraphError('BAD_INPUT', `Cookies are read by URL, and "${notUrl}" is not one.`, {
+        hint: 'Pass absolute URLs such as http://127.0.0.1:8080/, or leave `urls` out for every cookie.',
+        nextActions: [`query { session(id: "${this.#sessionId}") { storageOrigins } }`],
+      });
+    }
     const cookies = await this.#control().cookies(query.urls ?? []);
     return cookies
       .filter((cookie) => query.name == null || cookie.name === query.name)
@@ -93,14 +100,16 @@ export class SessionStorageAccess {
     return this.#control().origins();
   }
 
+  /**
+   * Web storage first: it fails as STORAGE_ORIGIN_NOT_OPEN for an origin no window has. An opaque
+   * origin ("null": file://, data:, about:blank pages) has storage but no cookies to ask for.
+   */
   async snapshot(origin: string, reveal: boolean): Promise<OriginStorage> {
     const items = { op: 'items' } as const;
-    return {
-      origin,
-      cookies: await this.cookies({ urls: [origin], reveal }),
-      localStorage: await this.webStorage(origin, 'local', items, reveal),
-      sessionStorage: await this.webStorage(origin, 'session', items, reveal),
-    };
+    const localStorage = await this.webStorage(origin, 'local', items, reveal);
+    const sessionStorage = await this.webStorage(origin, 'session', items, reveal);
+    const cookies = origin === 'null' ? [] : await this.cookies({ urls: [origin], reveal });
+    return { origin, cookies, localStorage, sessionStorage };
   }
 }
 
