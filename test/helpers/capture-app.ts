@@ -9,8 +9,11 @@ import { type RunningGateway, startGateway } from './gateway.js';
 import { type GatewayClient, gatewayClient } from './gateway-client.js';
 
 const APP_DIR = new URL('../../fixtures/app/', import.meta.url);
-/** How long the capture window may take to open and load after the launch returns. */
-const CAPTURE_WINDOW_TIMEOUT_MS = 15_000;
+/**
+ * How long the capture window may take to open and load after the launch returns: a safety net, sized for
+ * a loaded machine rather than the second or two it takes on a quiet one.
+ */
+const CAPTURE_WINDOW_TIMEOUT_MS = 45_000;
 /** The window list is cheap to read; this only spaces the reads out while the window opens. */
 const WINDOW_POLL_MS = 100;
 
@@ -82,8 +85,8 @@ export interface CaptureApp {
   failure(query: string, variables?: Record<string, unknown>): Promise<Loose>;
   /** Clicks a test id in the capture window; `timeoutMs` for a page kept busy, else the gateway's default. */
   click(testId: string, timeoutMs?: number): Promise<void>;
-  /** Waits (event-driven, in the page) until a test id's text equals `text`. */
-  textIs(testId: string, text: string): Promise<void>;
+  /** Waits (event-driven, in the page) until a test id's text equals `text`; `timeoutMs` as for `click`. */
+  textIs(testId: string, text: string, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -110,6 +113,8 @@ interface CaptureTarget {
   readonly stopTarget?: () => Promise<void>;
 }
 
+const timeoutArgument = (timeoutMs?: number) => (timeoutMs === undefined ? '' : `, timeoutMs: ${timeoutMs}`);
+
 /** The part every target shares: clicks and text checks in the capture window, and an orderly stop. */
 function captureApp({ gateway, client, server, sessionId, windowId, stopTarget }: CaptureTarget): CaptureApp {
   const { send, data, failure } = client;
@@ -123,14 +128,13 @@ function captureApp({ gateway, client, server, sessionId, windowId, stopTarget }
     data,
     failure,
     async click(testId, timeoutMs) {
-      const timeout = timeoutMs === undefined ? '' : `, timeoutMs: ${timeoutMs}`;
       await data(
-        `mutation { click(window: "${windowId}", target: { testId: "${testId}" }${timeout}) { elapsedMs } }`,
+        `mutation { click(window: "${windowId}", target: { testId: "${testId}" }${timeoutArgument(timeoutMs)}) { elapsedMs } }`,
       );
     },
-    async textIs(testId, text) {
+    async textIs(testId, text, timeoutMs) {
       await data(
-        `mutation { expect(window: "${windowId}", kind: TEXT, target: { testId: "${testId}" }, equals: ${JSON.stringify(text)}) { actual } }`,
+        `mutation { expect(window: "${windowId}", kind: TEXT, target: { testId: "${testId}" }, equals: ${JSON.stringify(text)}${timeoutArgument(timeoutMs)}) { actual } }`,
       );
     },
     async stop() {

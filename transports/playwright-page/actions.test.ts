@@ -14,7 +14,13 @@ useSharedPage((opened) => {
 });
 beforeEach(() => page.goto(PAGE));
 
-const resolve = (query: TargetQuery, timeoutMs = 1_000) => resolveTarget(page, query, timeoutMs, noKeys);
+/**
+ * How long a target that is there and actionable may take to resolve and act on: a safety net, since a
+ * loaded machine takes seconds over what a quiet one does at once; only waits meant to run out are short.
+ */
+const ACTIONABLE_WAIT_MS = 30_000;
+const resolve = (query: TargetQuery, timeoutMs = ACTIONABLE_WAIT_MS) =>
+  resolveTarget(page, query, timeoutMs, noKeys);
 const status = () => page.locator('#status').textContent();
 const inPage = <T>(element: Resolved, read: (node: Element) => T): Promise<T> =>
   isHandle(element) ? element.evaluate(read) : element.evaluate(read);
@@ -32,7 +38,7 @@ describe('target resolution', () => {
   it('lists the candidates when a target is ambiguous, and `nth` or `within` picks one', async () => {
     const query: TargetQuery = { spec: { kind: 'role', role: 'button', name: 'Delete' } };
     await expect(resolve(query)).rejects.toMatchObject({ code: 'AMBIGUOUS_TARGET', details: { count: 3 } });
-    await perform(page, await resolve({ ...query, nth: 1 }), { type: 'click' }, 1_000, 'Delete');
+    await perform(page, await resolve({ ...query, nth: 1 }), { type: 'click' }, ACTIONABLE_WAIT_MS, 'Delete');
     expect(await status()).toBe('clicked Delete 1');
     const within = await resolve({
       ...query,
@@ -49,7 +55,7 @@ describe('target resolution', () => {
 });
 
 describe('actions', () => {
-  const act = async (testId: string, action: Parameters<typeof perform>[2], timeoutMs = 1_000) =>
+  const act = async (testId: string, action: Parameters<typeof perform>[2], timeoutMs = ACTIONABLE_WAIT_MS) =>
     perform(page, await resolve({ spec: { kind: 'testId', testId } }), action, timeoutMs, testId);
 
   it('fills, types real keystrokes, checks, selects and uploads', async () => {
@@ -71,9 +77,9 @@ describe('actions', () => {
 
   it('double-clicks, scrolls a far element into view, and drags', async () => {
     const far = await resolve({ spec: { kind: 'role', role: 'button', name: 'Far away' } });
-    await perform(page, far, { type: 'scrollIntoView' }, 1_000, 'far');
+    await perform(page, far, { type: 'scrollIntoView' }, ACTIONABLE_WAIT_MS, 'far');
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(2_000);
-    await perform(page, far, { type: 'click', clickCount: 2 }, 1_000, 'far');
+    await perform(page, far, { type: 'click', clickCount: 2 }, ACTIONABLE_WAIT_MS, 'far');
     expect(await status()).toBe('clicked Far away 2');
     await act('drag', { type: 'dragTo', to: await resolve({ spec: { kind: 'testId', testId: 'drop' } }) });
     expect(await page.getByTestId('drop').textContent()).toBe('Dropped');
@@ -84,7 +90,7 @@ describe('actions', () => {
    * gets through Playwright's first actionability check, which is what names the reason (at 300 ms a CI
    * run once timed out before it, and reported a bare ACTION_TIMEOUT).
    */
-  const NEVER_ACTIONABLE_WAIT_MS = 2_000;
+  const NEVER_ACTIONABLE_WAIT_MS = 5_000;
 
   it('reports a disabled target as ELEMENT_DISABLED once the wait runs out', async () => {
     await expect(act('disabled', { type: 'click' }, NEVER_ACTIONABLE_WAIT_MS)).rejects.toMatchObject({
@@ -99,7 +105,7 @@ describe('actions', () => {
   });
 
   it('refuses to fill what is not editable', async () => {
-    await expect(act('drop', { type: 'fill', value: 'x' }, 300)).rejects.toMatchObject({
+    await expect(act('drop', { type: 'fill', value: 'x' }, NEVER_ACTIONABLE_WAIT_MS)).rejects.toMatchObject({
       code: 'ELEMENT_NOT_EDITABLE',
     });
   });
