@@ -20,7 +20,7 @@ const literal = (value: string) => JSON.stringify(value);
  * launch named a main to relaunch. `next-actions.test.ts` validates each against the schema.
  */
 export const sessionActions = {
-  listSessions: () => 'query { sessions { id status transport app { name } } }',
+  listSessions: () => 'query { sessions { id status app { name } } }',
   windows: (session: SessionFacts) =>
     `query { session(id: ${literal(session.id)}) { windows { id title url } } }`,
   postMortem: (session: SessionFacts) =>
