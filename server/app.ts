@@ -17,7 +17,7 @@ import { createCdpTransport } from '../transports/cdp/transport.js';
 import type { Transport } from '../transports/contract.js';
 import { createInspectorTransport } from '../transports/inspector/transport.js';
 import { createPlaywrightElectronTransport } from '../transports/playwright-electron/transport.js';
-import { artifactsRoute } from './artifacts-route.js';
+import { artifactsRoute, isArtifactsPath } from './artifacts-route.js';
 import { authenticator, useClientAuth } from './auth.js';
 import { clientDirectory, type ServeConfig } from './config.js';
 import { maskError } from './error-format.js';
@@ -97,12 +97,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
   });
   const artifacts = artifactsRoute(config.artifactsDir, authenticate);
   const server: Server = createServer((request, response) => {
-    const refusal = guardRequest({ method: request.method ?? 'GET', headers: request.headers }, policy);
+    const readsNoBody = isArtifactsPath(request.url);
+    const refusal = guardRequest(
+      { method: request.method ?? 'GET', headers: request.headers, readsNoBody },
+      policy,
+    );
     if (refusal) refuse(response, refusal);
     else if (!artifacts(request, response)) void yoga(request, response);
   });
   const ws = attachGraphqlWs(server, yoga, GRAPHQL_PATH, authenticate, {
-    guard: (request) => guardRequest({ method: 'GET', headers: request.headers, upgrade: true }, policy),
+    guard: (request) => guardRequest({ method: 'GET', headers: request.headers, readsNoBody: true }, policy),
     keepAliveMs: config.keepAliveMs,
     logUnexpected: (cause) => log(`unexpected error: ${String(cause)}`),
   });

@@ -27,13 +27,18 @@ const SESSION_FOLDER = /^s\d+$/;
  */
 export function artifactsRoute(root: string, authenticate: Authenticate) {
   return (request: IncomingMessage, response: ServerResponse): boolean => {
+    if (!isArtifactsPath(request.url)) return false;
     const raw = (request.url ?? '/').split('?')[0] ?? '/';
-    if (raw !== ARTIFACTS_HTTP_PREFIX && !raw.startsWith(`${ARTIFACTS_HTTP_PREFIX}/`)) return false;
     void serve(root, authenticate, raw.slice(ARTIFACTS_HTTP_PREFIX.length + 1), request, response).catch(() =>
       end(response, 500, 'The artifact could not be read.'),
     );
     return true;
   };
+}
+
+export function isArtifactsPath(url: string | undefined): boolean {
+  const raw = (url ?? '/').split('?')[0] ?? '/';
+  return raw === ARTIFACTS_HTTP_PREFIX || raw.startsWith(`${ARTIFACTS_HTTP_PREFIX}/`);
 }
 
 async function serve(

@@ -7,8 +7,8 @@ const policy = guardPolicy({
   allowedHosts: [],
 });
 const json = { 'content-type': 'application/json' };
-const verdict = (method: string, headers: GuardedRequest['headers'], upgrade = false) =>
-  guardRequest({ method, headers, upgrade }, policy)?.code ?? 'ok';
+const verdict = (method: string, headers: GuardedRequest['headers'], readsNoBody = false) =>
+  guardRequest({ method, headers, readsNoBody }, policy)?.code ?? 'ok';
 
 describe('request guard', () => {
   it('lets non-browser clients through: no Origin, a loopback Host', () => {

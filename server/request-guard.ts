@@ -17,8 +17,11 @@ export interface GuardPolicy {
 export interface GuardedRequest {
   readonly method: string;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** True for the WebSocket upgrade, which has no body and is always a cross-origin-capable GET. */
-  readonly upgrade?: boolean;
+  /**
+   * True where the handler reads no body (the WebSocket upgrade, the read-only artifacts route): only
+   * Host and Origin are checked, and the handler answers a wrong method itself.
+   */
+  readonly readsNoBody?: boolean;
 }
 
 export interface Refusal {
@@ -27,8 +30,11 @@ export interface Refusal {
   readonly message: string;
 }
 
-/** The only bodies accepted: JSON ones, which a browser cannot send cross-origin without a preflight. */
-const BODY_TYPES = new Set(['application/json', 'application/graphql-response+json']);
+/**
+ * The only body accepted: JSON, which a browser cannot send cross-origin without a preflight. (Yoga reads
+ * no other GraphQL body type we need; `application/graphql-response+json` is what it answers with.)
+ */
+const BODY_TYPES = new Set(['application/json']);
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Sec-Fetch-Site values that mean the request was started by a page of another origin. */
 const FOREIGN_SITES = new Set(['cross-site', 'same-site']);
@@ -64,7 +70,7 @@ export function guardRequest(request: GuardedRequest, policy: GuardPolicy): Refu
       message: `A ${site} request without an Origin is refused.`,
     };
   }
-  if (!request.upgrade && !BODYLESS.has(request.method.toUpperCase())) {
+  if (!request.readsNoBody && !BODYLESS.has(request.method.toUpperCase())) {
     const type = (header(request.headers, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     if (!BODY_TYPES.has(type)) {
       return {
