@@ -1,7 +1,7 @@
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import { createGateway } from './app.js';
 import { normaliseArgv, parseServeArgs, USAGE } from './config.js';
-import { launchDemo } from './demo.js';
+import { approverInstructions, type Demo, launchDemo, withDemoApprover } from './demo.js';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -24,6 +24,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     log(`${error instanceof Error ? error.message : String(error)}${hint}\n\n${USAGE}`);
     return 2;
   }
+  const demoApprover = withDemoApprover(config);
+  config = demoApprover.config;
   const gateway = createGateway({ config, log });
   let url: string;
   try {
@@ -36,22 +38,25 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   }
   log(FIRST_STEPS(url));
 
+  let demo: Demo | undefined;
   const stopped = new Promise<number>((resolve) => {
     let signals = 0;
     const onSignal = (signal: NodeJS.Signals) => {
       signals += 1;
       if (signals > 1) resolve(1);
       log(`${signal}: stopping every session...`);
-      void gateway.stop().then(() => resolve(0));
+      void Promise.all([gateway.stop(), demo?.close()]).then(() => resolve(0));
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
 
   if (config.demo) {
-    await launchDemo(gateway.sessions, config, log).catch((error: unknown) => {
+    demo = await launchDemo(gateway.sessions, config, log).catch((error: unknown) => {
       log(`demo launch failed: ${describe(error)}`);
+      return undefined;
     });
+    if (demo) log(approverInstructions(url, demoApprover.approverToken));
   }
   return stopped;
 }
