@@ -41,25 +41,11 @@ function hasPendingSigusr1(pid: number): boolean {
   });
 }
 
-/** Starts `stagegraph serve` as a separate process, as a user would, and reads its URL from stderr. */
+/** Starts `stagegraph serve` as a separate process, as a user would. */
 async function serve(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  server = child;
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 20_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /serving GraphQL at (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-  });
-  return { url, child };
+  const gateway = await serveInChild();
+  server = gateway.child;
+  return { url: gateway.url, child: gateway.child };
 }
 
 describe('server shutdown', () => {

@@ -150,8 +150,7 @@ export class MainProcess {
       delete ${STORE};
       const link = store.net.connect({ host: '127.0.0.1', port: ${link.port} });
       link.on('error', () => undefined);
-      link.write(${JSON.stringify(`${link.token}
-`)});
+      link.write(${JSON.stringify(`${link.token}\n`)});
       link.once('close', () => store.inspector.close());
       return true;
     })()`;
