@@ -89,3 +89,25 @@ describe('serve arguments', () => {
     expect(['0.0.0.0', '10.0.0.1', '::', 'example.com'].some(isLoopback)).toBe(false);
   });
 });
+
+describe('cross-site options', () => {
+  it('takes allowed origins and hosts, repeated or comma-separated, from flags or the environment', () => {
+    expect(parse()).toMatchObject({ allowedOrigins: [], allowedHosts: [] });
+    expect(
+      parse('--allow-origin', 'http://localhost:3000,https://app.example', '--allowed-host', 'GW.internal'),
+    ).toMatchObject({
+      allowedOrigins: ['http://localhost:3000', 'https://app.example'],
+      allowedHosts: ['gw.internal'],
+    });
+    expect(parseServeArgs([], { STAGEGRAPH_ALLOW_ORIGINS: 'http://a.example/' }).allowedOrigins).toEqual([
+      'http://a.example',
+    ]);
+  });
+
+  it.each(['localhost:3000', 'http://a.example/path', 'file:///x', 'null'])(
+    'refuses the origin %j with BAD_INPUT',
+    (origin) => {
+      expect(() => parse('--allow-origin', origin)).toThrow(/--allow-origin/);
+    },
+  );
+});
