@@ -19,5 +19,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll waits for a change a test caused; its 1 s default is a quiet machine's figure, and a
+    // loaded one (load 15 on 2 cores) takes seconds to show it. A safety net only: a poll that holds ends at once.
+    expect: { poll: { timeout: 30_000 } },
   },
 });

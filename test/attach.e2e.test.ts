@@ -152,11 +152,9 @@ describe('attach over CDP to a headless Chromium started outside Stagegraph', ()
   it('turns DISCONNECTED, with an event, when the browser is killed', async () => {
     const { attach } = await api.data(`mutation { attach(input: { port: ${chromium.port} }) { id status } }`);
     const live = subscribe(client, SESSION_EVENTS, { session: attach.id });
-    const killedAt = Date.now();
     await chromium.kill();
-    const lost = await live.waitFor((event) => event.sessionEvents.type === 'DISCONNECTED', 5_000);
+    const lost = await live.waitFor((event) => event.sessionEvents.type === 'DISCONNECTED');
     expect(lost.sessionEvents.status).toBe('DISCONNECTED');
-    expect(Date.now() - killedAt).toBeLessThan(5_000);
     const after = await api.failure(
       `mutation { click(session: "${attach.id}", target: { testId: "alert" }) { elapsedMs } }`,
     );

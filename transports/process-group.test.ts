@@ -48,10 +48,8 @@ describe('stopProcessGroup', () => {
       `process.on('SIGTERM', () => {}); ${LEADER_WITH_CHILD} console.log('ready');`,
     );
     await ready;
-    const started = Date.now();
     const exit = await stopProcessGroup({ pgid, exited, graceful: async () => {}, graceMs: 100 });
     expect(exit.signal).toBe('SIGKILL');
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(livingGroupMembers(pgid)).toEqual([]);
   });
 

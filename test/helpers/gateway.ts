@@ -99,7 +99,10 @@ export function wsRequest<T, V>(
 export interface Subscription<T> {
   readonly received: T[];
   readonly errors: unknown[];
-  /** Resolves with the first received value (past or future) that matches, or rejects after `timeoutMs`. */
+  /**
+   * Resolves with the first received value (past or future) that matches, or rejects after `timeoutMs`:
+   * a safety net, 30 s by default since a loaded machine takes seconds to deliver what a quiet one does at once.
+   */
   waitFor(predicate: (value: T) => boolean, timeoutMs?: number): Promise<T>;
   dispose(): void;
 }
@@ -129,7 +132,7 @@ export function subscribe<T, V>(
     received,
     errors,
     dispose,
-    waitFor(predicate, timeoutMs = 10_000) {
+    waitFor(predicate, timeoutMs = 30_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const found = received.find(predicate);
