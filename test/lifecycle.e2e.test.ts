@@ -91,7 +91,7 @@ for (const target of ELECTRON_TARGETS) {
       events.dispose();
     });
 
-    it('turns CRASHED within 1 s of kill -9, keeps the console readable, and launches again', async () => {
+    it('turns CRASHED, with an event, on kill -9, keeps the console readable, and launches again', async () => {
       const launched = await launch();
       const events = subscribe(client, SessionEventsDocument, { session: launched.id });
       await expect
