@@ -3,7 +3,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga } from 'graphql-yoga';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import { EventHub } from '../resolvers/events/event-hub.js';
@@ -21,7 +20,7 @@ import { artifactsRoute, isArtifactsPath } from './artifacts-route.js';
 import { authenticator, useClientAuth } from './auth.js';
 import { clientDirectory, type ServeConfig } from './config.js';
 import { maskError } from './error-format.js';
-import { GRAPHIQL_DEFAULT_QUERY } from './graphiql-default.js';
+import { graphiqlPage } from './graphiql-page.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { useQueryLimits } from './query-limits.js';
 import { refuse } from './refusal.js';
@@ -87,8 +86,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     landingPage: false,
     // Requests from foreign origins never reach yoga (request-guard); these are the only ones CORS names.
     cors: { origin: [...policy.allowedOrigins], credentials: true },
-    renderGraphiQL,
-    graphiql: { title: 'Stagegraph', subscriptionsProtocol: 'WS', defaultQuery: GRAPHIQL_DEFAULT_QUERY },
+    // Served compressed by graphiqlPage, before yoga.
+    graphiql: false,
     maskedErrors: {
       maskError: (error) => maskError(error, (cause) => log(`unexpected error: ${String(cause)}`)),
     },
@@ -96,6 +95,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     logging: false,
   });
   const artifacts = artifactsRoute(config.artifactsDir, authenticate);
+  const graphiql = graphiqlPage(GRAPHQL_PATH);
   const server: Server = createServer((request, response) => {
     const readsNoBody = isArtifactsPath(request.url);
     const refusal = guardRequest(
@@ -103,7 +103,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       policy,
     );
     if (refusal) refuse(response, refusal);
-    else if (!artifacts(request, response)) void yoga(request, response);
+    else if (!graphiql(request, response) && !artifacts(request, response)) void yoga(request, response);
   });
   const ws = attachGraphqlWs(server, yoga, GRAPHQL_PATH, authenticate, {
     guard: (request) => guardRequest({ method: 'GET', headers: request.headers, readsNoBody: true }, policy),

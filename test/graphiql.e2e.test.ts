@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './helpers/browser.js';
-import { type RunningGateway, startGateway } from './helpers/gateway.js';
+import { http, type RunningGateway, startGateway } from './helpers/gateway.js';
 
 let gateway: RunningGateway;
 let browser: Browser;
@@ -56,13 +56,72 @@ describe('GraphiQL', () => {
     expect(await response().textContent()).toContain('SESSION_NOT_FOUND');
   });
 
-  it('runs a subscription over graphql-ws and shows its error for an unknown session', async () => {
-    const socket = page.waitForEvent('websocket', { timeout: 15_000 });
+  it('runs a subscription over SSE and shows its error for an unknown session', async () => {
+    const stream = page.waitForRequest((request) =>
+      (request.headers().accept ?? '').includes('text/event-stream'),
+    );
     await run('subscription Watch { sessionEvents(session: "s404") { type } }');
     await expect
       .poll(() => response().textContent(), { timeout: 15_000 })
       .toMatch(/SESSION_NOT_FOUND[\s\S]*s404|s404[\s\S]*SESSION_NOT_FOUND/);
-    expect(new URL((await socket).url()).pathname).toBe('/graphql');
+    expect(new URL((await stream).url()).pathname).toBe('/graphql');
     expect(offMachine).toEqual([]);
+  });
+
+  it('is served compressed to a browser that accepts it', async () => {
+    const answer = await fetch(gateway.url, {
+      headers: { accept: 'text/html', 'accept-encoding': 'br, gzip' },
+    });
+    expect(answer.headers.get('content-encoding')).toBe('br');
+    const gzip = await fetch(gateway.url, { headers: { accept: 'text/html', 'accept-encoding': 'gzip' } });
+    expect(gzip.headers.get('content-encoding')).toBe('gzip');
+    expect(await gzip.text()).toContain('Stagegraph');
+  });
+});
+
+describe('GraphiQL with --token', () => {
+  const TOKEN = 'graphiql-e2e-token';
+  let guarded: RunningGateway;
+  let tokenPage: Page;
+  beforeAll(async () => {
+    guarded = await startGateway({ token: TOKEN });
+    tokenPage = await browser.newPage();
+    await tokenPage.goto(guarded.url, { waitUntil: 'load' });
+    await tokenPage.locator('.graphiql-container').first().waitFor({ timeout: 20_000 });
+  });
+  afterAll(() => guarded?.stop());
+
+  it('streams a subscription once the token is in the Headers tab', async () => {
+    await tokenPage.getByText('Headers', { exact: true }).click();
+    const headers = tokenPage.locator('.graphiql-editor-tool .monaco-editor').last();
+    await headers.click();
+    await tokenPage.keyboard.press('ControlOrMeta+A');
+    await tokenPage.keyboard.press('Delete');
+    await tokenPage.keyboard.insertText(`{"authorization": "Bearer ${TOKEN}"}`);
+    const editor = tokenPage.locator('.graphiql-query-editor .monaco-editor').first();
+    await editor.click();
+    await tokenPage.keyboard.press('ControlOrMeta+A');
+    await tokenPage.keyboard.press('Delete');
+    await tokenPage.keyboard.insertText('subscription Trail { audit { record { operation outcome } } }');
+    await expect.poll(() => tokenPage.locator('.graphiql-query-editor').textContent()).toContain('Trail');
+    await tokenPage.waitForTimeout(500);
+    const stream = tokenPage.waitForResponse((r) =>
+      (r.request().headers().accept ?? '').includes('text/event-stream'),
+    );
+    await tokenPage.locator('.graphiql-execute-button').click();
+    expect((await stream).status()).toBe(200);
+    const out = tokenPage.locator('.graphiql-response').first();
+    // Each audited mutation the test sends (with the token, from Node) arrives in the page's stream.
+    await expect
+      .poll(
+        async () => {
+          await http(guarded.url, 'mutation { stop(id: "s404") { status } }', undefined, {
+            authorization: `Bearer ${TOKEN}`,
+          });
+          return out.textContent();
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toMatch(/"operation":\s*"stop"/);
   });
 });
