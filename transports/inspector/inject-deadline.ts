@@ -40,6 +40,11 @@ export class InjectDeadline {
     return this.remainingMs() === 0;
   }
 
+  /** Whether the server's shutdown gave up on this inject (rather than its budget running out). */
+  get abandoned(): boolean {
+    return this.#aborted !== null;
+  }
+
   /**
    * `work` within what is left of the budget. `late` receives what the step made if it finishes after
    * the step gave up on it (an open connection, say), so it is closed rather than left behind.

@@ -103,7 +103,7 @@ export class InspectorSession implements TransportSession {
       )
       .catch(async (error: unknown) => {
         const release = main.release(options.openedHere);
-        if (!deadline.expired) await release;
+        if (!deadline.expired || deadline.abandoned) await release;
         throw error;
       });
     const session = new InspectorSession(
@@ -114,9 +114,10 @@ export class InspectorSession implements TransportSession {
     try {
       await session.#start(options.upgrade, deadline);
     } catch (error) {
-      // An inject that ran out of time (or was abandoned) answers now; letting go goes on behind it.
+      // An inject that ran out of time answers now, letting go behind it; a shutdown waits for the
+      // app to be let go (each step bounded), as the process is about to end.
       const release = session.#release();
-      if (!deadline.expired) await release;
+      if (!deadline.expired || deadline.abandoned) await release;
       throw error;
     }
     return session;

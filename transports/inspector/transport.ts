@@ -5,6 +5,9 @@ import { MainProcess } from './main-process.js';
 import { openInspector } from './open-inspector.js';
 import { InspectorSession, UPGRADED } from './session.js';
 
+/** How long a shutdown may spend reconnecting to close an inspector an abandoned inject opened. */
+const RELEASE_CONNECT_MS = 3_000;
+
 /**
  * Injects into a running Node or Electron main process through its inspector (opened by SIGUSR1, as
  * `process._debugProcess` does), and — the upgrade — drives its windows through `webContents.debugger`.
@@ -27,7 +30,18 @@ export function createInspectorTransport(): InjectTransport {
     async inject(options: InjectOptions) {
       const deadline = new InjectDeadline(options.pid, options.timeoutMs, options.signal);
       const endpoint = await openInspector(options.pid, deadline);
-      const main = await MainProcess.connect(endpoint.webSocketDebuggerUrl, deadline);
+      const main = await MainProcess.connect(endpoint.webSocketDebuggerUrl, deadline).catch(
+        async (error: unknown) => {
+          // Abandoned by a shutdown once the inspector is open: it is closed again, as it was found.
+          if (deadline.abandoned && endpoint.openedHere) {
+            const closer = new InjectDeadline(options.pid, RELEASE_CONNECT_MS);
+            await MainProcess.connect(endpoint.webSocketDebuggerUrl, closer)
+              .then((again) => again.release(true))
+              .catch(() => undefined);
+          }
+          throw error;
+        },
+      );
       return InspectorSession.open(main, {
         upgrade: options.upgrade,
         deadline,
