@@ -41,8 +41,8 @@ export function unauthenticatedBody(message: string): string {
 
 /**
  * Identifies every HTTP GraphQL request by its token, refusing a missing or wrong one with 401 and a
- * registered code; the identity is kept for the request's context. The GraphiQL page itself (a GET for
- * HTML) is served so a person can paste the token into its headers tab.
+ * registered code; the identity is kept for the request's context. The GraphiQL page never reaches
+ * yoga (graphiql-page.ts serves it, without a token, so a person can paste one into its Headers tab).
  */
 export function useClientAuth(
   authenticate: Authenticate,
@@ -50,9 +50,6 @@ export function useClientAuth(
 ): Plugin {
   return {
     onRequest({ request, serverContext, endResponse, fetchAPI }) {
-      const wantsPage =
-        request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
-      if (wantsPage) return;
       const peer = (serverContext as { req?: IncomingMessage } | undefined)?.req?.socket.remoteAddress;
       try {
         identities.set(request, authenticate(request.headers.get('authorization'), peer));
