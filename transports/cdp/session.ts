@@ -16,6 +16,7 @@ import { PlaywrightDialogs } from '../playwright-page/dialogs.js';
 import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
 import { PageDrivers } from '../playwright-page/page-drivers.js';
 import { documentParsed, relayPageEvents } from '../playwright-page/page-events.js';
+import { pageTitle } from '../playwright-page/page-title.js';
 import { evalInPage } from '../playwright-page/renderer-eval.js';
 import { PlaywrightStorage } from '../playwright-page/storage.js';
 import type { WindowDriver } from '../window-driver.js';
@@ -256,7 +257,7 @@ export class CdpSession implements TransportSession {
     if (!initial) await documentParsed(page, WINDOW_ANNOUNCE_TIMEOUT_MS);
     if (page.isClosed()) return;
     // Asked of the page: the browser's Target event with the new title may still be on its way.
-    const title = await page.title().catch(() => '');
+    const title = await pageTitle(page);
     this.#emit({ type: 'window-opened', window: { id, title, url: page.url() } });
   }
 

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { WindowInfo } from '../contract.js';
+import { pageTitle } from '../playwright-page/page-title.js';
 
 /**
  * Gives each page a session-scoped id (`w1`, `w2`, ...) that never changes or gets reused, so a client can
@@ -44,6 +45,5 @@ export class WindowRegistry {
 
 /** A page's title without waiting on a busy renderer forever: a closing page reports what we last knew. */
 export async function describePage(id: string, page: Page): Promise<WindowInfo> {
-  const title = await page.title().catch(() => '');
-  return { id, title, url: page.url() };
+  return { id, title: await pageTitle(page), url: page.url() };
 }
