@@ -56,6 +56,7 @@ const SESSIONS: Record<string, SessionFacts> = {
 function everyAction(session: SessionFacts): string[] {
   return [
     sessionActions.listSessions(),
+    sessionActions.overview(session),
     sessionActions.windows(session),
     sessionActions.postMortem(session),
     sessionActions.end(session),

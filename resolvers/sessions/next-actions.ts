@@ -21,6 +21,9 @@ const literal = (value: string) => JSON.stringify(value);
  */
 export const sessionActions = {
   listSessions: () => 'query { sessions { id status app { name } } }',
+  /** What a caller who named the wrong session most likely wanted: a live one, its status and windows. */
+  overview: (session: SessionFacts) =>
+    `query { session(id: ${literal(session.id)}) { id status windows { id title } } }`,
   windows: (session: SessionFacts) =>
     `query { session(id: ${literal(session.id)}) { windows { id title url } } }`,
   postMortem: (session: SessionFacts) =>

@@ -298,7 +298,7 @@ export class SessionRegistry {
     const live = this.list()
       .filter((s) => s.isLive)
       .slice(0, 5);
-    return [sessionActions.listSessions(), ...live.map((session) => sessionActions.windows(session))];
+    return [sessionActions.listSessions(), ...live.map((session) => sessionActions.overview(session))];
   }
 
   #forgetOldEndedSessions(): void {
