@@ -27,6 +27,8 @@ import { refuse } from './refusal.js';
 import { guardPolicy, guardRequest } from './request-guard.js';
 
 export const GRAPHQL_PATH = '/graphql';
+/** How long an idle HTTP keep-alive connection stays open. */
+const IDLE_CONNECTION_MS = 65_000;
 
 export interface GatewayDeps {
   readonly config: ServeConfig;
@@ -105,6 +107,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (refusal) refuse(response, refusal);
     else if (!graphiql(request, response) && !artifacts(request, response)) void yoga(request, response);
   });
+  // Node closes an idle keep-alive connection after 5 s, and a client on a loaded machine can send its
+  // next request on it just as it closes (ECONNRESET, seen in the launch storm): idle connections are
+  // kept well past any client's own idle timeout instead.
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
+  server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
   const ws = attachGraphqlWs(server, yoga, GRAPHQL_PATH, authenticate, {
     guard: (request) => guardRequest({ method: 'GET', headers: request.headers, readsNoBody: true }, policy),
     keepAliveMs: config.keepAliveMs,
