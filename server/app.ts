@@ -25,6 +25,7 @@ import { attachGraphqlWs } from './graphql-ws.js';
 import { useQueryLimits } from './query-limits.js';
 import { refuse } from './refusal.js';
 import { guardPolicy, guardRequest } from './request-guard.js';
+import { withoutGatewaySecrets } from './serve-flags.js';
 
 export const GRAPHQL_PATH = '/graphql';
 /** How long an idle HTTP keep-alive connection stays open. */
@@ -60,9 +61,13 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const { config } = deps;
   const log = deps.log ?? ((message: string) => console.error(message));
   const hub = new EventHub<SessionTopics>();
+  const appEnvironment = withoutGatewaySecrets(process.env);
   const transports = deps.transports ?? [
-    createPlaywrightElectronTransport(config.electron ? { configuredElectron: config.electron } : {}),
-    createCdpTransport({ allowRemoteHosts: config.allowRemoteCdp === true }),
+    createPlaywrightElectronTransport({
+      environment: appEnvironment,
+      ...(config.electron ? { configuredElectron: config.electron } : {}),
+    }),
+    createCdpTransport({ environment: appEnvironment, allowRemoteHosts: config.allowRemoteCdp === true }),
     createInspectorTransport(),
   ];
   const sessions = new SessionRegistry(transports, hub, {

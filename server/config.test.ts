@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isLoopback, normaliseArgv, parseServeArgs } from './config.js';
+import { withoutGatewaySecrets } from './serve-flags.js';
 
 const parse = (...argv: string[]) => parseServeArgs(normaliseArgv(argv), {});
 
@@ -110,4 +111,16 @@ describe('cross-site options', () => {
       expect(() => parse('--allow-origin', origin)).toThrow(/--allow-origin/);
     },
   );
+});
+
+describe('the environment launched apps get', () => {
+  it('holds everything of the gateway’s but its tokens', () => {
+    const environment = {
+      PATH: '/bin',
+      STAGEGRAPH_TOKEN: 'a',
+      STAGEGRAPH_APPROVER_TOKEN: 'b',
+      STAGEGRAPH_PORT: '1',
+    };
+    expect(withoutGatewaySecrets(environment)).toEqual({ PATH: '/bin', STAGEGRAPH_PORT: '1' });
+  });
 });

@@ -15,6 +15,7 @@ const DEFAULT_AUDIT_DIR = '.artifacts/audit';
  * @property {string} [value] the placeholder shown in --help
  * @property {string | boolean} [fallback]
  * @property {string} help
+ * @property {boolean} [secret] a credential: never handed on to the apps the gateway starts
  */
 
 export const SERVE_FLAGS = /** @type {const} @satisfies {Record<string, ServeFlag>} */ ({
@@ -36,6 +37,7 @@ export const SERVE_FLAGS = /** @type {const} @satisfies {Record<string, ServeFla
     type: 'string',
     env: 'STAGEGRAPH_TOKEN',
     value: '<secret>',
+    secret: true,
     help: 'agent token(s), comma-separated: require "Authorization: Bearer <secret>"',
   },
   'allow-origin': {
@@ -56,6 +58,7 @@ export const SERVE_FLAGS = /** @type {const} @satisfies {Record<string, ServeFla
     type: 'string',
     env: 'STAGEGRAPH_APPROVER_TOKEN',
     value: '<secret>',
+    secret: true,
     help: 'approver token(s): only these may see and answer approvals',
   },
   policy: {
@@ -120,6 +123,21 @@ export const SERVE_FLAGS = /** @type {const} @satisfies {Record<string, ServeFla
     help: 'launch the fixture app as a demo session, with a demo approver',
   },
 });
+
+/**
+ * The gateway's environment as the apps it launches get it: without its credentials, so an app under test
+ * (which may be anyone's) cannot read a token from its own environment and drive the gateway with it.
+ * @param {NodeJS.ProcessEnv} environment
+ * @returns {NodeJS.ProcessEnv}
+ */
+export function withoutGatewaySecrets(environment) {
+  const secretNames = new Set(
+    Object.values(SERVE_FLAGS)
+      .filter((flag) => 'secret' in flag && flag.secret)
+      .map((flag) => flag.env),
+  );
+  return Object.fromEntries(Object.entries(environment).filter(([name]) => !secretNames.has(name)));
+}
 
 const BOOLEAN_WORDS = { 1: true, true: true, yes: true, 0: false, false: false, no: false, '': false };
 

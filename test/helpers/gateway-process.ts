@@ -16,10 +16,17 @@ export interface GatewayProcess {
   readonly stderr: () => string;
 }
 
-/** Starts `stagegraph serve` as a separate process, as a user would, and reads its URL from stderr. */
-export async function serveInChild(args: readonly string[] = []): Promise<GatewayProcess> {
+/**
+ * Starts `stagegraph serve` as a separate process, as a user would, and reads its URL from stderr.
+ * `environment` is added to this process's own.
+ */
+export async function serveInChild(
+  args: readonly string[] = [],
+  environment: NodeJS.ProcessEnv = {},
+): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...environment },
   });
   let output = '';
   child.stderr!.on('data', (chunk: Buffer) => {
