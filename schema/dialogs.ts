@@ -8,59 +8,111 @@ import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';
 
 const DialogTypeEnum = builder.enumType('DialogType', {
+  description: 'The kind of JS dialog a page opened.',
   values: {
-    ALERT: { value: 'alert' },
-    CONFIRM: { value: 'confirm' },
-    PROMPT: { value: 'prompt' },
-    BEFOREUNLOAD: { value: 'beforeunload' },
+    ALERT: { value: 'alert', description: 'window.alert: a message with OK.' },
+    CONFIRM: { value: 'confirm', description: 'window.confirm: OK (accept) or Cancel (dismiss).' },
+    PROMPT: { value: 'prompt', description: 'window.prompt: a text answer (accept) or Cancel (dismiss).' },
+    BEFOREUNLOAD: {
+      value: 'beforeunload',
+      description: 'A beforeunload handler asked to stay on the page: accept leaves, dismiss stays.',
+    },
   } as const,
 });
 
-const DialogActionEnum = builder.enumType('DialogAction', { values: ['ACCEPT', 'DISMISS'] as const });
+const DialogActionEnum = builder.enumType('DialogAction', {
+  description: 'How a JS dialog is answered.',
+  values: {
+    ACCEPT: { description: 'Press OK (a prompt answers with its text).' },
+    DISMISS: { description: 'Press Cancel (an alert is simply closed).' },
+  } as const,
+});
 
 const DialogEntryRef = builder.objectRef<DialogEntry>('DialogEntry').implement({
   description: 'A JS dialog a renderer opened, and how the session policy answered it.',
   fields: (t) => ({
-    seq: t.exposeInt('seq'),
-    sessionId: t.exposeID('sessionId'),
-    time: t.field({ type: 'DateTime', resolve: (entry) => entry.time }),
-    type: t.field({ type: DialogTypeEnum, resolve: (entry) => entry.type }),
-    message: t.exposeString('message'),
+    seq: t.exposeInt('seq', { description: 'Per-session, strictly increasing: resume with `afterSeq`.' }),
+    sessionId: t.exposeID('sessionId', { description: 'The session whose renderer opened it.' }),
+    time: t.field({ type: 'DateTime', description: 'When it was answered.', resolve: (entry) => entry.time }),
+    type: t.field({
+      type: DialogTypeEnum,
+      description: 'Which kind of dialog.',
+      resolve: (entry) => entry.type,
+    }),
+    message: t.exposeString('message', { description: 'The text the page showed in it.' }),
     defaultValue: t.exposeString('defaultValue', {
       description: "A prompt's default value; empty otherwise.",
     }),
-    action: t.field({ type: DialogActionEnum, resolve: (entry) => entry.action }),
+    action: t.field({
+      type: DialogActionEnum,
+      description: 'How the policy answered it.',
+      resolve: (entry) => entry.action,
+    }),
     promptText: t.exposeString('promptText', {
       nullable: true,
       description: 'What an accepted prompt answered.',
     }),
-    windowId: t.exposeID('windowId', { nullable: true }),
+    windowId: t.exposeID('windowId', {
+      nullable: true,
+      description: 'The window (`w1`, ...) whose page opened it; null when not known.',
+    }),
   }),
 });
 
 const DialogLogRef = builder.objectRef<LogSnapshot<DialogEntry>>('DialogLog').implement({
   description: 'A read of the bounded dialog buffer (the newest 200).',
   fields: (t) => ({
-    entries: t.field({ type: [DialogEntryRef], resolve: (log) => log.entries }),
-    overflowed: t.exposeInt('overflowed'),
-    total: t.exposeInt('total'),
+    entries: t.field({
+      type: [DialogEntryRef],
+      description: 'The entries still in the buffer, oldest first.',
+      resolve: (log) => log.entries,
+    }),
+    overflowed: t.exposeInt('overflowed', { description: 'Entries pushed out of the buffer so far.' }),
+    total: t.exposeInt('total', { description: 'Dialogs ever answered in this session.' }),
   }),
 });
 
 const DialogPolicyRef = builder.objectRef<DialogPolicySpec>('DialogPolicy').implement({
   description: 'How the next dialogs are answered. Before any is set: dismiss everything.',
   fields: (t) => ({
-    default: t.field({ type: DialogActionEnum, resolve: (policy) => policy.default }),
-    alert: t.field({ type: DialogActionEnum, nullable: true, resolve: (policy) => policy.alert ?? null }),
-    confirm: t.field({ type: DialogActionEnum, nullable: true, resolve: (policy) => policy.confirm ?? null }),
-    prompt: t.field({ type: DialogActionEnum, nullable: true, resolve: (policy) => policy.prompt ?? null }),
+    default: t.field({
+      type: DialogActionEnum,
+      description: 'The answer for every type without its own override.',
+      resolve: (policy) => policy.default,
+    }),
+    alert: t.field({
+      type: DialogActionEnum,
+      nullable: true,
+      description: 'The answer for alerts; null means `default`.',
+      resolve: (policy) => policy.alert ?? null,
+    }),
+    confirm: t.field({
+      type: DialogActionEnum,
+      nullable: true,
+      description: 'The answer for confirms; null means `default`.',
+      resolve: (policy) => policy.confirm ?? null,
+    }),
+    prompt: t.field({
+      type: DialogActionEnum,
+      nullable: true,
+      description: 'The answer for prompts; null means `default`.',
+      resolve: (policy) => policy.prompt ?? null,
+    }),
     beforeunload: t.field({
       type: DialogActionEnum,
       nullable: true,
+      description: 'The answer for beforeunload dialogs; null means `default`.',
       resolve: (policy) => policy.beforeunload ?? null,
     }),
-    promptText: t.string({ nullable: true, resolve: (policy) => policy.promptText ?? null }),
-    oneShot: t.boolean({ resolve: (policy) => policy.oneShot ?? false }),
+    promptText: t.string({
+      nullable: true,
+      description: "What an accepted prompt answers; null means the prompt's own default value.",
+      resolve: (policy) => policy.promptText ?? null,
+    }),
+    oneShot: t.boolean({
+      description: 'True when it answers only the next dialog, after which everything is dismissed.',
+      resolve: (policy) => policy.oneShot ?? false,
+    }),
   }),
 });
 
@@ -69,11 +121,18 @@ builder.objectFields(SessionRef, (t) => ({
     type: DialogLogRef,
     description: 'Dialogs the renderers opened and how each was answered; readable after the app ends.',
     ...requiresCapability('DIALOGS'),
-    args: { last: t.arg.int({ required: false }), afterSeq: t.arg.int({ required: false }) },
+    args: {
+      last: t.arg.int({ required: false, description: 'Only the newest N entries.' }),
+      afterSeq: t.arg.int({
+        required: false,
+        description: 'Only entries with a larger `seq`: resume reading without gaps or repeats.',
+      }),
+    },
     resolve: (session, args) => session.capture.dialogs.log.snapshot(args),
   }),
   dialogPolicy: t.field({
     type: DialogPolicyRef,
+    description: 'The policy answering the next JS dialogs (dismiss everything until setDialogPolicy).',
     ...requiresCapability('DIALOGS'),
     resolve: (session) => session.capture.dialogs.policy.current,
   }),
@@ -87,11 +146,19 @@ builder.mutationField('setDialogPolicy', (t) =>
     ...requiresCapability('DIALOGS'),
     args: {
       session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
-      default: t.arg({ type: DialogActionEnum, required: true }),
-      alert: t.arg({ type: DialogActionEnum, required: false }),
-      confirm: t.arg({ type: DialogActionEnum, required: false }),
-      prompt: t.arg({ type: DialogActionEnum, required: false }),
-      beforeunload: t.arg({ type: DialogActionEnum, required: false }),
+      default: t.arg({
+        type: DialogActionEnum,
+        required: true,
+        description: 'The answer for every type without its own override.',
+      }),
+      alert: t.arg({ type: DialogActionEnum, required: false, description: 'Override for alerts.' }),
+      confirm: t.arg({ type: DialogActionEnum, required: false, description: 'Override for confirms.' }),
+      prompt: t.arg({ type: DialogActionEnum, required: false, description: 'Override for prompts.' }),
+      beforeunload: t.arg({
+        type: DialogActionEnum,
+        required: false,
+        description: 'Override for beforeunload dialogs.',
+      }),
       promptText: t.arg.string({
         required: false,
         description: "An accepted prompt's answer; else its default.",
@@ -107,9 +174,16 @@ builder.mutationField('setDialogPolicy', (t) =>
 );
 
 const DialogEventRef = builder.objectRef<Delivery<DialogEntry>>('DialogEvent').implement({
+  description: 'One delivery of the `dialogs` subscription.',
   fields: (t) => ({
-    entry: t.field({ type: DialogEntryRef, resolve: (delivery) => delivery.event }),
-    droppedBefore: t.exposeInt('droppedBefore'),
+    entry: t.field({
+      type: DialogEntryRef,
+      description: 'The answered dialog.',
+      resolve: (delivery) => delivery.event,
+    }),
+    droppedBefore: t.exposeInt('droppedBefore', {
+      description: 'Entries this subscriber lost just before this one because it read too slowly.',
+    }),
   }),
 });
 
@@ -120,7 +194,10 @@ builder.subscriptionField('dialogs', (t) =>
       'Dialogs as they are answered; the same entries `Session.dialogs` shows. Without `session`: every session whose transport has DIALOGS.',
     ...requiresCapability('DIALOGS', { perEventSource: true }),
     args: {
-      session: t.arg.id({ required: false }),
+      session: t.arg.id({
+        required: false,
+        description: "Only this session's dialogs; an unknown id fails with SESSION_NOT_FOUND.",
+      }),
       replay: t.arg.boolean({ required: false, description: 'Start with the buffered entries.' }),
     },
     subscribe: (_root, args, { hub, sessions }) => dialogStream(hub, sessions, args),

@@ -19,9 +19,16 @@ const GATED = {
 } as const;
 
 const IpcDirectionEnum = builder.enumType('IpcDirection', {
+  description: 'Which way an IPC message went between a page and the main process.',
   values: {
-    RENDERER_TO_MAIN: { value: 'renderer-to-main' },
-    MAIN_TO_RENDERER: { value: 'main-to-renderer' },
+    RENDERER_TO_MAIN: {
+      value: 'renderer-to-main',
+      description: 'From a page to the main process: ipcRenderer.send or invoke (or an invokeIpc call).',
+    },
+    MAIN_TO_RENDERER: {
+      value: 'main-to-renderer',
+      description: "From the main process to a page: webContents.send, or an invoke's RESULT or ERROR.",
+    },
   },
   extensions: MAIN_ONLY,
 });
@@ -29,10 +36,13 @@ const IpcDirectionEnum = builder.enumType('IpcDirection', {
 const IpcKindEnum = builder.enumType('IpcKind', {
   description: 'SEND: ipcRenderer.send or webContents.send; INVOKE, then RESULT or ERROR: one invoke.',
   values: {
-    SEND: { value: 'send' },
-    INVOKE: { value: 'invoke' },
-    RESULT: { value: 'result' },
-    ERROR: { value: 'error' },
+    SEND: { value: 'send', description: 'A one-way message (ipcRenderer.send or webContents.send).' },
+    INVOKE: {
+      value: 'invoke',
+      description: 'An ipcRenderer.invoke call reaching its ipcMain.handle handler.',
+    },
+    RESULT: { value: 'result', description: "An invoke handler's return value (in `args`)." },
+    ERROR: { value: 'error', description: "An invoke handler's thrown error (its message in `args`)." },
   },
   extensions: MAIN_ONLY,
 });
@@ -41,27 +51,54 @@ const IpcMessageRef = builder.objectRef<IpcEntry>('IpcMessage').implement({
   description: 'One IPC message on a captured channel, arguments redacted and cut at 1,024 characters.',
   extensions: MAIN_ONLY,
   fields: (t) => ({
-    seq: t.exposeInt('seq'),
-    sessionId: t.exposeID('sessionId'),
-    direction: t.field({ type: IpcDirectionEnum, resolve: (entry) => entry.direction }),
-    kind: t.field({ type: IpcKindEnum, resolve: (entry) => entry.kind }),
-    channel: t.exposeString('channel'),
+    seq: t.exposeInt('seq', { description: 'Per-session, strictly increasing.' }),
+    sessionId: t.exposeID('sessionId', { description: 'The session whose app sent it.' }),
+    direction: t.field({
+      type: IpcDirectionEnum,
+      description: 'Page to main, or main to page.',
+      resolve: (entry) => entry.direction,
+    }),
+    kind: t.field({
+      type: IpcKindEnum,
+      description: 'SEND, INVOKE, RESULT or ERROR.',
+      resolve: (entry) => entry.kind,
+    }),
+    channel: t.exposeString('channel', { description: 'The IPC channel name.' }),
     args: t.exposeString('args', {
       description: 'The arguments as a JSON array (a result: its value; an error: its message).',
     }),
     argsLength: t.exposeInt('argsLength', { description: 'Length of the whole JSON before the cut.' }),
-    truncated: t.exposeBoolean('truncated'),
-    webContentsId: t.exposeInt('webContentsId', { nullable: true }),
+    truncated: t.exposeBoolean('truncated', {
+      description: 'True when `args` was cut at 1,024 characters (`argsLength` is the whole length).',
+    }),
+    webContentsId: t.exposeInt('webContentsId', {
+      nullable: true,
+      description: "Electron's webContents.id of the page it came from or went to; null when there is none.",
+    }),
     viaGateway: t.exposeBoolean('viaGateway', { description: 'An invokeIpc call, not the page.' }),
-    time: t.field({ type: 'DateTime', resolve: (entry) => entry.time }),
+    time: t.field({
+      type: 'DateTime',
+      description: 'When the main process saw it.',
+      resolve: (entry) => entry.time,
+    }),
   }),
 });
 
 const IpcCaptureRef = builder.objectRef<IpcCapture>('IpcCapture').implement({
+  description: 'Which IPC channels are being captured.',
   extensions: MAIN_ONLY,
   fields: (t) => ({
-    channels: t.stringList({ nullable: true, resolve: (capture) => capture.channels }),
-    armedAt: t.field({ type: 'DateTime', nullable: true, resolve: (capture) => capture.armedAt }),
+    channels: t.stringList({
+      nullable: true,
+      description: 'Exact channel names, or prefixes ending in `*`; null when capture is off.',
+      resolve: (capture) => capture.channels,
+    }),
+    armedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When armIpc last set the channels; null when capture is off.',
+      resolve: (capture) => capture.armedAt,
+    }),
   }),
 });
 
@@ -71,19 +108,32 @@ const IpcLogRef = builder
     description: 'A read of the bounded IPC buffer (the newest 500).',
     extensions: MAIN_ONLY,
     fields: (t) => ({
-      entries: t.field({ type: [IpcMessageRef], resolve: (log) => log.entries }),
-      overflowed: t.exposeInt('overflowed'),
-      capture: t.field({ type: IpcCaptureRef, resolve: (log) => log.capture }),
+      entries: t.field({
+        type: [IpcMessageRef],
+        description: 'The messages still in the buffer, oldest first.',
+        resolve: (log) => log.entries,
+      }),
+      overflowed: t.exposeInt('overflowed', { description: 'Messages pushed out of the buffer so far.' }),
+      capture: t.field({
+        type: IpcCaptureRef,
+        description: 'The channels captured now.',
+        resolve: (log) => log.capture,
+      }),
     }),
   });
 
 const IpcInvocationRef = builder.objectRef<IpcInvocation>('IpcInvocation').implement({
+  description: 'What invokeIpc did: the handler ran and returned, or why it did not.',
   extensions: MAIN_ONLY,
   fields: (t) => ({
-    invoked: t.exposeBoolean('invoked'),
+    invoked: t.exposeBoolean('invoked', { description: 'True when the handler ran and returned a value.' }),
     reason: t.exposeString('reason', { nullable: true, description: 'no_handler or failed.' }),
     json: t.exposeString('json', { nullable: true, description: "The handler's result as JSON." }),
-    error: t.exposeString('error', { nullable: true }),
+    error: t.exposeString('error', {
+      nullable: true,
+      description:
+        "Why it did not run: a failed handler's error as name and message (never a stack), or a note that handlers registered before the hooks are unseen.",
+    }),
   }),
 });
 
@@ -92,7 +142,7 @@ builder.objectField(SessionRef, 'ipc', (t) =>
     type: IpcLogRef,
     description: 'IPC captured so far on the channels armIpc named. Present only with --allow-eval(=main).',
     ...GATED,
-    args: { channel: t.arg.string({ required: false }) },
+    args: { channel: t.arg.string({ required: false, description: 'Only messages on this exact channel.' }) },
     resolve: (session, args) => ({
       entries: session.native.ipc.read(args.channel),
       overflowed: session.native.ipc.overflowed,
@@ -107,14 +157,22 @@ builder.mutationFields((t) => ({
     description:
       'Captures IPC on `channels` (exact names, or prefixes ending in *), replacing the last list.',
     ...GATED,
-    args: { session: t.arg.id({ required: false }), channels: t.arg.stringList({ required: true }) },
+    args: {
+      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      channels: t.arg.stringList({
+        required: true,
+        description: 'Exact names, or prefixes ending in `*`; 1 to 50 of them, else BAD_INPUT.',
+      }),
+    },
     resolve: (_root, args, { sessions }) => sessions.get(args.session).native.armIpc(args.channels),
   }),
   stopIpc: t.field({
     type: IpcCaptureRef,
     description: 'Stops IPC capture; what was kept stays readable.',
     ...GATED,
-    args: { session: t.arg.id({ required: false }) },
+    args: {
+      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+    },
     resolve: (_root, args, { sessions }) => sessions.get(args.session).native.stopIpc(),
   }),
   invokeIpc: t.field({
@@ -123,8 +181,11 @@ builder.mutationFields((t) => ({
       "Calls the app's ipcMain.handle handler for `channel` as the active page's invoke would, with `args` (a JSON array).",
     ...GATED,
     args: {
-      session: t.arg.id({ required: false }),
-      channel: t.arg.string({ required: true }),
+      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      channel: t.arg.string({
+        required: true,
+        description: 'The channel the app registered with ipcMain.handle.',
+      }),
       args: t.arg.string({ required: false, description: 'A JSON array of arguments (default []).' }),
     },
     resolve: (_root, args, { sessions }) =>
@@ -133,10 +194,17 @@ builder.mutationFields((t) => ({
 }));
 
 const IpcEventRef = builder.objectRef<Delivery<IpcEntry>>('IpcEvent').implement({
+  description: 'One delivery of the `ipc` subscription.',
   extensions: MAIN_ONLY,
   fields: (t) => ({
-    message: t.field({ type: IpcMessageRef, resolve: (delivery) => delivery.event }),
-    droppedBefore: t.exposeInt('droppedBefore'),
+    message: t.field({
+      type: IpcMessageRef,
+      description: 'The captured message.',
+      resolve: (delivery) => delivery.event,
+    }),
+    droppedBefore: t.exposeInt('droppedBefore', {
+      description: 'Messages this subscriber lost just before this one because it read too slowly.',
+    }),
   }),
 });
 
@@ -145,7 +213,12 @@ builder.subscriptionField('ipc', (t) =>
     type: IpcEventRef,
     description: 'IPC on captured channels as it happens; all sessions unless `session` is given.',
     extensions: MAIN_ONLY,
-    args: { session: t.arg.id({ required: false }) },
+    args: {
+      session: t.arg.id({
+        required: false,
+        description: "Only this session's messages; an unknown id fails with SESSION_NOT_FOUND.",
+      }),
+    },
     subscribe: (_root, args, { hub, sessions }) => nativeStream(hub, sessions, 'ipc', args.session),
     resolve: (delivery) => delivery,
   }),

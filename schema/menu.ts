@@ -8,61 +8,105 @@ import { actsOn } from './governance.js';
 import { SessionRef } from './session.js';
 
 const MenuItemTypeEnum = builder.enumType('NativeMenuItemType', {
-  values: ['NORMAL', 'SEPARATOR', 'SUBMENU', 'CHECKBOX', 'RADIO'] as const,
+  description: "An Electron MenuItem's `type`.",
+  values: {
+    NORMAL: { description: 'A plain item that runs its click handler or role.' },
+    SEPARATOR: { description: 'A divider line; it cannot be invoked.' },
+    SUBMENU: { description: 'An item opening `submenu`; invoke one of its children instead.' },
+    CHECKBOX: { description: 'An item that toggles `checked` when clicked.' },
+    RADIO: { description: 'An item of a radio group; clicking it checks it.' },
+  } as const,
 });
 
 export const NativeMenuItemRef = builder.objectRef<NativeMenuItem>('NativeMenuItem');
 NativeMenuItemRef.implement({
   description: 'An Electron MenuItem as the main process holds it, read by a fixed serializer (not eval).',
   fields: (t) => ({
-    label: t.exposeString('label'),
-    role: t.exposeString('role', { nullable: true }),
+    label: t.exposeString('label', {
+      description:
+        'The label shown (empty when it has none, as separators); use it as a step of a menu `path`.',
+    }),
+    role: t.exposeString('role', {
+      nullable: true,
+      description:
+        "Electron's built-in role (quit, copy, toggleDevTools, ...); null when none. Also matches as a `path` step.",
+    }),
     type: t.field({
       type: MenuItemTypeEnum,
+      description: 'NORMAL, SEPARATOR, SUBMENU, CHECKBOX or RADIO.',
       resolve: (item) => item.type.toUpperCase() as 'NORMAL' | 'SEPARATOR' | 'SUBMENU' | 'CHECKBOX' | 'RADIO',
     }),
-    id: t.exposeString('id', { nullable: true }),
-    accelerator: t.exposeString('accelerator', { nullable: true }),
-    enabled: t.exposeBoolean('enabled'),
-    visible: t.exposeBoolean('visible'),
-    checked: t.exposeBoolean('checked'),
-    sublabel: t.exposeString('sublabel', { nullable: true }),
-    toolTip: t.exposeString('toolTip', { nullable: true }),
-    submenu: t.field({ type: [NativeMenuItemRef], nullable: true, resolve: (item) => item.submenu }),
+    id: t.exposeString('id', { nullable: true, description: "The app's id for the item; null when none." }),
+    accelerator: t.exposeString('accelerator', {
+      nullable: true,
+      description: 'Its keyboard shortcut (CmdOrCtrl+Q, ...); press it to run a role item. Null when none.',
+    }),
+    enabled: t.exposeBoolean('enabled', { description: 'False when greyed out; invoking it is refused.' }),
+    visible: t.exposeBoolean('visible', { description: 'False when the app hid it.' }),
+    checked: t.exposeBoolean('checked', { description: 'Whether a CHECKBOX or RADIO item is checked.' }),
+    sublabel: t.exposeString('sublabel', { nullable: true, description: 'Secondary text; null when none.' }),
+    toolTip: t.exposeString('toolTip', { nullable: true, description: 'Hover text; null when none.' }),
+    submenu: t.field({
+      type: [NativeMenuItemRef],
+      nullable: true,
+      description: 'The child items of a SUBMENU (read up to 8 levels deep); null for other items.',
+      resolve: (item) => item.submenu,
+    }),
   }),
 });
 
 const MenuInvocationRef = builder.objectRef<MenuInvocation>('MenuInvocation').implement({
   description: 'Whether the click reached the app; refused, never faked, when Electron would not deliver it.',
   fields: (t) => ({
-    invoked: t.exposeBoolean('invoked'),
+    invoked: t.exposeBoolean('invoked', {
+      description: "True when the item's click handler was called; false means refused (see `reason`).",
+    }),
     reason: t.exposeString('reason', {
       nullable: true,
       description:
         'not_found, disabled, role (Electron runs role items itself: press their accelerator instead), submenu, separator, no_handler, no_menu.',
     }),
-    label: t.exposeString('label', { nullable: true }),
-    role: t.exposeString('role', { nullable: true }),
+    label: t.exposeString('label', {
+      nullable: true,
+      description: 'The label of the item the path reached; null when it reached none.',
+    }),
+    role: t.exposeString('role', {
+      nullable: true,
+      description: 'The role of a refused item that has one; null otherwise (always null when invoked).',
+    }),
   }),
 });
 
 const PointRef = builder.objectRef<{ x: number; y: number }>('Point').implement({
-  fields: (t) => ({ x: t.exposeInt('x'), y: t.exposeInt('y') }),
+  description: 'A position in pixels, as the app passed it.',
+  fields: (t) => ({
+    x: t.exposeInt('x', { description: 'Horizontal pixels from the left edge of the window.' }),
+    y: t.exposeInt('y', { description: 'Vertical pixels from the top edge of the window.' }),
+  }),
 });
 
 const ContextMenuRef = builder.objectRef<ContextMenuEntry>('ContextMenu').implement({
   description:
     'A menu the app popped up with Menu.popup; it stays open until an item is chosen or it closes.',
   fields: (t) => ({
-    sessionId: t.exposeID('sessionId'),
+    sessionId: t.exposeID('sessionId', { description: 'The session whose app popped it up.' }),
     windowId: t.exposeID('windowId', { nullable: true, description: 'The window it opened over.' }),
     position: t.field({
       type: PointRef,
       nullable: true,
+      description: 'The x and y the app passed to Menu.popup; null when it gave none (the cursor position).',
       resolve: (menu) => (menu.x === null || menu.y === null ? null : { x: menu.x, y: menu.y }),
     }),
-    time: t.field({ type: 'DateTime', resolve: (menu) => menu.time }),
-    items: t.field({ type: [NativeMenuItemRef], resolve: (menu) => menu.items }),
+    time: t.field({
+      type: 'DateTime',
+      description: 'When the app popped it up.',
+      resolve: (menu) => menu.time,
+    }),
+    items: t.field({
+      type: [NativeMenuItemRef],
+      description: 'Its items; pass a path of their labels to invokeContextMenuItem.',
+      resolve: (menu) => menu.items,
+    }),
   }),
 });
 
@@ -79,7 +123,12 @@ builder.objectFields(SessionRef, (t) => ({
     nullable: true,
     description: 'One application menu item by path; each step matches a label, else a role.',
     ...requiresCapability('NATIVE_UI'),
-    args: { path: t.arg.stringList({ required: true }) },
+    args: {
+      path: t.arg.stringList({
+        required: true,
+        description: 'Labels (or roles) from the menu bar down, such as ["File", "Save"].',
+      }),
+    },
     resolve: (session, args) => session.native.menuItem(args.path),
   }),
   contextMenu: t.field({
@@ -97,23 +146,43 @@ builder.mutationFields((t) => ({
     description:
       "Clicks an application menu item as Electron would (the app's handler gets the focused window).",
     ...actsOn('menuItem', requiresCapability('NATIVE_UI')),
-    args: { session: t.arg.id({ required: false }), path: t.arg.stringList({ required: true }) },
+    args: {
+      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      path: t.arg.stringList({
+        required: true,
+        description:
+          'Labels (or roles, case-insensitively) from the menu bar down, such as ["File", "Save"].',
+      }),
+    },
     resolve: (_root, args, { sessions }) => sessions.get(args.session).native.invokeMenuItem(args.path),
   }),
   invokeContextMenuItem: t.field({
     type: MenuInvocationRef,
     description: 'Chooses an item of the open context menu as a person would; the menu then closes.',
     ...actsOn('contextMenuItem', requiresCapability('NATIVE_UI')),
-    args: { session: t.arg.id({ required: false }), path: t.arg.stringList({ required: true }) },
+    args: {
+      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      path: t.arg.stringList({
+        required: true,
+        description: 'Labels (or roles) from the top of the open context menu down, such as ["Copy"].',
+      }),
+    },
     resolve: (_root, args, { sessions }) =>
       sessions.get(args.session).native.invokeContextMenuItem(args.path),
   }),
 }));
 
 const ContextMenuEventRef = builder.objectRef<Delivery<ContextMenuEntry>>('ContextMenuEvent').implement({
+  description: 'One delivery of the `contextMenus` subscription.',
   fields: (t) => ({
-    menu: t.field({ type: ContextMenuRef, resolve: (delivery) => delivery.event }),
-    droppedBefore: t.exposeInt('droppedBefore'),
+    menu: t.field({
+      type: ContextMenuRef,
+      description: 'The menu as it was popped up.',
+      resolve: (delivery) => delivery.event,
+    }),
+    droppedBefore: t.exposeInt('droppedBefore', {
+      description: 'Menus this subscriber lost just before this one because it read too slowly.',
+    }),
   }),
 });
 
@@ -121,7 +190,12 @@ builder.subscriptionField('contextMenus', (t) =>
   t.field({
     type: ContextMenuEventRef,
     description: 'Context menus as the app pops them up; all sessions unless `session` is given.',
-    args: { session: t.arg.id({ required: false }) },
+    args: {
+      session: t.arg.id({
+        required: false,
+        description: "Only this session's menus; an unknown id fails with SESSION_NOT_FOUND.",
+      }),
+    },
     subscribe: (_root, args, { hub, sessions }) => nativeStream(hub, sessions, 'contextMenu', args.session),
     resolve: (delivery) => delivery,
   }),

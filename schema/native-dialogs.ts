@@ -13,61 +13,114 @@ const TYPES = { OPEN: 'open', SAVE: 'save', MESSAGE_BOX: 'messageBox' } as const
 const GRAPHQL_TYPE = { open: 'OPEN', save: 'SAVE', messageBox: 'MESSAGE_BOX' } as const;
 
 const NativeDialogTypeEnum = builder.enumType('NativeDialogType', {
-  values: Object.keys(TYPES) as (keyof typeof TYPES)[],
+  values: {
+    OPEN: { description: 'dialog.showOpenDialog(Sync): choose files or folders to open.' },
+    SAVE: { description: 'dialog.showSaveDialog(Sync): choose a path to save to.' },
+    MESSAGE_BOX: { description: 'dialog.showMessageBox(Sync): a message with buttons.' },
+  } as const satisfies Record<keyof typeof TYPES, { description: string }>,
   description: 'dialog.showOpenDialog, showSaveDialog, showMessageBox (each with its Sync form).',
 });
 
 const NativeDialogRuleInput = builder.inputType('NativeDialogRuleInput', {
   description: 'How to answer one kind of native dialog. Give filePaths, response or cancel.',
   fields: (t) => ({
-    type: t.field({ type: NativeDialogTypeEnum, required: true }),
+    type: t.field({
+      type: NativeDialogTypeEnum,
+      required: true,
+      description: 'Which dialog this rule answers.',
+    }),
     filePaths: t.stringList({
       required: false,
       description: 'OPEN: the files chosen; SAVE: the path (first).',
     }),
     response: t.int({ required: false, description: 'MESSAGE_BOX: the index of the button pressed.' }),
-    checkboxChecked: t.boolean({ required: false }),
-    cancel: t.boolean({ required: false }),
+    checkboxChecked: t.boolean({
+      required: false,
+      description: "MESSAGE_BOX: the checkbox state to answer; the app's own `checkboxChecked` when absent.",
+    }),
+    cancel: t.boolean({ required: false, description: 'Answer as if the user cancelled.' }),
     once: t.boolean({ required: false, description: 'Answer the next call only (default: always).' }),
   }),
 });
 
 const NativeDialogRuleRef = builder.objectRef<DialogRule>('NativeDialogRule').implement({
+  description: 'One rule of the native dialog policy, as set.',
   fields: (t) => ({
-    type: t.field({ type: NativeDialogTypeEnum, resolve: (rule) => GRAPHQL_TYPE[rule.type] }),
-    filePaths: t.stringList({ nullable: true, resolve: (rule) => rule.filePaths ?? null }),
-    response: t.int({ nullable: true, resolve: (rule) => rule.response ?? null }),
-    cancel: t.boolean({ resolve: (rule) => rule.cancel === true }),
-    once: t.exposeBoolean('once'),
+    type: t.field({
+      type: NativeDialogTypeEnum,
+      description: 'Which dialog it answers.',
+      resolve: (rule) => GRAPHQL_TYPE[rule.type],
+    }),
+    filePaths: t.stringList({
+      nullable: true,
+      description: 'OPEN: the files chosen; SAVE: the path (first). Null when not given.',
+      resolve: (rule) => rule.filePaths ?? null,
+    }),
+    response: t.int({
+      nullable: true,
+      description: 'MESSAGE_BOX: the index of the button pressed (0 when null and not cancelled).',
+      resolve: (rule) => rule.response ?? null,
+    }),
+    cancel: t.boolean({
+      description: 'True when it answers as cancelled.',
+      resolve: (rule) => rule.cancel === true,
+    }),
+    once: t.exposeBoolean('once', {
+      description: 'True when it answers only the next matching call and is then dropped.',
+    }),
   }),
 });
 
 const NativeDialogAnswerRef = builder.objectRef<DialogAnswer>('NativeDialogAnswer').implement({
+  description: "What the app's dialog call returned to it.",
   fields: (t) => ({
-    canceled: t.exposeBoolean('canceled'),
-    filePaths: t.exposeStringList('filePaths'),
-    response: t.exposeInt('response', { nullable: true }),
-    checkboxChecked: t.exposeBoolean('checkboxChecked'),
+    canceled: t.exposeBoolean('canceled', {
+      description: 'True when answered as cancelled (by a `cancel` rule, or because no rule matched).',
+    }),
+    filePaths: t.exposeStringList('filePaths', {
+      description: 'OPEN: the files chosen; SAVE: the path chosen (at most one); empty otherwise.',
+    }),
+    response: t.exposeInt('response', {
+      nullable: true,
+      description:
+        "MESSAGE_BOX: the index of the button pressed (cancelled: the box's cancelId); null for OPEN and SAVE.",
+    }),
+    checkboxChecked: t.exposeBoolean('checkboxChecked', {
+      description:
+        "MESSAGE_BOX: the checkbox state returned (the rule's, else the app's own `checkboxChecked`).",
+    }),
   }),
 });
 
 const NativeDialogCallRef = builder.objectRef<NativeDialogEntry>('NativeDialogCall').implement({
   description: 'One call of a native dialog by the app, and how the policy answered it.',
   fields: (t) => ({
-    seq: t.exposeInt('seq'),
-    sessionId: t.exposeID('sessionId'),
-    type: t.field({ type: NativeDialogTypeEnum, resolve: (call) => GRAPHQL_TYPE[call.type] }),
-    sync: t.exposeBoolean('sync'),
-    title: t.exposeString('title'),
-    message: t.exposeString('message'),
+    seq: t.exposeInt('seq', { description: 'Per-session, strictly increasing.' }),
+    sessionId: t.exposeID('sessionId', { description: 'The session whose app made the call.' }),
+    type: t.field({
+      type: NativeDialogTypeEnum,
+      description: 'Which dialog the app called.',
+      resolve: (call) => GRAPHQL_TYPE[call.type],
+    }),
+    sync: t.exposeBoolean('sync', { description: 'True for the Sync form (showOpenDialogSync, ...).' }),
+    title: t.exposeString('title', { description: "The options' `title`; empty when none." }),
+    message: t.exposeString('message', { description: "The options' `message`; empty when none." }),
     options: t.exposeString('options', {
       description: 'The options passed, as JSON (cut at 2,000 characters).',
     }),
-    answer: t.field({ type: NativeDialogAnswerRef, resolve: (call) => call.answer }),
+    answer: t.field({
+      type: NativeDialogAnswerRef,
+      description: 'What the call returned to the app.',
+      resolve: (call) => call.answer,
+    }),
     answeredBy: t.exposeString('answeredBy', {
       description: 'policy, or cancel when no rule matched (never shown, never waiting).',
     }),
-    time: t.field({ type: 'DateTime', resolve: (call) => call.time }),
+    time: t.field({
+      type: 'DateTime',
+      description: "When the app's main process made the call.",
+      resolve: (call) => call.time,
+    }),
   }),
 });
 
@@ -84,11 +137,15 @@ builder.mutationField('setNativeDialogPolicy', (t) =>
   t.field({
     type: [NativeDialogRuleRef],
     description:
-      "Replaces the session's answers to native dialogs; the first rule of a dialog's type answers it, and what no rule answers is cancelled.",
+      "Replaces the session's answers to native dialogs; the first rule of a dialog's type answers it, and what no rule answers is cancelled. An injected session fails with CAPABILITY_UNSUPPORTED.",
     ...requiresCapability('NATIVE_UI'),
     args: {
-      session: t.arg.id({ required: false }),
-      rules: t.arg({ type: [NativeDialogRuleInput], required: true }),
+      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      rules: t.arg({
+        type: [NativeDialogRuleInput],
+        required: true,
+        description: 'At most 50 rules (more fail with BAD_INPUT); an empty list cancels every dialog.',
+      }),
     },
     resolve: (_root, args, { sessions }) =>
       sessions.get(args.session).native.setDialogPolicy(
@@ -105,9 +162,16 @@ builder.mutationField('setNativeDialogPolicy', (t) =>
 );
 
 const NativeDialogEventRef = builder.objectRef<Delivery<NativeDialogEntry>>('NativeDialogEvent').implement({
+  description: 'One delivery of the `nativeDialogs` subscription.',
   fields: (t) => ({
-    call: t.field({ type: NativeDialogCallRef, resolve: (delivery) => delivery.event }),
-    droppedBefore: t.exposeInt('droppedBefore'),
+    call: t.field({
+      type: NativeDialogCallRef,
+      description: 'The dialog call and its answer.',
+      resolve: (delivery) => delivery.event,
+    }),
+    droppedBefore: t.exposeInt('droppedBefore', {
+      description: 'Calls this subscriber lost just before this one because it read too slowly.',
+    }),
   }),
 });
 
@@ -115,7 +179,12 @@ builder.subscriptionField('nativeDialogs', (t) =>
   t.field({
     type: NativeDialogEventRef,
     description: 'Native dialog calls as the app makes them; all sessions unless `session` is given.',
-    args: { session: t.arg.id({ required: false }) },
+    args: {
+      session: t.arg.id({
+        required: false,
+        description: "Only this session's calls; an unknown id fails with SESSION_NOT_FOUND.",
+      }),
+    },
     subscribe: (_root, args, { hub, sessions }) => nativeStream(hub, sessions, 'nativeDialog', args.session),
     resolve: (delivery) => delivery,
   }),

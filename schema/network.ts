@@ -8,20 +8,38 @@ import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';
 
 const HeaderRef = builder.objectRef<{ name: string; value: string }>('Header').implement({
-  fields: (t) => ({ name: t.exposeString('name'), value: t.exposeString('value') }),
+  description: 'One HTTP header of a recorded request or response.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'The header name, lower-cased.' }),
+    value: t.exposeString('value', {
+      description: "The header's value; `[redacted]` for credential headers unless read with `reveal: true`.",
+    }),
+  }),
 });
 
 const BodyEncodingEnum = builder.enumType('BodyEncoding', {
-  values: ['TEXT', 'BASE64'] as const,
+  values: {
+    TEXT: { description: '`data` is the body as UTF-8 text.' },
+    BASE64: { description: '`data` is the body base64-encoded (kept only with `binaryBodies: true`).' },
+  } as const,
   description: 'TEXT for text content types (UTF-8); BASE64 for anything else.',
 });
 
 const NetworkBodyRef = builder.objectRef<NetworkBody>('NetworkBody').implement({
+  description:
+    "A request or response body kept by a capture armed with `bodies: true`, cut at the capture's `maxBodyBytes`.",
   fields: (t) => ({
-    encoding: t.field({ type: BodyEncodingEnum, resolve: (body) => body.encoding }),
-    data: t.exposeString('data'),
+    encoding: t.field({
+      type: BodyEncodingEnum,
+      description: 'How `data` is encoded: TEXT or BASE64.',
+      resolve: (body) => body.encoding,
+    }),
+    data: t.exposeString('data', { description: 'The kept bytes of the body, encoded as `encoding` says.' }),
     size: t.exposeInt('size', { description: 'Full size in bytes, before truncation.' }),
-    truncated: t.exposeBoolean('truncated'),
+    truncated: t.exposeBoolean('truncated', {
+      description:
+        "True when the body was longer than the capture's `maxBodyBytes` and `data` holds only the start.",
+    }),
   }),
 });
 
@@ -29,40 +47,76 @@ const NetworkEntryRef = builder.objectRef<NetworkEntry>('NetworkEntry').implemen
   description: 'One finished or failed request of a renderer.',
   fields: (t) => ({
     seq: t.exposeInt('seq', { description: 'Per-session, strictly increasing: resume with `afterSeq`.' }),
-    sessionId: t.exposeID('sessionId'),
-    time: t.field({ type: 'DateTime', resolve: (entry) => entry.time }),
-    windowId: t.exposeID('windowId', { nullable: true }),
-    method: t.exposeString('method'),
-    url: t.exposeString('url'),
+    sessionId: t.exposeID('sessionId', { description: 'The session whose renderer made the request.' }),
+    time: t.field({
+      type: 'DateTime',
+      description: 'When the request finished (or failed) and was recorded.',
+      resolve: (entry) => entry.time,
+    }),
+    windowId: t.exposeID('windowId', {
+      nullable: true,
+      description: 'The window (`w1`, ...) whose page made the request; null when it is not known.',
+    }),
+    method: t.exposeString('method', { description: 'The HTTP method, upper-case (GET, POST, ...).' }),
+    url: t.exposeString('url', { description: 'The full request URL.' }),
     resourceType: t.exposeString('resourceType', { description: 'document, fetch, xhr, image, script, ...' }),
     status: t.exposeInt('status', { nullable: true, description: 'Null when no response arrived.' }),
     requestHeaders: t.field({
       type: [HeaderRef],
       description: 'Cookie and authorization values are redacted unless `reveal: true`.',
-      args: { reveal: t.arg.boolean({ required: false }) },
+      args: {
+        reveal: t.arg.boolean({
+          required: false,
+          description: 'Show Cookie, Authorization and Proxy-Authorization values in clear (default false).',
+        }),
+      },
       resolve: (entry, args) => headerList(entry.requestHeaders, args.reveal),
     }),
     responseHeaders: t.field({
       type: [HeaderRef],
       description: 'Set-Cookie values are redacted unless `reveal: true`.',
-      args: { reveal: t.arg.boolean({ required: false }) },
+      args: {
+        reveal: t.arg.boolean({
+          required: false,
+          description: 'Show Set-Cookie values in clear (default false).',
+        }),
+      },
       resolve: (entry, args) => headerList(entry.responseHeaders, args.reveal),
     }),
-    durationMs: t.exposeInt('durationMs', { nullable: true, description: 'Request start to response end.' }),
+    durationMs: t.exposeInt('durationMs', {
+      nullable: true,
+      description: 'Milliseconds from request start to response end (or failure); null when not measured.',
+    }),
     failure: t.exposeString('failure', {
       nullable: true,
       description: "Chromium's error text, when it failed.",
     }),
     stubId: t.exposeID('stubId', { nullable: true, description: 'The stub that answered it, if one did.' }),
-    requestBody: t.field({ type: NetworkBodyRef, nullable: true, resolve: (entry) => entry.requestBody }),
-    responseBody: t.field({ type: NetworkBodyRef, nullable: true, resolve: (entry) => entry.responseBody }),
+    requestBody: t.field({
+      type: NetworkBodyRef,
+      nullable: true,
+      description:
+        'The request body; null unless a capture wanting it had `bodies: true` (non-text bodies also need `binaryBodies`), or when empty.',
+      resolve: (entry) => entry.requestBody,
+    }),
+    responseBody: t.field({
+      type: NetworkBodyRef,
+      nullable: true,
+      description:
+        'The response body; null unless a capture wanting it had `bodies: true` (non-text bodies also need `binaryBodies`), or when empty.',
+      resolve: (entry) => entry.responseBody,
+    }),
   }),
 });
 
 const NetworkLogRef = builder.objectRef<NetworkRead>('NetworkLog').implement({
   description: 'A read of the bounded network buffer (the newest 500 entries).',
   fields: (t) => ({
-    entries: t.field({ type: [NetworkEntryRef], resolve: (log) => log.entries }),
+    entries: t.field({
+      type: [NetworkEntryRef],
+      description: 'The matching entries still in the buffer, oldest first.',
+      resolve: (log) => log.entries,
+    }),
     overflowed: t.exposeInt('overflowed', { description: 'Entries pushed out of the buffer so far.' }),
     total: t.exposeInt('total', { description: 'Entries ever captured in this session.' }),
     droppedInFlight: t.exposeInt('droppedInFlight', {
@@ -73,35 +127,79 @@ const NetworkLogRef = builder.objectRef<NetworkRead>('NetworkLog').implement({
 });
 
 const NetworkFilterRef = builder.objectRef<NetworkCapture['filter']>('NetworkFilter').implement({
+  description: 'Which requests a capture records; an empty list means "any".',
   fields: (t) => ({
-    urlPatterns: t.stringList({ resolve: (filter) => [...(filter.urlPatterns ?? [])] }),
-    methods: t.stringList({ resolve: (filter) => [...(filter.methods ?? [])] }),
-    resourceTypes: t.stringList({ resolve: (filter) => [...(filter.resourceTypes ?? [])] }),
+    urlPatterns: t.stringList({
+      description: 'Globs on the whole URL (`*` matches anything); a request must match one.',
+      resolve: (filter) => [...(filter.urlPatterns ?? [])],
+    }),
+    methods: t.stringList({
+      description: 'HTTP methods, upper-cased; a request must use one.',
+      resolve: (filter) => [...(filter.methods ?? [])],
+    }),
+    resourceTypes: t.stringList({
+      description:
+        "Chromium's resource types (document, fetch, xhr, image, script, ...); a request must be one.",
+      resolve: (filter) => [...(filter.resourceTypes ?? [])],
+    }),
   }),
 });
 
 const NetworkCaptureRef = builder.objectRef<NetworkCapture>('NetworkCapture').implement({
   description: 'An armed capture: requests matching its filter are recorded until it is stopped.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    filter: t.field({ type: NetworkFilterRef, resolve: (capture) => capture.filter }),
-    bodies: t.exposeBoolean('bodies'),
-    binaryBodies: t.exposeBoolean('binaryBodies'),
-    maxBodyBytes: t.exposeInt('maxBodyBytes'),
-    startedAt: t.field({ type: 'DateTime', resolve: (capture) => capture.startedAt }),
+    id: t.exposeID('id', {
+      description: 'The capture id (`c1`, `c2`, ...); pass it as `capture:` to stopNetworkCapture.',
+    }),
+    filter: t.field({
+      type: NetworkFilterRef,
+      description: 'Which requests it records.',
+      resolve: (capture) => capture.filter,
+    }),
+    bodies: t.exposeBoolean('bodies', { description: 'Whether it keeps request and response bodies.' }),
+    binaryBodies: t.exposeBoolean('binaryBodies', {
+      description: 'Whether it keeps non-text bodies too (as BASE64); only text bodies when false.',
+    }),
+    maxBodyBytes: t.exposeInt('maxBodyBytes', {
+      description: 'Bytes kept per body, after the clamp (1 to 1,048,576).',
+    }),
+    startedAt: t.field({
+      type: 'DateTime',
+      description: 'When the capture was armed.',
+      resolve: (capture) => capture.startedAt,
+    }),
   }),
 });
 
 const NetworkStubRef = builder.objectRef<StubInfo>('NetworkStub').implement({
+  description:
+    'A canned answer for renderer requests matching a URL glob; when several active stubs match, the newest answers.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    pattern: t.exposeString('pattern'),
-    methods: t.stringList({ resolve: (stub) => [...stub.methods] }),
-    status: t.exposeInt('status', { nullable: true }),
-    body: t.exposeString('body', { nullable: true }),
-    abort: t.exposeBoolean('abort'),
-    delayMs: t.exposeInt('delayMs'),
-    times: t.exposeInt('times', { nullable: true }),
+    id: t.exposeID('id', { description: 'The stub id (`stub1`, ...); pass it as `stub:` to unstubNetwork.' }),
+    pattern: t.exposeString('pattern', { description: 'The glob on the whole URL; `*` matches anything.' }),
+    methods: t.stringList({
+      description: 'Upper-case HTTP methods it answers; empty means any.',
+      resolve: (stub) => [...stub.methods],
+    }),
+    status: t.exposeInt('status', {
+      nullable: true,
+      description:
+        'The status it answers with; null means 200 when it has a body, else the real response (delay only).',
+    }),
+    body: t.exposeString('body', {
+      nullable: true,
+      description: 'The body it answers with; null when none was given.',
+    }),
+    abort: t.exposeBoolean('abort', {
+      description: 'True when it fails matching requests as a network error.',
+    }),
+    delayMs: t.exposeInt('delayMs', {
+      description: 'Milliseconds it waits before answering (0 to 60000).',
+    }),
+    times: t.exposeInt('times', {
+      nullable: true,
+      description: 'Matches it answers before retiring; null for unlimited.',
+    }),
     hits: t.exposeInt('hits', { description: 'Requests it answered.' }),
     active: t.exposeBoolean('active', { description: 'False once `times` is used up or it was removed.' }),
     neverMatched: t.boolean({
@@ -119,17 +217,33 @@ builder.objectFields(SessionRef, (t) => ({
     ...requiresCapability('INTERCEPT'),
     args: {
       last: t.arg.int({ required: false, description: 'Only the newest N matching entries.' }),
-      afterSeq: t.arg.int({ required: false }),
-      urlContains: t.arg.string({ required: false }),
-      methods: t.arg.stringList({ required: false }),
-      resourceTypes: t.arg.stringList({ required: false }),
-      windowId: t.arg.id({ required: false }),
-      failedOnly: t.arg.boolean({ required: false }),
+      afterSeq: t.arg.int({
+        required: false,
+        description: 'Only entries with a larger `seq`: resume reading without gaps or repeats.',
+      }),
+      urlContains: t.arg.string({ required: false, description: 'Only URLs containing this text.' }),
+      methods: t.arg.stringList({
+        required: false,
+        description: 'Only these HTTP methods, upper-case as recorded (GET, POST, ...).',
+      }),
+      resourceTypes: t.arg.stringList({
+        required: false,
+        description: 'Only these resource types (document, fetch, xhr, image, script, ...).',
+      }),
+      windowId: t.arg.id({
+        required: false,
+        description: "Only requests of this window's page (`w1`, ...).",
+      }),
+      failedOnly: t.arg.boolean({
+        required: false,
+        description: 'Only requests that failed (with `failure`).',
+      }),
     },
     resolve: (session, args) => session.capture.network.read(args),
   }),
   networkCaptures: t.field({
     type: [NetworkCaptureRef],
+    description: 'The captures armed now, in arming order; stopped ones are not listed.',
     ...requiresCapability('INTERCEPT'),
     resolve: (session) => session.capture.network.captures(),
   }),
@@ -148,26 +262,46 @@ const NetworkFilterInput = builder.inputType('NetworkFilterInput', {
       required: false,
       description: 'Globs on the whole URL; `*` matches anything.',
     }),
-    methods: t.stringList({ required: false }),
+    methods: t.stringList({
+      required: false,
+      description: 'HTTP methods (GET, POST, ...); upper-cased before matching.',
+    }),
     resourceTypes: t.stringList({ required: false, description: 'document, fetch, xhr, image, script, ...' }),
   }),
 });
 
 const HeaderInput = builder.inputType('HeaderInput', {
-  fields: (t) => ({ name: t.string({ required: true }), value: t.string({ required: true }) }),
+  description: 'One HTTP header a stub answers with.',
+  fields: (t) => ({
+    name: t.string({ required: true, description: 'The header name; lower-cased when the stub is made.' }),
+    value: t.string({ required: true, description: 'The header value.' }),
+  }),
 });
 
 const StubInput = builder.inputType('StubInput', {
   description: 'Answer with status/headers/body, or `abort`, or only `delayMs` to delay the real response.',
   fields: (t) => ({
-    pattern: t.string({ required: true, description: 'A glob on the whole URL; `*` matches anything.' }),
-    methods: t.stringList({ required: false }),
+    pattern: t.string({
+      required: true,
+      description: 'A glob on the whole URL; `*` matches anything. Empty fails with BAD_INPUT.',
+    }),
+    methods: t.stringList({
+      required: false,
+      description: 'Only these HTTP methods (upper-cased); any when absent.',
+    }),
     status: t.int({ required: false, description: 'Default 200 when a body is given.' }),
-    headers: t.field({ type: [HeaderInput], required: false }),
-    body: t.string({ required: false }),
+    headers: t.field({
+      type: [HeaderInput],
+      required: false,
+      description: 'Response headers to answer with.',
+    }),
+    body: t.string({ required: false, description: 'The response body to answer with (text).' }),
     abort: t.boolean({ required: false, description: 'Fail the request as a network error.' }),
     delayMs: t.int({ required: false, description: 'Wait before answering; clamped to 60000.' }),
-    times: t.int({ required: false, description: 'Retire after this many matches; unlimited when absent.' }),
+    times: t.int({
+      required: false,
+      description: 'Retire after this many matches (at least 1, else BAD_INPUT); unlimited when absent.',
+    }),
   }),
 });
 
@@ -181,7 +315,11 @@ builder.mutationFields((t) => {
       ...intercept,
       args: {
         session,
-        filter: t.arg({ type: NetworkFilterInput, required: false }),
+        filter: t.arg({
+          type: NetworkFilterInput,
+          required: false,
+          description: 'Which requests to record; every request when absent.',
+        }),
         bodies: t.arg.boolean({ required: false, description: 'Keep text bodies (default false).' }),
         binaryBodies: t.arg.boolean({ required: false, description: 'Keep other bodies too, as base64.' }),
         maxBodyBytes: t.arg.int({
@@ -195,7 +333,14 @@ builder.mutationFields((t) => {
       type: NetworkCaptureRef,
       description: 'Disarms a capture; what it recorded stays readable.',
       ...intercept,
-      args: { session, capture: t.arg.id({ required: true }) },
+      args: {
+        session,
+        capture: t.arg.id({
+          required: true,
+          description:
+            'The capture id from startNetworkCapture; an unknown one fails with NETWORK_CAPTURE_NOT_FOUND.',
+        }),
+      },
       resolve: (_root, args, { sessions }) =>
         sessions.get(args.session).capture.network.disarm(String(args.capture)),
     }),
@@ -203,14 +348,23 @@ builder.mutationFields((t) => {
       type: NetworkStubRef,
       description: 'Answers matching renderer requests instead of the network (or delays or aborts them).',
       ...intercept,
-      args: { session, input: t.arg({ type: StubInput, required: true }) },
+      args: {
+        session,
+        input: t.arg({ type: StubInput, required: true, description: 'What to match and how to answer.' }),
+      },
       resolve: (_root, args, { sessions }) => sessions.get(args.session).capture.network.stub(args.input),
     }),
     unstubNetwork: t.field({
       type: NetworkStubRef,
       description: 'Removes a stub and returns it with its final hit count (`neverMatched` if it never hit).',
       ...intercept,
-      args: { session, stub: t.arg.id({ required: true }) },
+      args: {
+        session,
+        stub: t.arg.id({
+          required: true,
+          description: 'The stub id from stubNetwork; an unknown one fails with STUB_NOT_FOUND.',
+        }),
+      },
       resolve: (_root, args, { sessions }) =>
         sessions.get(args.session).capture.network.unstub(String(args.stub)),
     }),
@@ -218,8 +372,13 @@ builder.mutationFields((t) => {
 });
 
 const NetworkEventRef = builder.objectRef<Delivery<NetworkEntry>>('NetworkEvent').implement({
+  description: 'One delivery of the `network` subscription.',
   fields: (t) => ({
-    entry: t.field({ type: NetworkEntryRef, resolve: (delivery) => delivery.event }),
+    entry: t.field({
+      type: NetworkEntryRef,
+      description: 'The recorded request.',
+      resolve: (delivery) => delivery.event,
+    }),
     droppedBefore: t.exposeInt('droppedBefore', {
       description: 'Entries this subscriber lost just before this one because it read too slowly.',
     }),
@@ -233,12 +392,27 @@ builder.subscriptionField('network', (t) =>
       'Requests as armed captures record them; the same entries `Session.network` shows. Without `session`: every session whose transport has INTERCEPT.',
     ...requiresCapability('INTERCEPT', { perEventSource: true }),
     args: {
-      session: t.arg.id({ required: false }),
-      urlContains: t.arg.string({ required: false }),
-      methods: t.arg.stringList({ required: false }),
-      resourceTypes: t.arg.stringList({ required: false }),
-      windowId: t.arg.id({ required: false }),
-      failedOnly: t.arg.boolean({ required: false }),
+      session: t.arg.id({
+        required: false,
+        description: "Only this session's requests; an unknown id fails with SESSION_NOT_FOUND.",
+      }),
+      urlContains: t.arg.string({ required: false, description: 'Only URLs containing this text.' }),
+      methods: t.arg.stringList({
+        required: false,
+        description: 'Only these HTTP methods, upper-case as recorded (GET, POST, ...).',
+      }),
+      resourceTypes: t.arg.stringList({
+        required: false,
+        description: 'Only these resource types (document, fetch, xhr, image, script, ...).',
+      }),
+      windowId: t.arg.id({
+        required: false,
+        description: "Only requests of this window's page (`w1`, ...).",
+      }),
+      failedOnly: t.arg.boolean({
+        required: false,
+        description: 'Only requests that failed (with `failure`).',
+      }),
       replay: t.arg.boolean({ required: false, description: 'Start with the buffered entries.' }),
     },
     subscribe: (_root, args, { hub, sessions }) => networkStream(hub, sessions, args),

@@ -8,14 +8,20 @@ import { SessionRef } from './session.js';
 const NotificationRef = builder.objectRef<NotificationEntry>('Notification').implement({
   description: 'A notification the app showed (Notification#show in the main process).',
   fields: (t) => ({
-    seq: t.exposeInt('seq'),
-    sessionId: t.exposeID('sessionId'),
-    title: t.exposeString('title'),
-    body: t.exposeString('body'),
-    subtitle: t.exposeString('subtitle'),
-    silent: t.exposeBoolean('silent'),
-    urgency: t.exposeString('urgency'),
-    time: t.field({ type: 'DateTime', resolve: (entry) => entry.time }),
+    seq: t.exposeInt('seq', { description: 'Per-session, strictly increasing.' }),
+    sessionId: t.exposeID('sessionId', { description: 'The session whose app showed it.' }),
+    title: t.exposeString('title', { description: 'Its title; empty when none.' }),
+    body: t.exposeString('body', { description: 'Its body text; empty when none.' }),
+    subtitle: t.exposeString('subtitle', { description: 'Its subtitle (macOS); empty when none.' }),
+    silent: t.exposeBoolean('silent', { description: 'True when the app asked for no sound.' }),
+    urgency: t.exposeString('urgency', {
+      description: "The urgency the app set (Electron's normal, critical or low); normal when unset.",
+    }),
+    time: t.field({
+      type: 'DateTime',
+      description: 'When the app called show(), by the main process clock.',
+      resolve: (entry) => entry.time,
+    }),
     beforeArm: t.exposeBoolean('beforeArm', {
       description: 'Shown before capture was first armed (start-up notifications, with instrumentNative).',
     }),
@@ -23,11 +29,25 @@ const NotificationRef = builder.objectRef<NotificationEntry>('Notification').imp
 });
 
 const NotificationCaptureRef = builder.objectRef<NotificationCapture>('NotificationCapture').implement({
+  description: "The state of the session's notification capture.",
   fields: (t) => ({
-    armed: t.exposeBoolean('armed'),
-    titleContains: t.exposeString('titleContains', { nullable: true }),
-    armedAt: t.field({ type: 'DateTime', nullable: true, resolve: (capture) => capture.armedAt }),
-    stoppedAt: t.field({ type: 'DateTime', nullable: true, resolve: (capture) => capture.stoppedAt }),
+    armed: t.exposeBoolean('armed', { description: 'True while capture keeps new notifications.' }),
+    titleContains: t.exposeString('titleContains', {
+      nullable: true,
+      description: 'The title filter of the last armNotifications; null keeps every title.',
+    }),
+    armedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When capture was first armed (re-arming keeps it); null before then.',
+      resolve: (capture) => capture.armedAt,
+    }),
+    stoppedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When stopNotifications last ran; null while armed or never stopped.',
+      resolve: (capture) => capture.stoppedAt,
+    }),
   }),
 });
 
@@ -38,9 +58,19 @@ const NotificationLogRef = builder
   .implement({
     description: 'A read of the bounded notification buffer (the newest 200).',
     fields: (t) => ({
-      entries: t.field({ type: [NotificationRef], resolve: (log) => log.entries }),
-      overflowed: t.exposeInt('overflowed'),
-      capture: t.field({ type: NotificationCaptureRef, resolve: (log) => log.capture }),
+      entries: t.field({
+        type: [NotificationRef],
+        description: 'The notifications still in the buffer, oldest first.',
+        resolve: (log) => log.entries,
+      }),
+      overflowed: t.exposeInt('overflowed', {
+        description: 'Notifications pushed out of the buffer so far.',
+      }),
+      capture: t.field({
+        type: NotificationCaptureRef,
+        description: 'The capture state now.',
+        resolve: (log) => log.capture,
+      }),
     }),
   });
 
@@ -50,7 +80,12 @@ builder.objectField(SessionRef, 'notifications', (t) =>
     description:
       'Notifications kept so far: all of them until capture is first armed (tagged beforeArm), then those matching the filter.',
     ...requiresCapability('NATIVE_UI'),
-    args: { titleContains: t.arg.string({ required: false }) },
+    args: {
+      titleContains: t.arg.string({
+        required: false,
+        description: 'Only kept notifications whose title contains this.',
+      }),
+    },
     resolve: (session, args) => ({
       entries: session.native.notifications.read(args.titleContains),
       overflowed: session.native.notifications.overflowed,
@@ -64,7 +99,13 @@ builder.mutationFields((t) => ({
     type: NotificationCaptureRef,
     description: 'Starts notification capture, keeping only titles containing `titleContains` when given.',
     ...requiresCapability('NATIVE_UI'),
-    args: { session: t.arg.id({ required: false }), titleContains: t.arg.string({ required: false }) },
+    args: {
+      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      titleContains: t.arg.string({
+        required: false,
+        description: 'Keep only titles containing this text; every title when absent.',
+      }),
+    },
     resolve: (_root, args, { sessions }) =>
       sessions.get(args.session).native.notifications.arm(args.titleContains ?? null),
   }),
@@ -72,15 +113,24 @@ builder.mutationFields((t) => ({
     type: NotificationCaptureRef,
     description: 'Stops notification capture; what was kept stays readable.',
     ...requiresCapability('NATIVE_UI'),
-    args: { session: t.arg.id({ required: false }) },
+    args: {
+      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+    },
     resolve: (_root, args, { sessions }) => sessions.get(args.session).native.notifications.stop(),
   }),
 }));
 
 const NotificationEventRef = builder.objectRef<Delivery<NotificationEntry>>('NotificationEvent').implement({
+  description: 'One delivery of the `notifications` subscription.',
   fields: (t) => ({
-    notification: t.field({ type: NotificationRef, resolve: (delivery) => delivery.event }),
-    droppedBefore: t.exposeInt('droppedBefore'),
+    notification: t.field({
+      type: NotificationRef,
+      description: 'The notification kept.',
+      resolve: (delivery) => delivery.event,
+    }),
+    droppedBefore: t.exposeInt('droppedBefore', {
+      description: 'Notifications this subscriber lost just before this one because it read too slowly.',
+    }),
   }),
 });
 
@@ -88,7 +138,12 @@ builder.subscriptionField('notifications', (t) =>
   t.field({
     type: NotificationEventRef,
     description: 'Notifications as capture keeps them; all sessions unless `session` is given.',
-    args: { session: t.arg.id({ required: false }) },
+    args: {
+      session: t.arg.id({
+        required: false,
+        description: "Only this session's notifications; an unknown id fails with SESSION_NOT_FOUND.",
+      }),
+    },
     subscribe: (_root, args, { hub, sessions }) => nativeStream(hub, sessions, 'notification', args.session),
     resolve: (delivery) => delivery,
   }),

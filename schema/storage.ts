@@ -5,29 +5,49 @@ import { requiresCapability } from './capability.js';
 import type { GatewayContext } from './context.js';
 import { SessionRef } from './session.js';
 
-const SameSiteEnum = builder.enumType('SameSite', { values: ['Strict', 'Lax', 'None'] as const });
+const SameSiteEnum = builder.enumType('SameSite', {
+  description: "A cookie's SameSite attribute: when the browser sends it on cross-site requests.",
+  values: {
+    Strict: { description: 'Sent only on same-site requests.' },
+    Lax: { description: 'Sent on same-site requests and top-level cross-site navigations.' },
+    None: { description: 'Sent on every request (browsers require `secure` for it).' },
+  } as const,
+});
 
 const StorageAreaEnum = builder.enumType('StorageArea', {
-  values: { LOCAL: { value: 'local' }, SESSION: { value: 'session' } } as const,
+  values: {
+    LOCAL: { value: 'local', description: "The origin's localStorage." },
+    SESSION: { value: 'session', description: "The sessionStorage of the origin's first open window." },
+  } as const,
   description: 'LOCAL: localStorage; SESSION: sessionStorage (of the open window of the origin).',
 });
 
 const CookieRef = builder.objectRef<Cookie>('Cookie').implement({
+  description: "A cookie in the renderers' cookie store.",
   fields: (t) => ({
-    name: t.exposeString('name'),
+    name: t.exposeString('name', { description: "The cookie's name." }),
     value: t.exposeString('value', { description: 'Redacted unless read with `reveal: true`.' }),
-    domain: t.exposeString('domain'),
-    path: t.exposeString('path'),
+    domain: t.exposeString('domain', {
+      description: 'The domain it is sent to; a leading dot means subdomains too.',
+    }),
+    path: t.exposeString('path', { description: 'The URL path prefix it is sent for.' }),
     expires: t.exposeFloat('expires', { description: 'Seconds since the epoch; -1 for a session cookie.' }),
-    httpOnly: t.exposeBoolean('httpOnly'),
-    secure: t.exposeBoolean('secure'),
-    sameSite: t.field({ type: SameSiteEnum, resolve: (cookie) => cookie.sameSite }),
+    httpOnly: t.exposeBoolean('httpOnly', {
+      description: 'True when page scripts cannot read it (HttpOnly).',
+    }),
+    secure: t.exposeBoolean('secure', { description: 'True when it is sent over HTTPS only (Secure).' }),
+    sameSite: t.field({
+      type: SameSiteEnum,
+      description: 'Its SameSite attribute.',
+      resolve: (cookie) => cookie.sameSite,
+    }),
   }),
 });
 
 const StorageItemRef = builder.objectRef<StorageItem>('StorageItem').implement({
+  description: 'One key of localStorage or sessionStorage.',
   fields: (t) => ({
-    key: t.exposeString('key'),
+    key: t.exposeString('key', { description: 'The storage key.' }),
     value: t.exposeString('value', { description: 'Redacted unless read with `reveal: true`.' }),
   }),
 });
@@ -35,10 +55,25 @@ const StorageItemRef = builder.objectRef<StorageItem>('StorageItem').implement({
 const OriginStorageRef = builder.objectRef<OriginStorage>('OriginStorage').implement({
   description: "An origin's cookies and web storage at one moment.",
   fields: (t) => ({
-    origin: t.exposeString('origin'),
-    cookies: t.field({ type: [CookieRef], resolve: (storage) => storage.cookies }),
-    localStorage: t.field({ type: [StorageItemRef], resolve: (storage) => storage.localStorage }),
-    sessionStorage: t.field({ type: [StorageItemRef], resolve: (storage) => storage.sessionStorage }),
+    origin: t.exposeString('origin', {
+      description:
+        'The origin read, as asked (`http://127.0.0.1:8080`, or `null` for file:// and data: pages).',
+    }),
+    cookies: t.field({
+      type: [CookieRef],
+      description: "Cookies sent to the origin's URL; always empty for the opaque origin `null`.",
+      resolve: (storage) => storage.cookies,
+    }),
+    localStorage: t.field({
+      type: [StorageItemRef],
+      description: 'Its localStorage, sorted by key.',
+      resolve: (storage) => storage.localStorage,
+    }),
+    sessionStorage: t.field({
+      type: [StorageItemRef],
+      description: "Its first open window's sessionStorage, sorted by key.",
+      resolve: (storage) => storage.sessionStorage,
+    }),
   }),
 });
 
@@ -51,9 +86,16 @@ builder.objectFields(SessionRef, (t) => {
       description: 'Cookies of the renderers, for `urls` when given; values redacted unless `reveal`.',
       ...storage,
       args: {
-        urls: t.arg.stringList({ required: false }),
-        name: t.arg.string({ required: false }),
-        domain: t.arg.string({ required: false }),
+        urls: t.arg.stringList({
+          required: false,
+          description:
+            'Only cookies sent to these absolute URLs (a non-URL fails with BAD_INPUT); every cookie when absent.',
+        }),
+        name: t.arg.string({ required: false, description: 'Only cookies with exactly this name.' }),
+        domain: t.arg.string({
+          required: false,
+          description: 'Only cookies of this domain (`example.com` also matches `.example.com`).',
+        }),
         reveal,
       },
       resolve: (session, args) => session.capture.storage.cookies(args),
@@ -68,7 +110,14 @@ builder.objectFields(SessionRef, (t) => {
       type: OriginStorageRef,
       description: "A snapshot of one origin's cookies, localStorage and sessionStorage.",
       ...storage,
-      args: { origin: t.arg.string({ required: true }), reveal },
+      args: {
+        origin: t.arg.string({
+          required: true,
+          description:
+            'An origin of an open window, as `storageOrigins` lists it; any other fails with STORAGE_ORIGIN_NOT_OPEN.',
+        }),
+        reveal,
+      },
       resolve: (session, args) => session.capture.storage.snapshot(args.origin, args.reveal ?? false),
     }),
     webStorage: t.field({
@@ -76,9 +125,13 @@ builder.objectFields(SessionRef, (t) => {
       description: "One origin's localStorage or sessionStorage, sorted by key; only `keys` when given.",
       ...storage,
       args: {
-        origin: t.arg.string({ required: true }),
-        area: t.arg({ type: StorageAreaEnum, required: true }),
-        keys: t.arg.stringList({ required: false }),
+        origin: t.arg.string({
+          required: true,
+          description:
+            'An origin of an open window, as `storageOrigins` lists it; any other fails with STORAGE_ORIGIN_NOT_OPEN.',
+        }),
+        area: t.arg({ type: StorageAreaEnum, required: true, description: 'LOCAL or SESSION storage.' }),
+        keys: t.arg.stringList({ required: false, description: 'Only these keys; every key when absent.' }),
         reveal,
       },
       resolve: async (session, args) => {
@@ -97,18 +150,25 @@ builder.objectFields(SessionRef, (t) => {
 const CookieInput = builder.inputType('CookieInput', {
   description: 'Give `url`, or `domain` (and optionally `path`).',
   fields: (t) => ({
-    name: t.string({ required: true }),
-    value: t.string({ required: true }),
-    url: t.string({ required: false }),
-    domain: t.string({ required: false }),
-    path: t.string({ required: false }),
+    name: t.string({ required: true, description: "The cookie's name." }),
+    value: t.string({ required: true, description: "The cookie's value." }),
+    url: t.string({
+      required: false,
+      description:
+        'The URL it belongs to; its domain and path follow from it. Required unless `domain` is given.',
+    }),
+    domain: t.string({
+      required: false,
+      description: 'The domain to set it for, when no `url` is given (`.example.com` includes subdomains).',
+    }),
+    path: t.string({ required: false, description: 'With `domain`: the path it is sent for (default `/`).' }),
     expires: t.float({
       required: false,
       description: 'Seconds since the epoch; a session cookie when absent.',
     }),
-    httpOnly: t.boolean({ required: false }),
-    secure: t.boolean({ required: false }),
-    sameSite: t.field({ type: SameSiteEnum, required: false }),
+    httpOnly: t.boolean({ required: false, description: 'Hide it from page scripts (HttpOnly).' }),
+    secure: t.boolean({ required: false, description: 'Send it over HTTPS only (Secure).' }),
+    sameSite: t.field({ type: SameSiteEnum, required: false, description: 'Its SameSite attribute.' }),
   }),
 });
 
@@ -117,8 +177,12 @@ builder.mutationFields((t) => {
   const storage = requiresCapability('STORAGE');
   const where = {
     session,
-    origin: t.arg.string({ required: true }),
-    area: t.arg({ type: StorageAreaEnum, required: true }),
+    origin: t.arg.string({
+      required: true,
+      description:
+        'An origin of an open window, as `storageOrigins` lists it; any other fails with STORAGE_ORIGIN_NOT_OPEN.',
+    }),
+    area: t.arg({ type: StorageAreaEnum, required: true, description: 'LOCAL or SESSION storage.' }),
   };
   const change = (
     args: { session?: string | null; origin: string; area: StorageArea },
@@ -129,8 +193,13 @@ builder.mutationFields((t) => {
   return {
     setCookie: t.field({
       type: 'Boolean',
+      description:
+        "Adds or replaces a cookie in the renderers' cookie store; true when set. Neither `url` nor `domain` fails with BAD_INPUT.",
       ...storage,
-      args: { session, cookie: t.arg({ type: CookieInput, required: true }) },
+      args: {
+        session,
+        cookie: t.arg({ type: CookieInput, required: true, description: 'The cookie to set.' }),
+      },
       resolve: async (_root, args, { sessions }) => {
         const { expires, httpOnly, secure, sameSite, url, domain, path, ...named } = args.cookie;
         await sessions.get(args.session).capture.storage.setCookie({
@@ -150,7 +219,11 @@ builder.mutationFields((t) => {
       type: 'Boolean',
       description: 'Removes cookies: all, or those with this name and/or domain.',
       ...storage,
-      args: { session, name: t.arg.string({ required: false }), domain: t.arg.string({ required: false }) },
+      args: {
+        session,
+        name: t.arg.string({ required: false, description: 'Only cookies with this name.' }),
+        domain: t.arg.string({ required: false, description: 'Only cookies of this domain.' }),
+      },
       resolve: async (_root, args, { sessions }) => {
         await sessions.get(args.session).capture.storage.clearCookies(args);
         return true;
@@ -160,18 +233,24 @@ builder.mutationFields((t) => {
       type: [StorageItemRef],
       description: 'Sets one key; returns the area afterwards (values redacted).',
       ...storage,
-      args: { ...where, key: t.arg.string({ required: true }), value: t.arg.string({ required: true }) },
+      args: {
+        ...where,
+        key: t.arg.string({ required: true, description: 'The key to set.' }),
+        value: t.arg.string({ required: true, description: 'The value to store under it.' }),
+      },
       resolve: (_root, args, context) =>
         change(args, context, { op: 'set', key: args.key, value: args.value }),
     }),
     removeStorageItem: t.field({
       type: [StorageItemRef],
+      description: 'Removes one key (absent keys are fine); returns the area afterwards (values redacted).',
       ...storage,
-      args: { ...where, key: t.arg.string({ required: true }) },
+      args: { ...where, key: t.arg.string({ required: true, description: 'The key to remove.' }) },
       resolve: (_root, args, context) => change(args, context, { op: 'remove', key: args.key }),
     }),
     clearStorage: t.field({
       type: [StorageItemRef],
+      description: 'Removes every key of the area; returns it afterwards (empty).',
       ...storage,
       args: where,
       resolve: (_root, args, context) => change(args, context, { op: 'clear' }),

@@ -15,7 +15,14 @@ const TRAY_EVENTS = {
 } as const satisfies Record<string, TrayEventName>;
 
 const TrayEventEnum = builder.enumType('TrayEvent', {
-  values: Object.keys(TRAY_EVENTS) as (keyof typeof TRAY_EVENTS)[],
+  values: {
+    CLICK: { description: "'click', with the tray's bounds and position." },
+    RIGHT_CLICK: { description: "'right-click', with the tray's bounds." },
+    DOUBLE_CLICK: { description: "'double-click', with the tray's bounds." },
+    MIDDLE_CLICK: { description: "'middle-click', with the tray's bounds." },
+    MOUSE_ENTER: { description: "'mouse-enter', with the pointer position." },
+    MOUSE_LEAVE: { description: "'mouse-leave', with the pointer position." },
+  } as const satisfies Record<keyof typeof TRAY_EVENTS, { description: string }>,
   description: "Tray events as Electron emits them ('click', 'right-click', ...).",
 });
 
@@ -25,16 +32,29 @@ const TrayRef = builder.objectRef<TrayState>('Tray').implement({
   fields: (t) => ({
     id: t.exposeID('id', { description: 't1, t2, ... in creation order.' }),
     tooltip: t.exposeString('tooltip', { description: 'The last value passed to setToolTip.' }),
-    title: t.exposeString('title'),
-    hasImage: t.exposeBoolean('hasImage'),
-    destroyed: t.exposeBoolean('destroyed'),
-    contextMenu: t.field({ type: [NativeMenuItemRef], nullable: true, resolve: (tray) => tray.contextMenu }),
+    title: t.exposeString('title', {
+      description: 'The last value passed to setTitle (macOS menu-bar text).',
+    }),
+    hasImage: t.exposeBoolean('hasImage', { description: 'False when its image is empty or missing.' }),
+    destroyed: t.exposeBoolean('destroyed', {
+      description: 'True once the app destroyed it; it can no longer be invoked.',
+    }),
+    contextMenu: t.field({
+      type: [NativeMenuItemRef],
+      nullable: true,
+      description: 'The menu set with setContextMenu; null when none.',
+      resolve: (tray) => tray.contextMenu,
+    }),
   }),
 });
 
 const TrayInvocationRef = builder.objectRef<TrayInvocation>('TrayInvocation').implement({
+  description: "What invokeTray did: the event was emitted to the app's listeners, or why it was not.",
   fields: (t) => ({
-    emitted: t.exposeBoolean('emitted'),
+    emitted: t.exposeBoolean('emitted', {
+      description:
+        "True when the event was emitted and the app's listeners ran; false means refused (see `reason`).",
+    }),
     reason: t.exposeString('reason', { nullable: true, description: 'not_found or no_listener.' }),
     tray: t.field({
       type: TrayRef,
@@ -61,9 +81,9 @@ builder.mutationField('invokeTray', (t) =>
       "Emits a tray event on the live tray, as the OS would, and returns the tray after the app's handler.",
     ...actsOn('tray', requiresCapability('NATIVE_UI')),
     args: {
-      session: t.arg.id({ required: false }),
+      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
       tray: t.arg.id({ required: true, description: 'The tray id from `session { trays { id } }`.' }),
-      event: t.arg({ type: TrayEventEnum, required: true }),
+      event: t.arg({ type: TrayEventEnum, required: true, description: 'The event to emit.' }),
     },
     resolve: (_root, args, { sessions }) =>
       sessions.get(args.session).native.invokeTray(String(args.tray), TRAY_EVENTS[args.event]),
