@@ -1,22 +1,39 @@
 import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
-import type {
-  ApprovalEvent,
-  ApprovalRequest,
-  ApprovalResult,
-  ApprovalScope,
+import {
+  type ApprovalEvent,
+  type ApprovalRequest,
+  type ApprovalResult,
+  type ApprovalScope,
+  type ApprovalState,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  MAX_APPROVAL_TIMEOUT_MS,
 } from '../resolvers/governance/approval-broker.js';
 import type { ClientIdentity, ClientRole } from '../resolvers/governance/client-identity.js';
+import {
+  APPROVAL_SCREENSHOT_WAIT_MS,
+  MAX_APPROVAL_SCREENSHOT_BYTES,
+} from '../resolvers/governance/target-preview.js';
 import { builder } from './builder.js';
 import { answersApproval, clientOf, governanceOf } from './governance.js';
 import { GovernedSessionRef, GovernedTargetRef, RiskTierEnum, RuleRefRef } from './policy.js';
 
 const ClientRoleEnum = builder.enumType('ClientRole', {
+  description:
+    "What a client's token lets it do; agent and approver tokens are separate, so an agent cannot approve its own actions.",
   values: {
-    AGENT: { value: 'agent' },
-    APPROVER: { value: 'approver' },
+    AGENT: {
+      value: 'agent',
+      description: 'Holds an agent token (STAGEGRAPH_TOKEN): drives apps, may not answer approvals.',
+    },
+    APPROVER: {
+      value: 'approver',
+      description:
+        'Holds an approver token (STAGEGRAPH_APPROVER_TOKEN): may list, watch, approve and deny approval requests.',
+    },
     ANONYMOUS_LOOPBACK: {
       value: 'anonymous-loopback',
-      description: 'No token, on a server that has no agent token.',
+      description:
+        'No token, over loopback, on a server that has no agent token (local development): drives apps, may not answer approvals.',
     },
   } as const satisfies Record<string, { value: ClientRole; description?: string }>,
 });
@@ -24,24 +41,52 @@ const ClientRoleEnum = builder.enumType('ClientRole', {
 export const ClientRef = builder.objectRef<ClientIdentity>('Client').implement({
   description: 'Who sent an operation, named by its token (never the token itself).',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    role: t.field({ type: ClientRoleEnum, resolve: (client) => client.role }),
+    id: t.exposeID('id', {
+      description:
+        "How the audit trail names it: the role and the first 8 hex digits of the token's SHA-256 (e.g. `agent-1a2b3c4d`), or `anonymous-loopback`. Filter on it with `AuditFilter.clientId`.",
+    }),
+    role: t.field({
+      type: ClientRoleEnum,
+      description: 'What its token lets it do.',
+      resolve: (client) => client.role,
+    }),
   }),
 });
 
 const ScopeEnum = builder.enumType('ApprovalScope', {
+  description: 'How far an approval reaches.',
   values: {
     ONCE: { value: 'ONCE', description: 'This request only.' },
     SESSION: {
       value: 'SESSION',
       description:
-        'This and later identical requests (same session, operation, target and rule) until the session ends.',
+        'This and later identical requests (same session, operation, target and rule) until the session ends or the policy is reloaded. The same target means the same kind, role, name, path and window: approving "Delete All Notes" does not approve "Delete Account". An operation on no session (launch) is approved once only.',
     },
   } as const satisfies Record<string, { value: ApprovalScope; description: string }>,
 });
 
 const StateEnum = builder.enumType('ApprovalState', {
-  values: ['PENDING', 'APPROVED', 'DENIED', 'TIMED_OUT', 'CANCELLED'] as const,
+  description: 'Where an approval request stands.',
+  values: {
+    PENDING: {
+      value: 'PENDING',
+      description: 'Waiting for an approver: answer with approve or deny before `expiresAt`.',
+    },
+    APPROVED: { value: 'APPROVED', description: 'An approver let it go ahead; the operation now runs.' },
+    DENIED: {
+      value: 'DENIED',
+      description: 'An approver refused it; the operation fails with POLICY_DENIED.',
+    },
+    TIMED_OUT: {
+      value: 'TIMED_OUT',
+      description: 'No answer by `expiresAt`; the operation failed with APPROVAL_TIMEOUT.',
+    },
+    CANCELLED: {
+      value: 'CANCELLED',
+      description:
+        'Dropped unanswered because the server is stopping; the operation failed with APPROVAL_UNAVAILABLE.',
+    },
+  } as const satisfies Record<ApprovalState, { value: ApprovalState; description: string }>,
 });
 
 const ScreenshotRef = builder
@@ -49,8 +94,8 @@ const ScreenshotRef = builder
   .implement({
     description: 'The element as it looked when the approval was asked.',
     fields: (t) => ({
-      mimeType: t.exposeString('mimeType'),
-      base64: t.exposeString('base64'),
+      mimeType: t.exposeString('mimeType', { description: '`image/png`.' }),
+      base64: t.exposeString('base64', { description: 'The PNG bytes, base64-encoded.' }),
       sha256: t.exposeString('sha256', { description: 'As the audit record names it in `evidence`.' }),
     }),
   });
@@ -58,34 +103,84 @@ const ScreenshotRef = builder
 const ApprovalRequestRef = builder.objectRef<ApprovalRequest>('ApprovalRequest').implement({
   description: 'An operation waiting for a human; arguments and target are already redacted.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    operation: t.exposeString('operation'),
-    client: t.field({ type: ClientRef, resolve: (request) => request.client }),
-    session: t.field({ type: GovernedSessionRef, nullable: true, resolve: (request) => request.session }),
-    target: t.field({ type: GovernedTargetRef, nullable: true, resolve: (request) => request.target }),
+    id: t.exposeID('id', { description: 'Pass it as `id:` to approve or deny.' }),
+    operation: t.exposeString('operation', { description: 'The Mutation field waiting, e.g. `click`.' }),
+    client: t.field({ type: ClientRef, description: 'Who sent it.', resolve: (request) => request.client }),
+    session: t.field({
+      type: GovernedSessionRef,
+      nullable: true,
+      description: 'The session it acts on, as resolved; null when none (launch and the like).',
+      resolve: (request) => request.session,
+    }),
+    target: t.field({
+      type: GovernedTargetRef,
+      nullable: true,
+      description: 'What it will act on, as resolved before asking; null when it names nothing.',
+      resolve: (request) => request.target,
+    }),
     args: t.string({
-      description: 'The arguments as JSON, secrets redacted.',
+      description: 'The arguments as JSON, secrets redacted exactly as in `AuditRecord.arguments`.',
       resolve: (r) => JSON.stringify(r.args),
     }),
-    risk: t.field({ type: RiskTierEnum, resolve: (request) => request.risk }),
-    rule: t.field({ type: RuleRefRef, resolve: (request) => request.rule }),
-    reasons: t.exposeStringList('reasons'),
+    risk: t.field({
+      type: RiskTierEnum,
+      description: 'The scored risk tier.',
+      resolve: (request) => request.risk,
+    }),
+    rule: t.field({
+      type: RuleRefRef,
+      description: 'The rule (or tier default) that decided ASK.',
+      resolve: (request) => request.rule,
+    }),
+    reasons: t.exposeStringList('reasons', {
+      description:
+        "Why it was asked: the risk scorer's reasons and the rule that matched, as explainPolicy gives them.",
+    }),
     screenshot: t.field({
       type: ScreenshotRef,
       nullable: true,
+      description: `The page element as it looked, taken only when an approver was watching and the target resolved to a page element; null otherwise, or when it took over ${APPROVAL_SCREENSHOT_WAIT_MS} ms or came to over ${MAX_APPROVAL_SCREENSHOT_BYTES} bytes.`,
       resolve: (request) => request.screenshot ?? null,
     }),
-    requestedAt: t.field({ type: 'DateTime', resolve: (request) => request.createdAt }),
-    expiresAt: t.field({ type: 'DateTime', resolve: (request) => request.expiresAt }),
+    requestedAt: t.field({
+      type: 'DateTime',
+      description: 'When it was asked.',
+      resolve: (request) => request.createdAt,
+    }),
+    expiresAt: t.field({
+      type: 'DateTime',
+      description: `When it times out (APPROVAL_TIMEOUT): requestedAt plus the server's approval timeout (--approval-timeout; default ${DEFAULT_APPROVAL_TIMEOUT_MS} ms, clamped to 1–${MAX_APPROVAL_TIMEOUT_MS} ms).`,
+      resolve: (request) => request.expiresAt,
+    }),
   }),
 });
 
 const ApprovalEventRef = builder.objectRef<Delivery<ApprovalEvent>>('ApprovalEvent').implement({
+  description:
+    'One change to an approval request on the approvalRequests stream: asked (PENDING), then how it was settled.',
   fields: (t) => ({
-    state: t.field({ type: StateEnum, resolve: ({ event }) => event.state }),
-    request: t.field({ type: ApprovalRequestRef, resolve: ({ event }) => event.request }),
-    decidedBy: t.string({ nullable: true, resolve: ({ event }) => event.decidedBy }),
-    reason: t.string({ nullable: true, resolve: ({ event }) => event.reason }),
+    state: t.field({
+      type: StateEnum,
+      description: 'Where it stands now.',
+      resolve: ({ event }) => event.state,
+    }),
+    request: t.field({
+      type: ApprovalRequestRef,
+      description: 'The request, as it was asked.',
+      resolve: ({ event }) => event.request,
+    }),
+    decidedBy: t.string({
+      nullable: true,
+      description:
+        "The approver's `Client.id` once APPROVED or DENIED; null while PENDING, and when TIMED_OUT or CANCELLED.",
+      resolve: ({ event }) => event.decidedBy,
+    }),
+    reason: t.string({
+      nullable: true,
+      description:
+        "The approver's reason on DENIED (null if none given); `no answer within <n> ms` on TIMED_OUT; why on CANCELLED; null while PENDING and on APPROVED.",
+      resolve: ({ event }) => event.reason,
+    }),
     droppedBefore: t.exposeInt('droppedBefore', {
       description: 'Events this subscriber lost just before this one because it read too slowly.',
     }),
@@ -96,13 +191,29 @@ export const ApprovalResultRef = builder.objectRef<ApprovalResult>('ApprovalResu
   description: 'How an ASK was settled.',
   fields: (t) => ({
     status: t.exposeString('status', { description: 'APPROVED or DENIED.' }),
-    requestId: t.exposeID('requestId', { nullable: true }),
-    scope: t.field({ type: ScopeEnum, nullable: true, resolve: (result) => result.scope }),
+    requestId: t.exposeID('requestId', {
+      nullable: true,
+      description:
+        'The approval request answered; null when settled without one (an earlier SESSION approval, `auto-allow`, `auto-deny`).',
+    }),
+    scope: t.field({
+      type: ScopeEnum,
+      nullable: true,
+      description: 'The scope the approver chose; null when denied or settled without a request.',
+      resolve: (result) => result.scope,
+    }),
     decidedBy: t.exposeString('decidedBy', {
       description: 'An approver id, `session-grant`, `auto-allow` or `auto-deny`.',
     }),
-    reason: t.exposeString('reason', { nullable: true }),
-    waitedMs: t.float({ resolve: (result) => Math.round(result.waitedMs) }),
+    reason: t.exposeString('reason', {
+      nullable: true,
+      description:
+        "A deny's reason (null if none given); when settled without an approver, why (`approved earlier for this session`, `no approver watching`); null on an approver's approve.",
+    }),
+    waitedMs: t.float({
+      description: 'How long the operation waited for the answer, in whole milliseconds.',
+      resolve: (result) => Math.round(result.waitedMs),
+    }),
   }),
 });
 
@@ -120,8 +231,18 @@ builder.mutationFields((t) => ({
     ...answersApproval,
     description: 'Lets a waiting operation go ahead. Approvers only (APPROVAL_FORBIDDEN for an agent token).',
     args: {
-      id: t.arg.id({ required: true }),
-      scope: t.arg({ type: ScopeEnum, required: false, defaultValue: 'ONCE' }),
+      id: t.arg.id({
+        required: true,
+        description:
+          'An `ApprovalRequest.id`; APPROVAL_NOT_FOUND when no request with it is pending (already answered, timed out, or never asked).',
+      }),
+      scope: t.arg({
+        type: ScopeEnum,
+        required: false,
+        defaultValue: 'ONCE',
+        description:
+          'ONCE (the default) or SESSION, which also lets later identical requests through unasked.',
+      }),
     },
     resolve: (_root, args, context) =>
       governanceOf(context).broker.approve(String(args.id), args.scope ?? 'ONCE', clientOf(context)),
@@ -131,7 +252,17 @@ builder.mutationFields((t) => ({
     ...answersApproval,
     description:
       'Refuses a waiting operation: it fails with POLICY_DENIED carrying the reason. Approvers only.',
-    args: { id: t.arg.id({ required: true }), reason: t.arg.string({ required: false }) },
+    args: {
+      id: t.arg.id({
+        required: true,
+        description: 'An `ApprovalRequest.id`; APPROVAL_NOT_FOUND when no request with it is pending.',
+      }),
+      reason: t.arg.string({
+        required: false,
+        description:
+          'Why, in your words: the agent reads it in the POLICY_DENIED message, and the audit trail keeps it.',
+      }),
+    },
     resolve: (_root, args, context) =>
       governanceOf(context).broker.deny(String(args.id), args.reason ?? null, clientOf(context)),
   }),

@@ -1,16 +1,24 @@
 import { StagegraphError } from '../errors/stagegraph-error.js';
-import type { AuditFilter, AuditPage } from '../resolvers/audit/audit-query.js';
+import {
+  type AuditFilter,
+  type AuditPage,
+  DEFAULT_AUDIT_PAGE,
+  MAX_AUDIT_PAGE,
+} from '../resolvers/audit/audit-query.js';
 import type { AuditOutcome, AuditRecord, EvidenceHash } from '../resolvers/audit/audit-record.js';
 import type { AuditVerification, BrokenRecord } from '../resolvers/audit/verify-audit.js';
 import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
+import { SUBSCRIBER_QUEUE_CAPACITY } from '../resolvers/events/event-hub.js';
+import { MAX_REDACTED_STRING_LENGTH } from '../resolvers/governance/redaction.js';
 import { ApprovalResultRef, ClientRef } from './approvals.js';
 import { builder } from './builder.js';
 import { governanceOf } from './governance.js';
 import { DecisionEnum, GovernedSessionRef, GovernedTargetRef, RiskTierEnum, RuleRefRef } from './policy.js';
 
 const OutcomeEnum = builder.enumType('AuditOutcome', {
+  description: 'How a governed operation ended.',
   values: {
-    OK: { value: 'ok' },
+    OK: { value: 'ok', description: 'It was allowed (or approved) and succeeded.' },
     DENIED: { value: 'denied', description: 'By the policy, an approver, or the non-interactive auto-deny.' },
     FAILED: {
       value: 'failed',
@@ -21,49 +29,136 @@ const OutcomeEnum = builder.enumType('AuditOutcome', {
 });
 
 const EvidenceRef = builder.objectRef<EvidenceHash>('AuditEvidence').implement({
-  fields: (t) => ({ kind: t.exposeString('kind'), sha256: t.exposeString('sha256') }),
+  description: 'The hash of something shown to decide an operation; the audit keeps the hash, not the bytes.',
+  fields: (t) => ({
+    kind: t.exposeString('kind', {
+      description: 'What was hashed: `element-screenshot`, the PNG sent to approvers with the request.',
+    }),
+    sha256: t.exposeString('sha256', {
+      description: 'Hex SHA-256 of its bytes, as `ApprovalScreenshot.sha256`.',
+    }),
+  }),
 });
 
 const AuditRecordRef = builder.objectRef<AuditRecord>('AuditRecord').implement({
   description: 'One governed operation, sealed into the hash chain: what was asked, decided and done.',
   fields: (t) => ({
-    seq: t.exposeInt('seq'),
-    time: t.field({ type: 'DateTime', resolve: (record) => new Date(record.time) }),
-    client: t.field({ type: ClientRef, resolve: (record) => record.client }),
-    operation: t.exposeString('operation'),
-    kind: t.exposeString('kind'),
+    seq: t.exposeInt('seq', {
+      description:
+        "Its place in the trail, from 1 with no gaps across files; an edge's `cursor`, and what to pass as `after`.",
+    }),
+    time: t.field({
+      type: 'DateTime',
+      description:
+        'When the record was sealed, just after the operation ended (it began `durationMs` earlier).',
+      resolve: (record) => new Date(record.time),
+    }),
+    client: t.field({
+      type: ClientRef,
+      description: 'Who sent the operation.',
+      resolve: (record) => record.client,
+    }),
+    operation: t.exposeString('operation', { description: 'The Mutation field, e.g. `click`.' }),
+    kind: t.exposeString('kind', {
+      description:
+        'Always `mutation`: every mutation is recorded except those refused by the rate limit (RATE_LIMITED); reads are not audited.',
+    }),
     arguments: t.string({
-      description: 'JSON, secrets redacted.',
+      description: `The arguments as JSON, secrets replaced by \`[REDACTED:<why>]\`: text that carries a value into the app (storage and cookie values, bodies, payloads, environment values), text typed into a password field or with \`secret: true\`, keys named like secrets, and credentials, tokens or emails anywhere. Locators, names, paths and URLs stay in clear; strings over ${MAX_REDACTED_STRING_LENGTH} characters are cut.`,
       resolve: (r) => JSON.stringify(r.arguments),
     }),
-    session: t.field({ type: GovernedSessionRef, nullable: true, resolve: (record) => record.session }),
-    target: t.field({ type: GovernedTargetRef, nullable: true, resolve: (record) => record.target }),
-    decision: t.field({ type: DecisionEnum, resolve: (record) => record.decision }),
-    rule: t.field({ type: RuleRefRef, resolve: (record) => record.rule }),
-    risk: t.field({ type: RiskTierEnum, resolve: (record) => record.risk }),
-    policySha256: t.exposeString('policySha256', { nullable: true }),
-    approval: t.field({ type: ApprovalResultRef, nullable: true, resolve: (record) => record.approval }),
-    outcome: t.field({ type: OutcomeEnum, resolve: (record) => record.outcome }),
-    errorCode: t.exposeString('errorCode', { nullable: true }),
-    durationMs: t.exposeFloat('durationMs'),
-    evidence: t.field({ type: [EvidenceRef], resolve: (record) => record.evidence }),
-    prevHash: t.exposeString('prevHash'),
-    hash: t.exposeString('hash'),
+    session: t.field({
+      type: GovernedSessionRef,
+      nullable: true,
+      description:
+        'The session acted on, as resolved before deciding (credentials scrubbed); null for launch and the like, an unknown session, and approve or deny.',
+      resolve: (record) => record.session,
+    }),
+    target: t.field({
+      type: GovernedTargetRef,
+      nullable: true,
+      description:
+        'What it acted on, resolved before deciding (credentials scrubbed); null when it names no target, menu item, tray or program.',
+      resolve: (record) => record.target,
+    }),
+    decision: t.field({
+      type: DecisionEnum,
+      description:
+        "The policy's decision: an ASK stays ASK, `approval` says how it was settled. approve and deny are recorded as ALLOW under `built-in:approver-answer`.",
+      resolve: (record) => record.decision,
+    }),
+    rule: t.field({
+      type: RuleRefRef,
+      description: 'The rule (or tier default) that decided.',
+      resolve: (record) => record.rule,
+    }),
+    risk: t.field({
+      type: RiskTierEnum,
+      description: 'The risk tier it was scored at.',
+      resolve: (record) => record.risk,
+    }),
+    policySha256: t.exposeString('policySha256', {
+      nullable: true,
+      description:
+        'SHA-256 of the policy file that decided (its `PolicyOrigin.sha256` at the time); null under the built-in policy.',
+    }),
+    approval: t.field({
+      type: ApprovalResultRef,
+      nullable: true,
+      description:
+        'How an ASK was settled (by an approver, a SESSION approval, `auto-allow` or `auto-deny`); null when none was asked, or when asking failed (timed out, no approver).',
+      resolve: (record) => record.approval,
+    }),
+    outcome: t.field({
+      type: OutcomeEnum,
+      description: 'How it ended.',
+      resolve: (record) => record.outcome,
+    }),
+    errorCode: t.exposeString('errorCode', {
+      nullable: true,
+      description:
+        "The error code it failed with (POLICY_DENIED, APPROVAL_TIMEOUT, APPROVAL_UNAVAILABLE, the operation's own code, INTERNAL for an unexpected error); null when OK.",
+    }),
+    durationMs: t.exposeFloat('durationMs', {
+      description:
+        'Milliseconds (to 0.001) from the call reaching the policy to its record: target preview, any wait for an approver, and the operation itself.',
+    }),
+    evidence: t.field({
+      type: [EvidenceRef],
+      description: 'Hashes of what approvers were shown to decide (an element screenshot); usually empty.',
+      resolve: (record) => record.evidence,
+    }),
+    prevHash: t.exposeString('prevHash', {
+      description: "The previous record's `hash`, across file rotation too; 64 zeros for the first record.",
+    }),
+    hash: t.exposeString('hash', {
+      description:
+        'Hex SHA-256 of the record as stored on its line in the audit file, in canonical JSON (keys sorted, no whitespace) without `hash`. It covers `prevHash`, so an edit, insertion, deletion or reordering breaks the chain; verifyAudit recomputes it.',
+    }),
   }),
 });
 
 const AuditEdgeRef = builder.objectRef<AuditRecord>('AuditEdge').implement({
+  description: 'One record of an audit page, with its cursor.',
   fields: (t) => ({
-    cursor: t.string({ resolve: (record) => String(record.seq) }),
-    node: t.field({ type: AuditRecordRef, resolve: (record) => record }),
+    cursor: t.string({
+      description: "The record's `seq` as text: pass it as `after` to read on from this record.",
+      resolve: (record) => String(record.seq),
+    }),
+    node: t.field({ type: AuditRecordRef, description: 'The record.', resolve: (record) => record }),
   }),
 });
 
 const AuditPageInfoRef = builder.objectRef<AuditPage>('AuditPageInfo').implement({
+  description: 'Where an audit page ends and whether more records match.',
   fields: (t) => ({
-    hasNextPage: t.exposeBoolean('hasNextPage'),
+    hasNextPage: t.exposeBoolean('hasNextPage', {
+      description: 'True when more records matching the filter follow this page.',
+    }),
     endCursor: t.string({
       nullable: true,
+      description:
+        "The last record's `seq` as text, to pass as `after` for the next page; null when the page is empty.",
       resolve: (page) => (page.endCursor === null ? null : String(page.endCursor)),
     }),
   }),
@@ -72,47 +167,101 @@ const AuditPageInfoRef = builder.objectRef<AuditPage>('AuditPageInfo').implement
 const AuditConnectionRef = builder.objectRef<AuditPage>('AuditConnection').implement({
   description: 'Records oldest first; pass `pageInfo.endCursor` as `after` for the next page.',
   fields: (t) => ({
-    edges: t.field({ type: [AuditEdgeRef], resolve: (page) => page.records }),
-    pageInfo: t.field({ type: AuditPageInfoRef, resolve: (page) => page }),
+    edges: t.field({
+      type: [AuditEdgeRef],
+      description: "This page's records, oldest first.",
+      resolve: (page) => page.records,
+    }),
+    pageInfo: t.field({
+      type: AuditPageInfoRef,
+      description: 'The cursor to continue from, and whether to.',
+      resolve: (page) => page,
+    }),
   }),
 });
 
 const AuditFilterInput = builder.inputType('AuditFilter', {
   description: 'Absent fields match anything; lists match any of their values.',
   fields: (t) => ({
-    operations: t.stringList({ required: false }),
-    outcomes: t.field({ type: [OutcomeEnum], required: false }),
-    decisions: t.field({ type: [DecisionEnum], required: false }),
-    sessionId: t.id({ required: false }),
-    clientId: t.id({ required: false }),
-    since: t.field({ type: 'DateTime', required: false }),
-    until: t.field({ type: 'DateTime', required: false }),
+    operations: t.stringList({
+      required: false,
+      description: 'Mutation field names, matched exactly (e.g. `["click", "fill"]`); empty matches any.',
+    }),
+    outcomes: t.field({
+      type: [OutcomeEnum],
+      required: false,
+      description: 'Any of these outcomes; empty matches any.',
+    }),
+    decisions: t.field({
+      type: [DecisionEnum],
+      required: false,
+      description: 'Any of these policy decisions; empty matches any.',
+    }),
+    sessionId: t.id({
+      required: false,
+      description: 'Only operations on this session; records with no session then never match.',
+    }),
+    clientId: t.id({ required: false, description: "Only this client's operations (`Client.id`)." }),
+    since: t.field({
+      type: 'DateTime',
+      required: false,
+      description: 'Only records sealed at or after this time.',
+    }),
+    until: t.field({
+      type: 'DateTime',
+      required: false,
+      description: 'Only records sealed at or before this time.',
+    }),
   }),
 });
 
 const BrokenRecordRef = builder.objectRef<BrokenRecord>('BrokenAuditRecord').implement({
+  description: 'The first place the hash chain does not hold; records from here on cannot be trusted.',
   fields: (t) => ({
     file: t.exposeString('file', { description: 'Relative to the audit directory.' }),
-    line: t.exposeInt('line'),
-    seq: t.exposeInt('seq', { nullable: true }),
-    reason: t.exposeString('reason'),
+    line: t.exposeInt('line', {
+      description: '1-based line in that file; 0 when a whole file is missing before it.',
+    }),
+    seq: t.exposeInt('seq', {
+      nullable: true,
+      description: "The record's `seq`; null when the line is not a record at all (torn write, edit).",
+    }),
+    reason: t.exposeString('reason', {
+      description:
+        'What is wrong: not JSON, a gap in `seq`, a `prevHash` that is not the previous hash, content that does not match its hash, or a missing file number.',
+    }),
   }),
 });
 
 const VerificationRef = builder.objectRef<AuditVerification>('AuditVerification').implement({
+  description: 'The result of recomputing the whole hash chain (verifyAudit).',
   fields: (t) => ({
-    ok: t.exposeBoolean('ok'),
-    files: t.exposeInt('files'),
-    records: t.exposeInt('records', { description: 'Records verified before the first broken one.' }),
-    lastSeq: t.exposeInt('lastSeq'),
-    lastHash: t.exposeString('lastHash'),
-    broken: t.field({ type: BrokenRecordRef, nullable: true, resolve: (result) => result.broken }),
+    ok: t.exposeBoolean('ok', { description: 'True when every record in every file holds.' }),
+    files: t.exposeInt('files', { description: 'Audit files found (`audit-NNNNNN.jsonl`).' }),
+    records: t.exposeInt('records', {
+      description: 'Records verified before the first broken one (all of them when ok).',
+    }),
+    lastSeq: t.exposeInt('lastSeq', { description: 'The `seq` of the last record verified; 0 when none.' }),
+    lastHash: t.exposeString('lastHash', {
+      description: 'The `hash` of the last record verified; 64 zeros when none.',
+    }),
+    broken: t.field({
+      type: BrokenRecordRef,
+      nullable: true,
+      description: 'The first record that does not hold; null when ok.',
+      resolve: (result) => result.broken,
+    }),
   }),
 });
 
 const AuditEventRef = builder.objectRef<Delivery<AuditRecord>>('AuditEvent').implement({
+  description: 'One audit record delivered on the `audit` subscription.',
   fields: (t) => ({
-    record: t.field({ type: AuditRecordRef, resolve: ({ event }) => event }),
+    record: t.field({
+      type: AuditRecordRef,
+      description: 'The record, once written to the audit file.',
+      resolve: ({ event }) => event,
+    }),
     droppedBefore: t.exposeInt('droppedBefore', {
       description: 'Records this subscriber lost just before this one because it read too slowly.',
     }),
@@ -133,9 +282,20 @@ builder.queryFields((t) => ({
     description:
       'The audit trail, oldest first: every mutation with its decision and outcome, secrets redacted.',
     args: {
-      first: t.arg.int({ required: false, description: 'Default 50, at most 500.' }),
-      after: t.arg.string({ required: false }),
-      filter: t.arg({ type: AuditFilterInput, required: false }),
+      first: t.arg.int({
+        required: false,
+        description: `Records per page: default ${DEFAULT_AUDIT_PAGE}, clamped to 1–${MAX_AUDIT_PAGE}.`,
+      }),
+      after: t.arg.string({
+        required: false,
+        description:
+          "A cursor (`pageInfo.endCursor` or an edge's `cursor`): only records after that `seq`. Omitted: from the first record. BAD_INPUT when it is not a non-negative integer.",
+      }),
+      filter: t.arg({
+        type: AuditFilterInput,
+        required: false,
+        description: 'Only records that match it; omitted: all.',
+      }),
     },
     resolve: (_root, args, context) =>
       governanceOf(context).audit.read({
@@ -155,8 +315,14 @@ builder.queryFields((t) => ({
 builder.subscriptionField('audit', (t) =>
   t.field({
     type: AuditEventRef,
-    description: 'Audit records as they are written.',
-    args: { filter: t.arg({ type: AuditFilterInput, required: false }) },
+    description: `Audit records as they are written, from the moment of subscribing (read \`audit\` for earlier ones). Each subscriber has a queue of ${SUBSCRIBER_QUEUE_CAPACITY}; a slow one loses the oldest, counted in \`droppedBefore\`.`,
+    args: {
+      filter: t.arg({
+        type: AuditFilterInput,
+        required: false,
+        description: 'Only records that match it; omitted: all.',
+      }),
+    },
     subscribe: (_root, args, context) =>
       governanceOf(context).audit.subscribe((args.filter ?? null) as AuditFilter | null),
     resolve: (delivery) => delivery,
