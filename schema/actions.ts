@@ -11,11 +11,12 @@ import { TargetInput } from './target.js';
 const ActionResultRef = builder.objectRef<ActionOutcome>('ActionResult').implement({
   description: 'What an action landed on and, when selected, what it changed: one round trip.',
   fields: (t) => ({
-    windowId: t.exposeID('windowId'),
+    windowId: t.exposeID('windowId', { description: 'The window the action ran in.' }),
     target: t.field({
       type: SnapshotNodeRef,
       nullable: true,
-      description: 'The element acted on, by ref, as it is after the action.',
+      description:
+        'The element acted on, by ref, as it is after the action; null for a key press or page scroll without a target. Read alone: its `parent` is null, `children` empty and `text` its name.',
       resolve: (outcome) => (outcome.target ? { node: outcome.target, snapshot: null } : null),
     }),
     diff: t.field({
@@ -24,18 +25,43 @@ const ActionResultRef = builder.objectRef<ActionOutcome>('ActionResult').impleme
       description: 'What changed in the window once it settled; computed only when selected.',
       resolve: (outcome) => (outcome.diff ? { diff: outcome.diff, snapshot: null } : null),
     }),
-    elapsedMs: t.exposeInt('elapsedMs'),
+    elapsedMs: t.exposeInt('elapsedMs', {
+      description:
+        'Milliseconds the whole action took: finding the target, acting and, when selected, reading the diff.',
+    }),
   }),
 });
 
-const MouseButtonEnum = builder.enumType('MouseButton', { values: ['LEFT', 'RIGHT', 'MIDDLE'] as const });
+const MouseButtonEnum = builder.enumType('MouseButton', {
+  description: 'A mouse button.',
+  values: {
+    LEFT: { description: 'The primary button (the default).' },
+    RIGHT: { description: "The secondary button: opens a page's context menu." },
+    MIDDLE: { description: 'The middle button (the wheel).' },
+  } as const,
+});
+const MODIFIERS = {
+  Alt: { description: 'Alt (Option on macOS).' },
+  Control: { description: 'Control.' },
+  ControlOrMeta: { description: 'Control on Linux and Windows, Meta (Command) on macOS.' },
+  Meta: { description: 'Meta: Command on macOS, the Windows key elsewhere.' },
+  Shift: { description: 'Shift.' },
+} as const satisfies Record<Modifier, { description: string }>;
 const ModifierEnum = builder.enumType('KeyModifier', {
-  values: ['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'] as const satisfies readonly Modifier[],
+  description: 'A modifier key held down during a click.',
+  values: MODIFIERS,
 });
 const PointInput = builder.inputType('PointInput', {
   description: 'CSS pixels from the top-left of the target element.',
-  fields: (t) => ({ x: t.float({ required: true }), y: t.float({ required: true }) }),
+  fields: (t) => ({
+    x: t.float({ required: true, description: 'CSS pixels right of the left edge.' }),
+    y: t.float({ required: true, description: 'CSS pixels below the top edge.' }),
+  }),
 });
+
+/** What the `target` argument of an action says when the action names none of its own. */
+const TARGET_DESCRIPTION =
+  "The element to act on; a ref from a snapshot is best. SELECTOR_NO_MATCH (with similarRefs) when nothing matches within timeoutMs, AMBIGUOUS_TARGET when several do and `nth` is not given, REF_STALE when a ref's element has left the page.";
 
 interface CommonArgs {
   readonly session?: string | number | null;
@@ -67,13 +93,13 @@ function run(
 }
 
 builder.mutationFields((t) => {
-  const common = (targetRequired: boolean) => ({
+  const common = (targetRequired: boolean, targetDescription: string = TARGET_DESCRIPTION) => ({
     session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
     window: t.arg.id({
       required: false,
       description: "Default: the target ref's window, else the active one.",
     }),
-    target: t.arg({ type: TargetInput, required: targetRequired }),
+    target: t.arg({ type: TargetInput, required: targetRequired, description: targetDescription }),
     timeoutMs: t.arg.int({
       required: false,
       description: 'Actionability wait; default 5000, clamped to 30000.',
@@ -86,10 +112,21 @@ builder.mutationFields((t) => {
       description: 'Clicks once the target is visible, stable, enabled and not covered.',
       args: {
         ...common(true),
-        button: t.arg({ type: MouseButtonEnum, required: false }),
-        clickCount: t.arg.int({ required: false }),
-        modifiers: t.arg({ type: [ModifierEnum], required: false }),
-        position: t.arg({ type: PointInput, required: false }),
+        button: t.arg({ type: MouseButtonEnum, required: false, description: 'Default LEFT.' }),
+        clickCount: t.arg.int({
+          required: false,
+          description: 'Clicks in a row: 2 for a double click; default 1.',
+        }),
+        modifiers: t.arg({
+          type: [ModifierEnum],
+          required: false,
+          description: 'Keys held down during the click.',
+        }),
+        position: t.arg({
+          type: PointInput,
+          required: false,
+          description: "Where to click, from the target's top-left corner; default: its centre.",
+        }),
       },
       resolve: (_root, args, context, info) =>
         run(context, info, args, {
@@ -105,7 +142,10 @@ builder.mutationFields((t) => {
       description: 'Sets the value of an input, textarea or contenteditable in one step.',
       args: {
         ...common(true),
-        value: t.arg.string({ required: true }),
+        value: t.arg.string({
+          required: true,
+          description: 'The whole new value; it replaces what was there.',
+        }),
         secret: t.arg.boolean({ required: false, description: 'Redact this value everywhere from now on.' }),
       },
       resolve: (_root, args, context, info) =>
@@ -116,9 +156,21 @@ builder.mutationFields((t) => {
       description: 'Types text as real key presses into the focused target.',
       args: {
         ...common(true),
-        text: t.arg.string({ required: true }),
-        delayMs: t.arg.int({ required: false }),
-        secret: t.arg.boolean({ required: false }),
+        text: t.arg.string({
+          required: true,
+          description:
+            'Typed into the target after focusing it, one key event per character (fill sets a value in one step).',
+        }),
+        delayMs: t.arg.int({
+          required: false,
+          description:
+            'Milliseconds between key presses; default 0. Not clamped: typing takes about its length times this.',
+        }),
+        secret: t.arg.boolean({
+          required: false,
+          description:
+            'The text is a secret: redacted in the audit trail and approval requests, and the target\'s value reads "[redacted]" in every snapshot from now on.',
+        }),
       },
       resolve: (_root, args, context, info) =>
         run(
@@ -132,16 +184,28 @@ builder.mutationFields((t) => {
     press: t.field({
       ...action,
       description: 'Presses a key or chord ("Enter", "Control+A") on the target, or on whatever has focus.',
-      args: { ...common(false), key: t.arg.string({ required: true }) },
+      args: {
+        ...common(
+          false,
+          'The element to press the key on (focused first); without it the key goes to whatever has focus.',
+        ),
+        key: t.arg.string({
+          required: true,
+          description:
+            "A key or chord in Playwright's notation: Enter, Tab, ArrowDown, Control+A, Shift+Home.",
+        }),
+      },
       resolve: (_root, args, context, info) => run(context, info, args, { type: 'pressKeys', key: args.key }),
     }),
     hover: t.field({
       ...action,
+      description: 'Moves the mouse over the target once it is visible and stable (tooltips, hover menus).',
       args: common(true),
       resolve: (_root, args, context, info) => run(context, info, args, { type: 'hover' }),
     }),
     focus: t.field({
       ...action,
+      description: 'Gives the target keyboard focus without clicking it.',
       args: common(true),
       resolve: (_root, args, context, info) => run(context, info, args, { type: 'focus' }),
     }),
@@ -156,9 +220,9 @@ builder.mutationFields((t) => {
       description: 'Selects options of a <select> by value, label or index (several for a multiple select).',
       args: {
         ...common(true),
-        values: t.arg.stringList({ required: false }),
-        labels: t.arg.stringList({ required: false }),
-        indexes: t.arg.intList({ required: false }),
+        values: t.arg.stringList({ required: false, description: 'Options by their value attribute.' }),
+        labels: t.arg.stringList({ required: false, description: 'Options by their visible label.' }),
+        indexes: t.arg.intList({ required: false, description: 'Options by zero-based position.' }),
       },
       resolve: (_root, args, context, info) =>
         run(context, info, args, {
@@ -171,31 +235,54 @@ builder.mutationFields((t) => {
     setChecked: t.field({
       ...action,
       description: 'Checks or unchecks a checkbox or radio button (no-op when already so).',
-      args: { ...common(true), checked: t.arg.boolean({ required: true }) },
+      args: {
+        ...common(true),
+        checked: t.arg.boolean({ required: true, description: 'True to check, false to uncheck.' }),
+      },
       resolve: (_root, args, context, info) =>
         run(context, info, args, { type: 'setChecked', checked: args.checked }),
     }),
     setInputFiles: t.field({
       ...action,
       description: "Sets the files of a file input; paths must lie under the server's upload roots.",
-      args: { ...common(true), paths: t.arg.stringList({ required: true }) },
+      args: {
+        ...common(true),
+        paths: t.arg.stringList({
+          required: true,
+          description:
+            'Paths of existing files under the upload roots (symlinks resolved): PATH_NOT_ALLOWED outside them, BAD_INPUT for a missing file. An empty list clears the input.',
+        }),
+      },
       resolve: (_root, args, context, info) =>
         run(context, info, args, { type: 'setInputFiles', paths: args.paths }),
     }),
     dragTo: t.field({
       ...action,
       description: 'Drags the target onto another element.',
-      args: { ...common(true), to: t.arg({ type: TargetInput, required: true }) },
+      args: {
+        ...common(true, 'The element to drag; a ref from a snapshot is best.'),
+        to: t.arg({ type: TargetInput, required: true, description: 'The element to drop it on.' }),
+      },
       resolve: (_root, args, context, info) => run(context, info, args, { type: 'dragTo', to: args.to }),
     }),
     scroll: t.field({
       ...action,
       description: 'Scrolls the target into view, or scrolls the page (or the target) by a delta.',
       args: {
-        ...common(false),
-        intoView: t.arg.boolean({ required: false }),
-        deltaX: t.arg.int({ required: false }),
-        deltaY: t.arg.int({ required: false }),
+        ...common(
+          false,
+          'The element to scroll into view, or whose own scroll position moves by the deltas; without it the page scrolls.',
+        ),
+        intoView: t.arg.boolean({
+          required: false,
+          description:
+            'Scroll the target into view (it needs `target`, else BAD_INPUT); the deltas are then ignored.',
+        }),
+        deltaX: t.arg.int({
+          required: false,
+          description: 'CSS pixels to the right (negative: left); default 0.',
+        }),
+        deltaY: t.arg.int({ required: false, description: 'CSS pixels down (negative: up); default 0.' }),
       },
       resolve: (_root, args, context, info) =>
         run(

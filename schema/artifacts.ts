@@ -15,7 +15,11 @@ const ArtifactFileRef = builder
         description: "Relative to the session's folder: run.jsonl, screenshots/w1-1.png.",
       }),
       size: t.exposeInt('size', { description: 'Bytes.' }),
-      modified: t.field({ type: 'DateTime', resolve: (file) => file.modified }),
+      modified: t.field({
+        type: 'DateTime',
+        description: 'When the file was last written.',
+        resolve: (file) => file.modified,
+      }),
       url: t.string({
         description:
           'Where this server serves it read-only (GET, with the same token as GraphQL), relative to the server.',
@@ -28,8 +32,13 @@ const ArtifactFileRef = builder
 const ArtifactListingRef = builder
   .objectRef<{ files: (ArtifactFile & { sessionId: string })[]; omitted: number }>('ArtifactListing')
   .implement({
+    description: "The files of a session's artifact folder, in path order.",
     fields: (t) => ({
-      files: t.field({ type: [ArtifactFileRef], resolve: (listing) => listing.files }),
+      files: t.field({
+        type: [ArtifactFileRef],
+        description: 'The files, at most 1,000; `omitted` counts the rest.',
+        resolve: (listing) => listing.files,
+      }),
       omitted: t.exposeInt('omitted', { description: 'Files left out past the listing bound (1000).' }),
     }),
   });

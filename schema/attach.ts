@@ -8,22 +8,32 @@ const DebuggableTargetRef = builder
   .implement({
     description: 'One DevTools target of a debuggable app: a page is a window.',
     fields: (t) => ({
-      id: t.exposeID('id'),
-      type: t.exposeString('type'),
-      title: t.exposeString('title'),
-      url: t.exposeString('url'),
+      id: t.exposeID('id', { description: 'The DevTools target id.' }),
+      type: t.exposeString('type', {
+        description: 'The target type DevTools reports: page, iframe, service_worker, worker, ...',
+      }),
+      title: t.exposeString('title', { description: "The target's title." }),
+      url: t.exposeString('url', { description: "The target's URL." }),
     }),
   });
 
 const DebuggableAppRef = builder.objectRef<DebuggableApp>('DebuggableApp').implement({
   description: 'A browser or Electron app answering the DevTools protocol on a port.',
   fields: (t) => ({
-    port: t.exposeInt('port'),
+    port: t.exposeInt('port', { description: 'The port it answers on; pass it as `port` to attach.' }),
     browser: t.exposeString('browser', { description: 'Product/version from /json/version.' }),
-    protocolVersion: t.exposeString('protocolVersion'),
-    webSocketDebuggerUrl: t.exposeString('webSocketDebuggerUrl'),
+    protocolVersion: t.exposeString('protocolVersion', {
+      description: 'The DevTools protocol version, e.g. 1.3.',
+    }),
+    webSocketDebuggerUrl: t.exposeString('webSocketDebuggerUrl', {
+      description: 'The browser-level DevTools websocket; attach also takes it as `cdpUrl`.',
+    }),
     pid: t.exposeInt('pid', { nullable: true, description: 'The process listening on the port.' }),
-    targets: t.field({ type: [DebuggableTargetRef], resolve: (app) => app.targets }),
+    targets: t.field({
+      type: [DebuggableTargetRef],
+      description: 'Its DevTools targets: pages (windows), workers, ...',
+      resolve: (app) => app.targets,
+    }),
   }),
 });
 
@@ -65,16 +75,29 @@ const AttachInput = builder.inputType('AttachInput', {
 });
 
 const EnvEntryInput = builder.inputType('CommandEnvVar', {
-  fields: (t) => ({ name: t.string({ required: true }), value: t.string({ required: true }) }),
+  description: 'One environment variable for a launched command.',
+  fields: (t) => ({
+    name: t.string({ required: true, description: 'The variable name.' }),
+    value: t.string({
+      required: true,
+      description: 'Its value; redacted in the audit trail and approval requests.',
+    }),
+  }),
 });
 
 const LaunchCommandInput = builder.inputType('LaunchCommandInput', {
   description:
     "Any command that opens a DevTools port when given --remote-debugging-port (Chromium, an Electron binary or packaged app). Stagegraph picks a free port, records stdout and stderr in the session's artifact folder, and owns the process tree.",
   fields: (t) => ({
-    command: t.string({ required: true }),
+    command: t.string({
+      required: true,
+      description: 'The executable: a path, or a name looked up on PATH. BAD_INPUT when empty.',
+    }),
     args: t.stringList({ required: false, description: 'After the DevTools switches Stagegraph adds.' }),
-    cwd: t.string({ required: false }),
+    cwd: t.string({
+      required: false,
+      description: "The command's working directory; default: the server's.",
+    }),
     env: t.field({ type: [EnvEntryInput], required: false, description: 'Added to the server environment.' }),
     titleContains: t.string({ required: false, description: RendererFilterFields.titleContains }),
     urlIncludes: t.string({ required: false, description: RendererFilterFields.urlIncludes }),
@@ -105,14 +128,26 @@ builder.mutationFields((t) => ({
     description:
       "Injects into a running app's main process through its inspector. Like attach, the app is not Stagegraph's: `detach` lets go (closing the inspector if inject opened it).",
     ...actsOn('program'),
-    args: { input: t.arg({ type: InjectInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: InjectInput,
+        required: true,
+        description: 'Which process to inject into, and how.',
+      }),
+    },
     resolve: (_root, { input }, { sessions }) => sessions.inject(input),
   }),
   attach: t.field({
     type: SessionRef,
     description:
       "Attaches to a running Chromium or Electron app over its remote-debugging port. The app is not Stagegraph's: `detach` lets go of it, stop is refused.",
-    args: { input: t.arg({ type: AttachInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: AttachInput,
+        required: true,
+        description: "Where the app's DevTools endpoint is, and which renderer to start on.",
+      }),
+    },
     resolve: (_root, { input }, { sessions }) => sessions.attach(input),
   }),
   launchCommand: t.field({
@@ -120,13 +155,25 @@ builder.mutationFields((t) => ({
     description:
       'Starts a command with a DevTools port, waits for it, and attaches; stop ends its process tree.',
     ...actsOn('program'),
-    args: { input: t.arg({ type: LaunchCommandInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: LaunchCommandInput,
+        required: true,
+        description: 'The command to start, and which renderer to start on.',
+      }),
+    },
     resolve: (_root, { input }, { sessions }) => sessions.launchCommand(input),
   }),
   detach: t.field({
     type: SessionRef,
     description: 'Lets go of an attached app, which keeps running; the session becomes DETACHED.',
-    args: { id: t.arg.id({ required: false }) },
+    args: {
+      id: t.arg.id({
+        required: false,
+        description:
+          'The session to let go of; optional when exactly one session is live. BAD_INPUT for a session whose app Stagegraph started (stop it instead).',
+      }),
+    },
     resolve: (_root, args, { sessions }) => sessions.detach(args.id),
   }),
 }));

@@ -6,14 +6,17 @@ import { SessionRef } from './session.js';
 const ClockRef = builder.objectRef<ClockState>('Clock').implement({
   description: "The renderers' fake clock: Date and timers follow it once installed.",
   fields: (t) => ({
-    installed: t.exposeBoolean('installed'),
+    installed: t.exposeBoolean('installed', {
+      description:
+        'Whether a fake clock is installed: installClock, setFixedTime or setSystemTime installs one.',
+    }),
     paused: t.exposeBoolean('paused', {
       description: 'True after pauseAt until resume: time moves only when told.',
     }),
     now: t.field({
       type: 'DateTime',
       nullable: true,
-      description: 'The fake time a page reads now; null when not installed.',
+      description: 'The fake time a page reads now; null when not installed, or when no window answers.',
       resolve: (clock) => clock.now,
     }),
   }),
@@ -22,6 +25,7 @@ const ClockRef = builder.objectRef<ClockState>('Clock').implement({
 builder.objectField(SessionRef, 'clock', (t) =>
   t.field({
     type: ClockRef,
+    description: "The state of the fake clock of this session's windows.",
     ...requiresCapability('CLOCK'),
     resolve: (session) => session.capture.clock.state(),
   }),
@@ -30,7 +34,7 @@ builder.objectField(SessionRef, 'clock', (t) =>
 builder.mutationFields((t) => {
   const session = t.arg.id({ required: false, description: 'Optional when exactly one session is live.' });
   const clock = { type: ClockRef, ...requiresCapability('CLOCK') } as const;
-  const time = t.arg({ type: 'DateTime', required: true });
+  const time = (description: string) => t.arg({ type: 'DateTime', required: true, description });
   const ms = t.arg.int({ required: true, description: 'Milliseconds of fake time, 0..86400000.' });
   return {
     installClock: t.field({
@@ -47,14 +51,14 @@ builder.mutationFields((t) => {
     setFixedTime: t.field({
       ...clock,
       description: 'Date always reads this time; timers keep running.',
-      args: { session, time },
+      args: { session, time: time('The instant Date reads from now on.') },
       resolve: (_root, args, { sessions }) =>
         sessions.get(args.session).capture.clock.setFixedTime(args.time),
     }),
     setSystemTime: t.field({
       ...clock,
       description: 'Moves Date to this time without firing timers (a wall-clock change).',
-      args: { session, time },
+      args: { session, time: time('The new wall-clock time.') },
       resolve: (_root, args, { sessions }) =>
         sessions.get(args.session).capture.clock.setSystemTime(args.time),
     }),
@@ -73,7 +77,10 @@ builder.mutationFields((t) => {
     pauseClockAt: t.field({
       ...clock,
       description: 'Runs time forward to this instant, then stops it: timers fire only when told.',
-      args: { session, time },
+      args: {
+        session,
+        time: time('The instant to run to and stop at. CLOCK_NOT_INSTALLED when no fake clock is installed.'),
+      },
       resolve: (_root, args, { sessions }) => sessions.get(args.session).capture.clock.pauseAt(args.time),
     }),
     resumeClock: t.field({

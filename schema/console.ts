@@ -7,19 +7,30 @@ import { SessionRef } from './session.js';
 import { sharesExecutionPerEvent } from './shared-execution.js';
 
 const ConsoleSourceEnum = builder.enumType('ConsoleSource', {
-  values: ['RENDERER', 'MAIN'] as const,
+  values: {
+    RENDERER: { description: "A window's page." },
+    MAIN: { description: "The app's main process." },
+  } as const,
   description: "RENDERER: a window's page; MAIN: the app's main process.",
 });
 
 const ConsoleEntryRef = builder.objectRef<ConsoleEntry>('ConsoleEntry').implement({
+  description: "One console message, or uncaught page error, of a session's windows or main process.",
   fields: (t) => ({
     seq: t.exposeInt('seq', { description: 'Per-session, strictly increasing: resume with `afterSeq`.' }),
-    sessionId: t.exposeID('sessionId'),
-    time: t.field({ type: 'DateTime', resolve: (entry) => entry.time }),
+    sessionId: t.exposeID('sessionId', { description: 'The session that logged it.' }),
+    time: t.field({ type: 'DateTime', description: 'When it was logged.', resolve: (entry) => entry.time }),
     type: t.exposeString('type', { description: 'log, info, warning, error, debug, trace, ...' }),
-    text: t.exposeString('text'),
-    source: t.field({ type: ConsoleSourceEnum, resolve: (entry) => entry.source }),
-    windowId: t.exposeID('windowId', { nullable: true }),
+    text: t.exposeString('text', { description: 'The message text.' }),
+    source: t.field({
+      type: ConsoleSourceEnum,
+      description: 'Where it was logged: a window or the main process.',
+      resolve: (entry) => entry.source,
+    }),
+    windowId: t.exposeID('windowId', {
+      nullable: true,
+      description: 'The window that logged it; null for the main process.',
+    }),
     location: t.exposeString('location', { nullable: true, description: 'url:line:column of the call.' }),
   }),
 });
@@ -27,7 +38,11 @@ const ConsoleEntryRef = builder.objectRef<ConsoleEntry>('ConsoleEntry').implemen
 const ConsoleLogRef = builder.objectRef<ConsoleSnapshot>('ConsoleLog').implement({
   description: 'A read of the bounded console buffer (the newest 1,000 entries).',
   fields: (t) => ({
-    entries: t.field({ type: [ConsoleEntryRef], resolve: (log) => log.entries }),
+    entries: t.field({
+      type: [ConsoleEntryRef],
+      description: 'The buffered entries that match, oldest first.',
+      resolve: (log) => log.entries,
+    }),
     overflowed: t.exposeInt('overflowed', { description: 'Entries pushed out of the buffer so far.' }),
     total: t.exposeInt('total', { description: 'Entries ever logged in this session.' }),
   }),
@@ -41,10 +56,21 @@ builder.objectField(SessionRef, 'console', (t) =>
     ...requiresCapability('CONSOLE'),
     args: {
       last: t.arg.int({ required: false, description: 'Only the newest N matching entries.' }),
-      afterSeq: t.arg.int({ required: false }),
-      types: t.arg.stringList({ required: false }),
-      windowId: t.arg.id({ required: false }),
-      textContains: t.arg.string({ required: false }),
+      afterSeq: t.arg.int({
+        required: false,
+        description:
+          'Only entries with a greater `seq`: pass the last seq you read to resume without gaps or repeats.',
+      }),
+      types: t.arg.stringList({
+        required: false,
+        description:
+          'Only entries of these types (log, warning, error, pageerror, ...); absent or empty: all.',
+      }),
+      windowId: t.arg.id({ required: false, description: 'Only entries logged by this window.' }),
+      textContains: t.arg.string({
+        required: false,
+        description: 'Only entries whose text contains this (case-sensitive).',
+      }),
       since: t.arg({
         type: 'DateTime',
         required: false,
@@ -56,8 +82,13 @@ builder.objectField(SessionRef, 'console', (t) =>
 );
 
 const ConsoleEventRef = builder.objectRef<Delivery<ConsoleEntry>>('ConsoleEvent').implement({
+  description: 'One console entry, as delivered to this subscriber.',
   fields: (t) => ({
-    entry: t.field({ type: ConsoleEntryRef, resolve: (delivery) => delivery.event }),
+    entry: t.field({
+      type: ConsoleEntryRef,
+      description: 'The entry.',
+      resolve: (delivery) => delivery.event,
+    }),
     droppedBefore: t.exposeInt('droppedBefore', {
       description: 'Entries this subscriber lost just before this one because it read too slowly.',
     }),
@@ -70,10 +101,20 @@ builder.subscriptionField('console', (t) =>
     description:
       'Console entries as they are logged (uncaught page errors as type `pageerror`); all sessions unless `session` is given.',
     args: {
-      session: t.arg.id({ required: false }),
-      types: t.arg.stringList({ required: false }),
-      windowId: t.arg.id({ required: false }),
-      textContains: t.arg.string({ required: false }),
+      session: t.arg.id({
+        required: false,
+        description: 'Only this session (SESSION_NOT_FOUND when unknown); every session when absent.',
+      }),
+      types: t.arg.stringList({
+        required: false,
+        description:
+          'Only entries of these types (log, warning, error, pageerror, ...); absent or empty: all.',
+      }),
+      windowId: t.arg.id({ required: false, description: 'Only entries logged by a window with this id.' }),
+      textContains: t.arg.string({
+        required: false,
+        description: 'Only entries whose text contains this (case-sensitive).',
+      }),
       since: t.arg({
         type: 'DateTime',
         required: false,

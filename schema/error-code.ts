@@ -6,10 +6,12 @@ type RegisteredError = ErrorCodeInfo & { readonly code: ErrorCode };
 const ErrorCodeRef = builder.objectRef<RegisteredError>('ErrorCode').implement({
   description: 'One entry of the closed error registry. Branch on `code`, never on the message.',
   fields: (t) => ({
-    code: t.exposeString('code'),
-    meaning: t.exposeString('meaning'),
+    code: t.exposeString('code', { description: 'The code, as it appears in `errors[].extensions.code`.' }),
+    meaning: t.exposeString('meaning', { description: 'What it means.' }),
     retryable: t.exposeBoolean('retryable', { description: 'Whether the same operation may succeed later.' }),
-    hint: t.exposeString('hint'),
+    hint: t.exposeString('hint', {
+      description: "What to do about it; an error's `extensions.hint` is this unless a sharper one fits.",
+    }),
   }),
 });
 

@@ -9,7 +9,11 @@ export type EvalScope = 'none' | 'main' | 'renderer' | 'both';
 const EvalResultRef = builder.objectRef<EvalResult>('EvalResult').implement({
   description: 'What the code returned, as JSON text.',
   extensions: { evalScope: 'any' },
-  fields: (t) => ({ json: t.exposeString('json') }),
+  fields: (t) => ({
+    json: t.exposeString('json', {
+      description: 'The return value as JSON text (undefined reads as null); parse it yourself.',
+    }),
+  }),
 });
 
 builder.mutationFields((t) => ({
@@ -20,8 +24,12 @@ builder.mutationFields((t) => ({
     ...requiresCapability('MAIN_EVAL'),
     extensions: { requiresCapability: 'MAIN_EVAL', evalScope: 'main' },
     args: {
-      session: t.arg.id({ required: false }),
-      code: t.arg.string({ required: true }),
+      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      code: t.arg.string({
+        required: true,
+        description:
+          'A function expression, possibly async, called with the electron module and the parsed `arg`. EVAL_FAILED when it does not compile or throws; EVAL_NOT_SERIALIZABLE when its result is not plain JSON.',
+      }),
       arg: t.arg.string({ required: false, description: 'JSON passed as the second argument.' }),
     },
     resolve: (_root, args, { sessions }) =>
@@ -34,10 +42,17 @@ builder.mutationFields((t) => ({
     ...requiresCapability('RENDERER_EVAL'),
     extensions: { requiresCapability: 'RENDERER_EVAL', evalScope: 'renderer' },
     args: {
-      session: t.arg.id({ required: false }),
-      code: t.arg.string({ required: true }),
+      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      code: t.arg.string({
+        required: true,
+        description:
+          "A function expression, possibly async, called in the window's page with the parsed `arg`. EVAL_FAILED when it does not compile or throws; EVAL_NOT_SERIALIZABLE when its result is not plain JSON.",
+      }),
       arg: t.arg.string({ required: false, description: 'JSON passed as the argument.' }),
-      window: t.arg.id({ required: false }),
+      window: t.arg.id({
+        required: false,
+        description: 'A window id; default: the active window. WINDOW_NOT_FOUND when it is not open.',
+      }),
     },
     resolve: async (_root, args, { sessions }) => {
       const session = sessions.get(args.session);

@@ -5,32 +5,61 @@ import { builder } from './builder.js';
 import { ExitRef, SessionStatusEnum } from './session.js';
 
 const SessionEventTypeEnum = builder.enumType('SessionEventType', {
-  values: [
-    'STARTED',
-    'WINDOW_OPENED',
-    'WINDOW_CLOSED',
-    'RENDERER_CRASHED',
-    'STOPPED',
-    'EXITED',
-    'CRASHED',
-    'DISCONNECTED',
-    'DETACHED',
-  ] as const,
+  description: 'What happened to a session.',
+  values: {
+    STARTED: { description: 'The session was created (its status is still STARTING).' },
+    WINDOW_OPENED: { description: 'A window opened; `window` says which.' },
+    WINDOW_CLOSED: { description: 'A window closed; its refs are forgotten.' },
+    RENDERER_CRASHED: {
+      description: "A window's renderer crashed; the session and its other windows live on.",
+    },
+    STOPPED: { description: 'The app ended after stop or forceKill (or server shutdown); status STOPPED.' },
+    EXITED: { description: 'The app process exited on its own; `exit.code` says how.' },
+    CRASHED: { description: 'The app process was ended by a signal Stagegraph did not send; see `exit`.' },
+    DISCONNECTED: {
+      description: 'The connection to an attached or injected app was lost; the app may still run.',
+    },
+    DETACHED: { description: 'Stagegraph let go of an attached or injected app, which keeps running.' },
+  } as const,
 });
 
 const EventWindowRef = builder.objectRef<NonNullable<SessionEvent['window']>>('EventWindow').implement({
   description: 'The window an event is about, as it was when the event happened.',
-  fields: (t) => ({ id: t.exposeID('id'), title: t.exposeString('title'), url: t.exposeString('url') }),
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The window id (w1, w2, ...).' }),
+    title: t.exposeString('title', { description: 'Its title then.' }),
+    url: t.exposeString('url', { description: 'Its URL then.' }),
+  }),
 });
 
 const SessionEventRef = builder.objectRef<Delivery<SessionEvent>>('SessionEvent').implement({
+  description: 'One lifecycle event of a session, as delivered to this subscriber.',
   fields: (t) => ({
-    type: t.field({ type: SessionEventTypeEnum, resolve: ({ event }) => event.type }),
-    sessionId: t.id({ resolve: ({ event }) => event.sessionId }),
-    time: t.field({ type: 'DateTime', resolve: ({ event }) => event.time }),
-    status: t.field({ type: SessionStatusEnum, resolve: ({ event }) => event.status }),
-    window: t.field({ type: EventWindowRef, nullable: true, resolve: ({ event }) => event.window }),
-    exit: t.field({ type: ExitRef, nullable: true, resolve: ({ event }) => event.exit }),
+    type: t.field({
+      type: SessionEventTypeEnum,
+      description: 'What happened.',
+      resolve: ({ event }) => event.type,
+    }),
+    sessionId: t.id({ description: 'The session it happened to.', resolve: ({ event }) => event.sessionId }),
+    time: t.field({ type: 'DateTime', description: 'When it happened.', resolve: ({ event }) => event.time }),
+    status: t.field({
+      type: SessionStatusEnum,
+      description: "The session's status just after the event.",
+      resolve: ({ event }) => event.status,
+    }),
+    window: t.field({
+      type: EventWindowRef,
+      nullable: true,
+      description:
+        'The window of a WINDOW_OPENED, WINDOW_CLOSED or RENDERER_CRASHED event; null for the others.',
+      resolve: ({ event }) => event.window,
+    }),
+    exit: t.field({
+      type: ExitRef,
+      nullable: true,
+      description: "How the app's process ended, once it has (EXITED, CRASHED, STOPPED); null before.",
+      resolve: ({ event }) => event.exit,
+    }),
     droppedBefore: t.exposeInt('droppedBefore', {
       description: 'Events this subscriber lost just before this one because it read too slowly.',
     }),

@@ -6,24 +6,58 @@ import { actsOn } from './governance.js';
 import { WindowRef } from './window.js';
 
 export const SessionStatusEnum = builder.enumType('SessionStatus', {
-  values: ['STARTING', 'RUNNING', 'CRASHED', 'EXITED', 'STOPPED', 'DISCONNECTED', 'DETACHED'] as const,
+  values: {
+    STARTING: {
+      description: 'Reached, but its first window has not opened yet (at most the launch timeout).',
+    },
+    RUNNING: { description: 'Live: it can be driven, read and watched.' },
+    CRASHED: {
+      description:
+        'The app process was ended by a signal Stagegraph did not send (kill -9, OOM killer, segfault); see `exit`.',
+    },
+    EXITED: { description: 'The app process exited on its own; see `exit.code`.' },
+    STOPPED: { description: 'Ended by stop or forceKill (or server shutdown) of an app Stagegraph started.' },
+    DISCONNECTED: {
+      description: 'The connection to an attached or injected app was lost; the app may still run.',
+    },
+    DETACHED: {
+      description:
+        'Stagegraph let go of an attached or injected app (detach, or server shutdown); it keeps running.',
+    },
+  } as const,
   description:
     'STARTING until the first window shows; CRASHED when killed by a signal nobody here sent; DISCONNECTED when the connection to an attached app was lost (the app may still run); DETACHED once Stagegraph let go of an attached app, which keeps running.',
 });
 
 const VersionRef = builder.objectRef<{ name: string; version: string }>('ComponentVersion').implement({
-  fields: (t) => ({ name: t.exposeString('name'), version: t.exposeString('version') }),
+  description: 'One component of the app and its version, e.g. electron 31.0.0.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'The component: electron, chrome, node, v8, ...' }),
+    version: t.exposeString('version', { description: 'Its version string.' }),
+  }),
 });
 
 const AppInfoRef = builder.objectRef<AppInfo>('AppInfo').implement({
-  description: "What the app's main process says about itself.",
+  description:
+    'What the app says about itself: read in its main process (launch, inject) or from its DevTools endpoint (attach, launchCommand).',
   fields: (t) => ({
-    name: t.exposeString('name', { nullable: true }),
-    version: t.exposeString('version', { nullable: true }),
-    executablePath: t.exposeString('executablePath'),
+    name: t.exposeString('name', {
+      nullable: true,
+      description:
+        "The app's name (Electron's app.getName(); over DevTools, the name in its user agent or the browser's product); null when unknown.",
+    }),
+    version: t.exposeString('version', {
+      nullable: true,
+      description: "The app's version, read the same way as `name`; null when unknown.",
+    }),
+    executablePath: t.exposeString('executablePath', {
+      description:
+        "The executable running the app: the resolved Electron binary, the launched command, or the main process's executable; empty when this machine cannot tell (some attaches).",
+    }),
     versions: t.field({
       type: [VersionRef],
-      description: 'process.versions of the main process (electron, chrome, node, ...).',
+      description:
+        'process.versions of the main process (electron, chrome, node, ...) when launched or injected; chrome, v8, protocol (and electron) from the DevTools endpoint when attached.',
       resolve: (app) => Object.entries(app.versions).map(([name, version]) => ({ name, version })),
     }),
     standIn: t.exposeBoolean('standIn', {
@@ -35,8 +69,14 @@ const AppInfoRef = builder.objectRef<AppInfo>('AppInfo').implement({
 export const ExitRef = builder.objectRef<ExitInfo>('Exit').implement({
   description: 'How the app process ended: an exit code, or the signal that ended it.',
   fields: (t) => ({
-    code: t.exposeInt('code', { nullable: true }),
-    signal: t.exposeString('signal', { nullable: true }),
+    code: t.exposeInt('code', {
+      nullable: true,
+      description: 'The exit code; null when a signal ended the process.',
+    }),
+    signal: t.exposeString('signal', {
+      nullable: true,
+      description: 'The signal that ended it, e.g. SIGKILL; null when it exited with a code.',
+    }),
   }),
 });
 
@@ -44,11 +84,30 @@ export const SessionRef = builder.objectRef<Session>('Session').implement({
   description: 'One app driven through one transport. Stays readable after the app ends, for post-mortems.',
   isTypeOf: (value) => value instanceof Session,
   fields: (t) => ({
-    id: t.exposeID('id'),
-    transport: t.exposeString('transportId'),
-    capabilities: t.field({ type: CapabilitiesRef, resolve: (session) => session.capabilities }),
-    status: t.field({ type: SessionStatusEnum, resolve: (session) => session.status }),
-    pid: t.int({ nullable: true, resolve: (session) => session.pid }),
+    id: t.exposeID('id', {
+      description:
+        'The session id (s1, s2, ...): pass it as `id:` to session, stop, forceKill and detach, and as `session:` to actions and subscriptions.',
+    }),
+    transport: t.exposeString('transportId', {
+      description:
+        'The id of the transport driving it (playwright-electron, cdp or inspector); see `transports`.',
+    }),
+    capabilities: t.field({
+      type: CapabilitiesRef,
+      description:
+        "What this session can do: its transport's matrix, narrower where the session achieved less (an inject whose renderer upgrade failed). A field needing a false one fails with CAPABILITY_UNSUPPORTED.",
+      resolve: (session) => session.capabilities,
+    }),
+    status: t.field({
+      type: SessionStatusEnum,
+      description: 'Where the session is in its life; only STARTING and RUNNING sessions can act.',
+      resolve: (session) => session.status,
+    }),
+    pid: t.int({
+      nullable: true,
+      description: "The app's main process id; null when the transport cannot tell.",
+      resolve: (session) => session.pid,
+    }),
     ownsProcess: t.boolean({
       description:
         'True when Stagegraph started the app (stop and forceKill end it); false when it attached to one, which only detach lets go of.',
@@ -59,10 +118,30 @@ export const SessionRef = builder.objectRef<Session>('Session').implement({
       description: 'The DevTools or inspector websocket an attached session speaks to.',
       resolve: (session) => session.endpoint,
     }),
-    app: t.field({ type: AppInfoRef, resolve: (session) => session.app }),
-    startedAt: t.field({ type: 'DateTime', resolve: (session) => session.startedAt }),
-    endedAt: t.field({ type: 'DateTime', nullable: true, resolve: (session) => session.endedAt }),
-    exit: t.field({ type: ExitRef, nullable: true, resolve: (session) => session.exit }),
+    app: t.field({
+      type: AppInfoRef,
+      description: 'What the app says about itself: name, version, executable, component versions.',
+      resolve: (session) => session.app,
+    }),
+    startedAt: t.field({
+      type: 'DateTime',
+      description: 'When the session was created, once its transport had reached the app.',
+      resolve: (session) => session.startedAt,
+    }),
+    endedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description:
+        'When the session ended (EXITED, CRASHED, STOPPED, DISCONNECTED or DETACHED); null while it is live.',
+      resolve: (session) => session.endedAt,
+    }),
+    exit: t.field({
+      type: ExitRef,
+      nullable: true,
+      description:
+        "How the app's process ended; null while it runs, and for a session detached or disconnected without seeing it exit.",
+      resolve: (session) => session.exit,
+    }),
     windows: t.field({
       type: [WindowRef],
       description: 'Open windows in opening order; empty once the session has ended.',
@@ -73,7 +152,12 @@ export const SessionRef = builder.objectRef<Session>('Session').implement({
       type: WindowRef,
       description: 'One open window by id; the active window when `id` is left out.',
       ...requiresCapability('WINDOWS'),
-      args: { id: t.arg.id({ required: false }) },
+      args: {
+        id: t.arg.id({
+          required: false,
+          description: 'A window id (w1, w2, ...); WINDOW_NOT_FOUND when no such window is open.',
+        }),
+      },
       resolve: (session, args) => session.findWindow(args.id),
     }),
     activeWindow: t.field({
@@ -97,19 +181,36 @@ builder.queryFields((t) => ({
     // Nullable so a failed lookup errors alone instead of nulling every sibling field of the query.
     nullable: true,
     description: 'One session; `id` may be omitted when exactly one session is live.',
-    args: { id: t.arg.id({ required: false }) },
+    args: {
+      id: t.arg.id({
+        required: false,
+        description:
+          'A session id (s1, ...). Omitted: the only live session, or the only session at all; SESSION_AMBIGUOUS when that picks none. SESSION_NOT_FOUND for an unknown id, or when there is no session.',
+      }),
+    },
     resolve: (_root, args, { sessions }) => sessions.get(args.id),
   }),
 }));
 
 const EnvVarInput = builder.inputType('EnvVar', {
-  fields: (t) => ({ name: t.string({ required: true }), value: t.string({ required: true }) }),
+  description: 'One environment variable for a launched app.',
+  fields: (t) => ({
+    name: t.string({ required: true, description: 'The variable name, e.g. NODE_ENV.' }),
+    value: t.string({
+      required: true,
+      description: 'Its value; redacted in the audit trail and approval requests.',
+    }),
+  }),
 });
 
 const LaunchInput = builder.inputType('LaunchInput', {
   description: 'Give `main` (an app entry script or folder) or `executablePath`, or both.',
   fields: (t) => ({
-    main: t.string({ required: false }),
+    main: t.string({
+      required: false,
+      description:
+        "The app's entry script or folder; relative paths resolve against `cwd`. LAUNCH_FAILED when it does not exist.",
+    }),
     executablePath: t.string({
       required: false,
       description:
@@ -117,7 +218,10 @@ const LaunchInput = builder.inputType('LaunchInput', {
     }),
     args: t.stringList({ required: false, description: 'Extra arguments after the entry script.' }),
     env: t.field({ type: [EnvVarInput], required: false, description: 'Added to the server environment.' }),
-    cwd: t.string({ required: false }),
+    cwd: t.string({
+      required: false,
+      description: "The app's working directory; default: the server's.",
+    }),
     timeoutMs: t.int({ required: false, description: 'Default 30000, clamped to 1000..120000.' }),
     instrumentNative: t.boolean({
       required: false,
@@ -132,14 +236,20 @@ builder.mutationFields((t) => ({
     type: SessionRef,
     description: 'Starts an app and returns its session once the first window shows (or the timeout passes).',
     ...actsOn('program'),
-    args: { input: t.arg({ type: LaunchInput, required: true }) },
+    args: {
+      input: t.arg({ type: LaunchInput, required: true, description: 'What to launch, and how.' }),
+    },
     resolve: (_root, { input }, { sessions }) => sessions.launch(input),
   }),
   stop: t.field({
     type: SessionRef,
     description: 'Quits the app gracefully, escalating to SIGTERM and SIGKILL of its process group.',
     args: {
-      id: t.arg.id({ required: false }),
+      id: t.arg.id({
+        required: false,
+        description:
+          'The session to stop; optional when exactly one session is live. NOT_OWNED for an app Stagegraph did not start (detach it); an ended session is returned as it is.',
+      }),
       graceMs: t.arg.int({ required: false, description: 'Default 5000, clamped to 0..30000.' }),
     },
     resolve: (_root, args, { sessions }) => sessions.stop(args.id, args.graceMs),
@@ -147,7 +257,13 @@ builder.mutationFields((t) => ({
   forceKill: t.field({
     type: SessionRef,
     description: "SIGKILLs the app's whole process group at once.",
-    args: { id: t.arg.id({ required: false }) },
+    args: {
+      id: t.arg.id({
+        required: false,
+        description:
+          'The session to kill; optional when exactly one session is live. NOT_OWNED for an app Stagegraph did not start; an ended session is returned as it is.',
+      }),
+    },
     resolve: (_root, args, { sessions }) => sessions.forceKill(args.id),
   }),
 }));

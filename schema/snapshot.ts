@@ -15,18 +15,22 @@ import { requiresCapability } from './capability.js';
 import { selectedFields } from './selection.js';
 import { BoundsRef, WindowRef } from './window.js';
 
-const NODE_STATES = [
-  'DISABLED',
-  'CHECKED',
-  'MIXED',
-  'EXPANDED',
-  'COLLAPSED',
-  'SELECTED',
-  'FOCUSED',
-  'REQUIRED',
-  'READONLY',
-  'PRESSED',
-] as const satisfies readonly NodeState[];
+const NODE_STATES = {
+  DISABLED: {
+    description: 'Disabled: natively, by a disabled fieldset, or by aria-disabled on it or an ancestor.',
+  },
+  CHECKED: { description: 'A checkbox, radio, switch or checkable item that is checked.' },
+  MIXED: {
+    description: 'Neither checked nor unchecked (an indeterminate checkbox), or aria-pressed="mixed".',
+  },
+  EXPANDED: { description: 'Expandable and open (aria-expanded="true", an open <details> summary).' },
+  COLLAPSED: { description: 'Expandable and closed.' },
+  SELECTED: { description: 'A selected option, tab, row or item.' },
+  FOCUSED: { description: 'Has keyboard focus.' },
+  REQUIRED: { description: 'A form control that must be filled in.' },
+  READONLY: { description: 'A field whose value can be read but not edited.' },
+  PRESSED: { description: 'A toggle button that is pressed (aria-pressed="true").' },
+} as const satisfies Record<NodeState, { description: string }>;
 
 const NodeStateEnum = builder.enumType('NodeState', {
   description: 'A state a node is in; absent states are false (COLLAPSED: expandable and closed).',
@@ -60,19 +64,37 @@ SnapshotNodeRef.implement({
       description: 'Form value; secrets read as "[redacted]".',
       resolve: ({ node }) => node.value,
     }),
-    description: t.string({ nullable: true, resolve: ({ node }) => node.description }),
-    states: t.field({ type: [NodeStateEnum], resolve: ({ node }) => node.states }),
-    level: t.int({ nullable: true, resolve: ({ node }) => node.level }),
+    description: t.string({
+      nullable: true,
+      description: 'Accessible description (aria-describedby, title); null when it has none.',
+      resolve: ({ node }) => node.description,
+    }),
+    states: t.field({
+      type: [NodeStateEnum],
+      description: 'The states it is in; any state not listed is false.',
+      resolve: ({ node }) => node.states,
+    }),
+    level: t.int({
+      nullable: true,
+      description:
+        'Heading level (1-6) or nesting level of tree and list items (aria-level); null when none.',
+      resolve: ({ node }) => node.level,
+    }),
     bbox: t.field({
       type: BoundsRef,
       nullable: true,
       description: "CSS pixels in the window's viewport; null when the node renders no box.",
       resolve: ({ node }) => node.bbox,
     }),
-    interactive: t.boolean({ resolve: ({ node }) => node.interactive }),
+    interactive: t.boolean({
+      description: 'True for what an agent acts on: links, buttons, form controls, focusable widgets.',
+      resolve: ({ node }) => node.interactive,
+    }),
     parent: t.field({
       type: SnapshotNodeRef,
       nullable: true,
+      description:
+        "Its nearest ancestor in the same snapshot; null for the snapshot's root and for a node read alone (an action's `target` and `diff`).",
       resolve: ({ node, snapshot }) => {
         const parent = node.parentRef === null ? undefined : snapshot?.node(node.parentRef);
         return parent ? { node: parent, snapshot } : null;
@@ -80,11 +102,14 @@ SnapshotNodeRef.implement({
     }),
     children: t.field({
       type: [SnapshotNodeRef],
+      description:
+        'The nodes of the same snapshot directly under it, in document order (with interactiveOnly: its nearest interactive descendants); empty for a node read alone.',
       resolve: ({ node, snapshot }) =>
         snapshot ? snapshot.children(node.ref).map(inSnapshot(snapshot)) : [],
     }),
     text: t.string({
-      description: 'The visible text of the node and its descendants, capped at 4,000 characters.',
+      description:
+        'The visible text of the node and its descendants, capped at 4,000 characters (then "…"); a node read alone gives its name.',
       resolve: ({ node, snapshot }) => (snapshot ? snapshot.text(node.ref) : node.name),
     }),
   }),
@@ -92,26 +117,61 @@ SnapshotNodeRef.implement({
 
 const RemovedNodeRef = builder.objectRef<RemovedNode>('RemovedNode').implement({
   description: 'A node of the earlier snapshot that is gone, as it was.',
-  fields: (t) => ({ ref: t.exposeID('ref'), role: t.exposeString('role'), name: t.exposeString('name') }),
+  fields: (t) => ({
+    ref: t.exposeID('ref', { description: 'Its ref; a target naming it now fails with REF_STALE.' }),
+    role: t.exposeString('role', { description: 'Its role then.' }),
+    name: t.exposeString('name', { description: 'Its accessible name then.' }),
+  }),
 });
 
 const ChangedNodeRef = builder.objectRef<ChangedNode>('ChangedNode').implement({
   description:
     'A node present in both snapshots; only `changedFields` changed, and they hold the new values.',
   fields: (t) => ({
-    ref: t.exposeID('ref'),
-    changedFields: t.stringList({ resolve: ({ changes }) => Object.keys(changes) }),
-    role: t.string({ nullable: true, resolve: ({ changes }) => changes.role ?? null }),
-    name: t.string({ nullable: true, resolve: ({ changes }) => changes.name ?? null }),
-    value: t.string({ nullable: true, resolve: ({ changes }) => changes.value ?? null }),
-    description: t.string({ nullable: true, resolve: ({ changes }) => changes.description ?? null }),
+    ref: t.exposeID('ref', { description: 'The ref of the node that changed.' }),
+    changedFields: t.stringList({
+      description:
+        'The fields that changed, by name (role, name, value, description, states, level); a null below that is listed here became null.',
+      resolve: ({ changes }) => Object.keys(changes),
+    }),
+    role: t.string({
+      nullable: true,
+      description: 'The new role, when it changed; null otherwise.',
+      resolve: ({ changes }) => changes.role ?? null,
+    }),
+    name: t.string({
+      nullable: true,
+      description: 'The new accessible name, when it changed; null otherwise.',
+      resolve: ({ changes }) => changes.name ?? null,
+    }),
+    value: t.string({
+      nullable: true,
+      description: 'The new value, when it changed (secrets read "[redacted]"); null otherwise.',
+      resolve: ({ changes }) => changes.value ?? null,
+    }),
+    description: t.string({
+      nullable: true,
+      description: 'The new accessible description, when it changed; null otherwise.',
+      resolve: ({ changes }) => changes.description ?? null,
+    }),
     states: t.field({
       type: [NodeStateEnum],
       nullable: true,
+      description: 'The whole new set of states, when it changed; null otherwise.',
       resolve: ({ changes }) => changes.states ?? null,
     }),
-    level: t.int({ nullable: true, resolve: ({ changes }) => changes.level ?? null }),
-    bbox: t.field({ type: BoundsRef, nullable: true, resolve: ({ changes }) => changes.bbox ?? null }),
+    level: t.int({
+      nullable: true,
+      description: 'The new level, when it changed; null otherwise.',
+      resolve: ({ changes }) => changes.level ?? null,
+    }),
+    bbox: t.field({
+      type: BoundsRef,
+      nullable: true,
+      description:
+        'Always null today: diffs do not compare boxes (a scroll would move every one). Read `node(ref) { bbox }` for the box now.',
+      resolve: ({ changes }) => changes.bbox ?? null,
+    }),
   }),
 });
 
@@ -125,17 +185,26 @@ export const SnapshotDiffRef = builder.objectRef<DiffInSnapshot>('SnapshotDiff')
   description: 'What changed between two snapshots of one window, by ref.',
   fields: (t) => ({
     from: t.id({ description: 'The earlier snapshot.', resolve: ({ diff }) => diff.from }),
-    to: t.id({ resolve: ({ diff }) => diff.to }),
+    to: t.id({ description: 'The later snapshot.', resolve: ({ diff }) => diff.to }),
     documentReplaced: t.boolean({
       description: 'The window reloaded or navigated in between: every node is removed and added.',
       resolve: ({ diff }) => diff.documentReplaced,
     }),
     added: t.field({
       type: [SnapshotNodeRef],
+      description: 'Nodes of the later snapshot whose refs the earlier one lacked, in document order.',
       resolve: ({ diff, snapshot }) => diff.added.map(inSnapshot(snapshot)),
     }),
-    removed: t.field({ type: [RemovedNodeRef], resolve: ({ diff }) => diff.removed }),
-    changed: t.field({ type: [ChangedNodeRef], resolve: ({ diff }) => diff.changed }),
+    removed: t.field({
+      type: [RemovedNodeRef],
+      description: 'Nodes of the earlier snapshot whose refs the later one lacks, as they were.',
+      resolve: ({ diff }) => diff.removed,
+    }),
+    changed: t.field({
+      type: [ChangedNodeRef],
+      description: 'Nodes in both whose role, name, value, description, states or level differ.',
+      resolve: ({ diff }) => diff.changed,
+    }),
     empty: t.boolean({
       description: 'Nothing changed.',
       resolve: ({ diff }) => diff.added.length + diff.removed.length + diff.changed.length === 0,
@@ -151,10 +220,17 @@ const SnapshotRef = builder.objectRef<SnapshotView>('Snapshot').implement({
       description: 'Pass it as `since` later to get only what changed.',
       resolve: (v) => v.snapshot.id,
     }),
-    windowId: t.id({ resolve: (v) => v.snapshot.windowId }),
-    url: t.string({ resolve: (v) => v.snapshot.url }),
-    title: t.string({ resolve: (v) => v.snapshot.title }),
-    takenAt: t.field({ type: 'DateTime', resolve: (v) => v.snapshot.takenAt }),
+    windowId: t.id({ description: 'The window it was read from.', resolve: (v) => v.snapshot.windowId }),
+    url: t.string({ description: "The document's URL when it was read.", resolve: (v) => v.snapshot.url }),
+    title: t.string({
+      description: "The document's title when it was read.",
+      resolve: (v) => v.snapshot.title,
+    }),
+    takenAt: t.field({
+      type: 'DateTime',
+      description: 'When it was read.',
+      resolve: (v) => v.snapshot.takenAt,
+    }),
     rendererReloaded: t.boolean({
       description: "The document was replaced since the window's previous snapshot: older refs are stale.",
       resolve: (v) => v.snapshot.rendererReloaded,
@@ -171,10 +247,17 @@ const SnapshotRef = builder.objectRef<SnapshotView>('Snapshot').implement({
     }),
     root: t.field({
       type: SnapshotNodeRef,
+      description: 'The root of the snapshot (the document, or the `within` node); walk `children` from it.',
       resolve: (v) => ({ node: v.snapshot.root, snapshot: v.snapshot }),
     }),
-    totalNodes: t.int({ resolve: (v) => v.snapshot.nodes.length }),
-    hasMore: t.boolean({ resolve: (v) => v.page.hasMore }),
+    totalNodes: t.int({
+      description: 'Nodes in the whole snapshot, over all its pages.',
+      resolve: (v) => v.snapshot.nodes.length,
+    }),
+    hasMore: t.boolean({
+      description: 'More nodes follow this page: pass `endCursor` as `after`.',
+      resolve: (v) => v.page.hasMore,
+    }),
     endCursor: t.string({
       nullable: true,
       description: 'Pass as `after` to continue this same snapshot.',
@@ -191,6 +274,8 @@ const SnapshotRef = builder.objectRef<SnapshotView>('Snapshot').implement({
     diff: t.field({
       type: SnapshotDiffRef,
       nullable: true,
+      description:
+        "With `since`: what changed from that snapshot to this one, read with that snapshot's scope; null otherwise.",
       resolve: (v) => (v.diff ? { diff: v.diff, snapshot: v.snapshot } : null),
     }),
   }),
@@ -202,11 +287,19 @@ builder.objectFields(WindowRef, (t) => ({
     description: 'Reads the window as an accessibility graph; refs stay stable across re-renders.',
     ...requiresCapability('SNAPSHOT'),
     args: {
-      interactiveOnly: t.arg.boolean({ required: false }),
+      interactiveOnly: t.arg.boolean({
+        required: false,
+        description:
+          'Only interactive nodes (links, buttons, form controls, focusable widgets), each under its nearest kept ancestor; the root is always kept. Default false.',
+      }),
       within: t.arg.id({ required: false, description: 'A ref: only its subtree.' }),
       depth: t.arg.int({ required: false, description: 'Levels below the root.' }),
       since: t.arg.string({ required: false, description: '"LAST" or a snapshot id: return `diff` only.' }),
-      first: t.arg.int({ required: false }),
+      first: t.arg.int({
+        required: false,
+        description:
+          'At most this many nodes in this page (a whole number >= 0); default: all, within budgetTokens.',
+      }),
       after: t.arg.string({ required: false, description: 'An endCursor: the next page of that snapshot.' }),
       budgetTokens: t.arg.int({ required: false, description: 'Stop the page before this many tokens.' }),
     },
@@ -222,13 +315,29 @@ builder.objectFields(WindowRef, (t) => ({
     description: 'Nodes of a fresh read that match every condition given, in document order.',
     ...requiresCapability('SNAPSHOT'),
     args: {
-      role: t.arg.string({ required: false }),
+      role: t.arg.string({
+        required: false,
+        description: 'Only nodes of this role, exactly (button, textbox, heading, text, ...).',
+      }),
       name: t.arg.string({ required: false, description: 'The whole name, exactly.' }),
       nameContains: t.arg.string({ required: false, description: 'Case-insensitive.' }),
-      nameRegex: t.arg.string({ required: false }),
-      visible: t.arg.boolean({ required: false }),
-      enabled: t.arg.boolean({ required: false }),
-      first: t.arg.int({ required: false }),
+      nameRegex: t.arg.string({
+        required: false,
+        description:
+          'A JavaScript regular expression the name matches (case-sensitive; BAD_INPUT if invalid).',
+      }),
+      visible: t.arg.boolean({
+        required: false,
+        description: 'true: only nodes that render a box; false: only nodes that render none.',
+      }),
+      enabled: t.arg.boolean({
+        required: false,
+        description: 'true: only nodes without DISABLED; false: only DISABLED ones.',
+      }),
+      first: t.arg.int({
+        required: false,
+        description: 'At most this many matches, the earliest in document order.',
+      }),
     },
     resolve: async (window, args: Omit<FindRequest, 'bounds'>, { sessions }, info) => {
       const session = sessions.get(window.sessionId);
@@ -243,7 +352,13 @@ builder.objectFields(WindowRef, (t) => ({
     type: SnapshotNodeRef,
     description: 'One node by ref, as the window shows it now.',
     ...requiresCapability('SNAPSHOT'),
-    args: { ref: t.arg.id({ required: true }) },
+    args: {
+      ref: t.arg.id({
+        required: true,
+        description:
+          'A ref from a snapshot of this window. REF_STALE (with similar refs) when its element has left the page, REF_NOT_FOUND when never issued, BAD_INPUT when it belongs to another window.',
+      }),
+    },
     resolve: async (window, args, { sessions }) => {
       const session = sessions.get(window.sessionId);
       const node = await readNode(session, window.id, String(args.ref));

@@ -5,8 +5,15 @@ export const TargetInput = builder.inputRef<TargetRequest>('TargetInput').implem
   description:
     'One element, named exactly one way: a ref from a snapshot (preferred), a CSS selector, a test id, a role with an optional accessible name, or visible text.',
   fields: (t) => ({
-    ref: t.id({ required: false }),
-    selector: t.string({ required: false }),
+    ref: t.id({
+      required: false,
+      description:
+        'A ref from a snapshot (e12): the preferred way, and it knows its window. REF_STALE when its element has left the page.',
+    }),
+    selector: t.string({
+      required: false,
+      description: "A CSS selector (Playwright's selector engines, such as xpath=, also work).",
+    }),
     testId: t.string({ required: false, description: 'The data-testid attribute.' }),
     role: t.string({ required: false, description: 'An ARIA role, e.g. button, textbox, link.' }),
     name: t.string({ required: false, description: 'With `role`: the accessible name.' }),

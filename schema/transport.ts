@@ -5,9 +5,15 @@ import { CapabilitiesRef } from './capability.js';
 export const TransportRef = builder.objectRef<Transport>('Transport').implement({
   description: 'A way of reaching apps, with the capabilities it really has.',
   fields: (t) => ({
-    id: t.exposeString('id'),
-    description: t.exposeString('description'),
-    capabilities: t.field({ type: CapabilitiesRef, resolve: (transport) => transport.capabilities }),
+    id: t.exposeString('id', {
+      description: 'playwright-electron (launch), cdp (attach, launchCommand) or inspector (inject).',
+    }),
+    description: t.exposeString('description', { description: 'What it reaches, and how, in a sentence.' }),
+    capabilities: t.field({
+      type: CapabilitiesRef,
+      description: 'What it can do at best; a session on it may say less (`Session.capabilities`).',
+      resolve: (transport) => transport.capabilities,
+    }),
   }),
 });
 

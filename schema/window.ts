@@ -4,12 +4,13 @@ import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 
 export const BoundsRef = builder.objectRef<Bounds>('Bounds').implement({
-  description: 'A window rectangle in screen pixels.',
+  description:
+    "A rectangle: a window's bounds in screen pixels, or a node's box in CSS pixels of its window's viewport.",
   fields: (t) => ({
-    x: t.exposeInt('x'),
-    y: t.exposeInt('y'),
-    width: t.exposeInt('width'),
-    height: t.exposeInt('height'),
+    x: t.exposeInt('x', { description: 'The left edge.' }),
+    y: t.exposeInt('y', { description: 'The top edge.' }),
+    width: t.exposeInt('width', { description: 'The width.' }),
+    height: t.exposeInt('height', { description: 'The height.' }),
   }),
 });
 
@@ -19,9 +20,9 @@ export const WindowRef = builder.objectRef<SessionWindow>('Window').implement({
     id: t.exposeID('id', {
       description: 'Stable for the life of the window within its session (w1, w2, ...).',
     }),
-    sessionId: t.exposeID('sessionId'),
-    title: t.exposeString('title'),
-    url: t.exposeString('url'),
+    sessionId: t.exposeID('sessionId', { description: 'The session the window belongs to.' }),
+    title: t.exposeString('title', { description: "The window's title when it was listed." }),
+    url: t.exposeString('url', { description: "The URL of the window's document when it was listed." }),
     bounds: t.field({
       type: BoundsRef,
       nullable: true,
@@ -29,18 +30,23 @@ export const WindowRef = builder.objectRef<SessionWindow>('Window').implement({
       resolve: (window, _args, { sessions }) => sessions.get(window.sessionId).bounds(window.id),
     }),
     focused: t.boolean({
+      description: 'Whether the app reports this window as focused right now.',
       resolve: (window, _args, { sessions }) => sessions.get(window.sessionId).isFocused(window.id),
     }),
   }),
 });
 
 const WindowSelectorInput = builder.inputType('WindowSelector', {
-  description: 'Picks one window: by id, by title or url substring, or by index in opening order.',
+  description:
+    'Picks one window: by id, by title or url substring, or by index in opening order. Give at least one (else BAD_INPUT); every one given must hold, and the first match in opening order wins.',
   fields: (t) => ({
-    id: t.id({ required: false }),
-    titleContains: t.string({ required: false }),
-    urlContains: t.string({ required: false }),
-    index: t.int({ required: false }),
+    id: t.id({ required: false, description: 'A window id (w1, w2, ...).' }),
+    titleContains: t.string({ required: false, description: 'A substring of the title (case-sensitive).' }),
+    urlContains: t.string({ required: false, description: 'A substring of the URL (case-sensitive).' }),
+    index: t.int({
+      required: false,
+      description: 'The zero-based position among the open windows, in the order `windows` lists them.',
+    }),
   }),
 });
 
@@ -51,7 +57,11 @@ builder.mutationField('switchWindow', (t) =>
     ...requiresCapability('WINDOWS'),
     args: {
       session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
-      window: t.arg({ type: WindowSelectorInput, required: true }),
+      window: t.arg({
+        type: WindowSelectorInput,
+        required: true,
+        description: 'Which window; WINDOW_NOT_FOUND when no open window matches.',
+      }),
     },
     resolve: (_root, args, { sessions }) => sessions.get(args.session).switchWindow(args.window),
   }),
