@@ -5,6 +5,7 @@ import { nativeStream } from '../resolvers/native/native-streams.js';
 import type { IpcInvocation } from '../transports/native-contract.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
+import { type OutcomeValue, outcomeValues } from './outcome-enum.js';
 import { SessionRef } from './session.js';
 
 /**
@@ -44,6 +45,25 @@ const IpcKindEnum = builder.enumType('IpcKind', {
     RESULT: { value: 'result', description: "An invoke handler's return value (in `args`)." },
     ERROR: { value: 'error', description: "An invoke handler's thrown error (its message in `args`)." },
   },
+  extensions: MAIN_ONLY,
+});
+
+/** Every refusal the IPC hooks report, by its transport spelling: a new one fails to compile until added. */
+const IPC_REFUSALS = {
+  no_handler: {
+    name: 'NO_HANDLER',
+    description:
+      'No ipcMain.handle handler is registered for the channel as far as the hooks saw (one registered before they were installed is unseen: launch with instrumentNative).',
+  },
+  failed: {
+    name: 'FAILED',
+    description: 'The handler ran and threw (or rejected): `error` has its name and message.',
+  },
+} as const satisfies Record<NonNullable<IpcInvocation['reason']>, OutcomeValue>;
+
+const IpcInvocationReasonEnum = builder.enumType('IpcInvocationReason', {
+  description: 'Why invokeIpc got no result from the handler.',
+  values: outcomeValues(IPC_REFUSALS),
   extensions: MAIN_ONLY,
 });
 
@@ -127,7 +147,12 @@ const IpcInvocationRef = builder.objectRef<IpcInvocation>('IpcInvocation').imple
   extensions: MAIN_ONLY,
   fields: (t) => ({
     invoked: t.exposeBoolean('invoked', { description: 'True when the handler ran and returned a value.' }),
-    reason: t.exposeString('reason', { nullable: true, description: 'no_handler or failed.' }),
+    reason: t.field({
+      type: IpcInvocationReasonEnum,
+      nullable: true,
+      description: 'Why there is no result; null when `invoked`.',
+      resolve: (result) => result.reason,
+    }),
     json: t.exposeString('json', { nullable: true, description: "The handler's result as JSON." }),
     error: t.exposeString('error', {
       nullable: true,

@@ -1,11 +1,47 @@
 import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
 import { nativeStream } from '../resolvers/native/native-streams.js';
 import type { ContextMenuEntry } from '../resolvers/native/session-native.js';
-import type { MenuInvocation, NativeMenuItem } from '../transports/native-contract.js';
+import type { MenuInvocation, MenuRefusal, NativeMenuItem } from '../transports/native-contract.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { actsOn } from './governance.js';
+import { type OutcomeValue, outcomeValues } from './outcome-enum.js';
 import { SessionRef } from './session.js';
+
+/** Every refusal the menu hooks report, by its transport spelling: a new one fails to compile until added. */
+const MENU_REFUSALS = {
+  not_found: {
+    name: 'NOT_FOUND',
+    description:
+      'No item matches the path (each step matches a label, else a role): read applicationMenu or contextMenu for the labels.',
+  },
+  disabled: { name: 'DISABLED', description: 'The item is disabled; Electron would not deliver the click.' },
+  role: {
+    name: 'ROLE',
+    description:
+      'The item has a role (quit, copy, ...), which Electron runs itself rather than through a click handler: press its accelerator instead.',
+  },
+  submenu: {
+    name: 'SUBMENU',
+    description: 'The path ends at a submenu: add a step naming one of its items.',
+  },
+  separator: { name: 'SEPARATOR', description: 'The path ends at a separator, which cannot be clicked.' },
+  no_handler: {
+    name: 'NO_HANDLER',
+    description:
+      'The item was built from a template entry without a click handler: clicking it would do nothing.',
+  },
+  no_menu: {
+    name: 'NO_MENU',
+    description:
+      'There is no menu to look in: the app set no application menu, or (invokeContextMenuItem) no context menu is open.',
+  },
+} as const satisfies Record<MenuRefusal, OutcomeValue>;
+
+const MenuInvocationReasonEnum = builder.enumType('MenuInvocationReason', {
+  description: 'Why a menu item was not clicked; the click is refused, never faked.',
+  values: outcomeValues(MENU_REFUSALS),
+});
 
 const MenuItemTypeEnum = builder.enumType('NativeMenuItemType', {
   description: "An Electron MenuItem's `type`.",
@@ -61,10 +97,11 @@ const MenuInvocationRef = builder.objectRef<MenuInvocation>('MenuInvocation').im
     invoked: t.exposeBoolean('invoked', {
       description: "True when the item's click handler was called; false means refused (see `reason`).",
     }),
-    reason: t.exposeString('reason', {
+    reason: t.field({
+      type: MenuInvocationReasonEnum,
       nullable: true,
-      description:
-        'not_found, disabled, role (Electron runs role items itself: press their accelerator instead), submenu, separator, no_handler, no_menu.',
+      description: 'Why the click was refused; null when `invoked`.',
+      resolve: (result) => result.reason,
     }),
     label: t.exposeString('label', {
       nullable: true,

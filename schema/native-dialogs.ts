@@ -1,9 +1,15 @@
 import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
 import type { NativeDialogEntry } from '../resolvers/native/native-dialog-log.js';
 import { nativeStream } from '../resolvers/native/native-streams.js';
-import type { DialogAnswer, DialogRule, NativeDialogType } from '../transports/native-contract.js';
+import type {
+  DialogAnswer,
+  DialogRule,
+  NativeDialogCall,
+  NativeDialogType,
+} from '../transports/native-contract.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
+import { type OutcomeValue, outcomeValues } from './outcome-enum.js';
 import { SessionRef } from './session.js';
 
 const TYPES = { OPEN: 'open', SAVE: 'save', MESSAGE_BOX: 'messageBox' } as const satisfies Record<
@@ -19,6 +25,24 @@ const NativeDialogTypeEnum = builder.enumType('NativeDialogType', {
     MESSAGE_BOX: { description: 'dialog.showMessageBox(Sync): a message with buttons.' },
   } as const satisfies Record<keyof typeof TYPES, { description: string }>,
   description: 'dialog.showOpenDialog, showSaveDialog, showMessageBox (each with its Sync form).',
+});
+
+/** Every way the dialog hooks say a call was answered: a new one fails to compile until added. */
+const ANSWERED_BY = {
+  policy: {
+    name: 'POLICY',
+    description:
+      "A rule of the session's native dialog policy answered it (a `cancel` rule answers as cancelled).",
+  },
+  cancel: {
+    name: 'CANCEL',
+    description: 'No rule matched its type, so it was cancelled without being shown or waiting.',
+  },
+} as const satisfies Record<NativeDialogCall['answeredBy'], OutcomeValue>;
+
+const NativeDialogAnsweredByEnum = builder.enumType('NativeDialogAnsweredBy', {
+  description: 'What answered a native dialog call.',
+  values: outcomeValues(ANSWERED_BY),
 });
 
 const NativeDialogRuleInput = builder.inputType('NativeDialogRuleInput', {
@@ -113,8 +137,11 @@ const NativeDialogCallRef = builder.objectRef<NativeDialogEntry>('NativeDialogCa
       description: 'What the call returned to the app.',
       resolve: (call) => call.answer,
     }),
-    answeredBy: t.exposeString('answeredBy', {
-      description: 'policy, or cancel when no rule matched (never shown, never waiting).',
+    answeredBy: t.field({
+      type: NativeDialogAnsweredByEnum,
+      description:
+        'POLICY when a rule answered it, or CANCEL when no rule matched (never shown, never waiting).',
+      resolve: (call) => call.answeredBy,
     }),
     time: t.field({
       type: 'DateTime',

@@ -3,6 +3,7 @@ import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { actsOn } from './governance.js';
 import { NativeMenuItemRef } from './menu.js';
+import { type OutcomeValue, outcomeValues } from './outcome-enum.js';
 import { SessionRef } from './session.js';
 
 const TRAY_EVENTS = {
@@ -24,6 +25,24 @@ const TrayEventEnum = builder.enumType('TrayEvent', {
     MOUSE_LEAVE: { description: "'mouse-leave', with the pointer position." },
   } as const satisfies Record<keyof typeof TRAY_EVENTS, { description: string }>,
   description: "Tray events as Electron emits them ('click', 'right-click', ...).",
+});
+
+/** Every refusal the tray hooks report, by its transport spelling: a new one fails to compile until added. */
+const TRAY_REFUSALS = {
+  not_found: {
+    name: 'NOT_FOUND',
+    description:
+      'No live tray has this id (none was created with it, or the app destroyed it): read `trays` for the ids.',
+  },
+  no_listener: {
+    name: 'NO_LISTENER',
+    description: 'The app listens for no such event on this tray: emitting it would do nothing.',
+  },
+} as const satisfies Record<NonNullable<TrayInvocation['reason']>, OutcomeValue>;
+
+const TrayInvocationReasonEnum = builder.enumType('TrayInvocationReason', {
+  description: 'Why a tray event was not emitted; it is refused, never faked.',
+  values: outcomeValues(TRAY_REFUSALS),
 });
 
 const TrayRef = builder.objectRef<TrayState>('Tray').implement({
@@ -55,7 +74,12 @@ const TrayInvocationRef = builder.objectRef<TrayInvocation>('TrayInvocation').im
       description:
         "True when the event was emitted and the app's listeners ran; false means refused (see `reason`).",
     }),
-    reason: t.exposeString('reason', { nullable: true, description: 'not_found or no_listener.' }),
+    reason: t.field({
+      type: TrayInvocationReasonEnum,
+      nullable: true,
+      description: 'Why the event was refused; null when `emitted`.',
+      resolve: (result) => result.reason,
+    }),
     tray: t.field({
       type: TrayRef,
       nullable: true,

@@ -116,13 +116,13 @@ for (const target of ELECTRON_TARGETS) {
       expect(cut[0].args.length).toBe(ARGS_BOUND);
     });
 
-    it('reports no_handler for an IPC channel and for a menu item without a click handler', async () => {
+    it('reports NO_HANDLER for an IPC channel and for a menu item without a click handler', async () => {
       const ipc = await data('mutation { invokeIpc(channel: "fixture:nothing") { invoked reason } }');
-      expect(ipc.invokeIpc).toEqual({ invoked: false, reason: 'no_handler' });
+      expect(ipc.invokeIpc).toEqual({ invoked: false, reason: 'NO_HANDLER' });
       const menu = await data(
         'mutation { invokeMenuItem(path: ["Help", "Version 1.0.0"]) { invoked reason label } }',
       );
-      expect(menu.invokeMenuItem).toEqual({ invoked: false, reason: 'no_handler', label: 'Version 1.0.0' });
+      expect(menu.invokeMenuItem).toEqual({ invoked: false, reason: 'NO_HANDLER', label: 'Version 1.0.0' });
     });
   });
 }

@@ -65,7 +65,7 @@ for (const target of ELECTRON_TARGETS) {
       const save = 'mutation { invokeMenuItem(path: ["File", "Save"]) { invoked reason label role } }';
       expect((await data(save)).invokeMenuItem).toEqual({
         invoked: false,
-        reason: 'disabled',
+        reason: 'DISABLED',
         label: 'Save',
         role: null,
       });
@@ -74,9 +74,9 @@ for (const target of ELECTRON_TARGETS) {
       const quit = await data(
         'mutation { invokeMenuItem(path: ["File", "quit"]) { invoked reason label role } }',
       );
-      expect(quit.invokeMenuItem).toEqual({ invoked: false, reason: 'role', label: 'Quit', role: 'quit' });
+      expect(quit.invokeMenuItem).toEqual({ invoked: false, reason: 'ROLE', label: 'Quit', role: 'quit' });
       const missing = await data('mutation { invokeMenuItem(path: ["File", "Print"]) { invoked reason } }');
-      expect(missing.invokeMenuItem).toEqual({ invoked: false, reason: 'not_found' });
+      expect(missing.invokeMenuItem).toEqual({ invoked: false, reason: 'NOT_FOUND' });
     });
 
     it('captures a context menu popped up on right-click, streams it, and invokes an item', async () => {
@@ -102,7 +102,7 @@ for (const target of ELECTRON_TARGETS) {
         const disabled = await data(
           'mutation { invokeContextMenuItem(path: ["Inspect"]) { invoked reason } }',
         );
-        expect(disabled.invokeContextMenuItem).toEqual({ invoked: false, reason: 'disabled' });
+        expect(disabled.invokeContextMenuItem).toEqual({ invoked: false, reason: 'DISABLED' });
         const chosen = await data(
           'mutation { invokeContextMenuItem(path: ["Copy Link"]) { invoked reason } }',
         );
@@ -115,7 +115,7 @@ for (const target of ELECTRON_TARGETS) {
       }
     });
 
-    it('reads the start-up tray, clicks it and reads its tooltip back; no_listener and not_found refused', async () => {
+    it('reads the start-up tray, clicks it and reads its tooltip back; NO_LISTENER and NOT_FOUND refused', async () => {
       const { session } = await data('{ session { trays { id tooltip hasImage contextMenu { label } } } }');
       expect(session.trays).toEqual([
         {
@@ -136,9 +136,9 @@ for (const target of ELECTRON_TARGETS) {
       const unheard = await data(
         'mutation { invokeTray(tray: "t1", event: DOUBLE_CLICK) { emitted reason } }',
       );
-      expect(unheard.invokeTray).toEqual({ emitted: false, reason: 'no_listener' });
+      expect(unheard.invokeTray).toEqual({ emitted: false, reason: 'NO_LISTENER' });
       const gone = await data('mutation { invokeTray(tray: "t9", event: CLICK) { emitted reason } }');
-      expect(gone.invokeTray).toEqual({ emitted: false, reason: 'not_found' });
+      expect(gone.invokeTray).toEqual({ emitted: false, reason: 'NOT_FOUND' });
     });
 
     it('keeps the start-up notification as beforeArm, then captures by title once armed', async () => {
@@ -197,7 +197,7 @@ for (const target of ELECTRON_TARGETS) {
           sync: false,
           title: 'Open a file',
           message: '',
-          answeredBy: 'policy',
+          answeredBy: 'POLICY',
           answer: { canceled: false, filePaths: ['/tmp/a.txt', '/tmp/b.txt'], response: null },
         },
         {
@@ -205,7 +205,7 @@ for (const target of ELECTRON_TARGETS) {
           sync: false,
           title: 'Open a file',
           message: '',
-          answeredBy: 'cancel',
+          answeredBy: 'CANCEL',
           answer: { canceled: true, filePaths: [], response: null },
         },
         {
@@ -213,7 +213,7 @@ for (const target of ELECTRON_TARGETS) {
           sync: false,
           title: 'Save as',
           message: '',
-          answeredBy: 'policy',
+          answeredBy: 'POLICY',
           answer: { canceled: false, filePaths: ['/tmp/out.txt'], response: null },
         },
         {
@@ -221,7 +221,7 @@ for (const target of ELECTRON_TARGETS) {
           sync: false,
           title: 'Discard changes?',
           message: 'Discard your changes?',
-          answeredBy: 'policy',
+          answeredBy: 'POLICY',
           answer: { canceled: false, filePaths: [], response: 1 },
         },
         {
@@ -229,7 +229,7 @@ for (const target of ELECTRON_TARGETS) {
           sync: true,
           title: '',
           message: 'Really quit?',
-          answeredBy: 'cancel',
+          answeredBy: 'CANCEL',
           answer: { canceled: true, filePaths: [], response: 1 },
         },
       ]);
