@@ -17,6 +17,7 @@ import './ipc.js';
 import './menu.js';
 import './native-dialogs.js';
 import './network.js';
+import './network-stubs.js';
 import './notifications.js';
 import './policy.js';
 import './screenshot.js';

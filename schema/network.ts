@@ -2,7 +2,7 @@ import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
 import { networkStream } from '../resolvers/capture/capture-streams.js';
 import type { NetworkCapture, NetworkRead } from '../resolvers/capture/network.js';
 import { headerList, type NetworkEntry } from '../resolvers/capture/network-log.js';
-import type { NetworkBody, StubInfo } from '../transports/renderer-control.js';
+import type { NetworkBody } from '../transports/renderer-control.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';
@@ -171,44 +171,6 @@ const NetworkCaptureRef = builder.objectRef<NetworkCapture>('NetworkCapture').im
   }),
 });
 
-const NetworkStubRef = builder.objectRef<StubInfo>('NetworkStub').implement({
-  description:
-    'A canned answer for renderer requests matching a URL glob; when several active stubs match, the newest answers.',
-  fields: (t) => ({
-    id: t.exposeID('id', { description: 'The stub id (`stub1`, ...); pass it as `stub:` to unstubNetwork.' }),
-    pattern: t.exposeString('pattern', { description: 'The glob on the whole URL; `*` matches anything.' }),
-    methods: t.stringList({
-      description: 'Upper-case HTTP methods it answers; empty means any.',
-      resolve: (stub) => [...stub.methods],
-    }),
-    status: t.exposeInt('status', {
-      nullable: true,
-      description:
-        'The status it answers with; null means 200 when it has a body, else the real response (delay only).',
-    }),
-    body: t.exposeString('body', {
-      nullable: true,
-      description: 'The body it answers with; null when none was given.',
-    }),
-    abort: t.exposeBoolean('abort', {
-      description: 'True when it fails matching requests as a network error.',
-    }),
-    delayMs: t.exposeInt('delayMs', {
-      description: 'Milliseconds it waits before answering (0 to 60000).',
-    }),
-    times: t.exposeInt('times', {
-      nullable: true,
-      description: 'Matches it answers before retiring; null for unlimited.',
-    }),
-    hits: t.exposeInt('hits', { description: 'Requests it answered.' }),
-    active: t.exposeBoolean('active', { description: 'False once `times` is used up or it was removed.' }),
-    neverMatched: t.boolean({
-      description: 'True while no request has matched it: check the pattern against `network` entries.',
-      resolve: (stub) => stub.hits === 0,
-    }),
-  }),
-});
-
 builder.objectFields(SessionRef, (t) => ({
   network: t.field({
     type: NetworkLogRef,
@@ -247,12 +209,6 @@ builder.objectFields(SessionRef, (t) => ({
     ...requiresCapability('INTERCEPT'),
     resolve: (session) => session.capture.network.captures(),
   }),
-  networkStubs: t.field({
-    type: [NetworkStubRef],
-    description: 'Every stub of the session, retired ones included, with its hit count.',
-    ...requiresCapability('INTERCEPT'),
-    resolve: (session) => session.capture.network.stubs(),
-  }),
 }));
 
 const NetworkFilterInput = builder.inputType('NetworkFilterInput', {
@@ -267,41 +223,6 @@ const NetworkFilterInput = builder.inputType('NetworkFilterInput', {
       description: 'HTTP methods (GET, POST, ...); upper-cased before matching.',
     }),
     resourceTypes: t.stringList({ required: false, description: 'document, fetch, xhr, image, script, ...' }),
-  }),
-});
-
-const HeaderInput = builder.inputType('HeaderInput', {
-  description: 'One HTTP header a stub answers with.',
-  fields: (t) => ({
-    name: t.string({ required: true, description: 'The header name; lower-cased when the stub is made.' }),
-    value: t.string({ required: true, description: 'The header value.' }),
-  }),
-});
-
-const StubInput = builder.inputType('StubInput', {
-  description: 'Answer with status/headers/body, or `abort`, or only `delayMs` to delay the real response.',
-  fields: (t) => ({
-    pattern: t.string({
-      required: true,
-      description: 'A glob on the whole URL; `*` matches anything. Empty fails with BAD_INPUT.',
-    }),
-    methods: t.stringList({
-      required: false,
-      description: 'Only these HTTP methods (upper-cased); any when absent.',
-    }),
-    status: t.int({ required: false, description: 'Default 200 when a body is given.' }),
-    headers: t.field({
-      type: [HeaderInput],
-      required: false,
-      description: 'Response headers to answer with.',
-    }),
-    body: t.string({ required: false, description: 'The response body to answer with (text).' }),
-    abort: t.boolean({ required: false, description: 'Fail the request as a network error.' }),
-    delayMs: t.int({ required: false, description: 'Wait before answering; clamped to 60000.' }),
-    times: t.int({
-      required: false,
-      description: 'Retire after this many matches (at least 1, else BAD_INPUT); unlimited when absent.',
-    }),
   }),
 });
 
@@ -343,30 +264,6 @@ builder.mutationFields((t) => {
       },
       resolve: (_root, args, { sessions }) =>
         sessions.get(args.session).capture.network.disarm(String(args.capture)),
-    }),
-    stubNetwork: t.field({
-      type: NetworkStubRef,
-      description: 'Answers matching renderer requests instead of the network (or delays or aborts them).',
-      ...intercept,
-      args: {
-        session,
-        input: t.arg({ type: StubInput, required: true, description: 'What to match and how to answer.' }),
-      },
-      resolve: (_root, args, { sessions }) => sessions.get(args.session).capture.network.stub(args.input),
-    }),
-    unstubNetwork: t.field({
-      type: NetworkStubRef,
-      description: 'Removes a stub and returns it with its final hit count (`neverMatched` if it never hit).',
-      ...intercept,
-      args: {
-        session,
-        stub: t.arg.id({
-          required: true,
-          description: 'The stub id from stubNetwork; an unknown one fails with STUB_NOT_FOUND.',
-        }),
-      },
-      resolve: (_root, args, { sessions }) =>
-        sessions.get(args.session).capture.network.unstub(String(args.stub)),
     }),
   };
 });
