@@ -6,11 +6,16 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** RENDERER: a window's page; MAIN: the app's main process. */
 export type ConsoleSource =
+  /** The app's main process. */
   | 'MAIN'
+  /** A window's page. */
   | 'RENDERER';
 
+/** One environment variable for a launched app. */
 export type EnvVar = {
+  /** The variable name, e.g. NODE_ENV. */
   name: string;
+  /** Its value; redacted in the audit trail and approval requests. */
   value: string;
 };
 
@@ -18,6 +23,7 @@ export type EnvVar = {
 export type LaunchInput = {
   /** Extra arguments after the entry script. */
   args?: Array<string> | null | undefined;
+  /** The app's working directory; default: the server's. */
   cwd?: string | null | undefined;
   /** Added to the server environment. */
   env?: Array<EnvVar> | null | undefined;
@@ -25,37 +31,59 @@ export type LaunchInput = {
   executablePath?: string | null | undefined;
   /** Install the fixed native hooks before the app's main runs (needs `main`): trays and start-up notifications are seen from the first line. */
   instrumentNative?: boolean | null | undefined;
+  /** The app's entry script or folder; relative paths resolve against `cwd`. LAUNCH_FAILED when it does not exist. */
   main?: string | null | undefined;
   /** Default 30000, clamped to 1000..120000. */
   timeoutMs?: number | null | undefined;
 };
 
+/** What happened to a session. */
 export type SessionEventType =
+  /** The app process was ended by a signal Stagegraph did not send; see `exit`. */
   | 'CRASHED'
+  /** Stagegraph let go of an attached or injected app, which keeps running. */
   | 'DETACHED'
+  /** The connection to an attached or injected app was lost; the app may still run. */
   | 'DISCONNECTED'
+  /** The app process exited on its own; `exit.code` says how. */
   | 'EXITED'
+  /** A window's renderer crashed; the session and its other windows live on. */
   | 'RENDERER_CRASHED'
+  /** The session was created (its status is still STARTING). */
   | 'STARTED'
+  /** The app ended after stop or forceKill (or server shutdown); status STOPPED. */
   | 'STOPPED'
+  /** A window closed; its refs are forgotten. */
   | 'WINDOW_CLOSED'
+  /** A window opened; `window` says which. */
   | 'WINDOW_OPENED';
 
 /** STARTING until the first window shows; CRASHED when killed by a signal nobody here sent; DISCONNECTED when the connection to an attached app was lost (the app may still run); DETACHED once Stagegraph let go of an attached app, which keeps running. */
 export type SessionStatus =
+  /** The app process was ended by a signal Stagegraph did not send (kill -9, OOM killer, segfault); see `exit`. */
   | 'CRASHED'
+  /** Stagegraph let go of an attached or injected app (detach, or server shutdown); it keeps running. */
   | 'DETACHED'
+  /** The connection to an attached or injected app was lost; the app may still run. */
   | 'DISCONNECTED'
+  /** The app process exited on its own; see `exit.code`. */
   | 'EXITED'
+  /** Live: it can be driven, read and watched. */
   | 'RUNNING'
+  /** Reached, but its first window has not opened yet (at most the launch timeout). */
   | 'STARTING'
+  /** Ended by stop or forceKill (or server shutdown) of an app Stagegraph started. */
   | 'STOPPED';
 
-/** Picks one window: by id, by title or url substring, or by index in opening order. */
+/** Picks one window: by id, by title or url substring, or by index in opening order. Give at least one (else BAD_INPUT); every one given must hold, and the first match in opening order wins. */
 export type WindowSelector = {
+  /** A window id (w1, w2, ...). */
   id?: string | number | null | undefined;
+  /** The zero-based position among the open windows, in the order `windows` lists them. */
   index?: number | null | undefined;
+  /** A substring of the title (case-sensitive). */
   titleContains?: string | null | undefined;
+  /** A substring of the URL (case-sensitive). */
   urlContains?: string | null | undefined;
 };
 
