@@ -16,8 +16,11 @@ import {
 } from './helpers/governed-gateway.js';
 
 const STAGEGRAPH_BIN = fileURLToPath(new URL('../bin/stagegraph.js', import.meta.url));
-/** Long enough for the approver client to answer under load, short enough for the timeout test. */
-const APPROVAL_TIMEOUT_MS = 3_000;
+/**
+ * Long enough for the approver client to answer on a loaded machine (load 15 on two cores), short enough
+ * for the timeout test, which waits it out once.
+ */
+const APPROVAL_TIMEOUT_MS = 10_000;
 
 const POLICY_DENYING_LOG = `
 version: 1
@@ -107,12 +110,11 @@ describe('approvals: a human in the loop', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(APPROVAL_TIMEOUT_MS - 100);
   });
 
-  it('with no approver watching, an ask fails fast with APPROVAL_UNAVAILABLE', async () => {
+  it('with no approver watching, an ask fails with APPROVAL_UNAVAILABLE without waiting', async () => {
     approvals.dispose();
     await approversWatching(run, 0);
-    const started = Date.now();
+    // Had it waited for an approver, it would have ended in APPROVAL_TIMEOUT instead.
     expect((await run.agent.failure(CLICK_DELETE)).code).toBe('APPROVAL_UNAVAILABLE');
-    expect(Date.now() - started).toBeLessThan(APPROVAL_TIMEOUT_MS / 2);
   });
 
   it('SESSION scope lets the next identical request through at once', async () => {
@@ -123,9 +125,8 @@ describe('approvals: a human in the loop', () => {
     await run.approver.data(`mutation { approve(id: "${request.id}", scope: SESSION) { status } }`);
     expect((await first).errors).toBeUndefined();
     await run.agent.data('mutation { click(target: { testId: "far-button" }) { windowId } }');
-    const started = Date.now();
+    // Asked again, nobody would answer and the click would fail with APPROVAL_TIMEOUT.
     await run.agent.data(CLICK_DELETE);
-    expect(Date.now() - started).toBeLessThan(APPROVAL_TIMEOUT_MS / 2);
     await statusIs(run, 'Account deleted');
     // Only the first click was asked about.
     expect(approvals.received.filter((event) => event.approvalRequests.state === 'PENDING')).toHaveLength(1);
