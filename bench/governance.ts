@@ -5,10 +5,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuditLog } from '../resolvers/audit/audit-log.js';
-import type { GovernedRequest } from '../resolvers/governance/governed-request.js';
-import { Policy } from '../resolvers/governance/policy.js';
-import { Redactor } from '../resolvers/governance/redaction.js';
+import { AuditLog } from '../domain/audit/audit-log.js';
+import type { GovernedRequest } from '../domain/governance/governed-request.js';
+import { Policy } from '../domain/governance/policy.js';
+import { Redactor } from '../domain/governance/redaction.js';
 import { type Summary, time } from './stats.js';
 
 const N = Number(process.env.BENCH_N ?? 5_000);

@@ -2,7 +2,7 @@
 // the walker. Three cases: a first snapshot (every ref fresh), an unchanged re-snapshot (every key known),
 // and a whole re-render (every key new, every old one detached: every ref re-paired by fingerprint).
 
-import { RefStore } from '../resolvers/snapshot/ref-store.js';
+import { RefStore } from '../domain/snapshot/ref-store.js';
 import { tablePage } from '../test/helpers/fabricated-snapshots.js';
 import { HEADER, row, summarise, time } from './stats.js';
 

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import type { GatewayContext } from '../schema/context.js';
 import { buildSchema } from '../schema/index.js';
 import type { RunningGateway } from '../test/helpers/gateway.js';
-import { ENGINE_GLOBAL } from '../transports/playwright-page/snapshot/install.js';
+import { ENGINE_GLOBAL } from '../transports/page-engine/snapshot/install.js';
 import { gql, median, SNAPSHOT_LEAN } from './snapshot-client.js';
 import { summarise } from './stats.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, isErrorCode } from './registry.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const SOURCE_DIRS = ['errors', 'transports', 'resolvers', 'schema', 'server'];
+const SOURCE_DIRS = ['errors', 'transports', 'domain', 'schema', 'server'];
 const RAISED_CODE = /StagegraphError\(\s*['"`]([A-Za-z_]+)['"`]/g;
 
 function sourceFiles(dir: string): string[] {

@@ -1,6 +1,6 @@
-import { type ActionOutcome, type ActionSpec, performAction } from '../resolvers/interaction/action.js';
-import type { TargetRequest } from '../resolvers/interaction/target-input.js';
-import type { Modifier } from '../transports/window-driver.js';
+import { type ActionOutcome, type ActionSpec, performAction } from '../domain/interaction/action.js';
+import type { TargetRequest } from '../domain/interaction/target-input.js';
+import type { Modifier } from '../transports/contract/window-driver.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import type { GatewayContext } from './context.js';

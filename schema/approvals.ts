@@ -1,4 +1,4 @@
-import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
+import type { Delivery } from '../domain/bounded/subscriber-queue.js';
 import {
   type ApprovalEvent,
   type ApprovalRequest,
@@ -7,12 +7,12 @@ import {
   type ApprovalState,
   DEFAULT_APPROVAL_TIMEOUT_MS,
   MAX_APPROVAL_TIMEOUT_MS,
-} from '../resolvers/governance/approval-broker.js';
-import type { ClientIdentity, ClientRole } from '../resolvers/governance/client-identity.js';
+} from '../domain/governance/approval-broker.js';
+import type { ClientIdentity, ClientRole } from '../domain/governance/client-identity.js';
 import {
   APPROVAL_SCREENSHOT_WAIT_MS,
   MAX_APPROVAL_SCREENSHOT_BYTES,
-} from '../resolvers/governance/target-preview.js';
+} from '../domain/governance/target-preview.js';
 import { builder } from './builder.js';
 import { answersApproval, clientOf, governanceOf } from './governance.js';
 import { GovernedSessionRef, GovernedTargetRef, RiskTierEnum, RuleRefRef } from './policy.js';

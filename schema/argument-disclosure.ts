@@ -7,7 +7,7 @@ import {
   isInputObjectType,
   isScalarType,
 } from 'graphql';
-import type { ArgumentDisclosure } from '../resolvers/governance/redaction.js';
+import type { ArgumentDisclosure } from '../domain/governance/redaction.js';
 
 /**
  * Text arguments that name what is acted on or where, never a value carried into the app: shown in the

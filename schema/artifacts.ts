@@ -1,4 +1,4 @@
-import type { ArtifactFile } from '../resolvers/sessions/artifact-folder.js';
+import type { ArtifactFile } from '../domain/sessions/artifact-folder.js';
 import { builder } from './builder.js';
 import { SessionRef } from './session.js';
 

@@ -1,4 +1,4 @@
-import type { DebuggableApp } from '../transports/contract.js';
+import type { DebuggableApp } from '../transports/contract/transport.js';
 import { builder } from './builder.js';
 import { actsOn } from './governance.js';
 import { SessionRef } from './session.js';

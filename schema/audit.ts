@@ -1,15 +1,15 @@
-import { StagegraphError } from '../errors/stagegraph-error.js';
 import {
   type AuditFilter,
   type AuditPage,
   DEFAULT_AUDIT_PAGE,
   MAX_AUDIT_PAGE,
-} from '../resolvers/audit/audit-query.js';
-import type { AuditOutcome, AuditRecord, EvidenceHash } from '../resolvers/audit/audit-record.js';
-import type { AuditVerification, BrokenRecord } from '../resolvers/audit/verify-audit.js';
-import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
-import { SUBSCRIBER_QUEUE_CAPACITY } from '../resolvers/events/event-hub.js';
-import { MAX_REDACTED_STRING_LENGTH } from '../resolvers/governance/redaction.js';
+} from '../domain/audit/audit-query.js';
+import type { AuditOutcome, AuditRecord, EvidenceHash } from '../domain/audit/audit-record.js';
+import type { AuditVerification, BrokenRecord } from '../domain/audit/verify-audit.js';
+import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import { SUBSCRIBER_QUEUE_CAPACITY } from '../domain/events/event-hub.js';
+import { MAX_REDACTED_STRING_LENGTH } from '../domain/governance/redaction.js';
+import { StagegraphError } from '../errors/stagegraph-error.js';
 import { ApprovalResultRef, ClientRef } from './approvals.js';
 import { builder } from './builder.js';
 import { governanceOf } from './governance.js';

@@ -1,6 +1,6 @@
 import SchemaBuilder from '@pothos/core';
 import DirectivePlugin from '@pothos/plugin-directives';
-import type { Capability } from '../transports/capabilities.js';
+import type { Capability } from '../transports/contract/capabilities.js';
 import type { GatewayContext } from './context.js';
 
 export const builder = new SchemaBuilder<{

@@ -7,9 +7,9 @@ import {
   GraphQLSchema,
   isObjectType,
 } from 'graphql';
+import { Session } from '../domain/sessions/session.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
-import { Session } from '../resolvers/sessions/session.js';
-import { CAPABILITIES, type Capability, type CapabilityMatrix } from '../transports/capabilities.js';
+import { CAPABILITIES, type Capability, type CapabilityMatrix } from '../transports/contract/capabilities.js';
 import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
 

@@ -1,10 +1,10 @@
 import { execute, parse } from 'graphql';
 import { describe, expect, it, vi } from 'vitest';
-import { EventHub } from '../resolvers/events/event-hub.js';
-import type { SessionTopics } from '../resolvers/sessions/session-event.js';
-import { SessionRegistry } from '../resolvers/sessions/session-registry.js';
-import { type Capability, capabilityMatrix } from '../transports/capabilities.js';
-import type { LaunchTransport, TransportSession } from '../transports/contract.js';
+import { EventHub } from '../domain/events/event-hub.js';
+import type { SessionTopics } from '../domain/sessions/session-event.js';
+import { SessionRegistry } from '../domain/sessions/session-registry.js';
+import { type Capability, capabilityMatrix } from '../transports/contract/capabilities.js';
+import type { LaunchTransport, TransportSession } from '../transports/contract/transport.js';
 import { buildSchema } from './index.js';
 
 /** A transport session whose every capture seam is a spy, so a refused field is seen to call none. */

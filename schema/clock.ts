@@ -1,4 +1,4 @@
-import type { ClockState } from '../resolvers/capture/clock.js';
+import type { ClockState } from '../domain/capture/clock.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';

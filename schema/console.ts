@@ -1,6 +1,6 @@
-import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
-import { consoleStream } from '../resolvers/events/streams.js';
-import type { ConsoleEntry, ConsoleSnapshot } from '../resolvers/sessions/console-log.js';
+import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import { consoleStream } from '../domain/events/streams.js';
+import type { ConsoleEntry, ConsoleSnapshot } from '../domain/sessions/console-log.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';

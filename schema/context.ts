@@ -1,9 +1,9 @@
-import type { EventHub } from '../resolvers/events/event-hub.js';
-import type { ClientIdentity } from '../resolvers/governance/client-identity.js';
-import type { Governance } from '../resolvers/governance/governance.js';
-import type { PreviewedTarget } from '../resolvers/interaction/handover.js';
-import type { SessionTopics } from '../resolvers/sessions/session-event.js';
-import type { SessionRegistry } from '../resolvers/sessions/session-registry.js';
+import type { EventHub } from '../domain/events/event-hub.js';
+import type { ClientIdentity } from '../domain/governance/client-identity.js';
+import type { Governance } from '../domain/governance/governance.js';
+import type { PreviewedTarget } from '../domain/interaction/handover.js';
+import type { SessionTopics } from '../domain/sessions/session-event.js';
+import type { SessionRegistry } from '../domain/sessions/session-registry.js';
 
 /** What every resolver may reach: the server's shared parts, and who sent this request. */
 export interface GatewayContext {

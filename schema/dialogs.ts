@@ -1,8 +1,8 @@
-import type { LogSnapshot } from '../resolvers/bounded/sequenced-log.js';
-import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
-import { dialogStream } from '../resolvers/capture/capture-streams.js';
-import type { DialogPolicySpec } from '../resolvers/capture/dialog-policy.js';
-import type { DialogEntry } from '../resolvers/capture/dialogs.js';
+import type { LogSnapshot } from '../domain/bounded/sequenced-log.js';
+import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import { dialogStream } from '../domain/capture/capture-streams.js';
+import type { DialogPolicySpec } from '../domain/capture/dialog-policy.js';
+import type { DialogEntry } from '../domain/capture/dialogs.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';

@@ -1,5 +1,5 @@
 import { GraphQLSchema, isObjectType } from 'graphql';
-import type { EvalResult } from '../resolvers/native/session-native.js';
+import type { EvalResult } from '../domain/native/session-native.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 

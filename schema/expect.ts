@@ -1,5 +1,5 @@
-import { type ExpectOutcome, expectCondition } from '../resolvers/interaction/expectation.js';
-import type { ExpectKind } from '../transports/window-driver.js';
+import { type ExpectOutcome, expectCondition } from '../domain/interaction/expectation.js';
+import type { ExpectKind } from '../transports/contract/window-driver.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { TargetInput } from './target.js';

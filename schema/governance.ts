@@ -1,9 +1,9 @@
 import { defaultFieldResolver, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { governMutation } from '../domain/governance/chokepoint.js';
+import { ANONYMOUS_LOOPBACK, type ClientIdentity } from '../domain/governance/client-identity.js';
+import type { Governance } from '../domain/governance/governance.js';
+import type { ActedOnKind } from '../domain/governance/governed-request.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
-import { governMutation } from '../resolvers/governance/chokepoint.js';
-import { ANONYMOUS_LOOPBACK, type ClientIdentity } from '../resolvers/governance/client-identity.js';
-import type { Governance } from '../resolvers/governance/governance.js';
-import type { ActedOnKind } from '../resolvers/governance/governed-request.js';
 import { disclosureOf } from './argument-disclosure.js';
 import type { GatewayContext } from './context.js';
 

@@ -1,8 +1,8 @@
+import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import type { IpcCapture, IpcEntry } from '../domain/native/ipc-log.js';
+import { nativeStream } from '../domain/native/native-streams.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
-import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
-import type { IpcCapture, IpcEntry } from '../resolvers/native/ipc-log.js';
-import { nativeStream } from '../resolvers/native/native-streams.js';
-import type { IpcInvocation } from '../transports/native-contract.js';
+import type { IpcInvocation } from '../transports/contract/native.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { type OutcomeValue, outcomeValues } from './outcome-enum.js';

@@ -1,7 +1,7 @@
-import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
-import { nativeStream } from '../resolvers/native/native-streams.js';
-import type { ContextMenuEntry } from '../resolvers/native/session-native.js';
-import type { MenuInvocation, MenuRefusal, NativeMenuItem } from '../transports/native-contract.js';
+import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import { nativeStream } from '../domain/native/native-streams.js';
+import type { ContextMenuEntry } from '../domain/native/session-native.js';
+import type { MenuInvocation, MenuRefusal, NativeMenuItem } from '../transports/contract/native.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { actsOn } from './governance.js';

@@ -1,12 +1,12 @@
-import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
-import type { NativeDialogEntry } from '../resolvers/native/native-dialog-log.js';
-import { nativeStream } from '../resolvers/native/native-streams.js';
+import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import type { NativeDialogEntry } from '../domain/native/native-dialog-log.js';
+import { nativeStream } from '../domain/native/native-streams.js';
 import type {
   DialogAnswer,
   DialogRule,
   NativeDialogCall,
   NativeDialogType,
-} from '../transports/native-contract.js';
+} from '../transports/contract/native.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { type OutcomeValue, outcomeValues } from './outcome-enum.js';

@@ -1,4 +1,4 @@
-import type { StubInfo } from '../transports/renderer-control.js';
+import type { StubInfo } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';

@@ -1,8 +1,8 @@
-import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
-import { networkStream } from '../resolvers/capture/capture-streams.js';
-import type { NetworkCapture, NetworkRead } from '../resolvers/capture/network.js';
-import { headerList, type NetworkEntry } from '../resolvers/capture/network-log.js';
-import type { NetworkBody } from '../transports/renderer-control.js';
+import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import { networkStream } from '../domain/capture/capture-streams.js';
+import type { NetworkCapture, NetworkRead } from '../domain/capture/network.js';
+import { headerList, type NetworkEntry } from '../domain/capture/network-log.js';
+import type { NetworkBody } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';

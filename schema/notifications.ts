@@ -1,6 +1,6 @@
-import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
-import { nativeStream } from '../resolvers/native/native-streams.js';
-import type { NotificationCapture, NotificationEntry } from '../resolvers/native/notification-log.js';
+import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import { nativeStream } from '../domain/native/native-streams.js';
+import type { NotificationCapture, NotificationEntry } from '../domain/native/notification-log.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';

@@ -1,11 +1,11 @@
 import { type ExecutionResult, parse, subscribe } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import type { NetworkEntry } from '../resolvers/capture/network-log.js';
-import { EventHub } from '../resolvers/events/event-hub.js';
-import type { SessionTopics } from '../resolvers/sessions/session-event.js';
-import { SessionRegistry } from '../resolvers/sessions/session-registry.js';
-import { type Capability, capabilityMatrix } from '../transports/capabilities.js';
-import type { LaunchTransport, TransportSession } from '../transports/contract.js';
+import type { NetworkEntry } from '../domain/capture/network-log.js';
+import { EventHub } from '../domain/events/event-hub.js';
+import type { SessionTopics } from '../domain/sessions/session-event.js';
+import { SessionRegistry } from '../domain/sessions/session-registry.js';
+import { type Capability, capabilityMatrix } from '../transports/contract/capabilities.js';
+import type { LaunchTransport, TransportSession } from '../transports/contract/transport.js';
 import { buildSchema } from './index.js';
 
 const WINDOW = { id: 'w1', title: 'Fake', url: 'about:blank' };

@@ -1,22 +1,22 @@
 import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
   MAX_APPROVAL_TIMEOUT_MS,
-} from '../resolvers/governance/approval-broker.js';
-import { explainOperation } from '../resolvers/governance/explain.js';
+} from '../domain/governance/approval-broker.js';
+import { explainOperation } from '../domain/governance/explain.js';
 import {
   ACTED_ON_KINDS,
   type ActedOnKind,
   type SessionInfo,
   type TargetInfo,
-} from '../resolvers/governance/governed-request.js';
-import type { Policy, PolicyOrigin, RuleRef, RuleView } from '../resolvers/governance/policy.js';
+} from '../domain/governance/governed-request.js';
+import type { Policy, PolicyOrigin, RuleRef, RuleView } from '../domain/governance/policy.js';
 import {
   BUILT_IN_DEFAULTS,
   DECISIONS,
   type Decision,
   NON_INTERACTIVE_MODES,
   type NonInteractiveMode,
-} from '../resolvers/governance/policy-spec.js';
+} from '../domain/governance/policy-spec.js';
 import {
   DEFAULT_DESTRUCTIVE_WORDS,
   DEFAULT_EVAL_OPERATIONS,
@@ -24,8 +24,8 @@ import {
   DEFAULT_TARGETED_ACTIONS,
   RISK_TIERS,
   type RiskTier,
-} from '../resolvers/governance/risk.js';
-import { TARGET_PREVIEW_MAX_WAIT_MS } from '../resolvers/governance/target-preview.js';
+} from '../domain/governance/risk.js';
+import { TARGET_PREVIEW_MAX_WAIT_MS } from '../domain/governance/target-preview.js';
 import { builder } from './builder.js';
 import { actedOnOf, governanceOf, sessionArgumentOf } from './governance.js';
 import { TargetInput } from './target.js';

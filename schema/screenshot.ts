@@ -1,4 +1,4 @@
-import { type TakenScreenshot, takeScreenshot } from '../resolvers/interaction/screenshot.js';
+import { type TakenScreenshot, takeScreenshot } from '../domain/interaction/screenshot.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { TargetInput } from './target.js';

@@ -1,6 +1,6 @@
-import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
-import { sessionEventStream } from '../resolvers/events/streams.js';
-import type { SessionEvent } from '../resolvers/sessions/session-event.js';
+import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import { sessionEventStream } from '../domain/events/streams.js';
+import type { SessionEvent } from '../domain/sessions/session-event.js';
 import { builder } from './builder.js';
 import { ExitRef, SessionStatusEnum } from './session.js';
 

@@ -1,5 +1,5 @@
-import { Session } from '../resolvers/sessions/session.js';
-import type { AppInfo, ExitInfo } from '../transports/contract.js';
+import { Session } from '../domain/sessions/session.js';
+import type { AppInfo, ExitInfo } from '../transports/contract/transport.js';
 import { builder } from './builder.js';
 import { CapabilitiesRef, requiresCapability } from './capability.js';
 import { actsOn } from './governance.js';

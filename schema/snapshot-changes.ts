@@ -1,4 +1,4 @@
-import { type SnapshotChange, snapshotChanges } from '../resolvers/interaction/snapshot-changes.js';
+import { type SnapshotChange, snapshotChanges } from '../domain/interaction/snapshot-changes.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { selectedFields } from './selection.js';

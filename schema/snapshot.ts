@@ -4,12 +4,12 @@ import {
   readNode,
   readSnapshot,
   type SnapshotView,
-} from '../resolvers/interaction/snapshot-read.js';
-import type { ChangedNode, RemovedNode, SnapshotDiff } from '../resolvers/snapshot/diff.js';
-import { outline } from '../resolvers/snapshot/outline.js';
-import type { Snapshot, SnapshotNode } from '../resolvers/snapshot/snapshot.js';
-import type { NodeField } from '../resolvers/snapshot/token-estimate.js';
-import type { NodeState } from '../transports/window-driver.js';
+} from '../domain/interaction/snapshot-read.js';
+import type { ChangedNode, RemovedNode, SnapshotDiff } from '../domain/snapshot/diff.js';
+import { outline } from '../domain/snapshot/outline.js';
+import type { Snapshot, SnapshotNode } from '../domain/snapshot/snapshot.js';
+import type { NodeField } from '../domain/snapshot/token-estimate.js';
+import type { NodeState } from '../transports/contract/window-driver.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { selectedFields } from './selection.js';

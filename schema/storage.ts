@@ -1,5 +1,5 @@
-import type { OriginStorage, StorageItem } from '../resolvers/capture/storage.js';
-import type { Cookie, StorageArea, StorageOperation } from '../transports/renderer-control.js';
+import type { OriginStorage, StorageItem } from '../domain/capture/storage.js';
+import type { Cookie, StorageArea, StorageOperation } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import type { GatewayContext } from './context.js';

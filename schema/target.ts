@@ -1,4 +1,4 @@
-import type { TargetRequest } from '../resolvers/interaction/target-input.js';
+import type { TargetRequest } from '../domain/interaction/target-input.js';
 import { builder } from './builder.js';
 
 export const TargetInput = builder.inputRef<TargetRequest>('TargetInput').implement({

@@ -1,4 +1,4 @@
-import type { TrayEventName, TrayInvocation, TrayState } from '../transports/native-contract.js';
+import type { TrayEventName, TrayInvocation, TrayState } from '../transports/contract/native.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { actsOn } from './governance.js';

@@ -1,5 +1,5 @@
-import type { SessionWindow } from '../resolvers/sessions/session.js';
-import type { Bounds } from '../transports/contract.js';
+import type { SessionWindow } from '../domain/sessions/session.js';
+import type { Bounds } from '../transports/contract/transport.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
+import type { ClientDirectory, ClientIdentity } from '../domain/governance/client-identity.js';
 import { ERROR_CODES } from '../errors/registry.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
-import type { ClientDirectory, ClientIdentity } from '../resolvers/governance/client-identity.js';
 import { isLoopback } from './config.js';
 
 /** Turns a presented token into a client, or throws UNAUTHENTICATED; one rule for HTTP and WebSocket. */

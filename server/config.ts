@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ClientDirectory, tokenGrants } from '../domain/governance/client-identity.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
-import { ClientDirectory, tokenGrants } from '../resolvers/governance/client-identity.js';
 import { fromEnvironment, SERVE_FLAGS, type ServeFlag, serveUsage } from './serve-flags.js';
 
 export type EvalScope = 'none' | 'main' | 'renderer' | 'both';

@@ -5,8 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Session } from '../resolvers/sessions/session.js';
-import type { SessionRegistry } from '../resolvers/sessions/session-registry.js';
+import type { Session } from '../domain/sessions/session.js';
+import type { SessionRegistry } from '../domain/sessions/session-registry.js';
 import type { ServeConfig } from './config.js';
 
 export const FIXTURE_APP = fileURLToPath(new URL('../fixtures/app/', import.meta.url));

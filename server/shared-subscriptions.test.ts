@@ -10,8 +10,8 @@ import {
   parse,
 } from 'graphql';
 import { describe, expect, it, vi } from 'vitest';
-import type { Delivery } from '../resolvers/bounded/subscriber-queue.js';
-import { EventHub } from '../resolvers/events/event-hub.js';
+import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import { EventHub } from '../domain/events/event-hub.js';
 import { sharesExecutionPerEvent } from '../schema/shared-execution.js';
 import { maskError } from './error-format.js';
 import { SharedSubscriptions } from './shared-subscriptions.js';

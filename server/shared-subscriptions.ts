@@ -33,7 +33,7 @@ const NO_CLIENT = {};
  * Subscriptions whose root field is marked `sharesExecutionPerEvent` (schema/shared-execution.ts) are
  * mapped from their source stream here instead of by the executor: each subscriber keeps its own stream
  * (own filters, own bounded queue, own `droppedBefore`), but a delivery that several subscribers with the
- * same client, document and variables receive — the same object, see resolvers/bounded/delivery.ts — is
+ * same client, document and variables receive — the same object, see domain/bounded/delivery.ts — is
  * executed once and its result sent to each. The executor's per-event path costs a GraphQL execution,
  * an async generator and several promise layers per subscriber per event; here it is one execution per
  * event and one promise per subscriber.

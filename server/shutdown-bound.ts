@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { signalGroup } from '../transports/process-group.js';
+import { signalGroup } from '../transports/process/process-group.js';
 
 /** How long a shutdown may take after SIGINT/SIGTERM before whatever is still in flight is abandoned. */
 export const SHUTDOWN_BOUND_MS = 10_000;

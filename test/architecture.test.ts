@@ -4,8 +4,20 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** Lower index = lower layer. A file may import its own layer and any layer below, never above. */
-const LAYERS = ['errors', 'transports', 'resolvers', 'schema', 'server'] as const;
-const IMPORT = /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const LAYERS = ['errors', 'transports', 'domain', 'schema', 'server'] as const;
+/**
+ * Inside transports/: the shared parts, each with the shared parts it may use. Every other folder is one
+ * transport, which may use any shared part but never another transport.
+ */
+const SHARED_TRANSPORT_PARTS: Record<string, readonly string[]> = {
+  contract: [],
+  process: ['contract'],
+  protocol: ['contract'],
+  'main-agent': ['contract'],
+  'page-engine': ['contract', 'process', 'protocol', 'main-agent'],
+};
+const IMPORT =
+  /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm;
 /** Packages that only the upper layers may speak. */
 const GRAPHQL_PACKAGES = /^(graphql|graphql-yoga|graphql-ws|@pothos\/|@graphql-)/;
 const MAX_LINES = 400;
@@ -22,6 +34,12 @@ function layerOf(path: string): number {
   return LAYERS.indexOf(relative(ROOT, path).split('/')[0] as (typeof LAYERS)[number]);
 }
 
+/** The folder directly under transports/ that holds `path`, or null for a file lying loose there. */
+function transportFolderOf(path: string): string | null {
+  const parts = relative(join(ROOT, 'transports'), path).split('/');
+  return parts.length > 1 ? (parts[0] as string) : null;
+}
+
 const sources = LAYERS.flatMap((layer) => files(join(ROOT, layer)));
 
 describe('architecture', () => {
@@ -29,7 +47,7 @@ describe('architecture', () => {
     const violations: string[] = [];
     for (const file of sources) {
       for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-        const specifier = match[1] ?? match[2] ?? '';
+        const specifier = match[1] ?? match[2] ?? match[3] ?? '';
         if (!specifier.startsWith('.')) continue;
         const target = resolve(file, '..', specifier);
         // Tests beside the code may use the shared test helpers; production code may not.
@@ -44,12 +62,35 @@ describe('architecture', () => {
     expect(violations).toEqual([]);
   });
 
-  it('errors, transports and resolvers know nothing of GraphQL', () => {
+  it('a transport imports only the shared parts of transports/, and a shared part only those below it', () => {
+    const violations: string[] = [];
+    for (const file of sources.filter((path) => relative(ROOT, path).startsWith('transports/'))) {
+      const from = transportFolderOf(file);
+      if (from === null) {
+        violations.push(`${relative(ROOT, file)} lies loose in transports/: put it in a folder`);
+        continue;
+      }
+      for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+        const specifier = match[1] ?? match[2] ?? match[3] ?? '';
+        if (!specifier.startsWith('.')) continue;
+        const target = resolve(file, '..', specifier);
+        if (!relative(ROOT, target).startsWith('transports/')) continue;
+        const to = transportFolderOf(target);
+        if (to === from) continue;
+        const allowed = SHARED_TRANSPORT_PARTS[from] ?? Object.keys(SHARED_TRANSPORT_PARTS);
+        if (to === null || !allowed.includes(to))
+          violations.push(`${relative(ROOT, file)} (${from}) imports ${to ?? 'a loose file'}: ${specifier}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('errors, transports and the domain know nothing of GraphQL', () => {
     const violations = sources
-      .filter((file) => layerOf(file) <= LAYERS.indexOf('resolvers') && !file.endsWith('.test.ts'))
+      .filter((file) => layerOf(file) <= LAYERS.indexOf('domain') && !file.endsWith('.test.ts'))
       .flatMap((file) =>
         [...readFileSync(file, 'utf8').matchAll(IMPORT)]
-          .map((match) => match[1] ?? match[2] ?? '')
+          .map((match) => match[1] ?? match[2] ?? match[3] ?? '')
           .filter((specifier) => GRAPHQL_PACKAGES.test(specifier))
           .map((specifier) => `${relative(ROOT, file)}: ${specifier}`),
       );

@@ -3,8 +3,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { SUBSCRIBER_QUEUE_CAPACITY } from '../resolvers/events/event-hub.js';
-import type { ConsoleEntry } from '../resolvers/sessions/console-log.js';
+import { SUBSCRIBER_QUEUE_CAPACITY } from '../domain/events/event-hub.js';
+import type { ConsoleEntry } from '../domain/sessions/console-log.js';
 import { type RunningGateway, startGateway } from './helpers/gateway.js';
 
 const PUBLISHED = 100_000;

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageSize } from '../transports/playwright-page/image-size.js';
+import { imageSize } from '../transports/page-engine/image-size.js';
 import { ELECTRON_TARGETS, reportRealElectronSkipped } from './helpers/fixture-app.js';
 import { type FixtureSession, startFixtureSession } from './helpers/fixture-session.js';
 import { ARTIFACTS_DIR } from './helpers/gateway.js';

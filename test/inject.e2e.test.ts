@@ -4,7 +4,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loopbackPortsOf } from '../transports/proc-sockets.js';
+import { loopbackPortsOf } from '../transports/process/proc-sockets.js';
 import { startCaptureServer } from './helpers/capture-app.js';
 import { type OutsideProcess, startFixtureOutside } from './helpers/debuggable.js';
 import type { Loose } from './helpers/fixture-session.js';

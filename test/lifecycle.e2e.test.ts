@@ -1,6 +1,6 @@
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LaunchTransport } from '../transports/contract.js';
+import type { LaunchTransport } from '../transports/contract/transport.js';
 import { createPlaywrightElectronTransport } from '../transports/playwright-electron/transport.js';
 import {
   ConsoleStreamDocument,

@@ -2,14 +2,14 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../errors/registry.js';
 import {
   notInstrumentedActions,
   type SessionFacts,
   sessionActions,
-} from '../resolvers/sessions/next-actions.js';
+} from '../domain/sessions/next-actions.js';
+import { ERROR_CODES } from '../errors/registry.js';
 import { buildSchema } from '../schema/index.js';
-import { CAPABILITIES, capabilityMatrix } from '../transports/capabilities.js';
+import { CAPABILITIES, capabilityMatrix } from '../transports/contract/capabilities.js';
 
 const schema = buildSchema({ allowEval: 'both' });
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -110,7 +110,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('next actions written as fixed text in the sources', () => {
-  const fixed = ['errors', 'transports', 'resolvers', 'schema', 'server']
+  const fixed = ['errors', 'transports', 'domain', 'schema', 'server']
     .flatMap((dir) => sourceFiles(join(ROOT, dir)))
     .flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/'((?:query|mutation|subscription) \{[^'\n]*\})'/g)].map(

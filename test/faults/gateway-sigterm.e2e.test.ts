@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { type Client, createClient } from 'graphql-ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { loopbackPortsOf } from '../../transports/proc-sockets.js';
+import { loopbackPortsOf } from '../../transports/process/proc-sockets.js';
 import { type OutsideProcess, startFixtureOutside } from '../helpers/debuggable.js';
 import { fixtureLaunch, STAND_IN } from '../helpers/fixture-app.js';
 import { type Subscription, subscribe, wsRequest } from '../helpers/gateway.js';

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loopbackPortsOf } from '../../transports/proc-sockets.js';
+import { loopbackPortsOf } from '../../transports/process/proc-sockets.js';
 import { type OutsideProcess, startFixtureOutside } from '../helpers/debuggable.js';
 import { type RunningGateway, startGateway } from '../helpers/gateway.js';
 import { type GatewayClient, gatewayClient } from '../helpers/gateway-client.js';

@@ -1,4 +1,4 @@
-import type { NodeState, RawNode, RawSnapshot } from '../../transports/window-driver.js';
+import type { NodeState, RawNode, RawSnapshot } from '../../transports/contract/window-driver.js';
 
 /**
  * Walker output made by hand, for the unit tests and the bench of this folder: the walker itself needs a

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { LaunchTransport } from '../../transports/contract.js';
+import type { LaunchTransport } from '../../transports/contract/transport.js';
 import { ELECTRON_TARGETS, fixtureLaunch, STAND_IN } from './fixture-app.js';
 import { type RunningGateway, startGateway } from './gateway.js';
 import { gatewayClient, type Loose, type LooseResponse } from './gateway-client.js';

@@ -1,12 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
-import { capabilityMatrix } from '../../transports/capabilities.js';
+import { capabilityMatrix } from '../../transports/contract/capabilities.js';
 import type {
   ExitInfo,
   LaunchTransport,
   TransportEvent,
   TransportSession,
-} from '../../transports/contract.js';
-import { PageDriver } from '../../transports/playwright-page/page-driver.js';
+} from '../../transports/contract/transport.js';
+import { PageDriver } from '../../transports/page-engine/page-driver.js';
 import { launchChromium } from './browser.js';
 
 /**

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { livingGroupMembers } from '../../transports/process-group.js';
+import { livingGroupMembers } from '../../transports/process/process-group.js';
 
 export { livingGroupMembers };
 

@@ -1,9 +1,9 @@
 import CDP from 'chrome-remote-interface';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { DebuggableApp } from '../contract.js';
-import { withDeadline } from '../deadline.js';
-import { isLoopbackHost } from '../loopback.js';
-import { listenerOf } from '../proc-sockets.js';
+import type { DebuggableApp } from '../contract/transport.js';
+import { isLoopbackHost } from '../process/loopback.js';
+import { listenerOf } from '../process/proc-sockets.js';
+import { withDeadline } from '../protocol/deadline.js';
 
 /** A port that answers nothing within this is reported absent by `discover`, not waited on. */
 export const DISCOVER_TIMEOUT_MS = 1_500;

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
-import type { ExitInfo } from '../contract.js';
-import { EARLY_EVENT_LIMIT } from '../event-relay.js';
-import { readLines } from '../output-lines.js';
-import { OwnedGroup, signalGroup } from '../process-group.js';
+import { EARLY_EVENT_LIMIT } from '../contract/event-relay.js';
+import type { ExitInfo } from '../contract/transport.js';
+import { readLines } from '../process/output-lines.js';
+import { OwnedGroup, signalGroup } from '../process/process-group.js';
 
 /** Lines of stderr kept for an EXITED_EARLY or LAUNCH_TIMEOUT error: enough to show the last words. */
 export const STDERR_TAIL_LINES = 20;

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import type { WindowInfo } from '../contract.js';
-import { WindowRegistry } from '../playwright-electron/window-registry.js';
-import type { CdpConnection } from './connection.js';
+import type { WindowInfo } from '../contract/transport.js';
+import { WindowRegistry } from '../page-engine/window-registry.js';
+import type { CdpConnection } from '../protocol/cdp-connection.js';
 
 /** A page asked for its title answers within this, or is described by the browser's last report. */
 const TITLE_WAIT_MS = 250;

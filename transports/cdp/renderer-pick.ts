@@ -1,4 +1,4 @@
-import type { RendererFilter, WindowInfo } from '../contract.js';
+import type { RendererFilter, WindowInfo } from '../contract/transport.js';
 
 /**
  * Where an app's own renderer usually lives, best first: a custom app:// scheme, a packaged file://

@@ -1,5 +1,7 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { EventRelay } from '../contract/event-relay.js';
+import type { EvalOutcome } from '../contract/native.js';
 import type {
   AppInfo,
   Bounds,
@@ -8,19 +10,17 @@ import type {
   TransportEvent,
   TransportSession,
   WindowInfo,
-} from '../contract.js';
-import { EventRelay } from '../event-relay.js';
-import type { EvalOutcome } from '../native-contract.js';
-import { PlaywrightClock } from '../playwright-page/clock.js';
-import { PlaywrightDialogs } from '../playwright-page/dialogs.js';
-import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
-import { PageDrivers } from '../playwright-page/page-drivers.js';
-import { documentParsed, relayPageEvents } from '../playwright-page/page-events.js';
-import { pageTitle } from '../playwright-page/page-title.js';
-import { evalInPage } from '../playwright-page/renderer-eval.js';
-import { PlaywrightStorage } from '../playwright-page/storage.js';
-import type { WindowDriver } from '../window-driver.js';
-import { CdpConnection } from './connection.js';
+} from '../contract/transport.js';
+import type { WindowDriver } from '../contract/window-driver.js';
+import { PlaywrightClock } from '../page-engine/clock.js';
+import { PlaywrightDialogs } from '../page-engine/dialogs.js';
+import { PlaywrightNetwork } from '../page-engine/network-capture.js';
+import { PageDrivers } from '../page-engine/page-drivers.js';
+import { documentParsed, relayPageEvents } from '../page-engine/page-events.js';
+import { pageTitle } from '../page-engine/page-title.js';
+import { evalInPage } from '../page-engine/renderer-eval.js';
+import { PlaywrightStorage } from '../page-engine/storage.js';
+import { CdpConnection } from '../protocol/cdp-connection.js';
 import type { BrowserEndpoint } from './endpoint.js';
 import type { OwnedProcess } from './owned-process.js';
 import { PageWindows } from './page-windows.js';

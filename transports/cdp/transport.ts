@@ -1,9 +1,9 @@
 import { createServer } from 'node:net';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { capabilityMatrix } from '../capabilities.js';
-import type { AppInfo, AttachOptions, AttachTransport, CommandOptions } from '../contract.js';
-import { commandLineOf, executableOf, listenerOf, parentOf } from '../proc-sockets.js';
-import { delay } from '../process-group.js';
+import { capabilityMatrix } from '../contract/capabilities.js';
+import type { AppInfo, AttachOptions, AttachTransport, CommandOptions } from '../contract/transport.js';
+import { commandLineOf, executableOf, listenerOf, parentOf } from '../process/proc-sockets.js';
+import { delay } from '../process/process-group.js';
 import {
   assertHostAllowed,
   type BrowserEndpoint,

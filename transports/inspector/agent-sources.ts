@@ -1,8 +1,8 @@
-import { createAgentCore } from '../playwright-electron/native/agent-core.js';
-import { installIpcHooks } from '../playwright-electron/native/ipc-hooks.js';
-import { installMenuHooks } from '../playwright-electron/native/menu-hooks.js';
-import { installNotificationHooks } from '../playwright-electron/native/notification-hooks.js';
-import { AGENT_KEY } from '../playwright-electron/native/shapes.js';
+import { createAgentCore } from '../main-agent/agent-core.js';
+import { installIpcHooks } from '../main-agent/ipc-hooks.js';
+import { installMenuHooks } from '../main-agent/menu-hooks.js';
+import { installNotificationHooks } from '../main-agent/notification-hooks.js';
+import { AGENT_KEY } from '../main-agent/shapes.js';
 import { INJECT_AGENT_KEY, installInjectAgent } from './inject-agent.js';
 import { STORE } from './main-process.js';
 

@@ -1,4 +1,4 @@
-import type { Loose } from '../playwright-electron/native/shapes.js';
+import type { Loose } from '../main-agent/shapes.js';
 
 /** Where the inject agent lives in the main process, so later fixed calls reach it. */
 export const INJECT_AGENT_KEY = 'stagegraph.inject-agent';

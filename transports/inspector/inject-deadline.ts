@@ -1,5 +1,5 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { withDeadline } from '../deadline.js';
+import { withDeadline } from '../protocol/deadline.js';
 
 /**
  * One inject's time budget, shared by its steps: each step waits at most for what is left of it, and a

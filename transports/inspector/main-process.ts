@@ -1,8 +1,8 @@
-import { CdpConnection } from '../cdp/connection.js';
-import type { ConsoleMessage } from '../contract.js';
-import { withDeadline } from '../deadline.js';
-import { loopbackPortsOf } from '../proc-sockets.js';
-import { delay } from '../process-group.js';
+import type { ConsoleMessage } from '../contract/transport.js';
+import { loopbackPortsOf } from '../process/proc-sockets.js';
+import { delay } from '../process/process-group.js';
+import { CdpConnection } from '../protocol/cdp-connection.js';
+import { withDeadline } from '../protocol/deadline.js';
 import { AgentChannel } from './agent-channel.js';
 import type { InjectDeadline } from './inject-deadline.js';
 import { injectFailed } from './open-inspector.js';

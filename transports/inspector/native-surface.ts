@@ -10,8 +10,8 @@ import type {
   OpenContextMenu,
   TrayInvocation,
   TrayState,
-} from '../native-contract.js';
-import { agentCallSource, userCodeSource } from '../playwright-electron/native/agent-source.js';
+} from '../contract/native.js';
+import { agentCallSource, userCodeSource } from '../main-agent/agent-source.js';
 import { injectCallSource, injectedNativeHooksSource } from './agent-sources.js';
 import type { MainProcess } from './main-process.js';
 

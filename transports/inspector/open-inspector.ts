@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import CDP from 'chrome-remote-interface';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { withDeadline } from '../deadline.js';
-import { loopbackPortsOf } from '../proc-sockets.js';
-import { delay } from '../process-group.js';
+import { loopbackPortsOf } from '../process/proc-sockets.js';
+import { delay } from '../process/process-group.js';
+import { withDeadline } from '../protocol/deadline.js';
 import type { InjectDeadline } from './inject-deadline.js';
 
 /** How often the process's listening ports are read while its inspector opens. */

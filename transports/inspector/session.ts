@@ -1,16 +1,23 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { type Capability, type CapabilityMatrix, capabilityMatrix } from '../capabilities.js';
-import type { AppInfo, Bounds, ExitInfo, TransportEvent, TransportSession, WindowInfo } from '../contract.js';
-import { EventRelay } from '../event-relay.js';
-import { PlaywrightClock } from '../playwright-page/clock.js';
-import { PlaywrightDialogs } from '../playwright-page/dialogs.js';
-import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
-import { rawSessionsAreDeaf } from '../playwright-page/page-cdp.js';
-import { PageDrivers } from '../playwright-page/page-drivers.js';
-import { relayRendererEvents } from '../playwright-page/page-events.js';
-import { PlaywrightStorage } from '../playwright-page/storage.js';
-import type { WindowDriver } from '../window-driver.js';
+import { type Capability, type CapabilityMatrix, capabilityMatrix } from '../contract/capabilities.js';
+import { EventRelay } from '../contract/event-relay.js';
+import type {
+  AppInfo,
+  Bounds,
+  ExitInfo,
+  TransportEvent,
+  TransportSession,
+  WindowInfo,
+} from '../contract/transport.js';
+import type { WindowDriver } from '../contract/window-driver.js';
+import { PlaywrightClock } from '../page-engine/clock.js';
+import { PlaywrightDialogs } from '../page-engine/dialogs.js';
+import { PlaywrightNetwork } from '../page-engine/network-capture.js';
+import { rawSessionsAreDeaf } from '../page-engine/page-cdp.js';
+import { PageDrivers } from '../page-engine/page-drivers.js';
+import { relayRendererEvents } from '../page-engine/page-events.js';
+import { PlaywrightStorage } from '../page-engine/storage.js';
 import { AgentChannel } from './agent-channel.js';
 import { injectAgentSource, injectCallSource, injectReleaseSource } from './agent-sources.js';
 import { CdpRelay } from './cdp-relay.js';

@@ -1,5 +1,5 @@
-import { capabilityMatrix } from '../capabilities.js';
-import type { InjectOptions, InjectTransport } from '../contract.js';
+import { capabilityMatrix } from '../contract/capabilities.js';
+import type { InjectOptions, InjectTransport } from '../contract/transport.js';
 import { InjectDeadline } from './inject-deadline.js';
 import { MainProcess } from './main-process.js';
 import { openInspector } from './open-inspector.js';

@@ -1,4 +1,5 @@
 import type { ElectronApplication, Page, ConsoleMessage as PlaywrightConsoleMessage } from 'playwright-core';
+import { EventRelay } from '../contract/event-relay.js';
 import type {
   AppInfo,
   Bounds,
@@ -7,20 +8,19 @@ import type {
   TransportEvent,
   TransportSession,
   WindowInfo,
-} from '../contract.js';
-import { EventRelay } from '../event-relay.js';
-import { readLines } from '../output-lines.js';
-import { PlaywrightClock } from '../playwright-page/clock.js';
-import { consoleMessageOf } from '../playwright-page/console-feed.js';
-import { PlaywrightDialogs } from '../playwright-page/dialogs.js';
-import { PlaywrightNetwork } from '../playwright-page/network-capture.js';
-import { PageDrivers } from '../playwright-page/page-drivers.js';
-import { documentParsed, relayPageEvents } from '../playwright-page/page-events.js';
-import { PlaywrightStorage } from '../playwright-page/storage.js';
-import { OwnedGroup } from '../process-group.js';
-import type { WindowDriver } from '../window-driver.js';
-import { PlaywrightNativeSurface } from './native/native-surface.js';
-import { describePage, WindowRegistry } from './window-registry.js';
+} from '../contract/transport.js';
+import type { WindowDriver } from '../contract/window-driver.js';
+import { PlaywrightClock } from '../page-engine/clock.js';
+import { consoleMessageOf } from '../page-engine/console-feed.js';
+import { PlaywrightDialogs } from '../page-engine/dialogs.js';
+import { PlaywrightNetwork } from '../page-engine/network-capture.js';
+import { PageDrivers } from '../page-engine/page-drivers.js';
+import { documentParsed, relayPageEvents } from '../page-engine/page-events.js';
+import { PlaywrightStorage } from '../page-engine/storage.js';
+import { describePage, WindowRegistry } from '../page-engine/window-registry.js';
+import { readLines } from '../process/output-lines.js';
+import { OwnedGroup } from '../process/process-group.js';
+import { PlaywrightNativeSurface } from './native-surface.js';
 
 /** A window whose main-process handle does not answer within this is reported without bounds. */
 const WINDOW_QUERY_TIMEOUT_MS = 2_000;

@@ -1,9 +1,9 @@
 import { _electron, errors } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { capabilityMatrix } from '../capabilities.js';
-import type { LaunchOptions, LaunchTransport } from '../contract.js';
+import { capabilityMatrix } from '../contract/capabilities.js';
+import type { LaunchOptions, LaunchTransport } from '../contract/transport.js';
 import { resolveExecutable, resolveMain } from './executable.js';
-import { type InstrumentedPreload, writeInstrumentedPreload } from './native/instrumented-preload.js';
+import { type InstrumentedPreload, writeInstrumentedPreload } from './instrumented-preload.js';
 import { PlaywrightElectronSession } from './session.js';
 
 /** Lines of Playwright's launch log kept in a LAUNCH_FAILED error: enough to show the app's last words. */

@@ -1,0 +1,62 @@
+import type { NetworkRecord } from '../../transports/contract/renderer-control.js';
+import { REDACTED_VALUE } from '../../transports/contract/window-driver.js';
+import { SequencedLog } from '../bounded/sequenced-log.js';
+
+/**
+ * Network entries kept per session. Entries can carry bodies (up to MAX_BODY_BYTES each), so the ring is
+ * smaller than the console's: 500 × two 1 MiB bodies is the worst case a session can hold.
+ */
+export const NETWORK_CAPACITY = 500;
+
+export interface NetworkEntry extends NetworkRecord {
+  readonly seq: number;
+  readonly sessionId: string;
+}
+
+/** Filters on network entries; absent or null means "any". */
+export interface NetworkQuery {
+  readonly urlContains?: string | null;
+  readonly methods?: readonly string[] | null;
+  readonly resourceTypes?: readonly string[] | null;
+  readonly windowId?: string | null;
+  readonly failedOnly?: boolean | null;
+}
+
+export function matchesNetworkQuery(entry: NetworkEntry, query: NetworkQuery): boolean {
+  if (query.urlContains != null && !entry.url.includes(query.urlContains)) return false;
+  if (query.methods && query.methods.length > 0 && !query.methods.includes(entry.method)) return false;
+  if (
+    query.resourceTypes &&
+    query.resourceTypes.length > 0 &&
+    !query.resourceTypes.includes(entry.resourceType)
+  )
+    return false;
+  if (query.windowId != null && entry.windowId !== query.windowId) return false;
+  return !(query.failedOnly && entry.failure === null);
+}
+
+/** Headers that carry credentials: shown only when a caller asks with `reveal: true`. */
+const SECRET_HEADERS = new Set(['cookie', 'set-cookie', 'authorization', 'proxy-authorization']);
+
+export function headerList(
+  headers: Readonly<Record<string, string>>,
+  reveal: boolean | null | undefined,
+): { name: string; value: string }[] {
+  return Object.entries(headers).map(([name, value]) => ({
+    name,
+    value: reveal || !SECRET_HEADERS.has(name.toLowerCase()) ? value : REDACTED_VALUE,
+  }));
+}
+
+export class NetworkLog extends SequencedLog<NetworkEntry> {
+  readonly #sessionId: string;
+
+  constructor(sessionId: string) {
+    super(NETWORK_CAPACITY);
+    this.#sessionId = sessionId;
+  }
+
+  record(record: NetworkRecord): NetworkEntry {
+    return this.append((seq) => ({ ...record, seq, sessionId: this.#sessionId }));
+  }
+}

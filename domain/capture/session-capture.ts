@@ -1,0 +1,49 @@
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { TransportEvent, TransportSession } from '../../transports/contract/transport.js';
+import type { EventHub } from '../events/event-hub.js';
+import type { SessionTopics } from '../sessions/session-event.js';
+import { SessionClock } from './clock.js';
+import { SessionDialogs } from './dialogs.js';
+import { SessionNetwork } from './network.js';
+import { SessionStorageAccess } from './storage.js';
+
+/**
+ * Everything behind a session's pixels: network, dialogs, cookies and storage, clock. Each reaches its
+ * transport seam only through `seam`, which refuses once the session has ended.
+ */
+export class SessionCapture {
+  readonly network: SessionNetwork;
+  readonly dialogs: SessionDialogs;
+  readonly storage: SessionStorageAccess;
+  readonly clock: SessionClock;
+
+  constructor(
+    sessionId: string,
+    transport: TransportSession,
+    hub: EventHub<SessionTopics>,
+    assertLive: () => void,
+  ) {
+    const seam = <K extends 'network' | 'storage' | 'clock'>(name: K) => {
+      return (): NonNullable<TransportSession[K]> => {
+        assertLive();
+        const control = transport[name];
+        // The schema refuses these fields on transports without the capability; this is the backstop.
+        if (!control)
+          throw new StagegraphError('CAPABILITY_UNSUPPORTED', `This transport has no ${name} seam.`);
+        return control as NonNullable<TransportSession[K]>;
+      };
+    };
+    this.network = new SessionNetwork(sessionId, hub, seam('network'));
+    this.dialogs = new SessionDialogs(sessionId, hub, transport.dialogs);
+    this.storage = new SessionStorageAccess(sessionId, seam('storage'));
+    this.clock = new SessionClock(sessionId, seam('clock'));
+  }
+
+  /** Records what the transport reports; true when the event was one of these. */
+  onTransportEvent(event: TransportEvent): boolean {
+    if (event.type === 'network') this.network.onRecord(event.record);
+    else if (event.type === 'dialog') this.dialogs.onDialog(event.dialog, event.decision);
+    else return false;
+    return true;
+  }
+}

@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import type { ResolvedNode } from '../../transports/contract/window-driver.js';
+import { ACTION_TIMEOUT_DEFAULT_MS } from '../interaction/action.js';
+import type { PreviewedTarget } from '../interaction/handover.js';
+import type { TargetRequest } from '../interaction/target-input.js';
+import { windowTarget } from '../interaction/window-target.js';
+import type { Session } from '../sessions/session.js';
+import type { SessionRegistry } from '../sessions/session-registry.js';
+import { ACTED_ON_PREVIEWERS } from './acted-on.js';
+import type { ActedOnKind, JsonObject, SessionInfo, TargetInfo } from './governed-request.js';
+
+/**
+ * The preview waits for the target at most this long (or the operation's own shorter timeout): long enough
+ * for an element that is still rendering, short enough not to double a failing action's wait.
+ */
+export const TARGET_PREVIEW_MAX_WAIT_MS = 1_000;
+/** The approver's element screenshot is a courtesy; an ASK must not stall on a slow capture. */
+export const APPROVAL_SCREENSHOT_WAIT_MS = 1_000;
+/** Bigger element captures (a whole-page container) are left out rather than pushed to every approver. */
+export const MAX_APPROVAL_SCREENSHOT_BYTES = 512 * 1024;
+
+/** Where an operation acts, as named by its arguments. */
+export interface PreviewRequest {
+  /** False for operations that act on no existing session (launch). */
+  readonly actsOnSession: boolean;
+  readonly sessionId?: string | null;
+  readonly window?: string | null;
+  readonly target?: TargetRequest | null;
+  /** The operation's own actionability wait; the preview never waits longer. */
+  readonly timeoutMs?: number | null;
+  /** What the operation acts on, as its field declares; `element` when it names a page target. */
+  readonly actsOn?: ActedOnKind | null;
+  /** The operation's arguments, for previewers of things other than page elements. */
+  readonly args?: JsonObject;
+}
+
+/** What the policy is shown, and how to reach the element again for an approver's screenshot. */
+export interface OperationPreview {
+  readonly session: SessionInfo | null;
+  readonly target: TargetInfo | null;
+  /** The resolved element: for the approver's screenshot, and handed to the action so it resolves it once. */
+  readonly element: PreviewedTarget | null;
+}
+
+export interface ElementScreenshot {
+  readonly mimeType: string;
+  readonly base64: string;
+  readonly sha256: string;
+}
+
+const NOTHING: OperationPreview = { session: null, target: null, element: null };
+
+/**
+ * Resolves the session, window and target an operation names, without acting, so the policy decides on
+ * what will really be touched (its role and accessible name, not the locator the agent wrote). A target
+ * that cannot be resolved is described from its locator with the reason (the operation itself then fails
+ * as it would have, or acts on what appeared since); other things unresolved are left null.
+ */
+export async function previewOperation(
+  sessions: SessionRegistry,
+  request: PreviewRequest,
+): Promise<OperationPreview> {
+  const kind = request.actsOn ?? null;
+  let session: Session | null = null;
+  if (request.actsOnSession) {
+    try {
+      session = sessions.get(request.sessionId);
+    } catch {
+      // An unknown session: the operation will say so; a declared subject is still described.
+    }
+  }
+  const info = session && {
+    id: session.id,
+    executablePath: session.launch.executablePath ?? session.app.executablePath,
+    main: session.launch.main,
+  };
+  if (kind !== null && kind !== 'element')
+    return {
+      session: info,
+      target: await ACTED_ON_PREVIEWERS[kind](session, request.args ?? {}),
+      element: null,
+    };
+  if (!session || !info) return NOTHING;
+  if (!session.isLive) return { ...NOTHING, session: info };
+  try {
+    const { window, driver, query } = await windowTarget(session, request);
+    const withWindow = { ...info, windowTitle: window.title, windowUrl: window.url };
+    if (!query) return { session: withWindow, target: null, element: null };
+    const waitMs = Math.min(request.timeoutMs ?? ACTION_TIMEOUT_DEFAULT_MS, TARGET_PREVIEW_MAX_WAIT_MS);
+    const located = await driver.locate(query, Math.max(0, waitMs)).catch(() => null);
+    if (!located)
+      return {
+        session: withWindow,
+        target: describedTarget(request.target, `not found within ${waitMs} ms`, window.id),
+        element: null,
+      };
+    return {
+      session: withWindow,
+      target: targetInfo(located, request.target, window.id),
+      element: { window, driver, query, located },
+    };
+  } catch (error) {
+    // A target named two ways, an unknown ref, a closed window: the operation will say so itself.
+    return {
+      ...NOTHING,
+      session: info,
+      target: describedTarget(request.target, (error as Error).message, null),
+    };
+  }
+}
+
+/**
+ * A target the preview could not find, described from the locator the agent wrote, so it is still scored
+ * and matched on what is known: an element that appears after the preview's short wait but before the
+ * action's own is acted on, and a `{ testId: "delete-account" }` must not pass as harmless meanwhile.
+ */
+function describedTarget(
+  asked: TargetRequest | null | undefined,
+  why: string,
+  windowId: string | null,
+): TargetInfo | null {
+  if (!asked) return null;
+  return {
+    kind: 'element',
+    role: asked.role ?? 'unresolved',
+    name: asked.name ?? asked.text ?? asked.testId ?? asked.selector ?? asked.ref ?? '',
+    selector: asked.selector ?? (asked.testId ? `[data-testid="${asked.testId}"]` : null),
+    windowId,
+    previewError: why,
+  };
+}
+
+/** A PNG of the element for the approver; null when it cannot be taken quickly or is too large to send. */
+export async function elementScreenshot(preview: OperationPreview): Promise<ElementScreenshot | null> {
+  if (!preview.element) return null;
+  const { driver, query } = preview.element;
+  try {
+    const shot = await driver.screenshot({ format: 'png', target: query }, APPROVAL_SCREENSHOT_WAIT_MS);
+    if (shot.bytes.length > MAX_APPROVAL_SCREENSHOT_BYTES) return null;
+    return {
+      mimeType: 'image/png',
+      base64: shot.bytes.toString('base64'),
+      sha256: createHash('sha256').update(shot.bytes).digest('hex'),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The walker does not read the `type` attribute; it marks password fields (and values filled as secret)
+ * as secret textboxes, which is what the redactor's `password` input type stands for.
+ */
+function targetInfo(
+  { node }: ResolvedNode,
+  asked: TargetRequest | null | undefined,
+  windowId: string,
+): TargetInfo {
+  return {
+    kind: 'element',
+    windowId,
+    role: node.role,
+    name: node.name,
+    selector: asked?.selector ?? (asked?.testId ? `[data-testid="${asked.testId}"]` : null),
+    bbox: node.bbox ?? null,
+    inputType: node.secret ? 'password' : null,
+  };
+}

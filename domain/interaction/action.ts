@@ -1,0 +1,218 @@
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type {
+  ElementAction,
+  ResolvedNode,
+  TargetedAction,
+  TargetQuery,
+  TargetSpec,
+  WindowDriver,
+} from '../../transports/contract/window-driver.js';
+import type { Session, SessionWindow } from '../sessions/session.js';
+import { clamp } from '../sessions/session-registry.js';
+import { diff, type SnapshotDiff } from '../snapshot/diff.js';
+import { similarRefs, type Wanted } from '../snapshot/similar.js';
+import { type Snapshot, type SnapshotNode, toSnapshotNode } from '../snapshot/snapshot.js';
+import { handedOver, type PreviewedTarget } from './handover.js';
+import { settle } from './settle.js';
+import { type TargetRequest, toTargetQuery } from './target-input.js';
+import { confineUploadPaths } from './upload-paths.js';
+import { windowTarget } from './window-target.js';
+
+/** Playwright's own default actionability wait is 30 s; agents are better served failing fast. */
+export const ACTION_TIMEOUT_DEFAULT_MS = 5_000;
+export const ACTION_TIMEOUT_MAX_MS = 30_000;
+/** Reading the target back after the action: it is there at once or it is gone. */
+const LOOK_AGAIN_MS = 1;
+
+/** What an action does; targets of a drag's destination are given as clients give them. */
+export type ActionSpec =
+  | ElementAction
+  | { readonly type: 'dragTo'; readonly to: TargetRequest }
+  | { readonly type: 'pressKeys'; readonly key: string }
+  | { readonly type: 'scrollBy'; readonly dx: number; readonly dy: number };
+
+export interface ActionRequest {
+  readonly window?: string | null;
+  readonly target?: TargetRequest | null;
+  readonly action: ActionSpec;
+  readonly timeoutMs?: number | null;
+  /** The value typed is a secret: redacted in every snapshot, diff and log from now on. */
+  readonly secret?: boolean | null;
+  /** Read the window before and after, and return what changed (only when the caller selected `diff`). */
+  readonly wantDiff: boolean;
+  /** The caller shows boxes of the diff's nodes. */
+  readonly diffBounds?: boolean;
+  /** Read the target back after the action (only when the caller selected `target`). */
+  readonly wantTarget?: boolean;
+  /** The window and target the governance chokepoint resolved for this request, reused when they match. */
+  readonly previewed?: PreviewedTarget | null;
+}
+
+export interface ActionOutcome {
+  readonly windowId: string;
+  /** The node the action landed on, named by its ref; null for keyboard input or a page scroll. */
+  readonly target: SnapshotNode | null;
+  readonly diff: SnapshotDiff | null;
+  readonly elapsedMs: number;
+}
+
+/**
+ * Performs one action on one element: resolves the target (bounded wait), keeps secrets secret, runs the
+ * action with actionability checks, and — when asked — returns the window's change once it has settled.
+ */
+export async function performAction(session: Session, request: ActionRequest): Promise<ActionOutcome> {
+  const started = Date.now();
+  const handed = handedOver(session, request);
+  const { window, driver, query: asked } = handed ?? (await windowTarget(session, request));
+  const timeoutMs = clamp(request.timeoutMs, ACTION_TIMEOUT_DEFAULT_MS, 0, ACTION_TIMEOUT_MAX_MS);
+  const bounds = request.diffBounds === true;
+  const before = request.wantDiff ? await capture(session, window, driver, bounds) : null;
+  const { located, query } = handed
+    ? handed
+    : asked
+      ? await locate(session, window, driver, asked, timeoutMs)
+      : { located: null, query: undefined };
+  if (located && request.secret) await driver.markSecret(located.node.key);
+  await run(session, driver, query, request.action, timeoutMs).catch((error: unknown) => {
+    throw withRecovery(error, session, window.id, located);
+  });
+  if (before) await settle(driver);
+  const after = before ? await capture(session, window, driver, bounds) : null;
+  const target =
+    located && request.wantTarget !== false
+      ? await targetNode(session, window.id, driver, located, after)
+      : null;
+  return {
+    windowId: window.id,
+    target,
+    diff: before && after ? diff(before, after) : null,
+    elapsedMs: Date.now() - started,
+  };
+}
+
+async function run(
+  session: Session,
+  driver: WindowDriver,
+  query: TargetQuery | undefined,
+  action: ActionSpec,
+  timeoutMs: number,
+): Promise<void> {
+  if (action.type === 'scrollBy') return driver.scrollBy(query, action.dx, action.dy, timeoutMs);
+  if (action.type === 'pressKeys' && !query) return driver.press(action.key);
+  if (!query) throw new StagegraphError('BAD_INPUT', `${action.type} needs a target.`);
+  const targeted: TargetedAction =
+    action.type === 'pressKeys'
+      ? { type: 'press', key: action.key }
+      : action.type === 'dragTo'
+        ? { type: 'dragTo', to: toTargetQuery(action.to, (ref) => session.snapshots.resolve(ref)).query }
+        : action.type === 'setInputFiles'
+          ? { type: 'setInputFiles', paths: await confineUploadPaths(action.paths, session.uploadRoots) }
+          : action;
+  await driver.act(query, targeted, timeoutMs);
+}
+
+/** Actionability failures say what was wrong; the next step is to look at the target as it is now. */
+function withRecovery(
+  error: unknown,
+  session: Session,
+  windowId: string,
+  located: ResolvedNode | null,
+): unknown {
+  if (!(error instanceof StagegraphError) || error.nextActions.length > 0) return error;
+  const window = `session(id: "${session.id}") { window(id: "${windowId}")`;
+  const look = located
+    ? `query { ${window} { node(ref: "${session.snapshots.refFor(windowId, located)}") { ref role name states bbox { x y width height } } } } }`
+    : `query { ${window} { snapshot(interactiveOnly: true) { nodes { ref role name states } } } } }`;
+  return new StagegraphError(error.code, error.message, {
+    hint: error.hint,
+    nextActions: [look],
+    ...(error.details ? { details: error.details } : {}),
+    cause: error.cause,
+  });
+}
+
+function capture(
+  session: Session,
+  window: SessionWindow,
+  driver: WindowDriver,
+  bounds = false,
+): Promise<Snapshot> {
+  return driver.snapshot({ bounds }).then((raw) => session.snapshots.record(window.id, raw, { bounds }));
+}
+
+/**
+ * Resolves the target to one element. A ref whose element was re-rendered since the agent's last read is
+ * followed to its twin (a fresh read re-pairs it); a miss is answered with the nearest candidates of a
+ * fresh read, so the agent's next call can be right without another round trip.
+ */
+async function locate(
+  session: Session,
+  window: SessionWindow,
+  driver: WindowDriver,
+  query: TargetQuery,
+  timeoutMs: number,
+): Promise<{ located: ResolvedNode; query: TargetQuery }> {
+  try {
+    return { located: await driver.locate(query, timeoutMs), query };
+  } catch (error) {
+    if (!(error instanceof StagegraphError)) throw error;
+    const { spec } = query;
+    if (error.code === 'REF_STALE' && spec.kind === 'key') {
+      // The fresh read tells the store the element left; it either re-pairs the ref with a twin (act on
+      // that) or throws its own REF_STALE naming what the ref was and the nearest nodes now on the page.
+      await capture(session, window, driver);
+      const moved = session.snapshots.resolve(spec.ref, { windowId: window.id });
+      const requery: TargetQuery = {
+        ...query,
+        spec: { ...spec, key: moved.key, documentId: moved.documentId },
+      };
+      return { located: await driver.locate(requery, timeoutMs), query: requery };
+    }
+    if (error.code !== 'SELECTOR_NO_MATCH') throw error;
+    const fresh = await capture(session, window, driver);
+    throw new StagegraphError(error.code, error.message, {
+      hint: error.hint,
+      similarRefs: similarRefs(wantedBy(query.spec), fresh),
+      nextActions: [
+        `query { session(id: "${session.id}") { window(id: "${window.id}") { snapshot(interactiveOnly: true) { nodes { ref role name } } } } }`,
+      ],
+      ...(error.details ? { details: error.details } : {}),
+    });
+  }
+}
+
+function wantedBy(spec: TargetSpec): Wanted {
+  switch (spec.kind) {
+    case 'role':
+      return { role: spec.role, ...(spec.name === undefined ? {} : { name: spec.name }) };
+    case 'text':
+      return { name: spec.text };
+    case 'testId':
+      return { name: spec.testId };
+    case 'selector':
+      return { name: spec.selector };
+    case 'key':
+      return { name: spec.ref };
+  }
+}
+
+/**
+ * The target as the window shows it after the action (its checked state, its new value), by ref; as it was
+ * before when the action removed it from the page.
+ */
+async function targetNode(
+  session: Session,
+  windowId: string,
+  driver: WindowDriver,
+  located: ResolvedNode,
+  after: Snapshot | null,
+): Promise<SnapshotNode> {
+  const ref = session.snapshots.refFor(windowId, located);
+  const shown = after?.node(ref);
+  if (shown) return shown;
+  const { documentId, node } = located;
+  const now = await driver
+    .locate({ spec: { kind: 'key', key: node.key, ref, documentId } }, LOOK_AGAIN_MS)
+    .catch(() => located);
+  return toSnapshotNode(now.node, ref, null, []);
+}

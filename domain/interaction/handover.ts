@@ -1,0 +1,36 @@
+import type { ResolvedNode, TargetQuery, WindowDriver } from '../../transports/contract/window-driver.js';
+import type { Session, SessionWindow } from '../sessions/session.js';
+import { type TargetRequest, toTargetQuery } from './target-input.js';
+
+/**
+ * The window and target as the governance chokepoint resolved them an instant before the action, to
+ * decide on them. Handing them over saves the action a second window lookup and a second resolution,
+ * which together would cost about as much as the policy check is allowed to (issue 7: <= 5% of a click).
+ */
+export interface PreviewedTarget {
+  readonly window: SessionWindow;
+  readonly driver: WindowDriver;
+  readonly query: TargetQuery;
+  readonly located: ResolvedNode;
+}
+
+export interface HandoverRequest {
+  readonly window?: string | null;
+  readonly target?: TargetRequest | null;
+  readonly previewed?: PreviewedTarget | null;
+}
+
+/** The handed-over target when it is the one this request names, in a window still open; else null. */
+export function handedOver(session: Session, request: HandoverRequest): PreviewedTarget | null {
+  const { previewed, target } = request;
+  if (!previewed || !target || !session.hasWindow(previewed.window.id)) return null;
+  if (request.window && request.window !== previewed.window.id) return null;
+  try {
+    const resolved = toTargetQuery(target, (ref) => session.snapshots.resolve(ref));
+    if (resolved.windowId && resolved.windowId !== previewed.window.id) return null;
+    return JSON.stringify(resolved.query) === JSON.stringify(previewed.query) ? previewed : null;
+  } catch {
+    // The request names its target wrongly: the action's own resolution reports how.
+    return null;
+  }
+}

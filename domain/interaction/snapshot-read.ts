@@ -1,0 +1,152 @@
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { SnapshotRequest } from '../../transports/contract/window-driver.js';
+import type { Session } from '../sessions/session.js';
+import { diff, type SnapshotDiff } from '../snapshot/diff.js';
+import { cursorSnapshotId, type Page, paginate } from '../snapshot/paginate.js';
+import type { Snapshot, SnapshotNode } from '../snapshot/snapshot.js';
+import type { NodeField } from '../snapshot/token-estimate.js';
+
+/** `since: LAST`: diff against the window's latest snapshot, whoever took it. */
+export const SINCE_LAST = 'LAST';
+
+export interface SnapshotReadRequest {
+  readonly interactiveOnly?: boolean | null;
+  /** A ref: only its subtree. */
+  readonly within?: string | null;
+  readonly depth?: number | null;
+  /** `LAST` or a snapshot id: answer with the diff from it instead of the nodes. */
+  readonly since?: string | null;
+  readonly first?: number | null;
+  /** An `endCursor`: continue that snapshot (no new read is taken). */
+  readonly after?: string | null;
+  readonly budgetTokens?: number | null;
+  /** Node fields the caller selected, priced by the token estimate. */
+  readonly fields: readonly NodeField[];
+  /** The caller selected the outline of the page. */
+  readonly outline?: boolean;
+}
+
+/** A snapshot as one query answers it: one page of its nodes, or its diff from an earlier one. */
+export interface SnapshotView {
+  readonly snapshot: Snapshot;
+  readonly page: Page;
+  readonly diff: SnapshotDiff | null;
+}
+
+/**
+ * Reads a window: a new snapshot (reconciled so refs survive re-renders), or the next page of one already
+ * taken when `after` is given, or its diff from an earlier snapshot when `since` is given. A diff is taken
+ * with the earlier snapshot's scope, so that nodes outside the new scope do not read as removed.
+ */
+export async function readSnapshot(
+  session: Session,
+  windowId: string,
+  request: SnapshotReadRequest,
+): Promise<SnapshotView> {
+  if (request.after != null) {
+    const snapshot = session.snapshots.snapshot(cursorSnapshotId(request.after));
+    if (snapshot.windowId !== windowId) {
+      throw new StagegraphError('BAD_INPUT', `Cursor ${request.after} pages window ${snapshot.windowId}.`);
+    }
+    return { snapshot, page: paginate(snapshot, request), diff: null };
+  }
+  const { driver } = await session.window(windowId);
+  const previous = request.since == null ? undefined : sinceSnapshot(session, windowId, request.since);
+  const bounds = request.fields.includes('bbox');
+  const scope = previous ? { ...previous.scope, bounds } : scopeOf(session, windowId, request, bounds);
+  const snapshot = session.snapshots.record(windowId, await driver.snapshot(scope), scope);
+  const changes = previous ? diff(previous, snapshot) : null;
+  const page = changes
+    ? { nodes: [], endCursor: null, hasMore: false, truncated: false, estimatedTokens: 0 }
+    : paginate(snapshot, request);
+  return { snapshot, page, diff: changes };
+}
+
+function sinceSnapshot(session: Session, windowId: string, since: string): Snapshot {
+  if (since !== SINCE_LAST) return session.snapshots.snapshot(since);
+  const last = session.snapshots.last(windowId);
+  if (last) return last;
+  throw new StagegraphError('BAD_INPUT', `Window ${windowId} has no snapshot yet to diff against.`, {
+    hint: 'Take a snapshot first; `since: LAST` then returns only what changed.',
+    nextActions: [
+      `query { session(id: "${session.id}") { window(id: "${windowId}") { snapshot { id nodes { ref role name } } } } }`,
+    ],
+  });
+}
+
+function scopeOf(
+  session: Session,
+  windowId: string,
+  request: SnapshotReadRequest,
+  bounds: boolean,
+): SnapshotRequest {
+  if (request.depth != null && request.depth < 0) {
+    throw new StagegraphError(
+      'BAD_INPUT',
+      `depth counts levels below the root and cannot be ${request.depth}.`,
+    );
+  }
+  const within = request.within ? session.snapshots.resolve(request.within, { windowId }).key : undefined;
+  return {
+    ...(within === undefined ? {} : { within }),
+    ...(request.interactiveOnly ? { interactiveOnly: true } : {}),
+    ...(request.depth == null ? {} : { depth: request.depth }),
+    bounds,
+  };
+}
+
+export interface FindRequest {
+  readonly role?: string | null;
+  readonly name?: string | null;
+  readonly nameContains?: string | null;
+  readonly nameRegex?: string | null;
+  /** Only nodes that render a box (true) or only those that do not (false). */
+  readonly visible?: boolean | null;
+  readonly enabled?: boolean | null;
+  readonly first?: number | null;
+  /** Whether the caller shows each node's box. */
+  readonly bounds: boolean;
+}
+
+/** Nodes of a fresh read of the window that match every given condition, in document order. */
+export async function findNodes(
+  session: Session,
+  windowId: string,
+  request: FindRequest,
+): Promise<SnapshotNode[]> {
+  const pattern = request.nameRegex == null ? null : compile(request.nameRegex);
+  const { driver } = await session.window(windowId);
+  const scope = { bounds: request.bounds || request.visible != null };
+  const snapshot = session.snapshots.record(windowId, await driver.snapshot(scope), scope);
+  const matches = snapshot.nodes.filter(
+    (node) =>
+      (request.role == null || node.role === request.role) &&
+      (request.name == null || node.name === request.name) &&
+      (request.nameContains == null ||
+        node.name.toLowerCase().includes(request.nameContains.toLowerCase())) &&
+      (pattern === null || pattern.test(node.name)) &&
+      (request.visible == null || (node.bbox !== null) === request.visible) &&
+      (request.enabled == null || !node.states.includes('DISABLED') === request.enabled),
+  );
+  return request.first == null ? matches : matches.slice(0, Math.max(0, request.first));
+}
+
+function compile(pattern: string): RegExp {
+  try {
+    return new RegExp(pattern);
+  } catch (error) {
+    throw new StagegraphError('BAD_INPUT', `nameRegex is not a valid JavaScript pattern: ${String(error)}`);
+  }
+}
+
+/** A node of the window by ref, as the window shows it now. */
+export async function readNode(session: Session, windowId: string, ref: string): Promise<SnapshotNode> {
+  session.snapshots.resolve(ref, { windowId });
+  const { driver } = await session.window(windowId);
+  const snapshot = session.snapshots.record(windowId, await driver.snapshot({}), {});
+  const node = snapshot.node(ref);
+  if (node) return node;
+  // The fresh read just reported the element gone: the store now answers with REF_STALE and candidates.
+  session.snapshots.resolve(ref, { windowId });
+  throw new StagegraphError('REF_STALE', `Ref ${ref} is no longer on the page.`);
+}

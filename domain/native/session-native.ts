@@ -1,0 +1,192 @@
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type {
+  DialogRule,
+  EvalOutcome,
+  IpcInvocation,
+  MenuInvocation,
+  NativeMenuItem,
+  NativeSurface,
+  OpenContextMenu,
+  TrayEventName,
+  TrayInvocation,
+  TrayState,
+} from '../../transports/contract/native.js';
+import type { TransportEvent, TransportSession } from '../../transports/contract/transport.js';
+import type { EventHub } from '../events/event-hub.js';
+import { notInstrumentedActions, type SessionFacts } from '../sessions/next-actions.js';
+import type { SessionTopics } from '../sessions/session-event.js';
+import { type IpcCapture, IpcLog, MAX_IPC_CHANNELS } from './ipc-log.js';
+import { findMenuItem } from './menu-path.js';
+import { MAX_DIALOG_RULES, NativeDialogLog } from './native-dialog-log.js';
+import { NotificationLog } from './notification-log.js';
+
+/** A context menu as the gateway hands it out: with the window it opened over, by the gateway's id. */
+export interface ContextMenuEntry extends Omit<OpenContextMenu, 'time'> {
+  readonly sessionId: string;
+  readonly windowId: string | null;
+  readonly time: Date;
+}
+
+export interface EvalResult {
+  readonly json: string;
+}
+
+/** One session's native UI: menus, context menus, trays, notifications, native dialogs and eval. */
+export class SessionNative {
+  readonly notifications: NotificationLog;
+  readonly dialogs: NativeDialogLog;
+  readonly ipc: IpcLog;
+  readonly #sessionId: string;
+  readonly #session: SessionFacts;
+  readonly #transport: TransportSession;
+  readonly #hub: EventHub<SessionTopics>;
+  readonly #assertLive: () => void;
+
+  constructor(
+    session: SessionFacts,
+    transport: TransportSession,
+    hub: EventHub<SessionTopics>,
+    assertLive: () => void,
+  ) {
+    const sessionId = session.id;
+    this.#sessionId = sessionId;
+    this.#session = session;
+    this.#transport = transport;
+    this.#hub = hub;
+    this.#assertLive = assertLive;
+    this.notifications = new NotificationLog(sessionId);
+    this.dialogs = new NativeDialogLog(sessionId);
+    this.ipc = new IpcLog(sessionId);
+  }
+
+  /** Takes the transport's native events; false for every other event. */
+  onTransportEvent(event: TransportEvent): boolean {
+    if (event.type !== 'native') return false;
+    const native = event.event;
+    if (native.kind === 'notification') {
+      const entry = this.notifications.record(native.notification);
+      if (entry) this.#hub.publish('notification', entry);
+    } else if (native.kind === 'dialog') {
+      this.#hub.publish('nativeDialog', this.dialogs.record(native.call));
+    } else if (native.kind === 'ipc') {
+      this.#hub.publish('ipc', this.ipc.record(native.message));
+    } else if (native.kind === 'context-menu-opened') {
+      void this.#describe(native.menu).then((menu) => this.#hub.publish('contextMenu', menu));
+    }
+    return true;
+  }
+
+  applicationMenu(): Promise<NativeMenuItem[] | null> {
+    return this.#surface().applicationMenu();
+  }
+
+  async menuItem(path: readonly string[]): Promise<NativeMenuItem | null> {
+    return findMenuItem((await this.applicationMenu()) ?? [], path);
+  }
+
+  invokeMenuItem(path: readonly string[]): Promise<MenuInvocation> {
+    return this.#surface().invokeMenuItem(path);
+  }
+
+  async contextMenu(): Promise<ContextMenuEntry | null> {
+    const open = await this.#surface().contextMenu();
+    return open ? this.#describe(open) : null;
+  }
+
+  invokeContextMenuItem(path: readonly string[]): Promise<MenuInvocation> {
+    return this.#surface().invokeContextMenuItem(path);
+  }
+
+  async trays(): Promise<TrayState[]> {
+    return this.#instrumented('trays').trays();
+  }
+
+  async invokeTray(id: string, event: TrayEventName): Promise<TrayInvocation> {
+    return this.#instrumented('invokeTray').invokeTray(id, event);
+  }
+
+  async setDialogPolicy(rules: readonly DialogRule[]): Promise<readonly DialogRule[]> {
+    if (rules.length > MAX_DIALOG_RULES) {
+      throw new StagegraphError('BAD_INPUT', `A dialog policy holds at most ${MAX_DIALOG_RULES} rules.`);
+    }
+    await this.#surface().setDialogPolicy(rules);
+    this.dialogs.policy = rules;
+    return rules;
+  }
+
+  async armIpc(channels: readonly string[]): Promise<IpcCapture> {
+    if (channels.length === 0 || channels.length > MAX_IPC_CHANNELS) {
+      throw new StagegraphError(
+        'BAD_INPUT',
+        `IPC capture needs between 1 and ${MAX_IPC_CHANNELS} channels (exact names, or prefixes ending in *).`,
+      );
+    }
+    await this.#surface().setIpcCapture(channels);
+    this.ipc.capture = { channels: [...channels], armedAt: new Date() };
+    return this.ipc.capture;
+  }
+
+  async stopIpc(): Promise<IpcCapture> {
+    await this.#surface().setIpcCapture(null);
+    this.ipc.capture = { channels: null, armedAt: null };
+    return this.ipc.capture;
+  }
+
+  async invokeIpc(channel: string, args: readonly unknown[]): Promise<IpcInvocation> {
+    const native = this.#surface();
+    const invocation = await native.invokeIpc(channel, args);
+    if (invocation.reason !== 'no_handler' || native.instrumented) return invocation;
+    // Handlers registered before the hooks went in are invisible, so say so rather than imply none exists.
+    return {
+      ...invocation,
+      error:
+        'No handler seen: handlers registered before the hooks are unseen; launch with instrumentNative.',
+    };
+  }
+
+  async evalMain(code: string, arg: unknown): Promise<EvalResult> {
+    return evalResult(await this.#surface().evalMain(code, arg ?? null));
+  }
+
+  async evalRenderer(windowId: string, code: string, arg: unknown): Promise<EvalResult> {
+    this.#assertLive();
+    // A transport that reaches renderers without a main process (CDP attach) evaluates there itself.
+    const outcome = this.#transport.evalRenderer
+      ? await this.#transport.evalRenderer(windowId, code, arg ?? null)
+      : await this.#surface().evalRenderer(windowId, code, arg ?? null);
+    return evalResult(outcome);
+  }
+
+  async #describe(open: OpenContextMenu): Promise<ContextMenuEntry> {
+    const windowId =
+      open.browserWindowId === null ? null : await this.#surface().windowIdOf(open.browserWindowId);
+    return { ...open, sessionId: this.#sessionId, windowId, time: new Date(open.time) };
+  }
+
+  #surface(): NativeSurface {
+    this.#assertLive();
+    const native = this.#transport.native;
+    // Fields that reach here declare NATIVE_UI, so a transport without a surface was refused already.
+    if (!native)
+      throw new StagegraphError('CAPABILITY_UNSUPPORTED', 'This session has no main-process access.');
+    return native;
+  }
+
+  #instrumented(field: string): NativeSurface {
+    const native = this.#surface();
+    if (native.instrumented) return native;
+    throw new StagegraphError(
+      'NOT_INSTRUMENTED',
+      `${field} needs the native hooks from the app's first line: Electron keeps no list of trays, so one created before the hooks is invisible.`,
+      { nextActions: notInstrumentedActions(this.#session) },
+    );
+  }
+}
+
+function evalResult(outcome: EvalOutcome): EvalResult {
+  if (outcome.status === 'ok') return { json: outcome.json };
+  throw new StagegraphError(
+    outcome.status === 'failed' ? 'EVAL_FAILED' : 'EVAL_NOT_SERIALIZABLE',
+    outcome.message,
+  );
+}

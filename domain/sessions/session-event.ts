@@ -1,0 +1,51 @@
+import type { ExitInfo, WindowInfo } from '../../transports/contract/transport.js';
+import type { DialogEntry } from '../capture/dialogs.js';
+import type { NetworkEntry } from '../capture/network-log.js';
+import type { IpcEntry } from '../native/ipc-log.js';
+import type { NativeDialogEntry } from '../native/native-dialog-log.js';
+import type { NotificationEntry } from '../native/notification-log.js';
+import type { ContextMenuEntry } from '../native/session-native.js';
+import type { ConsoleEntry } from './console-log.js';
+
+export type SessionStatus =
+  | 'STARTING'
+  | 'RUNNING'
+  | 'CRASHED'
+  | 'EXITED'
+  | 'STOPPED'
+  /** The connection to an app Stagegraph did not start was lost; the app may still run. */
+  | 'DISCONNECTED'
+  /** Stagegraph let go of an app it attached to; the app keeps running. */
+  | 'DETACHED';
+
+export type SessionEventType =
+  | 'STARTED'
+  | 'WINDOW_OPENED'
+  | 'WINDOW_CLOSED'
+  | 'RENDERER_CRASHED'
+  | 'STOPPED'
+  | 'EXITED'
+  | 'CRASHED'
+  | 'DISCONNECTED'
+  | 'DETACHED';
+
+export interface SessionEvent {
+  readonly type: SessionEventType;
+  readonly sessionId: string;
+  readonly time: Date;
+  readonly status: SessionStatus;
+  readonly window: WindowInfo | null;
+  readonly exit: ExitInfo | null;
+}
+
+/** The gateway's event topics; every event names its session so subscribers can filter. */
+export type SessionTopics = {
+  console: ConsoleEntry;
+  network: NetworkEntry;
+  dialog: DialogEntry;
+  sessionEvent: SessionEvent;
+  contextMenu: ContextMenuEntry;
+  notification: NotificationEntry;
+  nativeDialog: NativeDialogEntry;
+  ipc: IpcEntry;
+};

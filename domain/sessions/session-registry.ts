@@ -1,0 +1,311 @@
+import { join } from 'node:path';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import {
+  type DebuggableApp,
+  isAttachTransport,
+  isInjectTransport,
+  isLaunchTransport,
+  type LaunchOptions,
+  type Transport,
+  type TransportId,
+  type TransportSession,
+} from '../../transports/contract/transport.js';
+import type { EventHub } from '../events/event-hub.js';
+import {
+  ATTACH_HOST_DEFAULT,
+  type AttachRequest,
+  attachOptions,
+  type CommandRequest,
+  commandOptions,
+  type InjectRequest,
+  injectOptions,
+} from './attach-requests.js';
+import { sessionActions } from './next-actions.js';
+import { Session, type SessionLaunch, type SessionStorage } from './session.js';
+import type { SessionTopics } from './session-event.js';
+import { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS } from './timeouts.js';
+
+export { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS };
+export const STOP_GRACE_DEFAULT_MS = 5_000;
+export const STOP_GRACE_MAX_MS = 30_000;
+/** Ended sessions kept for post-mortem reads; the oldest ended one is forgotten past this. */
+export const MAX_ENDED_SESSIONS = 50;
+
+/** Artifacts under the working directory's ignored .artifacts folder; uploads only from the working directory. */
+const DEFAULT_STORAGE: SessionStorage = {
+  artifactsDir: join(process.cwd(), '.artifacts'),
+  uploadRoots: [process.cwd()],
+};
+
+/** A launch as clients ask for it; absent and null mean "use the default". */
+export interface LaunchRequest {
+  readonly transport?: TransportId | null;
+  readonly main?: string | null;
+  readonly executablePath?: string | null;
+  readonly args?: readonly string[] | null;
+  readonly env?: readonly { readonly name: string; readonly value: string }[] | null;
+  readonly cwd?: string | null;
+  readonly timeoutMs?: number | null;
+  readonly instrumentNative?: boolean | null;
+}
+
+/** Sessions reached rather than launched: nothing names their main script. */
+const NOT_LAUNCHED: SessionLaunch = { main: null, executablePath: null };
+
+/** Owns every session: creates them through a transport, finds them by id, and ends them all at shutdown. */
+export class SessionRegistry {
+  readonly #transports: ReadonlyMap<TransportId, Transport>;
+  readonly #hub: EventHub<SessionTopics>;
+  readonly #sessions = new Map<string, Session>();
+  readonly #storage: SessionStorage;
+  #nextId = 1;
+  #shuttingDown = false;
+  /** Injects still under way: shutdown abandons them rather than wait out their timeouts. */
+  readonly #injecting = new Set<AbortController>();
+
+  constructor(
+    transports: readonly Transport[],
+    hub: EventHub<SessionTopics>,
+    storage: SessionStorage = DEFAULT_STORAGE,
+  ) {
+    this.#transports = new Map(transports.map((transport) => [transport.id, transport]));
+    this.#hub = hub;
+    this.#storage = storage;
+  }
+
+  transports(): Transport[] {
+    return [...this.#transports.values()];
+  }
+
+  list(): Session[] {
+    return [...this.#sessions.values()];
+  }
+
+  async launch(request: LaunchRequest): Promise<Session> {
+    this.#assertAccepting();
+    if (!request.main && !request.executablePath) {
+      throw new StagegraphError(
+        'BAD_INPUT',
+        'launch needs `main` (an app entry script or folder) or `executablePath`.',
+        {
+          nextActions: [sessionActions.transportsWith('LAUNCH')],
+        },
+      );
+    }
+    const transport = this.#transports.get(request.transport ?? 'playwright-electron');
+    if (!transport || !isLaunchTransport(transport) || !transport.capabilities.LAUNCH) {
+      throw new StagegraphError(
+        'CAPABILITY_UNSUPPORTED',
+        `Transport ${request.transport} cannot launch apps.`,
+        {
+          nextActions: [sessionActions.transportsWith('LAUNCH')],
+        },
+      );
+    }
+    const timeoutMs = clamp(request.timeoutMs, LAUNCH_TIMEOUT_DEFAULT_MS, 1_000, LAUNCH_TIMEOUT_MAX_MS);
+    const options: LaunchOptions = {
+      args: request.args ?? [],
+      env: Object.fromEntries((request.env ?? []).map(({ name, value }) => [name, value])),
+      timeoutMs,
+      ...(request.main ? { main: request.main } : {}),
+      ...(request.executablePath ? { executablePath: request.executablePath } : {}),
+      ...(request.cwd ? { cwd: request.cwd } : {}),
+      ...(request.instrumentNative ? { instrumentNative: true } : {}),
+    };
+    const started = Date.now();
+    const transportSession = await transport.launch(options);
+    return this.#adopt(
+      this.#reserveId(),
+      transport,
+      transportSession,
+      { main: request.main ?? null, executablePath: request.executablePath ?? null },
+      Math.max(0, timeoutMs - (Date.now() - started)),
+      `launch of ${request.main ?? request.executablePath}`,
+    );
+  }
+
+  /** Attaches to a running app over its DevTools port; the session is RUNNING at once, its windows open. */
+  async attach(request: AttachRequest): Promise<Session> {
+    this.#assertAccepting();
+    const transport = this.#transportFor('ATTACH', isAttachTransport);
+    const options = attachOptions(request);
+    const transportSession = await transport.attach(options);
+    const where = options.cdpUrl ?? `${options.host}:${options.port}`;
+    return this.#adopt(this.#reserveId(), transport, transportSession, NOT_LAUNCHED, 0, `attach to ${where}`);
+  }
+
+  /** Starts a command with a DevTools port, records its output in the session's folder, and attaches. */
+  async launchCommand(request: CommandRequest): Promise<Session> {
+    this.#assertAccepting();
+    const transport = this.#transportFor('ATTACH', isAttachTransport);
+    // The id comes first: the process's output is recorded in the session's folder from its first line.
+    const id = this.#reserveId();
+    const options = commandOptions(request, join(this.#storage.artifactsDir, id));
+    const started = Date.now();
+    const transportSession = await transport.launchCommand(options);
+    return this.#adopt(
+      id,
+      transport,
+      transportSession,
+      { main: null, executablePath: request.command },
+      Math.max(0, options.timeoutMs - (Date.now() - started)),
+      `launchCommand of ${request.command}`,
+    );
+  }
+
+  /** Opens the inspector of a running main process and drives the app through it. */
+  async inject(request: InjectRequest): Promise<Session> {
+    this.#assertAccepting();
+    const transport = this.#transportFor('INJECT', isInjectTransport);
+    const abandon = new AbortController();
+    this.#injecting.add(abandon);
+    const options = { ...injectOptions(request), signal: abandon.signal };
+    const transportSession = await transport.inject(options).finally(() => this.#injecting.delete(abandon));
+    return this.#adopt(
+      this.#reserveId(),
+      transport,
+      transportSession,
+      NOT_LAUNCHED,
+      0,
+      `inject into pid ${options.pid}`,
+    );
+  }
+
+  /** Debuggable browsers and apps answering on loopback ports. */
+  discover(ports: readonly number[], host?: string | null): Promise<DebuggableApp[]> {
+    return this.#transportFor('ATTACH', isAttachTransport).discover(ports, host ?? ATTACH_HOST_DEFAULT);
+  }
+
+  async detach(id?: string | null): Promise<Session> {
+    const session = this.get(id);
+    await session.detach();
+    return session;
+  }
+
+  /** The session with `id`; without an id, the only live session, or the only session at all. */
+  get(id?: string | null): Session {
+    if (id) {
+      const session = this.#sessions.get(id);
+      if (session) return session;
+      throw new StagegraphError('SESSION_NOT_FOUND', `No session has id "${id}".`, {
+        nextActions: this.#listingActions(),
+        details: {
+          liveSessions: this.list()
+            .filter((s) => s.isLive)
+            .map((s) => s.id),
+        },
+      });
+    }
+    const live = this.list().filter((session) => session.isLive);
+    const only = live.length === 1 ? live[0] : this.#sessions.size === 1 ? this.list()[0] : undefined;
+    if (only) return only;
+    if (this.#sessions.size === 0) {
+      throw new StagegraphError('SESSION_NOT_FOUND', 'There are no sessions yet.', {
+        hint: 'Launch an app first (`launch(input: { main })`), or attach to or inject into a running one.',
+        nextActions: [sessionActions.transportsWith('LAUNCH')],
+      });
+    }
+    throw new StagegraphError(
+      'SESSION_AMBIGUOUS',
+      `${live.length} sessions are live; say which one with \`id\`.`,
+      {
+        nextActions: this.#listingActions(),
+        details: { liveSessions: live.map((session) => session.id) },
+      },
+    );
+  }
+
+  async stop(id?: string | null, graceMs?: number | null): Promise<Session> {
+    const session = this.get(id);
+    await session.stop(clamp(graceMs, STOP_GRACE_DEFAULT_MS, 0, STOP_GRACE_MAX_MS));
+    return session;
+  }
+
+  async forceKill(id?: string | null): Promise<Session> {
+    const session = this.get(id);
+    await session.forceKill();
+    return session;
+  }
+
+  /**
+   * Server shutdown: refuse new sessions, stop every session whose app Stagegraph started (each within its
+   * grace bound) and let go of the apps it only attached to, which keep running.
+   */
+  async stopAll(graceMs = STOP_GRACE_DEFAULT_MS): Promise<void> {
+    this.#shuttingDown = true;
+    for (const inject of this.#injecting) inject.abort();
+    await Promise.all(this.list().map((session) => session.end(graceMs)));
+    await Promise.all(this.list().map((session) => session.runLog.close()));
+  }
+
+  /** The session with `id`, if the registry still holds it; never throws. */
+  find(id: string): Session | undefined {
+    return this.#sessions.get(id);
+  }
+
+  #assertAccepting(): void {
+    if (this.#shuttingDown) {
+      throw new StagegraphError('LAUNCH_FAILED', 'The server is shutting down and accepts no new sessions.');
+    }
+  }
+
+  #reserveId(): string {
+    const id = `s${this.#nextId}`;
+    this.#nextId += 1;
+    return id;
+  }
+
+  #transportFor<T extends Transport>(
+    capability: 'ATTACH' | 'INJECT',
+    kind: (transport: Transport) => transport is T,
+  ): T {
+    const transport = [...this.#transports.values()].find(
+      (candidate): candidate is T => kind(candidate) && candidate.capabilities[capability],
+    );
+    if (transport) return transport;
+    throw new StagegraphError('CAPABILITY_UNSUPPORTED', `No transport of this server has ${capability}.`, {
+      nextActions: [sessionActions.transportsWith(capability)],
+    });
+  }
+
+  /** Records a transport's new session, on the renderer it picked, once it is running. */
+  async #adopt(
+    id: string,
+    transport: Transport,
+    transportSession: TransportSession,
+    launch: SessionLaunch,
+    waitForWindowMs: number,
+    origin: string,
+  ): Promise<Session> {
+    const session = new Session(
+      id,
+      transport.id,
+      transportSession.capabilities ?? transport.capabilities,
+      transportSession,
+      this.#hub,
+      this.#storage,
+      launch,
+      origin,
+    );
+    this.#sessions.set(session.id, session);
+    this.#forgetOldEndedSessions();
+    if (transportSession.preferredWindowId) session.preferWindow(transportSession.preferredWindowId);
+    await session.becomeRunning(waitForWindowMs);
+    return session;
+  }
+
+  #listingActions(): string[] {
+    const live = this.list()
+      .filter((s) => s.isLive)
+      .slice(0, 5);
+    return [sessionActions.listSessions(), ...live.map((session) => sessionActions.overview(session))];
+  }
+
+  #forgetOldEndedSessions(): void {
+    const ended = this.list().filter((session) => !session.isLive);
+    for (const session of ended.slice(0, Math.max(0, ended.length - MAX_ENDED_SESSIONS))) {
+      this.#sessions.delete(session.id);
+      void session.runLog.close();
+    }
+  }
+}

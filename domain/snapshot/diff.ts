@@ -1,0 +1,125 @@
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { Bounds } from '../../transports/contract/transport.js';
+import type { NodeState, SnapshotRequest } from '../../transports/contract/window-driver.js';
+import type { Snapshot, SnapshotNode } from './snapshot.js';
+
+export interface DiffOptions {
+  /**
+   * Report moved or resized boxes. Off by default: a scroll moves every box on the page, and a diff meant
+   * to show what a click did would list them all.
+   */
+  readonly bbox?: boolean;
+}
+
+export interface RemovedNode {
+  readonly ref: string;
+  readonly role: string;
+  readonly name: string;
+}
+
+/** The new values of the fields that differ; a field is present only when it changed. */
+export interface NodeChanges {
+  role?: string;
+  name?: string;
+  value?: string | null;
+  description?: string | null;
+  states?: readonly NodeState[];
+  level?: number | null;
+  bbox?: Bounds | null;
+}
+
+export interface ChangedNode {
+  readonly ref: string;
+  readonly changes: NodeChanges;
+}
+
+export interface SnapshotDiff {
+  readonly from: string;
+  readonly to: string;
+  /**
+   * The window's document was replaced between the two (reload, navigation): no ref carries over, so
+   * everything of `previous` is removed and everything of `next` added.
+   */
+  readonly documentReplaced: boolean;
+  readonly added: SnapshotNode[];
+  readonly removed: RemovedNode[];
+  readonly changed: ChangedNode[];
+}
+
+/**
+ * What changed from `previous` to `next` of one window, by ref, in document order. Linear in the two
+ * snapshots' sizes, and as small as the change: one click on a 5,000-row page yields a handful of entries.
+ */
+export function diff(previous: Snapshot, next: Snapshot, options: DiffOptions = {}): SnapshotDiff {
+  if (previous.windowId !== next.windowId)
+    throw new StagegraphError(
+      'BAD_INPUT',
+      `Cannot diff snapshot ${previous.id} of window ${previous.windowId} against ${next.id} of window ${next.windowId}.`,
+    );
+  const base = { from: previous.id, to: next.id };
+  if (previous.documentId !== next.documentId)
+    return {
+      ...base,
+      documentReplaced: true,
+      added: [...next.nodes],
+      removed: previous.nodes.map(removedOf),
+      changed: [],
+    };
+  if (!sameScope(previous.scope, next.scope))
+    throw new StagegraphError(
+      'BAD_INPUT',
+      `Snapshot ${previous.id} covered ${JSON.stringify(previous.scope)} and ${next.id} covers ${JSON.stringify(next.scope)}: nodes outside one scope would read as removed or added.`,
+      {
+        hint: 'Diff against a snapshot taken with the same interactiveOnly, within and depth arguments.',
+        details: { previousScope: previous.scope, nextScope: next.scope },
+      },
+    );
+  const added: SnapshotNode[] = [];
+  const changed: ChangedNode[] = [];
+  for (const node of next.nodes) {
+    const before = previous.node(node.ref);
+    if (!before) {
+      added.push(node);
+      continue;
+    }
+    const changes = changesOf(before, node, options.bbox ?? false);
+    if (changes) changed.push({ ref: node.ref, changes });
+  }
+  const removed = previous.nodes.filter((node) => next.node(node.ref) === undefined).map(removedOf);
+  return { ...base, documentReplaced: false, added, removed, changed };
+}
+
+function removedOf({ ref, role, name }: SnapshotNode): RemovedNode {
+  return { ref, role, name };
+}
+
+function changesOf(before: SnapshotNode, after: SnapshotNode, withBbox: boolean): NodeChanges | null {
+  const changes: NodeChanges = {
+    ...(before.role !== after.role && { role: after.role }),
+    ...(before.name !== after.name && { name: after.name }),
+    ...(before.value !== after.value && { value: after.value }),
+    ...(before.description !== after.description && { description: after.description }),
+    ...(!sameStates(before.states, after.states) && { states: after.states }),
+    ...(before.level !== after.level && { level: after.level }),
+    ...(withBbox && !sameBounds(before.bbox, after.bbox) && { bbox: after.bbox }),
+  };
+  return Object.keys(changes).length > 0 ? changes : null;
+}
+
+/** States are a set; the walker's order carries no meaning. */
+function sameStates(a: readonly NodeState[], b: readonly NodeState[]): boolean {
+  return a.length === b.length && a.every((state) => b.includes(state));
+}
+
+function sameBounds(a: Bounds | null, b: Bounds | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+}
+
+function sameScope(a: SnapshotRequest, b: SnapshotRequest): boolean {
+  return (
+    (a.within ?? null) === (b.within ?? null) &&
+    !!a.interactiveOnly === !!b.interactiveOnly &&
+    (a.depth ?? null) === (b.depth ?? null)
+  );
+}

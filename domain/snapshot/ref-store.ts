@@ -1,0 +1,359 @@
+import type { SimilarRef } from '../../errors/stagegraph-error.js';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { RawSnapshot, ResolvedNode, SnapshotRequest } from '../../transports/contract/window-driver.js';
+import { type FingerprintSource, fingerprint } from './fingerprint.js';
+import { missingRefError, otherWindowError, staleRefError } from './ref-errors.js';
+import { similarRefs, type Wanted } from './similar.js';
+import { Snapshot, type SnapshotNode, toSnapshotNode } from './snapshot.js';
+import { TwinPool } from './twin-pool.js';
+
+/**
+ * Refs remembered per window, live and stale together. Twice the 50,000-node bench page: a whole snapshot
+ * of it plus as many stale refs. Stale refs are kept only to answer REF_STALE with what the element was and
+ * to re-pair detached twins; past the limit the oldest go first, and a forgotten ref still reads as
+ * REF_STALE (refs are never reused, so the store can tell "forgotten" from "never issued").
+ */
+export const MAX_REFS_PER_WINDOW = 100_000;
+
+/**
+ * Snapshots kept per window for `since:`. An agent diffs against one it took a few steps ago; each snapshot
+ * of the bench page holds 50,000 nodes (several MB), so "a few" must stay few.
+ */
+export const RECENT_SNAPSHOTS_PER_WINDOW = 5;
+
+export interface ResolvedRef {
+  readonly ref: string;
+  readonly windowId: string;
+  readonly documentId: string;
+  readonly key: number;
+}
+
+export interface ResolveOptions {
+  /** The window the caller is acting in; a ref of another window is BAD_INPUT. */
+  readonly windowId?: string | null;
+  /** What the caller meant, when known: feeds `similarRefs` for a ref that was never issued. */
+  readonly wanted?: Wanted | null;
+}
+
+export interface RefStoreOptions {
+  readonly now?: () => Date;
+}
+
+interface RefEntry extends FingerprintSource {
+  readonly ref: string;
+  readonly windowId: string;
+  readonly documentId: string;
+  key: number;
+  /**
+   * Detached: its element left the document; it waits in the pool for a twin and reads as stale.
+   * Forgotten: evicted, so pool slots still holding it are dead.
+   */
+  status: 'live' | 'detached' | 'forgotten';
+  /** Its fingerprint as it stood when it was detached: the pool bucket it waits in. */
+  print: string | null;
+  role: string;
+  name: string;
+  parentRef: string | null;
+  /** Sequence number of the last snapshot that showed it, and its index there: the order twins pair in. */
+  seenIn: number;
+  seenAt: number;
+}
+
+class WindowRefs {
+  documentId: string | null = null;
+  /** Refs of the current document by key, live or detached (a detached key may come back). */
+  readonly byKey = new Map<number, RefEntry>();
+  /** Stale refs (detached, or of a replaced document) in the order they went stale: evicted first. */
+  readonly retired = new Set<string>();
+  /** Detached refs of the current document awaiting a twin. */
+  readonly pool: TwinPool<RefEntry>;
+  refCount = 0;
+  seq = 0;
+  readonly recent: Snapshot[] = [];
+
+  constructor() {
+    this.pool = new TwinPool((entry) => entry.status === 'detached' && entry.documentId === this.documentId);
+  }
+}
+
+/**
+ * A session's refs: short names (`e1`, `e2`, ...) for elements, unique across the session's windows and
+ * never reused, that survive re-renders. The walker names elements by per-document keys; a re-render
+ * replaces an element (new key, old key reported detached), and the store gives the newcomer the old ref
+ * when their fingerprints (role, name, near ancestry) agree. Every pass is linear in the snapshot's size.
+ */
+export class RefStore {
+  readonly #sessionId: string;
+  readonly #now: () => Date;
+  readonly #refs = new Map<string, RefEntry>();
+  readonly #windows = new Map<string, WindowRefs>();
+  #issued = 0;
+  readonly #lookup = (ref: string): RefEntry | undefined => this.#refs.get(ref);
+
+  constructor(sessionId: string, options: RefStoreOptions = {}) {
+    this.#sessionId = sessionId;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** Reconciles a walker's snapshot of `windowId` with the refs known so far and keeps the result. */
+  record(windowId: string, raw: RawSnapshot, scope: SnapshotRequest = {}): Snapshot {
+    const w = this.#window(windowId);
+    const last = w.recent.at(-1);
+    if (w.documentId !== raw.documentId) this.#replaceDocument(w, raw.documentId);
+    this.#detach(w, raw.detached);
+    const seq = ++w.seq;
+    const indexOfKey = new Map<number, number>();
+    const childLists: string[][] = new Array(raw.nodes.length);
+    const nodes: SnapshotNode[] = new Array(raw.nodes.length);
+    for (let index = 0; index < raw.nodes.length; index += 1) {
+      const rawNode = raw.nodes[index]!;
+      const { key, role, name } = rawNode;
+      const parentIndex = rawNode.parent === null ? undefined : indexOfKey.get(rawNode.parent);
+      const parentRef = parentIndex === undefined ? null : nodes[parentIndex]!.ref;
+      const entry =
+        this.#known(w, key) ?? this.#newcomer(w, windowId, raw.documentId, key, { role, name, parentRef });
+      entry.role = role;
+      entry.name = name;
+      entry.parentRef = parentRef;
+      entry.seenIn = seq;
+      entry.seenAt = index;
+      indexOfKey.set(key, index);
+      const childRefs: string[] = [];
+      childLists[index] = childRefs;
+      if (parentIndex !== undefined) childLists[parentIndex]!.push(entry.ref);
+      nodes[index] = toSnapshotNode(rawNode, entry.ref, parentRef, childRefs);
+    }
+    const snapshot = new Snapshot(
+      {
+        id: `${windowId}#${seq}`,
+        windowId,
+        documentId: raw.documentId,
+        url: raw.url,
+        title: raw.title,
+        takenAt: this.#now(),
+        rendererReloaded: last !== undefined && last.documentId !== raw.documentId,
+        scope,
+      },
+      nodes,
+    );
+    w.recent.push(snapshot);
+    if (w.recent.length > RECENT_SNAPSHOTS_PER_WINDOW) w.recent.shift();
+    this.#evict(w, seq);
+    return snapshot;
+  }
+
+  /**
+   * The ref of an element found some other way (selector, test id, text), so an action's result can name
+   * its target. Keeps the ref the element already has; issues a fresh one otherwise.
+   */
+  refFor(windowId: string, found: ResolvedNode): string {
+    const w = this.#window(windowId);
+    if (w.documentId !== found.documentId) this.#replaceDocument(w, found.documentId);
+    const entry =
+      this.#known(w, found.node.key) ?? this.#newcomer(w, windowId, found.documentId, found.node.key, null);
+    entry.role = found.node.role;
+    entry.name = found.node.name;
+    entry.seenIn = w.seq;
+    this.#evict(w, w.seq);
+    return entry.ref;
+  }
+
+  /** Where a ref points now; REF_NOT_FOUND, REF_STALE or BAD_INPUT (another window) otherwise. */
+  resolve(ref: string, options: ResolveOptions = {}): ResolvedRef {
+    const asked = options.windowId ?? null;
+    const entry = this.#refs.get(ref);
+    if (!entry) {
+      const similar = options.wanted && asked ? this.#similar(asked, options.wanted, ref) : [];
+      const facts = { sessionId: this.#sessionId, ref, windowId: asked, similar };
+      if (this.#wasIssued(ref)) throw staleRefError({ ...facts, reason: 'FORGOTTEN', lastKnown: null });
+      throw missingRefError({ ...facts, wanted: options.wanted ?? null });
+    }
+    if (asked !== null && entry.windowId !== asked)
+      throw otherWindowError(this.#sessionId, ref, entry.windowId, asked);
+    const w = this.#windows.get(entry.windowId)!;
+    const replaced = entry.documentId !== w.documentId;
+    if (replaced || entry.status === 'detached') {
+      const lastKnown = { role: entry.role, name: entry.name };
+      throw staleRefError({
+        sessionId: this.#sessionId,
+        ref,
+        windowId: entry.windowId,
+        reason: replaced ? 'DOCUMENT_REPLACED' : 'DETACHED',
+        lastKnown,
+        similar: this.#similar(entry.windowId, lastKnown, ref),
+      });
+    }
+    return { ref, windowId: entry.windowId, documentId: entry.documentId, key: entry.key };
+  }
+
+  /** The window's latest snapshot, if one was taken. */
+  last(windowId: string): Snapshot | undefined {
+    return this.#windows.get(windowId)?.recent.at(-1);
+  }
+
+  /** A recent snapshot by id (for `since:`); BAD_INPUT once it is no longer kept. */
+  snapshot(id: string): Snapshot {
+    const windowId = id.slice(0, Math.max(0, id.lastIndexOf('#')));
+    const found = this.#windows.get(windowId)?.recent.find((snapshot) => snapshot.id === id);
+    if (found) return found;
+    const kept = this.#windows.get(windowId)?.recent.map((snapshot) => snapshot.id) ?? [];
+    throw new StagegraphError(
+      'BAD_INPUT',
+      `Snapshot ${JSON.stringify(id)} is not kept: only the last ${RECENT_SNAPSHOTS_PER_WINDOW} of each window are.`,
+      { details: { keptSnapshots: kept } },
+    );
+  }
+
+  /** Refs remembered for the window, live and stale: what MAX_REFS_PER_WINDOW bounds. */
+  refCount(windowId: string): number {
+    return this.#windows.get(windowId)?.refCount ?? 0;
+  }
+
+  /** Drops everything of a closed window; its refs read as REF_STALE (FORGOTTEN) from now on. */
+  forgetWindow(windowId: string): void {
+    const w = this.#windows.get(windowId);
+    if (!w) return;
+    for (const entry of w.byKey.values()) this.#refs.delete(entry.ref);
+    for (const ref of w.retired) this.#refs.delete(ref);
+    this.#windows.delete(windowId);
+  }
+
+  #window(windowId: string): WindowRefs {
+    let w = this.#windows.get(windowId);
+    if (!w) {
+      w = new WindowRefs();
+      this.#windows.set(windowId, w);
+    }
+    return w;
+  }
+
+  /** The entry `key` already has in the current document, revived if it was detached and came back. */
+  #known(w: WindowRefs, key: number): RefEntry | undefined {
+    const entry = w.byKey.get(key);
+    if (entry?.status === 'detached') this.#attach(w, entry, key);
+    return entry;
+  }
+
+  /**
+   * The entry for a key new to the document: a detached twin re-pointed at it (only when `source` gives
+   * ancestry to fingerprint), else a fresh ref.
+   */
+  #newcomer(
+    w: WindowRefs,
+    windowId: string,
+    documentId: string,
+    key: number,
+    source: FingerprintSource | null,
+  ): RefEntry {
+    // Fingerprinting costs a string per node: skip it when no detached ref waits for a twin.
+    const twin = source && !w.pool.isEmpty ? w.pool.take(fingerprint(source, this.#lookup)) : undefined;
+    if (twin) {
+      w.byKey.delete(twin.key);
+      this.#attach(w, twin, key);
+      return twin;
+    }
+    this.#issued += 1;
+    w.refCount += 1;
+    const ref = `e${this.#issued}`;
+    const entry: RefEntry = {
+      ref,
+      windowId,
+      documentId,
+      key,
+      status: 'live',
+      print: null,
+      role: '',
+      name: '',
+      parentRef: null,
+      seenIn: 0,
+      seenAt: 0,
+    };
+    this.#refs.set(ref, entry);
+    w.byKey.set(key, entry);
+    return entry;
+  }
+
+  #attach(w: WindowRefs, entry: RefEntry, key: number): void {
+    entry.key = key;
+    entry.status = 'live';
+    entry.print = null;
+    w.byKey.set(key, entry);
+    w.retired.delete(entry.ref);
+  }
+
+  /** Detached refs join the pool in the order their elements stood, so equal twins pair in document order. */
+  #detach(w: WindowRefs, keys: readonly number[]): void {
+    const detached: RefEntry[] = [];
+    for (const key of keys) {
+      const entry = w.byKey.get(key);
+      if (entry?.status !== 'live') continue;
+      entry.status = 'detached';
+      detached.push(entry);
+    }
+    detached.sort((a, b) => a.seenIn - b.seenIn || a.seenAt - b.seenAt);
+    for (const entry of detached) {
+      entry.print = fingerprint(entry, this.#lookup);
+      w.retired.add(entry.ref);
+      w.pool.add(entry.print, entry);
+    }
+  }
+
+  /** A new document voids every key of the old one: its refs go stale, its detached ones can never pair. */
+  #replaceDocument(w: WindowRefs, documentId: string): void {
+    for (const entry of w.byKey.values()) w.retired.add(entry.ref);
+    w.byKey.clear();
+    w.pool.clear();
+    w.documentId = documentId;
+  }
+
+  /**
+   * Forgets refs past MAX_REFS_PER_WINDOW: stale ones oldest first, then live ones the latest snapshot did
+   * not show, least recently seen first (a page that never reports detachment must not grow us either).
+   */
+  #evict(w: WindowRefs, seq: number): void {
+    let excess = w.refCount - MAX_REFS_PER_WINDOW;
+    for (const ref of w.retired) {
+      if (excess <= 0) break;
+      this.#forget(w, ref);
+      excess -= 1;
+    }
+    if (excess > 0) {
+      const unseen = [...w.byKey.values()]
+        .filter((entry) => entry.seenIn !== seq)
+        .sort((a, b) => a.seenIn - b.seenIn || a.seenAt - b.seenAt);
+      for (const entry of unseen.slice(0, excess)) this.#forget(w, entry.ref);
+    }
+    // Live slots never exceed the ref count, so past twice the limit most are dead; rebuilding only then
+    // keeps the pool bounded at an amortized constant cost per detachment.
+    if (w.pool.slots > 2 * MAX_REFS_PER_WINDOW) this.#rebuildPool(w);
+  }
+
+  #forget(w: WindowRefs, ref: string): void {
+    const entry = this.#refs.get(ref);
+    if (!entry) return;
+    if (entry.documentId === w.documentId && w.byKey.get(entry.key) === entry) w.byKey.delete(entry.key);
+    entry.status = 'forgotten';
+    w.retired.delete(ref);
+    this.#refs.delete(ref);
+    w.refCount -= 1;
+  }
+
+  /** Drops the pool's dead slots (taken, revived or forgotten refs); `retired` keeps the pairing order. */
+  #rebuildPool(w: WindowRefs): void {
+    w.pool.clear();
+    for (const ref of w.retired) {
+      const entry = this.#refs.get(ref)!;
+      if (entry.status === 'detached' && entry.documentId === w.documentId) w.pool.add(entry.print!, entry);
+    }
+  }
+
+  #wasIssued(ref: string): boolean {
+    const match = /^e([1-9]\d*)$/.exec(ref);
+    return match !== null && Number(match[1]) <= this.#issued;
+  }
+
+  #similar(windowId: string, wanted: Wanted, ref: string): SimilarRef[] {
+    const last = this.last(windowId);
+    return last ? similarRefs(wanted, last, ref) : [];
+  }
+}

@@ -1,0 +1,191 @@
+import type { Bounds } from './transport.js';
+
+/**
+ * The per-window seam: everything the domain asks of one renderer document, whatever transport reached it.
+ * Elements are named by `key`: a number the in-page walker gives each node, stable for that node's life in
+ * its document. Refs never reach a transport; the snapshot store in domain/snapshot/ maps refs to keys.
+ */
+
+export type NodeState =
+  | 'DISABLED'
+  | 'CHECKED'
+  | 'MIXED'
+  | 'EXPANDED'
+  | 'COLLAPSED'
+  | 'SELECTED'
+  | 'FOCUSED'
+  | 'REQUIRED'
+  | 'READONLY'
+  | 'PRESSED';
+
+/** One node of a window's accessibility tree, as the walker read it. */
+export interface RawNode {
+  /** The node's key in its document; unique within one `documentId`. */
+  readonly key: number;
+  /** The key of the nearest included ancestor; null for the snapshot's root. */
+  readonly parent: number | null;
+  /** An ARIA role (explicit or implicit per HTML-AAM), or `text` for a run of text. */
+  readonly role: string;
+  /** The accessible name (accname 1.2); for `text` nodes, the text itself. */
+  readonly name: string;
+  /** Current value of form controls and ranges; a secret's value is REDACTED_VALUE, never the text. */
+  readonly value?: string;
+  readonly description?: string;
+  readonly states: readonly NodeState[];
+  /** Heading level, tree/list nesting level (aria-level and implicit h1..h6). */
+  readonly level?: number;
+  /** CSS pixels relative to the top document's viewport; absent when the node renders no box. */
+  readonly bbox?: Bounds;
+  /** True for nodes an agent acts on: links, buttons, form controls, focusable widgets. */
+  readonly interactive: boolean;
+  /** True when the value is a secret (a password field, or filled with `secret: true`). */
+  readonly secret?: boolean;
+}
+
+/** What a secret's value reads as, everywhere. */
+export const REDACTED_VALUE = '[redacted]';
+
+export interface RawSnapshot {
+  /** Changes whenever the document is replaced (reload, navigation): keys of another document are void. */
+  readonly documentId: string;
+  readonly url: string;
+  readonly title: string;
+  /** Pre-order document order; `nodes[0]` is the root (the document, or the `within` node). */
+  readonly nodes: readonly RawNode[];
+  /**
+   * Keys handed out earlier in this document whose nodes have since left it, each reported once: what
+   * lets the ref store tell "re-rendered" (gone, and a twin appeared) from "out of this snapshot's scope".
+   */
+  readonly detached: readonly number[];
+}
+
+export interface SnapshotRequest {
+  /** Only the subtree of this key (itself the root). */
+  readonly within?: number;
+  /** Only interactive nodes, each parented to its nearest included ancestor (the root is always kept). */
+  readonly interactiveOnly?: boolean;
+  /** Levels below the root to include; unlimited when absent. */
+  readonly depth?: number;
+  /**
+   * Measure each node's box (default true). Layout reads are a third of a large page's walk, and most
+   * reads never look at a box, so callers that will not show `bbox` say so.
+   */
+  readonly bounds?: boolean;
+}
+
+/** Where an action lands, as a transport understands it. */
+export type TargetSpec =
+  | { readonly kind: 'key'; readonly key: number; readonly ref: string; readonly documentId: string }
+  | { readonly kind: 'selector'; readonly selector: string }
+  | { readonly kind: 'testId'; readonly testId: string }
+  | { readonly kind: 'role'; readonly role: string; readonly name?: string; readonly exact?: boolean }
+  | { readonly kind: 'text'; readonly text: string; readonly exact?: boolean };
+
+export interface TargetQuery {
+  readonly spec: TargetSpec;
+  /** Zero-based pick among several matches; without it several matches are AMBIGUOUS_TARGET. */
+  readonly nth?: number;
+  readonly within?: TargetQuery;
+}
+
+export type Modifier = 'Alt' | 'Control' | 'ControlOrMeta' | 'Meta' | 'Shift';
+
+/** An action on one resolved element; a drag names its destination as a target too. */
+export type ElementAction =
+  | {
+      readonly type: 'click';
+      readonly button?: 'left' | 'right' | 'middle';
+      readonly clickCount?: number;
+      readonly modifiers?: readonly Modifier[];
+      readonly position?: { readonly x: number; readonly y: number };
+    }
+  | { readonly type: 'fill'; readonly value: string }
+  | { readonly type: 'type'; readonly text: string; readonly delayMs?: number }
+  | { readonly type: 'press'; readonly key: string }
+  | { readonly type: 'hover' }
+  | { readonly type: 'focus' }
+  | { readonly type: 'clear' }
+  | { readonly type: 'setChecked'; readonly checked: boolean }
+  | {
+      readonly type: 'selectOption';
+      readonly values?: readonly string[];
+      readonly labels?: readonly string[];
+      readonly indexes?: readonly number[];
+    }
+  | { readonly type: 'setInputFiles'; readonly paths: readonly string[] }
+  | { readonly type: 'scrollIntoView' };
+
+export type TargetedAction = ElementAction | { readonly type: 'dragTo'; readonly to: TargetQuery };
+
+export type ExpectKind =
+  | 'TEXT'
+  | 'VALUE'
+  | 'VISIBLE'
+  | 'HIDDEN'
+  | 'ENABLED'
+  | 'DISABLED'
+  | 'CHECKED'
+  | 'COUNT'
+  | 'URL'
+  | 'TITLE';
+
+export interface Matcher {
+  readonly equals?: string;
+  readonly contains?: string;
+  readonly regex?: string;
+  readonly min?: number;
+  readonly max?: number;
+  /** Inverts the whole condition. */
+  readonly not?: boolean;
+}
+
+export interface ExpectationResult {
+  readonly actual: string;
+  readonly elapsedMs: number;
+}
+
+export interface ScreenshotOptions {
+  readonly format: 'png' | 'jpeg';
+  readonly quality?: number;
+  readonly fullPage?: boolean;
+  /** An element to capture instead of the viewport. */
+  readonly target?: TargetQuery;
+}
+
+export interface Screenshot {
+  readonly bytes: Buffer;
+  readonly format: 'png' | 'jpeg';
+  readonly width: number;
+  readonly height: number;
+}
+
+/** A resolved target: the walker's node for it, in the document it was found in. */
+export interface ResolvedNode {
+  readonly documentId: string;
+  readonly node: RawNode;
+}
+
+export interface WindowDriver {
+  snapshot(request: SnapshotRequest): Promise<RawSnapshot>;
+  /** Resolves a target to exactly one element (bounded wait) and describes it as the walker would. */
+  locate(target: TargetQuery, timeoutMs: number): Promise<ResolvedNode>;
+  act(target: TargetQuery, action: TargetedAction, timeoutMs: number): Promise<void>;
+  /** Keyboard input with no target: goes to whatever has focus. */
+  press(key: string): Promise<void>;
+  /** Scrolls the page, or the target's scroll container, by a delta in CSS pixels. */
+  scrollBy(target: TargetQuery | undefined, dx: number, dy: number, timeoutMs: number): Promise<void>;
+  expect(
+    kind: ExpectKind,
+    matcher: Matcher,
+    target: TargetQuery | undefined,
+    timeoutMs: number,
+  ): Promise<ExpectationResult>;
+  screenshot(options: ScreenshotOptions, timeoutMs: number): Promise<Screenshot>;
+  /** Marks a node's value secret for the rest of its document's life (redacted in every snapshot). */
+  markSecret(key: number): Promise<void>;
+  /**
+   * The document's change count once it differs from `after` (at once when `after` is null), or after
+   * `timeoutMs`. A replaced document counts as a change.
+   */
+  nextChange(after: number | null, timeoutMs: number): Promise<number>;
+}

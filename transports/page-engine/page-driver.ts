@@ -1,0 +1,142 @@
+import type { Page } from 'playwright-core';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type {
+  ExpectationResult,
+  ExpectKind,
+  Matcher,
+  RawSnapshot,
+  ResolvedNode,
+  Screenshot,
+  ScreenshotOptions,
+  SnapshotRequest,
+  TargetedAction,
+  TargetQuery,
+  WindowDriver,
+} from '../contract/window-driver.js';
+import { type Action, perform } from './actions.js';
+import { changeCount, nextChange } from './change-signal.js';
+import { type Expectation, waitForExpectation } from './expectation.js';
+import { imageSize } from './image-size.js';
+import { RENDERER_READ_MS, RendererHealth } from './renderer-health.js';
+import { describeElement, elementForKey, markSecret, snapshotDocument } from './snapshot/snapshot.js';
+import { describeSpec, isHandle, type KeyResolver, NOW_MS, type Resolved, resolveTarget } from './target.js';
+
+/** Everything the gateway does inside one renderer page, whatever transport reached the page. */
+export class PageDriver implements WindowDriver {
+  readonly page: Page;
+  /** Every call below goes through it: a crashed renderer fails at once, a stopped one within bounds. */
+  readonly #health: RendererHealth;
+
+  constructor(page: Page) {
+    this.page = page;
+    this.#health = new RendererHealth(page);
+  }
+
+  snapshot(request: SnapshotRequest): Promise<RawSnapshot> {
+    return this.#health.guard('snapshot', RENDERER_READ_MS, () => snapshotDocument(this.page, request));
+  }
+
+  locate(target: TargetQuery, timeoutMs: number): Promise<ResolvedNode> {
+    return this.#health.guard(`finding ${describeSpec(target.spec)}`, timeoutMs, async () => {
+      const resolved = await this.#resolve(target, timeoutMs);
+      const handle = isHandle(resolved) ? resolved : await resolved.elementHandle({ timeout: timeoutMs });
+      if (!handle) throw staleTarget(target);
+      return describeElement(this.page, handle);
+    });
+  }
+
+  act(target: TargetQuery, action: TargetedAction, timeoutMs: number): Promise<void> {
+    const what = `${action.type} on ${describeSpec(target.spec)}`;
+    return this.#health.guard(what, timeoutMs, async () => {
+      const element = await this.#resolve(target, timeoutMs);
+      const resolvedAction: Action =
+        action.type === 'dragTo' ? { type: 'dragTo', to: await this.#resolve(action.to, timeoutMs) } : action;
+      await perform(this.page, element, resolvedAction, timeoutMs, describeSpec(target.spec));
+    });
+  }
+
+  press(key: string): Promise<void> {
+    return this.#health.guard(`press ${key}`, RENDERER_READ_MS, () => this.page.keyboard.press(key));
+  }
+
+  scrollBy(target: TargetQuery | undefined, dx: number, dy: number, timeoutMs: number): Promise<void> {
+    return this.#health.guard('scroll', timeoutMs, async () => {
+      if (!target) {
+        await this.page.evaluate(([x, y]) => window.scrollBy(x, y), [dx, dy] as const);
+        return;
+      }
+      const element = await this.#resolve(target, timeoutMs);
+      const scroll = (node: Element, [x, y]: readonly [number, number]) => node.scrollBy(x, y);
+      await (isHandle(element)
+        ? element.evaluate(scroll, [dx, dy] as const)
+        : element.evaluate(scroll, [dx, dy] as const));
+    });
+  }
+
+  expect(
+    kind: ExpectKind,
+    matcher: Matcher,
+    target: TargetQuery | undefined,
+    timeoutMs: number,
+  ): Promise<ExpectationResult> {
+    const expectation: Expectation = {
+      kind,
+      matcher,
+      ...(target ? { find: () => this.#findNow(target) } : {}),
+    };
+    return this.#health.guard(`expect ${kind}`, timeoutMs, () =>
+      waitForExpectation(this.page, expectation, timeoutMs),
+    );
+  }
+
+  screenshot(options: ScreenshotOptions, timeoutMs: number): Promise<Screenshot> {
+    const shot = {
+      type: options.format,
+      timeout: timeoutMs,
+      ...(options.format === 'jpeg' ? { quality: options.quality ?? 80 } : {}),
+    };
+    return this.#health.guard('screenshot', timeoutMs, async () => {
+      const bytes = options.target
+        ? await (await this.#resolve(options.target, timeoutMs)).screenshot(shot)
+        : await this.page.screenshot({ ...shot, fullPage: options.fullPage ?? false });
+      return { bytes, format: options.format, ...imageSize(bytes) };
+    });
+  }
+
+  markSecret(key: number): Promise<void> {
+    return this.#health.guard('marking a secret', RENDERER_READ_MS, () => markSecret(this.page, key));
+  }
+
+  /** -1 when the page cannot tell (crashed, not answering, navigated away): a change for every waiter. */
+  nextChange(after: number | null, timeoutMs: number): Promise<number> {
+    const read = () => (after === null ? changeCount(this.page) : nextChange(this.page, after, timeoutMs));
+    return this.#health.guard('waiting for a change', after === null ? 0 : timeoutMs, read).catch(() => -1);
+  }
+
+  #resolve(target: TargetQuery, timeoutMs: number): Promise<Resolved> {
+    return resolveTarget(this.page, target, timeoutMs, this.#keyResolver);
+  }
+
+  /** Keys are only meaningful in the document that issued them: a reloaded page makes them stale. */
+  readonly #keyResolver: KeyResolver = (page, spec) => elementForKey(page, spec.key, spec.documentId);
+
+  /** The target's element and match count right now, without waiting: expectations do their own waiting. */
+  async #findNow(target: TargetQuery): Promise<{ element: Resolved | null; count: number }> {
+    try {
+      const element = await this.#resolve(target, NOW_MS);
+      const count = 'count' in element && target.nth === undefined ? await element.count() : 1;
+      return { element, count };
+    } catch (error) {
+      const ambiguous =
+        (error as { code?: string; details?: { count?: number } }).code === 'AMBIGUOUS_TARGET';
+      return {
+        element: null,
+        count: ambiguous ? ((error as { details: { count: number } }).details.count ?? 0) : 0,
+      };
+    }
+  }
+}
+
+function staleTarget(target: TargetQuery): StagegraphError {
+  return new StagegraphError('REF_STALE', `The element of ${describeSpec(target.spec)} left the document.`);
+}

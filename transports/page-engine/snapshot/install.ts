@@ -1,0 +1,65 @@
+/// <reference lib="dom" />
+import type { Page } from 'playwright-core';
+import { REDACTED_VALUE } from '../../contract/window-driver.js';
+import { createGeometry } from './geometry.js';
+import { createNames } from './names.js';
+import { createRegistry } from './registry.js';
+import { createRoles } from './roles.js';
+import { createStates } from './states.js';
+import { createVisibility } from './visibility.js';
+import { createWalker, type Walker } from './walker.js';
+
+/** The page global holding the engine; one per document. */
+export const ENGINE_GLOBAL = '__stagegraphSnapshot';
+
+/**
+ * What the page global holds: the walker, and the root element it was installed for. document.open() keeps
+ * the window (and so the global) but replaces the document's content: the root tells the two apart.
+ */
+export interface Engine {
+  readonly walker: Walker;
+  readonly root: Element | null;
+}
+
+/**
+ * The installer, composed from the factories' own (type-checked) sources. Each factory is self-contained,
+ * so shipping its text is enough. `__name` is shadowed because tsx compiles with esbuild's keepNames,
+ * which wraps named functions in a `__name(...)` helper that exists only in Node.
+ */
+const INSTALLER = `(() => {
+  const __name = (target) => target;
+  const visibility = (${createVisibility})();
+  const roles = (${createRoles})();
+  const names = (${createNames})(roles, visibility);
+  const states = (${createStates})();
+  const geometry = (${createGeometry})();
+  const registry = (${createRegistry})();
+  const walker = (${createWalker})(roles, names, states, visibility, geometry, registry, ${JSON.stringify(REDACTED_VALUE)});
+  Object.defineProperty(window, ${JSON.stringify(ENGINE_GLOBAL)}, {
+    value: { walker, root: document.documentElement },
+    configurable: true,
+    writable: true,
+  });
+})()`;
+
+export async function installEngine(page: Page): Promise<void> {
+  await page.evaluate(INSTALLER);
+}
+
+/**
+ * Runs `inPage` against this document's engine, installing it first when the document has none.
+ * `inPage` returns undefined to say "no engine here"; it must be self-contained (it runs in the page).
+ */
+export async function withEngine<A, R>(
+  page: Page,
+  inPage: (args: { readonly global: string; readonly arg: A }) => R | undefined,
+  arg: A,
+): Promise<R> {
+  const args = { global: ENGINE_GLOBAL, arg };
+  const first = (await page.evaluate(inPage as never, args)) as R | undefined;
+  if (first !== undefined) return first;
+  await installEngine(page);
+  const second = (await page.evaluate(inPage as never, args)) as R | undefined;
+  if (second === undefined) throw new Error('the snapshot engine did not install in this document');
+  return second;
+}

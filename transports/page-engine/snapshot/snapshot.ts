@@ -1,0 +1,146 @@
+/// <reference lib="dom" />
+import type { ElementHandle, Page } from 'playwright-core';
+import { StagegraphError } from '../../../errors/stagegraph-error.js';
+import type { RawSnapshot, ResolvedNode, SnapshotRequest } from '../../contract/window-driver.js';
+import { decodeNode, type NodeTuple } from './encoding.js';
+import { ENGINE_GLOBAL, type Engine, withEngine } from './install.js';
+
+/** The engine of this document, inlined into each in-page function (they cannot share code at run time). */
+type Host = Record<string, Engine | undefined>;
+
+interface EncodedSnapshot {
+  readonly stale?: true;
+  readonly documentId: string;
+  readonly url: string;
+  readonly title: string;
+  readonly detached: number[];
+  readonly nodes: NodeTuple[];
+}
+
+/** Reads the page's document (or the `within` subtree) as accessibility nodes in pre-order. */
+export async function snapshotDocument(page: Page, request: SnapshotRequest): Promise<RawSnapshot> {
+  const json = await withEngine(
+    page,
+    ({ global, arg }) => {
+      const engine = (window as unknown as Host)[global];
+      if (!engine || engine.root !== document.documentElement) return undefined;
+      return engine.walker.snapshot(arg);
+    },
+    {
+      within: request.within,
+      interactiveOnly: request.interactiveOnly,
+      depth: request.depth,
+      bounds: request.bounds,
+    },
+  );
+  const encoded = JSON.parse(json) as EncodedSnapshot;
+  if (encoded.stale) {
+    throw new StagegraphError(
+      'REF_STALE',
+      `The element of key ${request.within} is no longer in the document.`,
+    );
+  }
+  return {
+    documentId: encoded.documentId,
+    url: encoded.url,
+    title: encoded.title,
+    nodes: encoded.nodes.map(decodeNode),
+    detached: encoded.detached,
+  };
+}
+
+/** The id of the page's current document (installing the engine if this document has none yet). */
+export function currentDocumentId(page: Page): Promise<string> {
+  return withEngine(
+    page,
+    ({ global }) => {
+      const engine = (window as unknown as Host)[global];
+      if (!engine || engine.root !== document.documentElement) return undefined;
+      return engine.walker.documentId;
+    },
+    null,
+  );
+}
+
+/** Marks "the key's element lives in an iframe" in the one answer elementForKey gets from the page. */
+const IN_FRAME = 'in-frame';
+
+/**
+ * KeyResolver (see target.ts): the element a key stands for (a text node's key → its parent element);
+ * null when gone, or when `documentId` is given and the page shows another document since. One round trip
+ * for an element of the top document — every action and expectation on a ref pays this. An element inside
+ * an iframe is re-resolved in its own frame's context: Playwright acts on a handle through the frame that
+ * created it.
+ */
+export async function elementForKey(
+  page: Page,
+  key: number,
+  documentId?: string,
+): Promise<ElementHandle<Element> | null> {
+  const found = await page.evaluateHandle(
+    ({ global, key, documentId, inFrameMark }) => {
+      const engine = (window as unknown as Host)[global];
+      if (!engine || engine.root !== document.documentElement) return null;
+      if (documentId !== undefined && engine.walker.documentId !== documentId) return null;
+      const element = engine.walker.elementFor(key);
+      if (!element) return null;
+      return element.ownerDocument === document ? element : inFrameMark;
+    },
+    { global: ENGINE_GLOBAL, key, documentId, inFrameMark: IN_FRAME },
+  );
+  const element = found.asElement();
+  if (element) return element as ElementHandle<Element>;
+  const inFrame = (await found.jsonValue()) === IN_FRAME;
+  await found.dispose();
+  return inFrame ? elementInFrame(page, key) : null;
+}
+
+async function elementInFrame(page: Page, key: number): Promise<ElementHandle<Element> | null> {
+  const found = await page.evaluateHandle(
+    ({ global, key }) => (window as unknown as Host)[global]?.walker.elementFor(key) ?? null,
+    { global: ENGINE_GLOBAL, key },
+  );
+  const element = found.asElement();
+  const frame = element ? await element.ownerFrame() : null;
+  await found.dispose();
+  if (!frame) return null;
+  const inFrame = await frame.evaluateHandle(
+    ({ global, key }) => (window.top as unknown as Host)[global]?.walker.elementFor(key) ?? null,
+    { global: ENGINE_GLOBAL, key },
+  );
+  const resolved = inFrame.asElement();
+  if (!resolved) await inFrame.dispose();
+  return resolved as ElementHandle<Element> | null;
+}
+
+/** Describes one element as the walker would (registering a key if it has none yet), with the document id. */
+export async function describeElement(page: Page, element: ElementHandle<Element>): Promise<ResolvedNode> {
+  const describe = () =>
+    element.evaluate((target, global) => {
+      const top = target.ownerDocument.defaultView?.top ?? window;
+      const engine = (top as unknown as Host)[global];
+      return engine && engine.root === top.document.documentElement ? engine.walker.describe(target) : null;
+    }, ENGINE_GLOBAL);
+  let json = await describe();
+  if (json === null) {
+    await currentDocumentId(page);
+    json = await describe();
+  }
+  if (json === null) throw new Error('the snapshot engine did not install in this document');
+  const described = JSON.parse(json) as { documentId: string; node: NodeTuple };
+  return { documentId: described.documentId, node: decodeNode(described.node) };
+}
+
+/** Marks a key's value secret for the rest of the document's life. */
+export async function markSecret(page: Page, key: number): Promise<void> {
+  await withEngine(
+    page,
+    ({ global, arg }) => {
+      const engine = (window as unknown as Host)[global];
+      if (!engine || engine.root !== document.documentElement) return undefined;
+      engine.walker.markSecret(arg);
+      return true;
+    },
+    key,
+  );
+}

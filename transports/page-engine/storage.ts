@@ -1,0 +1,70 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import type {
+  Cookie,
+  CookieToSet,
+  StorageArea,
+  StorageControl,
+  StorageOperation,
+} from '../contract/renderer-control.js';
+
+/**
+ * Cookies through the BrowserContext; web storage through one fixed function run in a page of the
+ * requested origin (a transport-owned serializer, not caller code, so it needs no eval opt-in).
+ */
+export class PlaywrightStorage implements StorageControl {
+  readonly #context: BrowserContext;
+  readonly #pages: () => readonly Page[];
+
+  constructor(context: BrowserContext, pages: () => readonly Page[]) {
+    this.#context = context;
+    this.#pages = pages;
+  }
+
+  async cookies(urls: readonly string[]): Promise<Cookie[]> {
+    return this.#context.cookies(urls.length > 0 ? [...urls] : undefined);
+  }
+
+  async setCookies(cookies: readonly CookieToSet[]): Promise<void> {
+    await this.#context.addCookies(cookies.map((cookie) => ({ ...cookie })));
+  }
+
+  async clearCookies(filter: { readonly name?: string; readonly domain?: string }): Promise<void> {
+    await this.#context.clearCookies({ ...filter });
+  }
+
+  async origins(): Promise<string[]> {
+    return [...new Set(this.#pages().map((page) => originOf(page.url())))];
+  }
+
+  async webStorage(
+    origin: string,
+    area: StorageArea,
+    operation: StorageOperation,
+  ): Promise<[string, string][] | undefined> {
+    const page = this.#pages().find((candidate) => originOf(candidate.url()) === origin);
+    if (!page) return undefined;
+    return page.evaluate(
+      ({ area, operation }) => {
+        const storage = area === 'local' ? window.localStorage : window.sessionStorage;
+        if (operation.op === 'set') storage.setItem(operation.key, operation.value);
+        if (operation.op === 'remove') storage.removeItem(operation.key);
+        if (operation.op === 'clear') storage.clear();
+        const items: [string, string][] = [];
+        for (let i = 0; i < storage.length; i += 1) {
+          const key = storage.key(i);
+          if (key !== null) items.push([key, storage.getItem(key) ?? '']);
+        }
+        return items.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      },
+      { area, operation },
+    );
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'null';
+  }
+}

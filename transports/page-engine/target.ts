@@ -1,0 +1,133 @@
+import type { ElementHandle, Locator, Page } from 'playwright-core';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { TargetQuery, TargetSpec } from '../contract/window-driver.js';
+
+/** A timeout this short means "resolve against the page as it is now, without waiting". */
+export const NOW_MS = 1;
+
+/** Candidates named in an AMBIGUOUS_TARGET error; enough to choose, short enough to read. */
+const AMBIGUITY_LISTING = 10;
+
+export type Scope = Page | Locator;
+/** The element an action works on: a locator for queries, a handle for walker keys. */
+export type Resolved = Locator | ElementHandle<Element>;
+
+/** Finds the element a key stands for, through the page global the snapshot walker maintains. */
+export type KeyResolver = (
+  page: Page,
+  spec: Extract<TargetSpec, { kind: 'key' }>,
+) => Promise<ElementHandle<Element> | null>;
+
+export function describeSpec(spec: TargetSpec): string {
+  switch (spec.kind) {
+    case 'key':
+      return `ref ${spec.ref}`;
+    case 'selector':
+      return `selector ${JSON.stringify(spec.selector)}`;
+    case 'testId':
+      return `test id ${JSON.stringify(spec.testId)}`;
+    case 'role':
+      return `role ${spec.role}${spec.name === undefined ? '' : ` named ${JSON.stringify(spec.name)}`}`;
+    case 'text':
+      return `text ${JSON.stringify(spec.text)}`;
+  }
+}
+
+function locatorFor(scope: Scope, spec: Exclude<TargetSpec, { kind: 'key' }>): Locator {
+  switch (spec.kind) {
+    case 'selector':
+      return scope.locator(spec.selector);
+    case 'testId':
+      return scope.getByTestId(spec.testId);
+    case 'role':
+      return scope.getByRole(spec.role as Parameters<Page['getByRole']>[0], {
+        ...(spec.name === undefined ? {} : { name: spec.name }),
+        exact: spec.exact ?? true,
+      });
+    case 'text':
+      return scope.getByText(spec.text, { exact: spec.exact ?? false });
+  }
+}
+
+/**
+ * Resolves a target to exactly one element, waiting (bounded) for it to appear. No match is
+ * SELECTOR_NO_MATCH, several without `nth` is AMBIGUOUS_TARGET listing them; a key whose element is
+ * gone is REF_STALE.
+ */
+export async function resolveTarget(
+  page: Page,
+  query: TargetQuery,
+  timeoutMs: number,
+  keyResolver: KeyResolver,
+): Promise<Resolved> {
+  const scope: Scope = query.within ? await scopeFor(page, query.within, timeoutMs, keyResolver) : page;
+  const { spec } = query;
+  if (spec.kind === 'key') {
+    const handle = await keyResolver(page, spec);
+    if (!handle) {
+      throw new StagegraphError('REF_STALE', `The element of ref ${spec.ref} is no longer in the document.`);
+    }
+    return handle;
+  }
+  const locator = locatorFor(scope, spec);
+  // A wait would take at least one round trip, so "as it is now" asks for the count instead.
+  const first =
+    timeoutMs <= NOW_MS
+      ? (await locator.count()) > 0
+      : await locator
+          .first()
+          .waitFor({ state: 'attached', timeout: timeoutMs })
+          .then(() => true)
+          .catch(() => false);
+  if (!first) {
+    throw new StagegraphError('SELECTOR_NO_MATCH', `No element matches ${describeSpec(spec)}.`, {
+      details: { target: spec },
+    });
+  }
+  if (query.nth !== undefined) return locator.nth(query.nth);
+  const count = await locator.count();
+  if (count > 1) {
+    const candidates = await locator.evaluateAll(
+      (elements, limit) =>
+        elements.slice(0, limit).map((element) => ({
+          tag: element.tagName.toLowerCase(),
+          text: (element.textContent ?? '').trim().slice(0, 60),
+          testId: element.getAttribute('data-testid'),
+        })),
+      AMBIGUITY_LISTING,
+    );
+    throw new StagegraphError(
+      'AMBIGUOUS_TARGET',
+      `${count} elements match ${describeSpec(spec)}; give \`nth\` or a ref.`,
+      {
+        details: { count, candidates },
+      },
+    );
+  }
+  return locator;
+}
+
+async function scopeFor(
+  page: Page,
+  within: TargetQuery,
+  timeoutMs: number,
+  keyResolver: KeyResolver,
+): Promise<Scope> {
+  const resolved = await resolveTarget(page, within, timeoutMs, keyResolver);
+  if (!isHandle(resolved)) return resolved;
+  // Locators cannot hang off an element handle, so scope by the element's structural path. It stops at a
+  // shadow root: a ref inside shadow DOM scopes to its shadow host's light-DOM path.
+  const path = await resolved.evaluate((element) => {
+    const steps: string[] = [];
+    for (let node: Element | null = element; node?.parentElement; node = node.parentElement) {
+      const same = [...node.parentElement.children].filter((child) => child.tagName === node?.tagName);
+      steps.unshift(`${node.tagName.toLowerCase()}:nth-of-type(${same.indexOf(node) + 1})`);
+    }
+    return `:root > ${steps.join(' > ')}`;
+  });
+  return page.locator(path);
+}
+
+export function isHandle(resolved: Resolved): resolved is ElementHandle<Element> {
+  return typeof (resolved as ElementHandle).asElement === 'function';
+}

@@ -1,0 +1,49 @@
+import type { Page } from 'playwright-core';
+import type { WindowInfo } from '../contract/transport.js';
+import { pageTitle } from './page-title.js';
+
+/**
+ * Gives each page a session-scoped id (`w1`, `w2`, ...) that never changes or gets reused, so a client can
+ * hold on to a window id across navigations and other windows opening and closing.
+ */
+export class WindowRegistry {
+  #ids = new Map<Page, string>();
+  #pages = new Map<string, Page>();
+  #next = 1;
+
+  add(page: Page): { id: string; isNew: boolean } {
+    const known = this.#ids.get(page);
+    if (known) return { id: known, isNew: false };
+    const id = `w${this.#next}`;
+    this.#next += 1;
+    this.#ids.set(page, id);
+    this.#pages.set(id, page);
+    return { id, isNew: true };
+  }
+
+  remove(page: Page): string | undefined {
+    const id = this.#ids.get(page);
+    if (!id) return undefined;
+    this.#ids.delete(page);
+    this.#pages.delete(id);
+    return id;
+  }
+
+  idOf(page: Page): string | undefined {
+    return this.#ids.get(page);
+  }
+
+  page(id: string): Page | undefined {
+    return this.#pages.get(id);
+  }
+
+  /** Open pages in the order they opened. */
+  entries(): [string, Page][] {
+    return [...this.#pages.entries()];
+  }
+}
+
+/** A page's title without waiting on a busy renderer forever: a closing page reports what we last knew. */
+export async function describePage(id: string, page: Page): Promise<WindowInfo> {
+  return { id, title: await pageTitle(page), url: page.url() };
+}

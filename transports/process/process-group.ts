@@ -1,0 +1,168 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import type { ExitInfo } from '../contract/transport.js';
+
+/** How long SIGTERM may take before the group is SIGKILLed. */
+export const TERM_GRACE_MS = 2_000;
+/** How long to wait for the kernel to clear a SIGKILLed group before reporting survivors. */
+export const KILL_SETTLE_MS = 2_000;
+const POLL_MS = 25;
+
+/** Sends `signal` to every process of the group led by `pgid`; false when none was there. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Live (non-zombie) members of a process group. Zombies are excluded: an orphan reparented to an init
+ * that does not reap stays a zombie, holds no resources, and cannot be killed any further.
+ */
+export function livingGroupMembers(pgid: number): number[] {
+  if (process.platform !== 'linux') return signalGroupProbe(pgid) ? [pgid] : [];
+  const members: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readProcStat(entry);
+    if (stat && stat.pgid === pgid && stat.state !== 'Z') members.push(Number(entry));
+  }
+  return members;
+}
+
+function signalGroupProbe(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function readProcStat(pid: string): { state: string; pgid: number } | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may contain spaces and parentheses; fields resume after the last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', pgid: Number(fields[2]) };
+  } catch {
+    return undefined;
+  }
+}
+
+export async function waitForGroupGone(pgid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (livingGroupMembers(pgid).length > 0) {
+    if (Date.now() >= deadline) return false;
+    await delay(POLL_MS);
+  }
+  return true;
+}
+
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export interface StopPlan {
+  readonly pgid: number;
+  /** Resolves when the group leader has exited. */
+  readonly exited: Promise<ExitInfo>;
+  /** Asks the app to quit on its own terms (SIGINT to the group, `app.quit()` in the main process). */
+  readonly graceful: () => Promise<unknown>;
+  readonly graceMs: number;
+}
+
+/**
+ * Stops a process group within a bound: the graceful quit, then SIGTERM, then SIGKILL, each sent only when
+ * the group (leader and everything it spawned) has not ended by the step's deadline. Nothing else moves the
+ * ladder on: a dropped connection or an early leader exit does not cut a grace short. The leader's own
+ * exit is reported, or a SIGKILL when it outlived the ladder.
+ */
+export async function stopProcessGroup(plan: StopPlan): Promise<ExitInfo> {
+  let exit: ExitInfo | undefined;
+  void plan.exited.then((leader) => {
+    exit = leader;
+  });
+  plan.graceful().catch(() => undefined);
+  const steps: [NodeJS.Signals | null, number][] = [
+    [null, plan.graceMs],
+    ['SIGTERM', TERM_GRACE_MS],
+    ['SIGKILL', KILL_SETTLE_MS],
+  ];
+  for (const [signal, ms] of steps) {
+    if (signal) signalGroup(plan.pgid, signal);
+    if (await groupEnds(plan.pgid, plan.exited, ms)) break;
+  }
+  await reapGroup(plan.pgid);
+  return exit ?? { code: null, signal: 'SIGKILL' };
+}
+
+/** Whether the leader has exited and the rest of its group gone within `ms`. */
+async function groupEnds(pgid: number, exited: Promise<ExitInfo>, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  if ((await within(exited, ms)) === 'timeout') return false;
+  return waitForGroupGone(pgid, Math.max(0, deadline - Date.now()));
+}
+
+/** SIGKILLs whatever is left of a group and waits for it to clear. */
+export async function reapGroup(pgid: number): Promise<void> {
+  if (livingGroupMembers(pgid).length === 0) return;
+  signalGroup(pgid, 'SIGKILL');
+  await waitForGroupGone(pgid, KILL_SETTLE_MS);
+}
+
+/**
+ * A process group Stagegraph started and must reap, led by a child whose exit `exited` reports. When the
+ * leader exits on its own, what it spawned is killed at once; once a stop is requested the stop's ladder
+ * alone decides, so an app's helpers may finish their own shutdown within the grace. Both launch and
+ * launchCommand sessions own their processes through this.
+ */
+export class OwnedGroup {
+  readonly pgid: number;
+  readonly exited: Promise<ExitInfo>;
+  #stop: Promise<ExitInfo> | undefined;
+  #leaderGone = false;
+
+  constructor(pgid: number, exited: Promise<ExitInfo>) {
+    this.pgid = pgid;
+    this.exited = exited;
+    void exited.then(() => {
+      this.#leaderGone = true;
+      if (!this.#stop) void reapGroup(pgid);
+    });
+  }
+
+  /** Set from the moment stop() is called: whatever the app or its connections do next is the stop's doing. */
+  get stopRequested(): boolean {
+    return this.#stop !== undefined;
+  }
+
+  /** Runs the ladder once; later calls share it (a second stop neither restarts nor shortens the grace). */
+  stop(graceful: () => Promise<unknown>, graceMs: number): Promise<ExitInfo> {
+    if (this.#leaderGone && !this.#stop) return this.exited;
+    this.#stop ??= stopProcessGroup({ pgid: this.pgid, exited: this.exited, graceful, graceMs });
+    return this.#stop;
+  }
+
+  /** Ends the group now, unless a requested stop is already ending it: then its ladder is let finish. */
+  end(): Promise<ExitInfo> {
+    return this.#stop ?? this.kill();
+  }
+
+  async kill(): Promise<ExitInfo> {
+    if (!this.#leaderGone) signalGroup(this.pgid, 'SIGKILL');
+    const exit = await this.exited;
+    await reapGroup(this.pgid);
+    return exit;
+  }
+}
