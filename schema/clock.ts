@@ -1,4 +1,4 @@
-import type { ClockState } from '../domain/capture/clock.js';
+import type { ClockState } from '../domain/page-state/clock.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';
@@ -27,7 +27,7 @@ builder.objectField(SessionRef, 'clock', (t) =>
     type: ClockRef,
     description: "The state of the fake clock of this session's windows.",
     ...requiresCapability('CLOCK'),
-    resolve: (session) => session.capture.clock.state(),
+    resolve: (session) => session.pageState.clock.state(),
   }),
 );
 
@@ -46,33 +46,33 @@ builder.mutationFields((t) => {
         time: t.arg({ type: 'DateTime', required: false, description: 'Start time; default now.' }),
       },
       resolve: (_root, args, { sessions }) =>
-        sessions.get(args.session).capture.clock.install(args.time ?? null),
+        sessions.get(args.session).pageState.clock.install(args.time ?? null),
     }),
     setFixedTime: t.field({
       ...clock,
       description: 'Date always reads this time; timers keep running.',
       args: { session, time: time('The instant Date reads from now on.') },
       resolve: (_root, args, { sessions }) =>
-        sessions.get(args.session).capture.clock.setFixedTime(args.time),
+        sessions.get(args.session).pageState.clock.setFixedTime(args.time),
     }),
     setSystemTime: t.field({
       ...clock,
       description: 'Moves Date to this time without firing timers (a wall-clock change).',
       args: { session, time: time('The new wall-clock time.') },
       resolve: (_root, args, { sessions }) =>
-        sessions.get(args.session).capture.clock.setSystemTime(args.time),
+        sessions.get(args.session).pageState.clock.setSystemTime(args.time),
     }),
     advanceClock: t.field({
       ...clock,
       description: 'Jumps ahead, firing each due timer at most once (a laptop waking from sleep).',
       args: { session, ms },
-      resolve: (_root, args, { sessions }) => sessions.get(args.session).capture.clock.advance(args.ms),
+      resolve: (_root, args, { sessions }) => sessions.get(args.session).pageState.clock.advance(args.ms),
     }),
     runClockFor: t.field({
       ...clock,
       description: 'Runs time forward, firing every timer due on the way, in order.',
       args: { session, ms },
-      resolve: (_root, args, { sessions }) => sessions.get(args.session).capture.clock.runFor(args.ms),
+      resolve: (_root, args, { sessions }) => sessions.get(args.session).pageState.clock.runFor(args.ms),
     }),
     pauseClockAt: t.field({
       ...clock,
@@ -81,13 +81,13 @@ builder.mutationFields((t) => {
         session,
         time: time('The instant to run to and stop at. CLOCK_NOT_INSTALLED when no fake clock is installed.'),
       },
-      resolve: (_root, args, { sessions }) => sessions.get(args.session).capture.clock.pauseAt(args.time),
+      resolve: (_root, args, { sessions }) => sessions.get(args.session).pageState.clock.pauseAt(args.time),
     }),
     resumeClock: t.field({
       ...clock,
       description: 'Lets paused fake time flow again in step with real time.',
       args: { session },
-      resolve: (_root, args, { sessions }) => sessions.get(args.session).capture.clock.resume(),
+      resolve: (_root, args, { sessions }) => sessions.get(args.session).pageState.clock.resume(),
     }),
   };
 });

@@ -1,8 +1,8 @@
 import type { LogSnapshot } from '../domain/bounded/sequenced-log.js';
 import type { Delivery } from '../domain/bounded/subscriber-queue.js';
-import { dialogStream } from '../domain/capture/capture-streams.js';
-import type { DialogPolicySpec } from '../domain/capture/dialog-policy.js';
-import type { DialogEntry } from '../domain/capture/dialogs.js';
+import type { DialogPolicySpec } from '../domain/page-state/dialog-policy.js';
+import type { DialogEntry } from '../domain/page-state/dialogs.js';
+import { dialogStream } from '../domain/page-state/page-state-streams.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';
@@ -128,13 +128,13 @@ builder.objectFields(SessionRef, (t) => ({
         description: 'Only entries with a larger `seq`: resume reading without gaps or repeats.',
       }),
     },
-    resolve: (session, args) => session.capture.dialogs.log.snapshot(args),
+    resolve: (session, args) => session.pageState.dialogs.log.snapshot(args),
   }),
   dialogPolicy: t.field({
     type: DialogPolicyRef,
     description: 'The policy answering the next JS dialogs (dismiss everything until setDialogPolicy).',
     ...requiresCapability('DIALOGS'),
-    resolve: (session) => session.capture.dialogs.policy.current,
+    resolve: (session) => session.pageState.dialogs.policy.current,
   }),
 }));
 
@@ -169,7 +169,7 @@ builder.mutationField('setDialogPolicy', (t) =>
       }),
     },
     resolve: (_root, { session, ...spec }, { sessions }) =>
-      sessions.get(session).capture.dialogs.setPolicy({ ...spec, oneShot: spec.oneShot ?? false }),
+      sessions.get(session).pageState.dialogs.setPolicy({ ...spec, oneShot: spec.oneShot ?? false }),
   }),
 );
 

@@ -46,7 +46,7 @@ builder.objectFields(SessionRef, (t) => ({
     type: [NetworkStubRef],
     description: 'Every stub of the session, retired ones included, with its hit count.',
     ...requiresCapability('INTERCEPT'),
-    resolve: (session) => session.capture.network.stubs(),
+    resolve: (session) => session.pageState.network.stubs(),
   }),
 }));
 
@@ -97,7 +97,7 @@ builder.mutationFields((t) => {
         session,
         input: t.arg({ type: StubInput, required: true, description: 'What to match and how to answer.' }),
       },
-      resolve: (_root, args, { sessions }) => sessions.get(args.session).capture.network.stub(args.input),
+      resolve: (_root, args, { sessions }) => sessions.get(args.session).pageState.network.stub(args.input),
     }),
     unstubNetwork: t.field({
       type: NetworkStubRef,
@@ -111,7 +111,7 @@ builder.mutationFields((t) => {
         }),
       },
       resolve: (_root, args, { sessions }) =>
-        sessions.get(args.session).capture.network.unstub(String(args.stub)),
+        sessions.get(args.session).pageState.network.unstub(String(args.stub)),
     }),
   };
 });

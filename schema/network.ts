@@ -1,7 +1,7 @@
 import type { Delivery } from '../domain/bounded/subscriber-queue.js';
-import { networkStream } from '../domain/capture/capture-streams.js';
-import type { NetworkCapture, NetworkRead } from '../domain/capture/network.js';
-import { headerList, type NetworkEntry } from '../domain/capture/network-log.js';
+import type { NetworkCapture, NetworkRead } from '../domain/page-state/network.js';
+import { headerList, type NetworkEntry } from '../domain/page-state/network-log.js';
+import { networkStream } from '../domain/page-state/page-state-streams.js';
 import type { NetworkBody } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
@@ -201,13 +201,13 @@ builder.objectFields(SessionRef, (t) => ({
         description: 'Only requests that failed (with `failure`).',
       }),
     },
-    resolve: (session, args) => session.capture.network.read(args),
+    resolve: (session, args) => session.pageState.network.read(args),
   }),
   networkCaptures: t.field({
     type: [NetworkCaptureRef],
     description: 'The captures armed now, in arming order; stopped ones are not listed.',
     ...requiresCapability('INTERCEPT'),
-    resolve: (session) => session.capture.network.captures(),
+    resolve: (session) => session.pageState.network.captures(),
   }),
 }));
 
@@ -248,7 +248,7 @@ builder.mutationFields((t) => {
           description: 'Per body; default 65536, clamped to 1 MiB.',
         }),
       },
-      resolve: (_root, args, { sessions }) => sessions.get(args.session).capture.network.arm(args),
+      resolve: (_root, args, { sessions }) => sessions.get(args.session).pageState.network.arm(args),
     }),
     stopNetworkCapture: t.field({
       type: NetworkCaptureRef,
@@ -263,7 +263,7 @@ builder.mutationFields((t) => {
         }),
       },
       resolve: (_root, args, { sessions }) =>
-        sessions.get(args.session).capture.network.disarm(String(args.capture)),
+        sessions.get(args.session).pageState.network.disarm(String(args.capture)),
     }),
   };
 });

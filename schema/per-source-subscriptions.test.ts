@@ -1,7 +1,7 @@
 import { type ExecutionResult, parse, subscribe } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import type { NetworkEntry } from '../domain/capture/network-log.js';
 import { EventHub } from '../domain/events/event-hub.js';
+import type { NetworkEntry } from '../domain/page-state/network-log.js';
 import type { SessionTopics } from '../domain/sessions/session-event.js';
 import { SessionRegistry } from '../domain/sessions/session-registry.js';
 import { type Capability, capabilityMatrix } from '../transports/contract/capabilities.js';

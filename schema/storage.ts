@@ -1,4 +1,4 @@
-import type { OriginStorage, StorageItem } from '../domain/capture/storage.js';
+import type { OriginStorage, StorageItem } from '../domain/page-state/storage.js';
 import type { Cookie, StorageArea, StorageOperation } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
 import { requiresCapability } from './capability.js';
@@ -98,13 +98,13 @@ builder.objectFields(SessionRef, (t) => {
         }),
         reveal,
       },
-      resolve: (session, args) => session.capture.storage.cookies(args),
+      resolve: (session, args) => session.pageState.storage.cookies(args),
     }),
     storageOrigins: t.field({
       type: ['String'],
       description: 'Origins of the open windows: where web storage can be read and written.',
       ...storage,
-      resolve: (session) => session.capture.storage.origins(),
+      resolve: (session) => session.pageState.storage.origins(),
     }),
     storage: t.field({
       type: OriginStorageRef,
@@ -118,7 +118,7 @@ builder.objectFields(SessionRef, (t) => {
         }),
         reveal,
       },
-      resolve: (session, args) => session.capture.storage.snapshot(args.origin, args.reveal ?? false),
+      resolve: (session, args) => session.pageState.storage.snapshot(args.origin, args.reveal ?? false),
     }),
     webStorage: t.field({
       type: [StorageItemRef],
@@ -135,7 +135,7 @@ builder.objectFields(SessionRef, (t) => {
         reveal,
       },
       resolve: async (session, args) => {
-        const items = await session.capture.storage.webStorage(
+        const items = await session.pageState.storage.webStorage(
           args.origin,
           args.area,
           { op: 'items' },
@@ -189,7 +189,7 @@ builder.mutationFields((t) => {
     context: GatewayContext,
     operation: StorageOperation,
   ) =>
-    context.sessions.get(args.session).capture.storage.webStorage(args.origin, args.area, operation, false);
+    context.sessions.get(args.session).pageState.storage.webStorage(args.origin, args.area, operation, false);
   return {
     setCookie: t.field({
       type: 'Boolean',
@@ -202,7 +202,7 @@ builder.mutationFields((t) => {
       },
       resolve: async (_root, args, { sessions }) => {
         const { expires, httpOnly, secure, sameSite, url, domain, path, ...named } = args.cookie;
-        await sessions.get(args.session).capture.storage.setCookie({
+        await sessions.get(args.session).pageState.storage.setCookie({
           ...named,
           ...(url == null ? {} : { url }),
           ...(domain == null ? {} : { domain }),
@@ -225,7 +225,7 @@ builder.mutationFields((t) => {
         domain: t.arg.string({ required: false, description: 'Only cookies of this domain.' }),
       },
       resolve: async (_root, args, { sessions }) => {
-        await sessions.get(args.session).capture.storage.clearCookies(args);
+        await sessions.get(args.session).pageState.storage.clearCookies(args);
         return true;
       },
     }),

@@ -21,7 +21,7 @@ import {
   injectOptions,
 } from './attach-requests.js';
 import { sessionActions } from './next-actions.js';
-import { Session, type SessionLaunch, type SessionStorage } from './session.js';
+import { Session, type SessionFiles, type SessionLaunch } from './session.js';
 import type { SessionTopics } from './session-event.js';
 import { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS } from './timeouts.js';
 
@@ -32,7 +32,7 @@ export const STOP_GRACE_MAX_MS = 30_000;
 export const MAX_ENDED_SESSIONS = 50;
 
 /** Artifacts under the working directory's ignored .artifacts folder; uploads only from the working directory. */
-const DEFAULT_STORAGE: SessionStorage = {
+const DEFAULT_FILES: SessionFiles = {
   artifactsDir: join(process.cwd(), '.artifacts'),
   uploadRoots: [process.cwd()],
 };
@@ -57,7 +57,7 @@ export class SessionRegistry {
   readonly #transports: ReadonlyMap<TransportId, Transport>;
   readonly #hub: EventHub<SessionTopics>;
   readonly #sessions = new Map<string, Session>();
-  readonly #storage: SessionStorage;
+  readonly #files: SessionFiles;
   #nextId = 1;
   #shuttingDown = false;
   /** Injects still under way: shutdown abandons them rather than wait out their timeouts. */
@@ -66,11 +66,11 @@ export class SessionRegistry {
   constructor(
     transports: readonly Transport[],
     hub: EventHub<SessionTopics>,
-    storage: SessionStorage = DEFAULT_STORAGE,
+    files: SessionFiles = DEFAULT_FILES,
   ) {
     this.#transports = new Map(transports.map((transport) => [transport.id, transport]));
     this.#hub = hub;
-    this.#storage = storage;
+    this.#files = files;
   }
 
   transports(): Transport[] {
@@ -140,7 +140,7 @@ export class SessionRegistry {
     const transport = this.#transportFor('ATTACH', isAttachTransport);
     // The id comes first: the process's output is recorded in the session's folder from its first line.
     const id = this.#reserveId();
-    const options = commandOptions(request, join(this.#storage.artifactsDir, id));
+    const options = commandOptions(request, join(this.#files.artifactsDir, id));
     const started = Date.now();
     const transportSession = await transport.launchCommand(options);
     return this.#adopt(
@@ -283,7 +283,7 @@ export class SessionRegistry {
       transportSession.capabilities ?? transport.capabilities,
       transportSession,
       this.#hub,
-      this.#storage,
+      this.#files,
       launch,
       origin,
     );

@@ -9,9 +9,9 @@ import type {
   WindowInfo,
 } from '../../transports/contract/transport.js';
 import type { WindowDriver } from '../../transports/contract/window-driver.js';
-import { SessionCapture } from '../capture/session-capture.js';
 import type { EventHub } from '../events/event-hub.js';
 import { SessionNative } from '../native/session-native.js';
+import { SessionPageState } from '../page-state/session-page-state.js';
 import { RefStore } from '../snapshot/ref-store.js';
 import { ArtifactFolder } from './artifact-folder.js';
 import { ConsoleLog } from './console-log.js';
@@ -22,7 +22,7 @@ import { selectWindow, type WindowSelector } from './select-window.js';
 import type { SessionEvent, SessionEventType, SessionStatus, SessionTopics } from './session-event.js';
 
 /** Where a session may keep files and read uploads from; the server's configuration. */
-export interface SessionStorage {
+export interface SessionFiles {
   readonly artifactsDir: string;
   readonly uploadRoots: readonly string[];
 }
@@ -51,7 +51,7 @@ export class Session {
   /** Menus, context menus, trays, notifications, native dialogs and eval in the main process. */
   readonly native: SessionNative;
   /** Network, dialogs, cookies and storage, clock. */
-  readonly capture: SessionCapture;
+  readonly pageState: SessionPageState;
   readonly artifacts: ArtifactFolder;
   /** The unified run log in the artifact folder: output, console, dialogs and Stagegraph's own doings. */
   readonly runLog: RunLog;
@@ -76,20 +76,20 @@ export class Session {
     capabilities: CapabilityMatrix,
     transport: TransportSession,
     hub: EventHub<SessionTopics>,
-    storage: SessionStorage,
+    files: SessionFiles,
     launch: SessionLaunch = { main: null, executablePath: null },
     /** How it came to be, for the run log: `launch`, `attach to …`, `inject into …`. */
     origin = 'launch',
   ) {
     this.id = id;
     this.launch = launch;
-    this.artifacts = new ArtifactFolder(storage.artifactsDir, id);
+    this.artifacts = new ArtifactFolder(files.artifactsDir, id);
     this.runLog = new RunLog(this.artifacts.path);
     const app = transport.app;
     this.runLog.stagegraph(
       `session ${id} started by ${origin} on ${transportId}: ${app.name ?? 'unnamed app'}${transport.pid ? `, pid ${transport.pid}` : ''}`,
     );
-    this.uploadRoots = storage.uploadRoots;
+    this.uploadRoots = files.uploadRoots;
     this.snapshots = new RefStore(id);
     this.transportId = transportId;
     this.capabilities = capabilities;
@@ -97,7 +97,7 @@ export class Session {
     this.#transport = transport;
     this.#hub = hub;
     this.native = new SessionNative(this, transport, hub, () => this.assertLive());
-    this.capture = new SessionCapture(id, transport, hub, () => this.assertLive());
+    this.pageState = new SessionPageState(id, transport, hub, () => this.assertLive());
     transport.onEvent((event) => this.#onTransportEvent(event));
     this.#publish('STARTED');
   }
@@ -294,7 +294,7 @@ export class Session {
   #onTransportEvent(event: TransportEvent): void {
     recordTransportEvent(this.runLog, event, this.#detachRequested);
     if (this.native.onTransportEvent(event)) return;
-    if (this.capture.onTransportEvent(event)) return;
+    if (this.pageState.onTransportEvent(event)) return;
     switch (event.type) {
       case 'console':
         this.#hub.publish('console', this.console.append(event.message));

@@ -30,7 +30,7 @@ export interface OriginStorage {
 }
 
 /** Cookies and web storage of a session's renderers, redacted unless the caller reveals them. */
-export class SessionStorageAccess {
+export class SessionWebStorage {
   readonly #sessionId: string;
   readonly #control: () => StorageControl;
 

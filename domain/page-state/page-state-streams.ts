@@ -40,7 +40,7 @@ export function networkStream(
   const matches = (entry: NetworkEntry) => matchesNetworkQuery(entry, request);
   // Snapshot and subscribe in one synchronous step: no entry can be published in between.
   const buffered = request.replay
-    ? scope.flatMap((session) => session.capture.network.log.snapshot({}, matches).entries)
+    ? scope.flatMap((session) => session.pageState.network.log.snapshot({}, matches).entries)
     : [];
   const queue = hub.subscribe('network', {
     accepts: (entry) => covers(entry.sessionId) && matches(entry),
@@ -56,7 +56,7 @@ export function dialogStream(
 ): SubscriberQueue<DialogEntry> {
   const { scope, covers } = streamSources(sessions, request.session ?? undefined, 'DIALOGS');
   const buffered = request.replay
-    ? scope.flatMap((session) => session.capture.dialogs.log.snapshot({}).entries)
+    ? scope.flatMap((session) => session.pageState.dialogs.log.snapshot({}).entries)
     : [];
   const queue = hub.subscribe('dialog', { accepts: (entry) => covers(entry.sessionId) });
   for (const entry of buffered) queue.push(entry);

@@ -5,16 +5,16 @@ import type { SessionTopics } from '../sessions/session-event.js';
 import { SessionClock } from './clock.js';
 import { SessionDialogs } from './dialogs.js';
 import { SessionNetwork } from './network.js';
-import { SessionStorageAccess } from './storage.js';
+import { SessionWebStorage } from './storage.js';
 
 /**
  * Everything behind a session's pixels: network, dialogs, cookies and storage, clock. Each reaches its
  * transport seam only through `seam`, which refuses once the session has ended.
  */
-export class SessionCapture {
+export class SessionPageState {
   readonly network: SessionNetwork;
   readonly dialogs: SessionDialogs;
-  readonly storage: SessionStorageAccess;
+  readonly storage: SessionWebStorage;
   readonly clock: SessionClock;
 
   constructor(
@@ -35,7 +35,7 @@ export class SessionCapture {
     };
     this.network = new SessionNetwork(sessionId, hub, seam('network'));
     this.dialogs = new SessionDialogs(sessionId, hub, transport.dialogs);
-    this.storage = new SessionStorageAccess(sessionId, seam('storage'));
+    this.storage = new SessionWebStorage(sessionId, seam('storage'));
     this.clock = new SessionClock(sessionId, seam('clock'));
   }
 
