@@ -36,10 +36,15 @@ export class SequencedLog<T extends Sequenced> {
     return entry;
   }
 
+  /** Entries pushed out of the ring so far. */
+  get overflowed(): number {
+    return this.#ring.overflowed;
+  }
+
   snapshot(read: SequencedRead, matches: (entry: T) => boolean = () => true): LogSnapshot<T> {
     const after = read.afterSeq ?? 0;
     const matching = this.#ring.toArray().filter((entry) => entry.seq > after && matches(entry));
     const entries = read.last == null ? matching : read.last > 0 ? matching.slice(-read.last) : ([] as T[]);
-    return { entries, overflowed: this.#ring.overflowed, total: this.#seq };
+    return { entries, overflowed: this.overflowed, total: this.#seq };
   }
 }

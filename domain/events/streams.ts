@@ -1,10 +1,10 @@
 import type { Delivery, SubscriberQueue } from '../bounded/subscriber-queue.js';
-import { type ConsoleEntry, type ConsoleQuery, matchesConsoleQuery } from '../sessions/console-log.js';
+import { type ConsoleEntry, type ConsoleFilter, matchesConsoleFilter } from '../sessions/console-log.js';
 import type { SessionEvent, SessionTopics } from '../sessions/session-event.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import type { EventHub } from './event-hub.js';
 
-export interface ConsoleStreamRequest extends Omit<ConsoleQuery, 'afterSeq' | 'last'> {
+export interface ConsoleStreamRequest extends ConsoleFilter {
   /** Only this session's entries; all sessions when absent. */
   readonly session?: string | null;
   /** Deliver the buffered entries first, then live ones, with no gap or repeat between them. */
@@ -23,7 +23,7 @@ export function consoleStream(
   const buffered = request.replay ? scope.flatMap((session) => session.console.read(request)) : [];
   const queue = hub.subscribe('console', {
     accepts: (entry) =>
-      (sessionId === undefined || entry.sessionId === sessionId) && matchesConsoleQuery(entry, request),
+      (sessionId === undefined || entry.sessionId === sessionId) && matchesConsoleFilter(entry, request),
   });
   for (const entry of buffered) queue.push(entry);
   return queue;

@@ -1,5 +1,5 @@
 import type { IpcMessage } from '../../transports/contract/native.js';
-import { RingBuffer } from '../bounded/ring-buffer.js';
+import { SequencedLog } from '../bounded/sequenced-log.js';
 import { Redactor } from '../governance/redaction.js';
 
 /** IPC messages kept per session; older ones are dropped and counted in `overflowed`. */
@@ -26,9 +26,8 @@ export interface IpcCapture {
  */
 export class IpcLog {
   readonly #sessionId: string;
-  readonly #ring = new RingBuffer<IpcEntry>(IPC_CAPACITY);
+  readonly #log = new SequencedLog<IpcEntry>(IPC_CAPACITY);
   readonly #redactor = new Redactor();
-  #seq = 0;
   capture: IpcCapture = { channels: null, armedAt: null };
 
   constructor(sessionId: string) {
@@ -36,25 +35,21 @@ export class IpcLog {
   }
 
   get overflowed(): number {
-    return this.#ring.overflowed;
+    return this.#log.overflowed;
   }
 
   record(message: IpcMessage): IpcEntry {
-    this.#seq += 1;
-    const entry: IpcEntry = {
+    return this.#log.append((seq) => ({
       ...message,
       args: this.#redact(message),
-      seq: this.#seq,
+      seq,
       sessionId: this.#sessionId,
       time: new Date(message.time),
-    };
-    this.#ring.push(entry);
-    return entry;
+    }));
   }
 
   read(channel?: string | null): IpcEntry[] {
-    const all = this.#ring.toArray();
-    return channel ? all.filter((entry) => entry.channel === channel) : all;
+    return this.#log.snapshot({}, (entry) => !channel || entry.channel === channel).entries;
   }
 
   #redact(message: IpcMessage): string {

@@ -1,5 +1,5 @@
 import type { DialogRule, NativeDialogCall } from '../../transports/contract/native.js';
-import { RingBuffer } from '../bounded/ring-buffer.js';
+import { SequencedLog } from '../bounded/sequenced-log.js';
 
 /** Native dialog calls kept per session; older ones are dropped and counted in `overflowed`. */
 export const NATIVE_DIALOG_CAPACITY = 200;
@@ -15,8 +15,7 @@ export interface NativeDialogEntry extends Omit<NativeDialogCall, 'time'> {
 /** What the app's native dialogs were asked and answered; the policy itself lives in the main process. */
 export class NativeDialogLog {
   readonly #sessionId: string;
-  readonly #ring = new RingBuffer<NativeDialogEntry>(NATIVE_DIALOG_CAPACITY);
-  #seq = 0;
+  readonly #log = new SequencedLog<NativeDialogEntry>(NATIVE_DIALOG_CAPACITY);
   /** The rules last sent; `once` rules the app has used up are still listed here. */
   policy: readonly DialogRule[] = [];
 
@@ -25,17 +24,19 @@ export class NativeDialogLog {
   }
 
   get overflowed(): number {
-    return this.#ring.overflowed;
+    return this.#log.overflowed;
   }
 
   record(call: NativeDialogCall): NativeDialogEntry {
-    this.#seq += 1;
-    const entry = { ...call, seq: this.#seq, sessionId: this.#sessionId, time: new Date(call.time) };
-    this.#ring.push(entry);
-    return entry;
+    return this.#log.append((seq) => ({
+      ...call,
+      seq,
+      sessionId: this.#sessionId,
+      time: new Date(call.time),
+    }));
   }
 
   read(): NativeDialogEntry[] {
-    return this.#ring.toArray();
+    return this.#log.snapshot({}).entries;
   }
 }

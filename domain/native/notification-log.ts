@@ -1,5 +1,5 @@
 import type { ShownNotification } from '../../transports/contract/native.js';
-import { RingBuffer } from '../bounded/ring-buffer.js';
+import { SequencedLog } from '../bounded/sequenced-log.js';
 
 /** Notifications kept per session; older ones are dropped and counted in `overflowed`. */
 export const NOTIFICATION_CAPACITY = 200;
@@ -31,8 +31,7 @@ export interface NotificationCapture {
  */
 export class NotificationLog {
   readonly #sessionId: string;
-  readonly #ring = new RingBuffer<NotificationEntry>(NOTIFICATION_CAPACITY);
-  #seq = 0;
+  readonly #log = new SequencedLog<NotificationEntry>(NOTIFICATION_CAPACITY);
   #capture: NotificationCapture = { armed: false, titleContains: null, armedAt: null, stoppedAt: null };
 
   constructor(sessionId: string) {
@@ -44,7 +43,7 @@ export class NotificationLog {
   }
 
   get overflowed(): number {
-    return this.#ring.overflowed;
+    return this.#log.overflowed;
   }
 
   arm(titleContains: string | null, now = new Date()): NotificationCapture {
@@ -66,20 +65,10 @@ export class NotificationLog {
       if (stoppedAt !== null && time >= stoppedAt) return undefined;
       if (titleContains !== null && !shown.title.includes(titleContains)) return undefined;
     }
-    this.#seq += 1;
-    const entry: NotificationEntry = {
-      ...shown,
-      seq: this.#seq,
-      sessionId: this.#sessionId,
-      time,
-      beforeArm,
-    };
-    this.#ring.push(entry);
-    return entry;
+    return this.#log.append((seq) => ({ ...shown, seq, sessionId: this.#sessionId, time, beforeArm }));
   }
 
   read(titleContains?: string | null): NotificationEntry[] {
-    const all = this.#ring.toArray();
-    return titleContains ? all.filter((entry) => entry.title.includes(titleContains)) : all;
+    return this.#log.snapshot({}, (entry) => !titleContains || entry.title.includes(titleContains)).entries;
   }
 }

@@ -1,5 +1,5 @@
 import type { ConsoleMessage, ConsoleSource } from '../../transports/contract/transport.js';
-import { RingBuffer } from '../bounded/ring-buffer.js';
+import { type LogSnapshot, SequencedLog, type SequencedRead } from '../bounded/sequenced-log.js';
 
 /** Console entries kept per session; older ones are dropped and counted in `overflowed`. */
 export const CONSOLE_CAPACITY = 1_000;
@@ -16,10 +16,8 @@ export interface ConsoleEntry {
   readonly location: string | null;
 }
 
-/** Filters on console entries; absent or null means "any". */
-export interface ConsoleQuery {
-  readonly afterSeq?: number | null;
-  readonly last?: number | null;
+/** Which console entries to read; absent or null means "any". */
+export interface ConsoleFilter {
   readonly types?: readonly string[] | null;
   readonly windowId?: string | null;
   readonly textContains?: string | null;
@@ -27,34 +25,30 @@ export interface ConsoleQuery {
   readonly since?: Date | null;
 }
 
-export interface ConsoleSnapshot {
-  readonly entries: ConsoleEntry[];
-  readonly overflowed: number;
-  readonly total: number;
-}
+/** A read of the console log: a filter, and where in the sequence to read. */
+export interface ConsoleQuery extends ConsoleFilter, SequencedRead {}
 
-export function matchesConsoleQuery(entry: ConsoleEntry, query: ConsoleQuery): boolean {
-  if (query.afterSeq != null && entry.seq <= query.afterSeq) return false;
-  if (query.types && query.types.length > 0 && !query.types.includes(entry.type)) return false;
-  if (query.windowId != null && entry.windowId !== query.windowId) return false;
-  if (query.textContains != null && !entry.text.includes(query.textContains)) return false;
-  if (query.since != null && entry.time < query.since) return false;
+export type ConsoleSnapshot = LogSnapshot<ConsoleEntry>;
+
+export function matchesConsoleFilter(entry: ConsoleEntry, filter: ConsoleFilter): boolean {
+  if (filter.types && filter.types.length > 0 && !filter.types.includes(entry.type)) return false;
+  if (filter.windowId != null && entry.windowId !== filter.windowId) return false;
+  if (filter.textContains != null && !entry.text.includes(filter.textContains)) return false;
+  if (filter.since != null && entry.time < filter.since) return false;
   return true;
 }
 
 export class ConsoleLog {
   readonly #sessionId: string;
-  readonly #ring = new RingBuffer<ConsoleEntry>(CONSOLE_CAPACITY);
-  #seq = 0;
+  readonly #log = new SequencedLog<ConsoleEntry>(CONSOLE_CAPACITY);
 
   constructor(sessionId: string) {
     this.#sessionId = sessionId;
   }
 
   append(message: ConsoleMessage): ConsoleEntry {
-    this.#seq += 1;
-    const entry: ConsoleEntry = {
-      seq: this.#seq,
+    return this.#log.append((seq) => ({
+      seq,
       sessionId: this.#sessionId,
       time: message.time,
       type: message.type,
@@ -62,26 +56,14 @@ export class ConsoleLog {
       source: message.source,
       windowId: message.windowId ?? null,
       location: message.location ?? null,
-    };
-    this.#ring.push(entry);
-    return entry;
-  }
-
-  get total(): number {
-    return this.#seq;
-  }
-
-  get overflowed(): number {
-    return this.#ring.overflowed;
+    }));
   }
 
   read(query: ConsoleQuery): ConsoleEntry[] {
-    const matching = this.#ring.toArray().filter((entry) => matchesConsoleQuery(entry, query));
-    if (query.last == null) return matching;
-    return query.last > 0 ? matching.slice(-query.last) : [];
+    return this.snapshot(query).entries;
   }
 
   snapshot(query: ConsoleQuery): ConsoleSnapshot {
-    return { entries: this.read(query), overflowed: this.overflowed, total: this.total };
+    return this.#log.snapshot(query, (entry) => matchesConsoleFilter(entry, query));
   }
 }
