@@ -70,6 +70,12 @@ export const ERROR_CODES = {
     retryable: true,
     hint: 'The app may be busy or paused in a debugger; retry, or check it still answers (`discover`).',
   },
+  PROTOCOL_ERROR: {
+    meaning:
+      "A DevTools Protocol or inspector call reached the app and failed there: the endpoint answered the method with an error, or the code Stagegraph runs in the main process threw. The message names the method, then gives the app's own words.",
+    retryable: false,
+    hint: 'Check the session and its window are still there (`session { status windows { id title url } }`); a call that failed while its window navigated or closed works when sent again, otherwise the app cannot serve it and the message says why.',
+  },
   INJECT_FAILED: {
     meaning:
       'The process could not be injected into: it does not exist, is not a Node or Electron main process, its inspector did not open, or the inspector that answered belongs to another process.',

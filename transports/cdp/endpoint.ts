@@ -1,6 +1,7 @@
 import CDP from 'chrome-remote-interface';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { DebuggableApp } from '../contract/transport.js';
+import { TransportError } from '../contract/transport-error.js';
 import { isLoopbackHost } from '../process/loopback.js';
 import { listenerOf } from '../process/proc-sockets.js';
 import { withDeadline } from '../protocol/deadline.js';
@@ -85,14 +86,13 @@ export async function readBrowserEndpoint(
     version = await withDeadline(
       CDP.Version({ host: address.host, port: address.port }),
       timeoutMs,
-      () =>
-        new StagegraphError('CDP_TIMEOUT', `${where} did not answer /json/version within ${timeoutMs} ms.`),
+      () => new TransportError('timeout', `${where} did not answer /json/version within ${timeoutMs} ms.`),
     );
   } catch (error) {
-    if (error instanceof StagegraphError) throw error;
+    if (error instanceof TransportError) throw error;
     if (address.browserWsUrl) return bareEndpoint(address);
-    throw new StagegraphError(
-      'ATTACH_FAILED',
+    throw new TransportError(
+      'unreachable',
       `Nothing answers the DevTools protocol at ${where}: ${reason(error)}.`,
       {
         nextActions: [

@@ -1,5 +1,6 @@
 import { errors, type Page } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { TransportError } from '../contract/transport-error.js';
 import { withDeadline } from '../protocol/deadline.js';
 
 /**
@@ -122,8 +123,8 @@ function isCrash(error: unknown): boolean {
   return false;
 }
 
-function rendererCrashed(cause?: unknown): StagegraphError {
-  return new StagegraphError('RENDERER_CRASHED', "This window's renderer process has crashed.", {
+function rendererCrashed(cause?: unknown): TransportError {
+  return new TransportError('crashed', "This window's renderer process has crashed.", {
     ...(cause === undefined ? {} : { cause }),
   });
 }

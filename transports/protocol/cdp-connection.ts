@@ -1,5 +1,5 @@
 import CDP from 'chrome-remote-interface';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { TransportError } from '../contract/transport-error.js';
 import { withDeadline } from './deadline.js';
 
 /** A DevTools call that takes longer than this is stuck: the browser answers in milliseconds when well. */
@@ -7,15 +7,23 @@ export const CDP_CALL_TIMEOUT_MS = 10_000;
 
 type Listener = (params: Record<string, unknown>, sessionId?: string) => void;
 
+/** A call sent and not yet answered: what to reject when the connection goes. */
+interface PendingCall {
+  readonly method: string;
+  readonly reject: (error: TransportError) => void;
+}
+
 /**
  * One chrome-remote-interface client on a DevTools websocket (a browser's, or a Node inspector's):
- * requests are matched by id, each has a deadline (CDP_TIMEOUT naming the method), and when the socket
- * closes every pending call is rejected at once and `onClose` listeners run, once.
+ * requests are matched by id, each has a deadline, and every failure is a TransportError naming the
+ * method — `protocol` when the other end answers with an error, `timeout` past the deadline, `closed`
+ * when the socket goes: then every pending call is rejected at once and `onClose` listeners run, once.
  */
 export class CdpConnection {
   readonly url: string;
   readonly #client: CDP.Client;
   readonly #closeListeners = new Set<(reason: string) => void>();
+  readonly #pending = new Set<PendingCall>();
   #closed = false;
   #closing = false;
 
@@ -32,16 +40,13 @@ export class CdpConnection {
       connecting,
       timeoutMs,
       () =>
-        new StagegraphError(
-          'CDP_TIMEOUT',
-          `The DevTools websocket ${url} did not open within ${timeoutMs} ms.`,
-        ),
+        new TransportError('timeout', `The DevTools websocket ${url} did not open within ${timeoutMs} ms.`),
     ).catch((error: unknown) => {
       // A late open is closed at once, or its socket would keep the endpoint's session alive.
       void connecting.then((late) => late.close()).catch(() => undefined);
-      if (error instanceof StagegraphError) throw error;
-      throw new StagegraphError(
-        'ATTACH_FAILED',
+      if (error instanceof TransportError) throw error;
+      throw new TransportError(
+        'unreachable',
         `Cannot open the DevTools websocket ${url}: ${String(error)}.`,
         {
           cause: error,
@@ -62,21 +67,28 @@ export class CdpConnection {
     sessionId?: string,
   ): Promise<T> {
     if (this.#closed) {
-      throw new StagegraphError(
-        'SESSION_NOT_RUNNING',
-        `The DevTools connection is closed; ${method} was not sent.`,
-      );
+      throw new TransportError('closed', 'not sent: the DevTools connection is closed.', { method });
     }
-    const call = (this.#client.send as (m: string, p: object, s?: string) => Promise<unknown>)(
+    const sent = (this.#client.send as (m: string, p: object, s?: string) => Promise<unknown>)(
       method,
       params,
       sessionId,
     );
-    return (await withDeadline(
-      call,
-      timeoutMs,
-      () => new StagegraphError('CDP_TIMEOUT', `${method} got no answer within ${timeoutMs} ms.`),
-    )) as T;
+    let pending: PendingCall | undefined;
+    const call = new Promise<unknown>((resolve, reject) => {
+      pending = { method, reject };
+      this.#pending.add(pending);
+      sent.then(resolve, (error: unknown) => reject(this.#failure(method, error)));
+    });
+    try {
+      return (await withDeadline(
+        call,
+        timeoutMs,
+        () => new TransportError('timeout', `no answer within ${timeoutMs} ms.`, { method }),
+      )) as T;
+    } finally {
+      this.#pending.delete(pending as PendingCall);
+    }
   }
 
   /** Subscribes to one event; returns the unsubscribe. */
@@ -100,13 +112,34 @@ export class CdpConnection {
     if (this.#closed) return;
     this.#closing = true;
     this.#closed = true;
+    this.#rejectPending('the DevTools connection was closed before it answered.');
     await this.#client.close().catch(() => undefined);
   }
 
   #markClosed(reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#rejectPending(`${reason} before it answered.`);
     for (const listener of this.#closeListeners) listener(reason);
     this.#closeListeners.clear();
+  }
+
+  #rejectPending(what: string): void {
+    for (const { method, reject } of this.#pending) reject(new TransportError('closed', what, { method }));
+    this.#pending.clear();
+  }
+
+  /**
+   * What a rejected call means: the client rejects with its ProtocolError (carrying the endpoint's answer)
+   * when the other end refused the method, and with a plain Error only when the socket failed under it.
+   */
+  #failure(method: string, error: unknown): TransportError {
+    if (error instanceof Error && 'response' in error) {
+      return new TransportError('protocol', error.message, { method, cause: error });
+    }
+    return new TransportError('closed', `the DevTools connection failed: ${String(error)}.`, {
+      method,
+      cause: error,
+    });
   }
 }
