@@ -3,6 +3,12 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { EventRelay } from '../contract/event-relay.js';
 import type { EvalOutcome } from '../contract/native.js';
 import type {
+  ClockControl,
+  DialogControl,
+  NetworkControl,
+  StorageControl,
+} from '../contract/renderer-control.js';
+import type {
   AppInfo,
   Bounds,
   ExitInfo,
@@ -12,14 +18,10 @@ import type {
   WindowInfo,
 } from '../contract/transport.js';
 import type { WindowDriver } from '../contract/window-driver.js';
-import { PlaywrightClock } from '../page-engine/clock.js';
-import { PlaywrightDialogs } from '../page-engine/dialogs.js';
-import { PlaywrightNetwork } from '../page-engine/network-capture.js';
-import { PageDrivers } from '../page-engine/page-drivers.js';
-import { documentParsed, relayPageEvents } from '../page-engine/page-events.js';
+import { PageContextControls } from '../page-engine/page-context-controls.js';
+import { documentParsed } from '../page-engine/page-events.js';
 import { pageTitle } from '../page-engine/page-title.js';
 import { evalInPage } from '../page-engine/renderer-eval.js';
-import { PlaywrightStorage } from '../page-engine/storage.js';
 import { CdpConnection } from '../protocol/cdp-connection.js';
 import type { BrowserEndpoint } from './endpoint.js';
 import type { OwnedProcess } from './owned-process.js';
@@ -56,17 +58,17 @@ export class CdpSession implements TransportSession {
   readonly pid: number | undefined;
   readonly ownsProcess: boolean;
   readonly endpoint: string;
-  readonly network: PlaywrightNetwork;
-  readonly dialogs: PlaywrightDialogs;
-  readonly storage: PlaywrightStorage;
-  readonly clock: PlaywrightClock;
+  readonly network: NetworkControl;
+  readonly dialogs: DialogControl;
+  readonly storage: StorageControl;
+  readonly clock: ClockControl;
   preferredWindowId: string | undefined;
   readonly #connection: CdpConnection;
   readonly #browser: Browser;
   readonly #context: BrowserContext;
   readonly #windows: PageWindows;
   readonly #owned: OwnedProcess | undefined;
-  readonly #drivers = new PageDrivers();
+  readonly #page: PageContextControls;
   readonly #events = new EventRelay<TransportEvent>();
   /** Set once the session has let go of the app, or lost it: later disconnects are ours, not news. */
   #ended = false;
@@ -85,17 +87,13 @@ export class CdpSession implements TransportSession {
     if (!context) throw new StagegraphError('ATTACH_FAILED', 'The browser has no default context to drive.');
     this.#context = context;
     this.#windows = new PageWindows(connection);
-    const pages = () => this.#windows.pages();
-    this.network = new PlaywrightNetwork(
+    this.#page = new PageContextControls({
       context,
-      (page) => this.#windows.registry.idOf(page),
-      (record) => this.#emit({ type: 'network', record }),
-    );
-    this.dialogs = new PlaywrightDialogs((dialog, decision) =>
-      this.#emit({ type: 'dialog', dialog, decision }),
-    );
-    this.storage = new PlaywrightStorage(context, pages);
-    this.clock = new PlaywrightClock(context, pages);
+      pages: () => this.#windows.pages(),
+      windowIdOf: (page) => this.#windows.registry.idOf(page),
+      emit: (event) => this.#emit(event),
+    });
+    ({ network: this.network, dialogs: this.dialogs, storage: this.storage, clock: this.clock } = this.#page);
   }
 
   /** Connects both clients, takes the open windows and picks the renderer; everything is released on failure. */
@@ -178,7 +176,7 @@ export class CdpSession implements TransportSession {
   }
 
   window(windowId: string): WindowDriver | undefined {
-    return this.#drivers.of(this.#windows.registry.page(windowId));
+    return this.#page.driver(this.#windows.registry.page(windowId));
   }
 
   async evalRenderer(windowId: string, code: string, arg: unknown): Promise<EvalOutcome> {
@@ -249,11 +247,7 @@ export class CdpSession implements TransportSession {
     const added = await this.#windows.add(this.#context, page);
     if (!added?.isNew) return;
     const { id } = added;
-    relayPageEvents(page, id, {
-      emit: (event) => this.#emit(event),
-      dialogs: this.dialogs,
-      forget: (closed) => this.#windows.remove(closed),
-    });
+    this.#page.relayWindow(page, id, (closed) => this.#windows.remove(closed));
     if (!initial) await documentParsed(page, WINDOW_ANNOUNCE_TIMEOUT_MS);
     if (page.isClosed()) return;
     // Asked of the page: the browser's Target event with the new title may still be on its way.

@@ -3,6 +3,12 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { type Capability, type CapabilityMatrix, capabilityMatrix } from '../contract/capabilities.js';
 import { EventRelay } from '../contract/event-relay.js';
 import type {
+  ClockControl,
+  DialogControl,
+  NetworkControl,
+  StorageControl,
+} from '../contract/renderer-control.js';
+import type {
   AppInfo,
   Bounds,
   ExitInfo,
@@ -11,13 +17,7 @@ import type {
   WindowInfo,
 } from '../contract/transport.js';
 import type { WindowDriver } from '../contract/window-driver.js';
-import { PlaywrightClock } from '../page-engine/clock.js';
-import { PlaywrightDialogs } from '../page-engine/dialogs.js';
-import { PlaywrightNetwork } from '../page-engine/network-capture.js';
-import { rawSessionsAreDeaf } from '../page-engine/page-cdp.js';
-import { PageDrivers } from '../page-engine/page-drivers.js';
-import { relayRendererEvents } from '../page-engine/page-events.js';
-import { PlaywrightStorage } from '../page-engine/storage.js';
+import { PageContextControls } from '../page-engine/page-context-controls.js';
 import { AgentChannel } from './agent-channel.js';
 import { injectAgentSource, injectCallSource, injectReleaseSource } from './agent-sources.js';
 import { CdpRelay } from './cdp-relay.js';
@@ -66,10 +66,11 @@ export class InspectorSession implements TransportSession {
   readonly endpoint: string;
   capabilities: CapabilityMatrix = capabilityMatrix(MAIN_PROCESS);
   native: InjectedNativeSurface | undefined;
-  network: PlaywrightNetwork | undefined;
-  dialogs: PlaywrightDialogs | undefined;
-  storage: PlaywrightStorage | undefined;
-  clock: PlaywrightClock | undefined;
+  /** The renderer controls: set once the debugger upgrade connected Playwright to the windows. */
+  network: NetworkControl | undefined;
+  dialogs: DialogControl | undefined;
+  storage: StorageControl | undefined;
+  clock: ClockControl | undefined;
   /** Why the debugger upgrade did not happen, when it was asked for and failed. */
   upgradeError: string | null = null;
   readonly #main: MainProcess;
@@ -77,7 +78,7 @@ export class InspectorSession implements TransportSession {
   readonly #events = new EventRelay<TransportEvent>();
   readonly #windows = new Map<number, WindowEntry>();
   readonly #pages = new Map<number, Page>();
-  readonly #drivers = new PageDrivers();
+  #page: PageContextControls | undefined;
   #nextWindow = 1;
   #relay: CdpRelay | undefined;
   #channel: AgentChannel | undefined;
@@ -199,23 +200,20 @@ export class InspectorSession implements TransportSession {
     );
     this.#browser = browser;
     const context = browser.contexts()[0] as BrowserContext;
-    rawSessionsAreDeaf(context);
-    const pages = () => [...this.#pages.values()];
-    const windowOf = (page: Page) => this.#windowOfPage(page);
-    this.network = new PlaywrightNetwork(context, windowOf, (record) =>
-      this.#emit({ type: 'network', record }),
-    );
     // Before any page is tracked: a tracked page's dialogs go to this policy from its first one.
-    const dialogs = new PlaywrightDialogs((dialog, decision) =>
-      this.#emit({ type: 'dialog', dialog, decision }),
-    );
-    this.dialogs = dialogs;
-    this.storage = new PlaywrightStorage(context, pages);
-    this.clock = new PlaywrightClock(context, pages);
-    context.on('page', (page) => void this.#track(page, dialogs));
+    const controls = new PageContextControls({
+      context,
+      pages: () => [...this.#pages.values()],
+      windowIdOf: (page) => this.#windowOfPage(page),
+      emit: (event) => this.#emit(event),
+      rawSessionsDeaf: true,
+    });
+    this.#page = controls;
+    ({ network: this.network, dialogs: this.dialogs, storage: this.storage, clock: this.clock } = controls);
+    context.on('page', (page) => void this.#track(page, controls));
     await deadline.step(
       'tying the pages to their windows',
-      Promise.all(context.pages().map((page) => this.#track(page, dialogs))),
+      Promise.all(context.pages().map((page) => this.#track(page, controls))),
     );
   }
 
@@ -246,7 +244,7 @@ export class InspectorSession implements TransportSession {
 
   window(windowId: string): WindowDriver | undefined {
     const entry = this.#byId(windowId);
-    return this.#drivers.of(entry && this.#pages.get(entry.contentsId));
+    return this.#page?.driver(entry && this.#pages.get(entry.contentsId));
   }
 
   onEvent(listener: (event: TransportEvent) => void): () => void {
@@ -318,7 +316,7 @@ export class InspectorSession implements TransportSession {
   }
 
   /** A page Playwright announced: tied to its window through the target id the relay knows. */
-  async #track(page: Page, dialogs: PlaywrightDialogs): Promise<void> {
+  async #track(page: Page, controls: PageContextControls): Promise<void> {
     // A session of its own, for one command: the relay answers commands on any session of the window.
     const session = await page
       .context()
@@ -331,7 +329,7 @@ export class InspectorSession implements TransportSession {
     if (contentsId === undefined || !entry || this.#pages.get(contentsId) === page) return;
     this.#pages.set(contentsId, page);
     // The window's closing is the main process's to tell (agent 'window-closed'); the page only goes.
-    relayRendererEvents(page, entry.id, { emit: (event) => this.#emit(event), dialogs });
+    controls.relayRenderer(page, entry.id);
     page.once('close', () => this.#pages.delete(contentsId));
   }
 

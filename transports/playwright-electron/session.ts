@@ -1,6 +1,12 @@
 import type { ElectronApplication, Page, ConsoleMessage as PlaywrightConsoleMessage } from 'playwright-core';
 import { EventRelay } from '../contract/event-relay.js';
 import type {
+  ClockControl,
+  DialogControl,
+  NetworkControl,
+  StorageControl,
+} from '../contract/renderer-control.js';
+import type {
   AppInfo,
   Bounds,
   ConsoleSource,
@@ -10,13 +16,9 @@ import type {
   WindowInfo,
 } from '../contract/transport.js';
 import type { WindowDriver } from '../contract/window-driver.js';
-import { PlaywrightClock } from '../page-engine/clock.js';
 import { consoleMessageOf } from '../page-engine/console-feed.js';
-import { PlaywrightDialogs } from '../page-engine/dialogs.js';
-import { PlaywrightNetwork } from '../page-engine/network-capture.js';
-import { PageDrivers } from '../page-engine/page-drivers.js';
-import { documentParsed, relayPageEvents } from '../page-engine/page-events.js';
-import { PlaywrightStorage } from '../page-engine/storage.js';
+import { PageContextControls } from '../page-engine/page-context-controls.js';
+import { documentParsed } from '../page-engine/page-events.js';
 import { describePage, WindowRegistry } from '../page-engine/window-registry.js';
 import { readLines } from '../process/output-lines.js';
 import { OwnedGroup } from '../process/process-group.js';
@@ -30,15 +32,15 @@ const WINDOW_ANNOUNCE_TIMEOUT_MS = 5_000;
 /** One launched Electron app driven through Playwright's ElectronApplication. */
 export class PlaywrightElectronSession implements TransportSession {
   readonly app: AppInfo;
-  readonly network: PlaywrightNetwork;
-  readonly dialogs: PlaywrightDialogs;
-  readonly storage: PlaywrightStorage;
-  readonly clock: PlaywrightClock;
+  readonly network: NetworkControl;
+  readonly dialogs: DialogControl;
+  readonly storage: StorageControl;
+  readonly clock: ClockControl;
   /** Set once start() has installed (or found) the main-process agent. */
   native: PlaywrightNativeSurface | undefined;
   readonly #electron: ElectronApplication;
   readonly #windows = new WindowRegistry();
-  readonly #drivers = new PageDrivers();
+  readonly #page: PageContextControls;
   /** Events from before the first listener (the app's start-up output, console, windows) wait for it. */
   readonly #events = new EventRelay<TransportEvent>();
   readonly #exited: Promise<ExitInfo>;
@@ -50,19 +52,13 @@ export class PlaywrightElectronSession implements TransportSession {
   private constructor(electron: ElectronApplication, app: AppInfo) {
     this.#electron = electron;
     this.app = app;
-    // Every window is a page of the one context, so capture, stubs, cookies and the clock span them all.
-    const context = electron.context();
-    const pages = () => this.#windows.entries().map(([, page]) => page);
-    this.network = new PlaywrightNetwork(
-      context,
-      (page) => this.#windows.idOf(page),
-      (record) => this.#emit({ type: 'network', record }),
-    );
-    this.dialogs = new PlaywrightDialogs((dialog, decision) =>
-      this.#emit({ type: 'dialog', dialog, decision }),
-    );
-    this.storage = new PlaywrightStorage(context, pages);
-    this.clock = new PlaywrightClock(context, pages);
+    this.#page = new PageContextControls({
+      context: electron.context(),
+      pages: () => this.#windows.entries().map(([, page]) => page),
+      windowIdOf: (page) => this.#windows.idOf(page),
+      emit: (event) => this.#emit(event),
+    });
+    ({ network: this.network, dialogs: this.dialogs, storage: this.storage, clock: this.clock } = this.#page);
     const child = electron.process();
     for (const stream of ['stdout', 'stderr'] as const) {
       const source = child[stream];
@@ -133,7 +129,7 @@ export class PlaywrightElectronSession implements TransportSession {
   }
 
   window(windowId: string): WindowDriver | undefined {
-    return this.#drivers.of(this.#windows.page(windowId));
+    return this.#page.driver(this.#windows.page(windowId));
   }
 
   onEvent(listener: (event: TransportEvent) => void): () => void {
@@ -161,11 +157,7 @@ export class PlaywrightElectronSession implements TransportSession {
   #track(page: Page): void {
     const { id, isNew } = this.#windows.add(page);
     if (!isNew) return;
-    relayPageEvents(page, id, {
-      emit: (event) => this.#emit(event),
-      dialogs: this.dialogs,
-      forget: (closed) => this.#windows.remove(closed),
-    });
+    this.#page.relayWindow(page, id, (closed) => this.#windows.remove(closed));
     void documentParsed(page, WINDOW_ANNOUNCE_TIMEOUT_MS)
       .then(() => describePage(id, page))
       .then((window) => this.#emit({ type: 'window-opened', window }));
