@@ -102,14 +102,16 @@ for (const host of FIXTURE_HOSTS) {
     });
 
     describe(`action failures are actionable on ${host.name}`, () => {
+      // Disabled, covered and not-editable are what Playwright saw before the timeout: give a loaded machine
+      // time to look at least once (a 300 ms one at load 17 had not, and failed as a plain timeout).
       const fails = (mutation: string) => app.failure(`mutation { ${mutation} { windowId } }`);
       const parsesAll = (actions: string[]) => actions.every((action) => parse(action) !== undefined);
 
       it('a disabled target is ELEMENT_DISABLED, a covered one ELEMENT_OBSCURED naming the cover', async () => {
-        const disabled = await fails('click(target: { testId: "archive" }, timeoutMs: 300)');
+        const disabled = await fails('click(target: { testId: "archive" }, timeoutMs: 5000)');
         expect(disabled.code).toBe('ELEMENT_DISABLED');
         expect(parsesAll(disabled.nextActions)).toBe(true);
-        const covered = await fails('click(target: { testId: "covered" }, timeoutMs: 300)');
+        const covered = await fails('click(target: { testId: "covered" }, timeoutMs: 5000)');
         expect(covered.code).toBe('ELEMENT_OBSCURED');
         expect(covered.message).toContain('Cookie banner');
       });
@@ -129,7 +131,7 @@ for (const host of FIXTURE_HOSTS) {
       });
 
       it('filling a button is ELEMENT_NOT_EDITABLE; a target named two ways is BAD_INPUT', async () => {
-        expect((await fails('fill(target: { testId: "submit" }, value: "x", timeoutMs: 300)')).code).toBe(
+        expect((await fails('fill(target: { testId: "submit" }, value: "x", timeoutMs: 5000)')).code).toBe(
           'ELEMENT_NOT_EDITABLE',
         );
         expect((await fails('click(target: { testId: "submit", text: "Submit" })')).code).toBe('BAD_INPUT');
@@ -154,7 +156,7 @@ for (const host of FIXTURE_HOSTS) {
           ),
           await app.send('{ session { window { snapshot { nodes { name value text } } } } }'),
           await app.send(
-            `mutation { fill(target: { testId: "submit" }, value: "${token}", secret: true, timeoutMs: 200) { windowId } }`,
+            `mutation { fill(target: { testId: "submit" }, value: "${token}", secret: true, timeoutMs: 5000) { windowId } }`,
           ),
         ];
         expect(responses[3].errors[0].extensions.code).toBe('ELEMENT_NOT_EDITABLE');
