@@ -10,6 +10,7 @@ import type {
 import type { Session, SessionWindow } from '../sessions/session.js';
 import { clamp } from '../sessions/session-registry.js';
 import { diff, type SnapshotDiff } from '../snapshot/diff.js';
+import { windowActions } from '../snapshot/next-actions.js';
 import { similarRefs, type Wanted } from '../snapshot/similar.js';
 import { type Snapshot, type SnapshotNode, toSnapshotNode } from '../snapshot/snapshot.js';
 import { handedOver, type PreviewedTarget } from './handover.js';
@@ -119,10 +120,10 @@ function withRecovery(
   located: ResolvedNode | null,
 ): unknown {
   if (!(error instanceof StagegraphError) || error.nextActions.length > 0) return error;
-  const window = `session(id: "${session.id}") { window(id: "${windowId}")`;
+  const at = { sessionId: session.id, windowId };
   const look = located
-    ? `query { ${window} { node(ref: "${session.snapshots.refFor(windowId, located)}") { ref role name states bbox { x y width height } } } } }`
-    : `query { ${window} { snapshot(interactiveOnly: true) { nodes { ref role name states } } } } }`;
+    ? windowActions.node(at, session.snapshots.refFor(windowId, located))
+    : windowActions.interactive(at, true);
   return new StagegraphError(error.code, error.message, {
     hint: error.hint,
     nextActions: [look],
@@ -173,9 +174,7 @@ async function locate(
     throw new StagegraphError(error.code, error.message, {
       hint: error.hint,
       similarRefs: similarRefs(wantedBy(query.spec), fresh),
-      nextActions: [
-        `query { session(id: "${session.id}") { window(id: "${window.id}") { snapshot(interactiveOnly: true) { nodes { ref role name } } } } }`,
-      ],
+      nextActions: [windowActions.interactive({ sessionId: session.id, windowId: window.id })],
       ...(error.details ? { details: error.details } : {}),
     });
   }

@@ -2,6 +2,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { SnapshotRequest } from '../../transports/contract/window-driver.js';
 import type { Session } from '../sessions/session.js';
 import { diff, type SnapshotDiff } from '../snapshot/diff.js';
+import { windowActions } from '../snapshot/next-actions.js';
 import { cursorSnapshotId, type Page, paginate } from '../snapshot/paginate.js';
 import type { Snapshot, SnapshotNode } from '../snapshot/snapshot.js';
 import type { NodeField } from '../snapshot/token-estimate.js';
@@ -68,9 +69,7 @@ function sinceSnapshot(session: Session, windowId: string, since: string): Snaps
   if (last) return last;
   throw new StagegraphError('BAD_INPUT', `Window ${windowId} has no snapshot yet to diff against.`, {
     hint: 'Take a snapshot first; `since: LAST` then returns only what changed.',
-    nextActions: [
-      `query { session(id: "${session.id}") { window(id: "${windowId}") { snapshot { id nodes { ref role name } } } } }`,
-    ],
+    nextActions: [windowActions.snapshot({ sessionId: session.id, windowId })],
   });
 }
 

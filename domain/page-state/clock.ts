@@ -1,5 +1,6 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { ClockControl } from '../../transports/contract/renderer-control.js';
+import { pageStateActions } from './next-actions.js';
 
 /**
  * The longest a single advance or runFor may cover: a day of fake time runs every timer due in it, and
@@ -84,7 +85,7 @@ export class SessionClock {
       'CLOCK_NOT_INSTALLED',
       `Session ${this.#sessionId} has no fake clock installed.`,
       {
-        nextActions: [`mutation { installClock(session: "${this.#sessionId}") { installed now paused } }`],
+        nextActions: [pageStateActions.installClock(this.#sessionId)],
       },
     );
   }

@@ -10,6 +10,7 @@ import type { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../sessions/session-event.js';
 import { clamp } from '../sessions/session-registry.js';
 import { matchesNetworkQuery, type NetworkEntry, NetworkLog, type NetworkQuery } from './network-log.js';
+import { pageStateActions } from './next-actions.js';
 
 /** Bodies kept per entry by default: enough for typical JSON, small enough for a 500-entry ring. */
 export const BODY_BYTES_DEFAULT = 64 * 1024;
@@ -119,9 +120,7 @@ export class SessionNetwork {
         'NETWORK_CAPTURE_NOT_FOUND',
         `Session ${this.#sessionId} has no armed capture ${id}.`,
         {
-          nextActions: [
-            `query { session(id: "${this.#sessionId}") { networkCaptures { id filter { urlPatterns } } } }`,
-          ],
+          nextActions: [pageStateActions.networkCaptures(this.#sessionId)],
           details: { armed: [...this.#captures.keys()] },
         },
       );
@@ -164,9 +163,7 @@ export class SessionNetwork {
     const removed = await control.unstub(id);
     if (removed) return removed;
     throw new StagegraphError('STUB_NOT_FOUND', `Session ${this.#sessionId} has no stub ${id}.`, {
-      nextActions: [
-        `query { session(id: "${this.#sessionId}") { networkStubs { id pattern hits active } } }`,
-      ],
+      nextActions: [pageStateActions.networkStubs(this.#sessionId)],
       details: { stubs: control.stubs().map((stub) => stub.id) },
     });
   }

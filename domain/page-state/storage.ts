@@ -7,6 +7,7 @@ import type {
   StorageOperation,
 } from '../../transports/contract/renderer-control.js';
 import { REDACTED_VALUE } from '../../transports/contract/window-driver.js';
+import { pageStateActions } from './next-actions.js';
 
 /** Filters on cookies; absent or null means "any". */
 export interface CookieQuery {
@@ -44,7 +45,7 @@ export class SessionWebStorage {
     if (notUrl !== undefined) {
       throw new StagegraphError('BAD_INPUT', `Cookies are read by URL, and "${notUrl}" is not one.`, {
         hint: 'Pass absolute URLs such as http://127.0.0.1:8080/, or leave `urls` out for every cookie.',
-        nextActions: [`query { session(id: "${this.#sessionId}") { storageOrigins } }`],
+        nextActions: [pageStateActions.storageOrigins(this.#sessionId)],
       });
     }
     const cookies = await this.#control().cookies(query.urls ?? []);
@@ -85,10 +86,7 @@ export class SessionWebStorage {
         'STORAGE_ORIGIN_NOT_OPEN',
         `No open window of session ${this.#sessionId} has the origin ${origin}.`,
         {
-          nextActions: openOrigins.map(
-            (open) =>
-              `query { session(id: "${this.#sessionId}") { storage(origin: "${open}") { localStorage { key } } } }`,
-          ),
+          nextActions: openOrigins.map((open) => pageStateActions.localStorageKeys(this.#sessionId, open)),
           details: { openOrigins },
         },
       );

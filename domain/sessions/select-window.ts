@@ -1,5 +1,6 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { WindowInfo } from '../../transports/contract/transport.js';
+import { sessionActions } from './next-actions.js';
 
 export interface WindowSelector {
   readonly id?: string | null;
@@ -34,7 +35,7 @@ export function selectWindow<W extends WindowInfo>(
     'WINDOW_NOT_FOUND',
     `No open window of session ${sessionId} matches ${JSON.stringify(Object.fromEntries(criteria))}.`,
     {
-      nextActions: [`query { session(id: "${sessionId}") { windows { id title url } } }`],
+      nextActions: [sessionActions.windows({ id: sessionId })],
       details: { openWindows: windows.map(({ id, title, url }) => ({ id, title, url })) },
     },
   );

@@ -1,3 +1,37 @@
+import { graphqlString } from '../sessions/graphql-string.js';
+import { sessionActions } from '../sessions/next-actions.js';
+
+/** Where a window-level next action reads: a real session and one of its windows. */
+export interface WindowAt {
+  readonly sessionId: string;
+  readonly windowId: string;
+}
+
+function onWindow(at: WindowAt, selection: string): string {
+  return `query { session(id: ${graphqlString(at.sessionId)}) { window(id: ${graphqlString(at.windowId)}) { ${selection} } } }`;
+}
+
+/**
+ * The reads an error offers to look at a window again, so the caller's next call can name a target that
+ * exists. test/next-actions.test.ts validates each against the schema.
+ */
+export const windowActions = {
+  /** A full snapshot with its id, for `since:` to diff against. */
+  snapshot: (at: WindowAt) => onWindow(at, 'snapshot { id nodes { ref role name } }'),
+  /** The elements a caller can act on; with their states when the failure was about actionability. */
+  interactive: (at: WindowAt, withStates = false) =>
+    onWindow(at, `snapshot(interactiveOnly: true) { nodes { ref role name${withStates ? ' states' : ''} } }`),
+  /** One element as it is now: whether it is enabled, visible, where it is. */
+  node: (at: WindowAt, ref: string) =>
+    onWindow(at, `node(ref: ${graphqlString(ref)}) { ref role name states bbox { x y width height } }`),
+  /** The element looked up again by what it was. */
+  find: (at: WindowAt, role: string, name?: string | null) =>
+    onWindow(
+      at,
+      `find(role: ${graphqlString(role)}${name ? `, name: ${graphqlString(name)}` : ''}) { ref role name }`,
+    ),
+} as const;
+
 export interface RecoveryContext {
   readonly sessionId: string;
   /** The window the ref belonged to (or was asked in); without it the caller is sent to the window list. */
@@ -9,26 +43,12 @@ export interface RecoveryContext {
 
 /**
  * Ready GraphQL operations that recover from a ref that no longer resolves: re-snapshot the window, and look
- * the element up again by role and name when we know them. The only place that spells these operations, so
- * they follow the schema's field names from one spot.
+ * the element up again by role and name when we know them.
  */
 export function refRecoveryActions(context: RecoveryContext): string[] {
-  const session = `session(id: ${quote(context.sessionId)})`;
-  if (context.windowId == null) return [`query { ${session} { windows { id title url } } }`];
-  const window = `window(id: ${quote(context.windowId)})`;
-  const actions = [
-    `query { ${session} { ${window} { snapshot(interactiveOnly: true) { nodes { ref role name } } } } }`,
-  ];
-  if (context.role) {
-    const name = context.name ? `, name: ${quote(context.name)}` : '';
-    actions.push(
-      `query { ${session} { ${window} { find(role: ${quote(context.role)}${name}) { ref role name } } } }`,
-    );
-  }
+  if (context.windowId == null) return [sessionActions.windows({ id: context.sessionId })];
+  const at = { sessionId: context.sessionId, windowId: context.windowId };
+  const actions = [windowActions.interactive(at)];
+  if (context.role) actions.push(windowActions.find(at, context.role, context.name));
   return actions;
-}
-
-/** JSON string escapes are all valid GraphQL string escapes. */
-function quote(value: string): string {
-  return JSON.stringify(value);
 }
