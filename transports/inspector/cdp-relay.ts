@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { TransportError } from '../contract/transport-error.js';
 import type { AgentMessage } from './inject-agent.js';
 
 /** The one browser context an injected app's windows are presented in. */
@@ -261,7 +262,7 @@ export class CdpRelay {
 
   async #command(contentsId: number, method: string, params: unknown): Promise<unknown> {
     const answer = await this.#ask(contentsId, method, params);
-    if (answer.error !== undefined) throw new Error(answer.error);
+    if (answer.error !== undefined) throw new TransportError('protocol', answer.error, { method });
     return answer.result;
   }
 

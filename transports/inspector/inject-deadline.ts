@@ -1,5 +1,7 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { TransportError } from '../contract/transport-error.js';
 import { withDeadline } from '../protocol/deadline.js';
+import { injectFailed } from './open-inspector.js';
 
 /**
  * One inject's time budget, shared by its steps: each step waits at most for what is left of it, and a
@@ -53,11 +55,18 @@ export class InjectDeadline {
     const running = Promise.race([work, this.#abandoned]);
     return withDeadline(running, this.remainingMs(), () => this.timedOut(name)).catch((error: unknown) => {
       // A protocol call's own deadline inside the step is the step running out of time too.
-      const code = error instanceof StagegraphError ? error.code : null;
-      const gaveUp = this.#aborted !== null || code === 'INJECT_TIMEOUT' || code === 'CDP_TIMEOUT';
-      if (!gaveUp) throw error;
-      if (late) void work.then(late).catch(() => undefined);
-      throw code === 'CDP_TIMEOUT' ? this.timedOut(name) : error;
+      const callTimedOut = error instanceof TransportError && error.kind === 'timeout';
+      const stepTimedOut = error instanceof StagegraphError && error.code === 'INJECT_TIMEOUT';
+      if (this.#aborted !== null || callTimedOut || stepTimedOut) {
+        if (late) void work.then(late).catch(() => undefined);
+        throw callTimedOut ? this.timedOut(name) : error;
+      }
+      // The inspector went away or refused mid-inject: there is no session yet for SESSION_NOT_RUNNING
+      // or ATTACH_FAILED's hints to speak of, so it is said as a failed inject, naming the step.
+      if (error instanceof TransportError) {
+        throw injectFailed(this.pid, `${error.message.replace(/\.$/, '')} (while ${name})`, error);
+      }
+      throw error;
     });
   }
 

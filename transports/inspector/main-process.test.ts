@@ -37,6 +37,13 @@ describe('MainProcess', () => {
     const main = await MainProcess.connect(url, new InjectDeadline(child.pid as number, 30_000));
     expect(main.electron).toBe(false);
     expect(await main.run<number>('(electron, arg) => (electron === null ? arg * 2 : -1)', 21)).toBe(42);
+    // Source that throws in the app is a protocol failure of Runtime.evaluate, in the app's words only.
+    await expect(main.run('() => { throw new TypeError("nope") }')).rejects.toMatchObject({
+      kind: 'protocol',
+      method: 'Runtime.evaluate',
+      code: 'PROTOCOL_ERROR',
+      message: 'Runtime.evaluate: TypeError: nope',
+    });
     await main.release(false);
     expect(main.closed).toBe(true);
   });

@@ -1,4 +1,5 @@
 import type { ConsoleMessage } from '../contract/transport.js';
+import { TransportError } from '../contract/transport-error.js';
 import { loopbackPortsOf } from '../process/proc-sockets.js';
 import { delay } from '../process/process-group.js';
 import { CdpConnection } from '../protocol/cdp-connection.js';
@@ -177,8 +178,9 @@ async function evaluate<T>(
     ...(commandLineApi ? { includeCommandLineAPI: true } : {}),
   });
   if (exceptionDetails) {
+    // Its first line: the stack under it names files and lines of the app, of no use to a caller.
     const message = exceptionDetails.exception?.description?.split('\n')[0] ?? exceptionDetails.text;
-    throw new Error(message);
+    throw new TransportError('protocol', message, { method: 'Runtime.evaluate' });
   }
   return result.value as T;
 }

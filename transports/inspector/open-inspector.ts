@@ -85,8 +85,9 @@ function signalMasks(pid: number): { name: string; catchesUsr1: boolean } | null
   return { name: field('Name') || `pid ${pid}`, catchesUsr1: ((caught >> SIGUSR1_BIT) & 1n) === 1n };
 }
 
-export function injectFailed(pid: number, reason: string): StagegraphError {
+export function injectFailed(pid: number, reason: string, cause?: unknown): StagegraphError {
   return new StagegraphError('INJECT_FAILED', `Cannot inject into pid ${pid}: ${reason}.`, {
     nextActions: ['query { sessions { id pid app { name } } }'],
+    ...(cause === undefined ? {} : { cause }),
   });
 }
