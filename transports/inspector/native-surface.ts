@@ -2,21 +2,14 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type {
   DialogRule,
   EvalOutcome,
-  IpcInvocation,
-  MenuInvocation,
-  NativeEvent,
-  NativeMenuItem,
   NativeSurface,
-  OpenContextMenu,
   TrayInvocation,
   TrayState,
 } from '../contract/native.js';
-import { agentCallSource, userCodeSource } from '../main-agent/agent-source.js';
+import { userCodeSource } from '../main-agent/agent-source.js';
+import { AgentSurface } from '../main-agent/agent-surface.js';
 import { injectCallSource, injectedNativeHooksSource } from './agent-sources.js';
 import type { MainProcess } from './main-process.js';
-
-/** After a failed poll (the app busy), wait this long before polling again. */
-const POLL_RETRY_MS = 250;
 
 /** Where a window id of the session points in the main process. */
 export interface WindowLookup {
@@ -30,17 +23,14 @@ export interface WindowLookup {
  * and IPC hooks a launch installs, run with the app's own electron module. Renderer eval goes through
  * `webContents.executeJavaScript`, so it works before (and without) the debugger upgrade.
  */
-export class InjectedNativeSurface implements NativeSurface {
-  readonly instrumented: boolean;
+export class InjectedNativeSurface extends AgentSurface implements NativeSurface {
   readonly #main: MainProcess;
   readonly #windows: WindowLookup;
-  #polling = false;
-  #closed = false;
 
   private constructor(main: MainProcess, windows: WindowLookup, instrumented: boolean) {
+    super({ run: (source, arg) => main.run(source, arg), instrumented, gone: () => main.closed });
     this.#main = main;
     this.#windows = windows;
-    this.instrumented = instrumented;
   }
 
   static async install(main: MainProcess, windows: WindowLookup): Promise<InjectedNativeSurface> {
@@ -48,48 +38,7 @@ export class InjectedNativeSurface implements NativeSurface {
     return new InjectedNativeSurface(main, windows, instrumented);
   }
 
-  startEvents(emit: (event: NativeEvent) => void): void {
-    if (this.#polling) return;
-    this.#polling = true;
-    void (async () => {
-      let afterSeq = 0;
-      while (!this.#closed && !this.#main.closed) {
-        try {
-          const { events } = await this.#call<{ events: { seq: number; event: NativeEvent }[] }>(
-            'agent.core.next(arg)',
-            afterSeq,
-          );
-          for (const { seq, event } of events) {
-            afterSeq = seq;
-            if (!this.#closed) emit(event);
-          }
-        } catch {
-          await new Promise((resolve) => setTimeout(resolve, POLL_RETRY_MS));
-        }
-      }
-    })();
-  }
-
-  close(): void {
-    this.#closed = true;
-  }
-
-  applicationMenu(): Promise<NativeMenuItem[] | null> {
-    return this.#call('agent.menus.applicationMenu()');
-  }
-
-  invokeMenuItem(path: readonly string[]): Promise<MenuInvocation> {
-    return this.#call('agent.menus.invokeApplication(arg)', path);
-  }
-
-  contextMenu(): Promise<OpenContextMenu | null> {
-    return this.#call('agent.menus.contextMenu()');
-  }
-
-  invokeContextMenuItem(path: readonly string[]): Promise<MenuInvocation> {
-    return this.#call('agent.menus.invokeContext(arg)', path);
-  }
-
+  /** None are known: Electron keeps no list of trays, and these hooks came after the app made its own. */
   async trays(): Promise<TrayState[]> {
     return [];
   }
@@ -110,14 +59,6 @@ export class InjectedNativeSurface implements NativeSurface {
     return this.#windows.windowIdOfBrowserWindow(browserWindowId);
   }
 
-  async setIpcCapture(channels: readonly string[] | null): Promise<void> {
-    await this.#call('agent.ipc.setCapture(arg)', channels);
-  }
-
-  invokeIpc(channel: string, args: readonly unknown[]): Promise<IpcInvocation> {
-    return this.#call('agent.ipc.invoke(arg.channel, arg.args)', { channel, args });
-  }
-
   evalMain(code: string, arg: unknown): Promise<EvalOutcome> {
     return settle(this.#main.run<EvalOutcome>(userCodeSource(code, 'main'), arg));
   }
@@ -133,10 +74,6 @@ export class InjectedNativeSurface implements NativeSurface {
         call,
       }),
     );
-  }
-
-  #call<T>(body: string, arg?: unknown): Promise<T> {
-    return this.#main.run<T>(agentCallSource(body), arg);
   }
 }
 

@@ -2,17 +2,14 @@ import type { ElectronApplication, Page } from 'playwright-core';
 import type {
   DialogRule,
   EvalOutcome,
-  IpcInvocation,
-  MenuInvocation,
-  NativeEvent,
-  NativeMenuItem,
   NativeSurface,
-  OpenContextMenu,
   TrayEventName,
   TrayInvocation,
   TrayState,
 } from '../contract/native.js';
-import { agentCallSource, lateInstallSource, userCodeSource } from '../main-agent/agent-source.js';
+import { lateInstallSource, userCodeSource } from '../main-agent/agent-source.js';
+import { AgentSurface } from '../main-agent/agent-surface.js';
+import { evalInPage } from '../page-engine/renderer-eval.js';
 
 /**
  * Runs shipped source in the main process. Playwright calls a function it is given but only evaluates a
@@ -25,9 +22,6 @@ const RUN_SHIPPED = (electron: unknown, { source, arg }: { source: string; arg: 
   return compile(source)(electron, arg);
 };
 
-/** After a failed poll (the app busy or restarting its loop), wait this long before polling again. */
-const POLL_RETRY_MS = 250;
-
 interface WindowLookup {
   entries(): [string, Page][];
 }
@@ -37,18 +31,19 @@ interface WindowLookup {
  * function in the main process (not user eval), except evalMain / evalRenderer, which the schema exposes
  * only on the server's explicit opt-in.
  */
-export class PlaywrightNativeSurface implements NativeSurface {
-  readonly instrumented: boolean;
+export class PlaywrightNativeSurface extends AgentSurface implements NativeSurface {
   readonly #electron: ElectronApplication;
   readonly #windows: WindowLookup;
   readonly #browserWindowIds = new WeakMap<Page, number>();
-  #polling = false;
-  #closed = false;
 
   private constructor(electron: ElectronApplication, windows: WindowLookup, instrumented: boolean) {
+    super({
+      run: (source, arg) => electron.evaluate(RUN_SHIPPED, { source, arg }),
+      instrumented,
+      gone: () => electron.process().exitCode !== null,
+    });
     this.#electron = electron;
     this.#windows = windows;
-    this.instrumented = instrumented;
   }
 
   /** Installs the agent when the instrumented preload has not already (a plain launch), and says which. */
@@ -63,59 +58,16 @@ export class PlaywrightNativeSurface implements NativeSurface {
     return new PlaywrightNativeSurface(electron, windows, instrumented);
   }
 
-  /** Streams the agent's events to `emit` until close(); events queued before this are delivered first. */
-  startEvents(emit: (event: NativeEvent) => void): void {
-    if (this.#polling) return;
-    this.#polling = true;
-    void (async () => {
-      let afterSeq = 0;
-      while (!this.#closed) {
-        try {
-          const { events } = (await this.#call('agent.core.next(arg)', afterSeq)) as {
-            events: { seq: number; event: NativeEvent }[];
-          };
-          for (const { seq, event } of events) {
-            afterSeq = seq;
-            if (!this.#closed) emit(event);
-          }
-        } catch {
-          if (this.#closed || this.#electron.process().exitCode !== null) return;
-          await new Promise((resolve) => setTimeout(resolve, POLL_RETRY_MS));
-        }
-      }
-    })();
-  }
-
-  close(): void {
-    this.#closed = true;
-  }
-
-  applicationMenu(): Promise<NativeMenuItem[] | null> {
-    return this.#call('agent.menus.applicationMenu()') as Promise<NativeMenuItem[] | null>;
-  }
-
-  invokeMenuItem(path: readonly string[]): Promise<MenuInvocation> {
-    return this.#call('agent.menus.invokeApplication(arg)', path) as Promise<MenuInvocation>;
-  }
-
-  contextMenu(): Promise<OpenContextMenu | null> {
-    return this.#call('agent.menus.contextMenu()') as Promise<OpenContextMenu | null>;
-  }
-
-  invokeContextMenuItem(path: readonly string[]): Promise<MenuInvocation> {
-    return this.#call('agent.menus.invokeContext(arg)', path) as Promise<MenuInvocation>;
-  }
-
-  async trays(): Promise<TrayState[]> {
-    return (await this.#call('agent.trays ? agent.trays.list() : []')) as TrayState[];
+  trays(): Promise<TrayState[]> {
+    return this.call('agent.trays ? agent.trays.list() : []');
   }
 
   invokeTray(id: string, event: TrayEventName): Promise<TrayInvocation> {
-    return this.#call('agent.trays.invoke(arg.id, arg.event)', { id, event }) as Promise<TrayInvocation>;
+    return this.call('agent.trays.invoke(arg.id, arg.event)', { id, event });
   }
 
   async setDialogPolicy(rules: readonly DialogRule[]): Promise<void> {
-    await this.#call('agent.dialogs.setPolicy(arg)', rules);
+    await this.call('agent.dialogs.setPolicy(arg)', rules);
   }
 
   async windowIdOf(browserWindowId: number): Promise<string | null> {
@@ -135,14 +87,6 @@ export class PlaywrightNativeSurface implements NativeSurface {
     return null;
   }
 
-  async setIpcCapture(channels: readonly string[] | null): Promise<void> {
-    await this.#call('agent.ipc.setCapture(arg)', channels);
-  }
-
-  invokeIpc(channel: string, args: readonly unknown[]): Promise<IpcInvocation> {
-    return this.#call('agent.ipc.invoke(arg.channel, arg.args)', { channel, args }) as Promise<IpcInvocation>;
-  }
-
   evalMain(code: string, arg: unknown): Promise<EvalOutcome> {
     return settleEval(this.#electron.evaluate(RUN_SHIPPED, { source: userCodeSource(code, 'main'), arg }));
   }
@@ -150,12 +94,7 @@ export class PlaywrightNativeSurface implements NativeSurface {
   evalRenderer(windowId: string, code: string, arg: unknown): Promise<EvalOutcome> {
     const page = this.#windows.entries().find(([id]) => id === windowId)?.[1];
     if (!page) return Promise.resolve({ status: 'failed', message: `No open window ${windowId}.` });
-    // A page evaluates a string as an expression: the call, with its JSON argument, is part of it.
-    return settleEval(page.evaluate(`(${userCodeSource(code, 'renderer')})(${JSON.stringify(arg)})`));
-  }
-
-  #call(body: string, arg?: unknown): Promise<unknown> {
-    return this.#electron.evaluate(RUN_SHIPPED, { source: agentCallSource(body), arg });
+    return evalInPage(page, code, arg);
   }
 }
 
