@@ -8,6 +8,7 @@ import type {
 } from '../contract/native.js';
 import { userCodeSource } from '../main-agent/agent-source.js';
 import { AgentSurface } from '../main-agent/agent-surface.js';
+import { settleEval } from '../main-agent/eval-settle.js';
 import { injectCallSource, injectedNativeHooksSource } from './agent-sources.js';
 import type { MainProcess } from './main-process.js';
 
@@ -59,30 +60,16 @@ export class InjectedNativeSurface extends AgentSurface implements NativeSurface
     return this.#windows.windowIdOfBrowserWindow(browserWindowId);
   }
 
-  evalMain(code: string, arg: unknown): Promise<EvalOutcome> {
-    return settle(this.#main.run<EvalOutcome>(userCodeSource(code, 'main'), arg));
-  }
-
   evalRenderer(windowId: string, code: string, arg: unknown): Promise<EvalOutcome> {
     const contentsId = this.#windows.contentsIdOf(windowId);
     if (contentsId === undefined)
       return Promise.resolve({ status: 'failed', message: `No open window ${windowId}.` });
     const call = `(${userCodeSource(code, 'renderer')})(${JSON.stringify(arg)})`;
-    return settle(
+    return settleEval(
       this.#main.run<EvalOutcome>(injectCallSource('agent.executeJavaScript(arg.contentsId, arg.call)'), {
         contentsId,
         call,
       }),
     );
-  }
-}
-
-/** Code that does not compile rejects; its first line is the message, never a stack. */
-async function settle(running: Promise<EvalOutcome>): Promise<EvalOutcome> {
-  try {
-    return await running;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { status: 'failed', message: message.split('\n')[0] ?? '' };
   }
 }

@@ -1,4 +1,5 @@
 import type {
+  EvalOutcome,
   IpcInvocation,
   MenuInvocation,
   NativeEvent,
@@ -6,7 +7,8 @@ import type {
   NativeSurface,
   OpenContextMenu,
 } from '../contract/native.js';
-import { agentCallSource } from './agent-source.js';
+import { agentCallSource, userCodeSource } from './agent-source.js';
+import { settleEval } from './eval-settle.js';
 
 /** After a failed poll (the app busy, or restarting its loop), wait this long before polling again. */
 const POLL_RETRY_MS = 250;
@@ -24,6 +26,7 @@ type AgentCalls = Pick<
   | 'invokeContextMenuItem'
   | 'setIpcCapture'
   | 'invokeIpc'
+  | 'evalMain'
 >;
 
 export interface AgentSurfaceSetup {
@@ -37,8 +40,9 @@ export interface AgentSurfaceSetup {
 
 /**
  * The calls a main-process surface makes on the agent the shipped hooks installed (agent-source.ts): its
- * event queue, the application and context menus, IPC. Launch and inject differ in how a call reaches the
- * main process (`run`) and in what they leave to their subclass: trays, native dialogs, window ids, eval.
+ * event queue, the application and context menus, IPC, and opted-in main eval. Launch and inject differ in
+ * how a call reaches the main process (`run`) and in what they leave to their subclass: trays, native
+ * dialogs, window ids and renderer eval.
  */
 export abstract class AgentSurface implements AgentCalls {
   readonly instrumented: boolean;
@@ -103,6 +107,11 @@ export abstract class AgentSurface implements AgentCalls {
 
   invokeIpc(channel: string, args: readonly unknown[]): Promise<IpcInvocation> {
     return this.call('agent.ipc.invoke(arg.channel, arg.args)', { channel, args });
+  }
+
+  /** Opted-in user code, run with the app's electron module; the schema exposes it only with --allow-eval. */
+  evalMain(code: string, arg: unknown): Promise<EvalOutcome> {
+    return settleEval(this.#run(userCodeSource(code, 'main'), arg));
   }
 
   /** A fixed call on the installed agent: `body` is an expression over `agent` and `arg`. */

@@ -7,7 +7,7 @@ import type {
   TrayInvocation,
   TrayState,
 } from '../contract/native.js';
-import { lateInstallSource, userCodeSource } from '../main-agent/agent-source.js';
+import { lateInstallSource } from '../main-agent/agent-source.js';
 import { AgentSurface } from '../main-agent/agent-surface.js';
 import { evalInPage } from '../page-engine/renderer-eval.js';
 
@@ -87,24 +87,9 @@ export class PlaywrightNativeSurface extends AgentSurface implements NativeSurfa
     return null;
   }
 
-  evalMain(code: string, arg: unknown): Promise<EvalOutcome> {
-    return settleEval(this.#electron.evaluate(RUN_SHIPPED, { source: userCodeSource(code, 'main'), arg }));
-  }
-
   evalRenderer(windowId: string, code: string, arg: unknown): Promise<EvalOutcome> {
     const page = this.#windows.entries().find(([id]) => id === windowId)?.[1];
     if (!page) return Promise.resolve({ status: 'failed', message: `No open window ${windowId}.` });
     return evalInPage(page, code, arg);
-  }
-}
-
-/** Code that does not even compile rejects in Playwright; its first line is the message, never a stack. */
-async function settleEval(running: Promise<unknown>): Promise<EvalOutcome> {
-  try {
-    return (await running) as EvalOutcome;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const line = message.split('\n').find((text) => /Error/.test(text)) ?? message.split('\n')[0] ?? '';
-    return { status: 'failed', message: line.replace(/^.*?evaluate: /, '').trim() };
   }
 }
