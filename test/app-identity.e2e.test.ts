@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LaunchDocument, StopDocument } from './generated/graphql.js';
 import { ELECTRON_TARGETS, reportRealElectronSkipped } from './helpers/fixture-app.js';
 import { type RunningGateway, startGateway } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
@@ -43,20 +44,17 @@ for (const target of ELECTRON_TARGETS) {
     /** Launches `main`, reads the identity the app wrote, and stops it. */
     async function identityOf(main: string, instrumentNative: boolean): Promise<Identity> {
       const out = join(scratch, `${basename(main)}-${instrumentNative}-${Date.now()}.json`);
-      const { launch } = await api.data(
-        'mutation ($input: LaunchInput!) { launch(input: $input) { id pid } }',
-        {
-          input: {
-            main,
-            executablePath: target.executablePath,
-            instrumentNative,
-            env: [{ name: 'IDENTITY_OUT', value: out }],
-          },
+      const { launch } = await api.data(LaunchDocument, {
+        input: {
+          main,
+          executablePath: target.executablePath,
+          instrumentNative,
+          env: [{ name: 'IDENTITY_OUT', value: out }],
         },
-      );
+      });
       await expect.poll(() => existsSync(out), { timeout: 30_000 }).toBe(true);
-      await api.data(`mutation { stop(id: "${launch.id}") { status } }`);
-      await expectGroupsGone([launch.pid]);
+      await api.data(StopDocument, { id: launch.id });
+      await expectGroupsGone([launch.pid!]);
       return JSON.parse(readFileSync(out, 'utf8')) as Identity;
     }
 

@@ -3,11 +3,12 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClickDocument, LaunchDocument, StopDocument } from './generated/graphql.js';
 import { FIXTURE_APP_MAIN, fixtureLaunch, STAND_IN } from './helpers/fixture-app.js';
 import type { Loose } from './helpers/fixture-session.js';
 import { UNATTENDED_POLICY } from './helpers/fixture-session.js';
 import { type RunningGateway, startGateway } from './helpers/gateway.js';
-import { gatewayClient } from './helpers/gateway-client.js';
+import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
 
 const TOKEN = 'artifact-test-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -35,20 +36,20 @@ describe('artifacts and the unified run log of a session', () => {
   let gateway: RunningGateway;
   let origin: string;
   let session: string;
-  const data = (query: string, variables?: Record<string, unknown>) =>
-    gatewayClient(gateway.url, AUTH).data(query, variables);
+  let api: GatewayClient;
+  const data = (query: string, variables?: Record<string, unknown>) => api.data(query, variables);
+  const click = (testId: string) => api.data(ClickDocument, { target: { testId } });
 
   beforeAll(async () => {
     gateway = await startGateway({ token: TOKEN, artifactsDir: root, policyFile: UNATTENDED_POLICY });
     origin = new URL(gateway.url).origin;
-    const { launch } = await data('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
-      input: fixtureLaunch(),
-    });
+    api = gatewayClient(gateway.url, AUTH);
+    const { launch } = await api.data(LaunchDocument, { input: fixtureLaunch() });
     session = launch.id;
-    await data('mutation { click(target: { testId: "stop-ticking" }) { elapsedMs } }');
-    await data('mutation { click(target: { testId: "log" }) { elapsedMs } }');
-    await data('mutation { click(target: { testId: "confirm" }) { elapsedMs } }');
-    await data(`mutation { stop(id: "${session}") { status } }`);
+    await click('stop-ticking');
+    await click('log');
+    await click('confirm');
+    await api.data(StopDocument, { id: session });
   });
   afterAll(() => gateway?.stop());
 
@@ -111,7 +112,7 @@ describe('artifacts and the unified run log of a session', () => {
       'mutation ($input: LaunchCommandInput!) { launchCommand(input: $input) { id } }',
       { input: { command: STAND_IN, args: [FIXTURE_APP_MAIN] } },
     );
-    await data(`mutation { stop(id: "${launchCommand.id}") { status } }`);
+    await api.data(StopDocument, { id: launchCommand.id });
     const { session: read } = await data(
       `{ session(id: "${launchCommand.id}") { artifacts { files { path url } } } }`,
     );

@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import CDP from 'chrome-remote-interface';
-import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClickDocument, InteractiveNodesDocument, SessionEventsDocument } from './generated/graphql.js';
 import { startCaptureServer } from './helpers/capture-app.js';
 import { type OutsideProcess, startDebuggableChromium, startFixtureOutside } from './helpers/debuggable.js';
 import type { Loose } from './helpers/fixture-session.js';
@@ -12,10 +11,6 @@ import { gatewayClient as clientOf } from './helpers/gateway-client.js';
 import { livingGroupMembers } from './helpers/processes.js';
 
 const ATTACH_POLICY = fileURLToPath(new URL('./attach.policy.yaml', import.meta.url));
-
-const SESSION_EVENTS = parse(
-  'subscription ($session: ID) { sessionEvents(session: $session) { type status window { id title } } }',
-) as TypedDocumentNode<Loose, { session?: string }>;
 
 /** A gateway on a free port and a client for it. */
 async function gatewayClient(overrides: Parameters<typeof startGateway>[0] = {}) {
@@ -85,18 +80,18 @@ describe('attach over CDP to a headless Chromium started outside Stagegraph', ()
     await api.data(
       `mutation { stubNetwork(input: { pattern: "*/api/data.json", headers: [{ name: "content-type", value: "application/json" }], body: ${JSON.stringify(JSON.stringify({ items: ['stubbed'] }))} }) { id } }`,
     );
-    await api.data(`mutation { click(target: { ref: "${button.ref}" }) { elapsedMs } }`);
+    await api.data(ClickDocument, { target: { ref: button.ref } });
     await api.data(
       'mutation { expect(kind: TEXT, target: { testId: "json-result" }, equals: "Items: stubbed", timeoutMs: 10000) { actual } }',
     );
 
-    await api.data('mutation { click(target: { testId: "set-storage" }) { elapsedMs } }');
+    await api.data(ClickDocument, { target: { testId: 'set-storage' } });
     const { session: cookies } = await api.data(
       `{ session { cookies(urls: ["${server.url}"]) { name value } } }`,
     );
     expect(cookies.cookies.map((cookie: Loose) => cookie.name)).toContain('theme');
 
-    await api.data('mutation { click(target: { testId: "log-levels" }) { elapsedMs } }');
+    await api.data(ClickDocument, { target: { testId: 'log-levels' } });
     await expect
       .poll(
         async () =>
@@ -112,7 +107,7 @@ describe('attach over CDP to a headless Chromium started outside Stagegraph', ()
 
   it('drives the fake clock over CDP too (Playwright installs it through the page sessions)', async () => {
     await api.data('mutation { installClock(time: "2030-01-01T00:00:00Z") { installed } }');
-    await api.data('mutation { click(target: { testId: "start-countdown" }) { elapsedMs } }');
+    await api.data(ClickDocument, { target: { testId: 'start-countdown' } });
     await api.data('mutation { runClockFor(ms: 10000) { installed } }');
     await api.data(
       'mutation { expect(kind: TEXT, target: { testId: "countdown" }, equals: "Lift-off", timeoutMs: 5000) { actual } }',
@@ -133,12 +128,12 @@ describe('attach over CDP to a headless Chromium started outside Stagegraph', ()
   });
 
   it('announces a window opened behind its back, and detaches leaving the browser running', async () => {
-    const live = subscribe(client, SESSION_EVENTS, { session });
+    const live = subscribe(client, SessionEventsDocument, { session });
     await CDP.New({ port: chromium.port, url: `${server.url}/?second` });
     const opened = await live.waitFor(
       (event) => event.sessionEvents.type === 'WINDOW_OPENED' && event.sessionEvents.window?.id === 'w2',
     );
-    expect(opened.sessionEvents.window.title).toBe('Capture Fixture');
+    expect(opened.sessionEvents.window?.title).toBe('Capture Fixture');
 
     const { detach } = await api.data(`mutation { detach(id: "${session}") { status } }`);
     expect(detach.status).toBe('DETACHED');
@@ -151,13 +146,11 @@ describe('attach over CDP to a headless Chromium started outside Stagegraph', ()
 
   it('turns DISCONNECTED, with an event, when the browser is killed', async () => {
     const { attach } = await api.data(`mutation { attach(input: { port: ${chromium.port} }) { id status } }`);
-    const live = subscribe(client, SESSION_EVENTS, { session: attach.id });
+    const live = subscribe(client, SessionEventsDocument, { session: attach.id });
     await chromium.kill();
     const lost = await live.waitFor((event) => event.sessionEvents.type === 'DISCONNECTED');
     expect(lost.sessionEvents.status).toBe('DISCONNECTED');
-    const after = await api.failure(
-      `mutation { click(session: "${attach.id}", target: { testId: "alert" }) { elapsedMs } }`,
-    );
+    const after = await api.failure(ClickDocument, { session: attach.id, target: { testId: 'alert' } });
     expect(after.code).toBe('SESSION_NOT_RUNNING');
     live.dispose();
   });
@@ -206,11 +199,9 @@ describe('attach over CDP to the fixture app, started on the stand-in with a deb
       app: { standIn: true },
     });
 
-    const { session } = await api.data(
-      '{ session { window { snapshot(interactiveOnly: true) { nodes { ref role name } } } } }',
-    );
-    const log = session.window.snapshot.nodes.find((node: Loose) => node.name === 'Log to console');
-    await api.data(`mutation { click(target: { ref: "${log.ref}" }) { elapsedMs } }`);
+    const { session } = await api.data(InteractiveNodesDocument, {});
+    const log = session?.window?.snapshot.nodes.find((node) => node.name === 'Log to console');
+    await api.data(ClickDocument, { target: { ref: log?.ref } });
     await expect
       .poll(
         async () =>
@@ -222,13 +213,13 @@ describe('attach over CDP to the fixture app, started on the stand-in with a deb
   });
 
   it('sees the window the app opens through its own main process', async () => {
-    const live = subscribe(client, SESSION_EVENTS, {});
-    await api.data('mutation { click(target: { testId: "open-second" }) { elapsedMs } }');
+    const live = subscribe(client, SessionEventsDocument, {});
+    await api.data(ClickDocument, { target: { testId: 'open-second' } });
     const opened = await live.waitFor(
       (event) =>
         event.sessionEvents.type === 'WINDOW_OPENED' && event.sessionEvents.window?.title === 'Second Window',
     );
-    expect(opened.sessionEvents.window.id).toBe('w2');
+    expect(opened.sessionEvents.window?.id).toBe('w2');
     live.dispose();
   });
 

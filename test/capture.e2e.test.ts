@@ -1,5 +1,6 @@
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FillDocument } from './generated/graphql.js';
 import { CAPTURE_TARGETS, type CaptureApp, DATA_JSON } from './helpers/capture-app.js';
 import { reportRealElectronSkipped } from './helpers/fixture-app.js';
 import type { Loose } from './helpers/fixture-session.js';
@@ -61,9 +62,11 @@ for (const target of CAPTURE_TARGETS) {
         const { startNetworkCapture: text } = await app.data(
           'mutation { startNetworkCapture(filter: { methods: ["POST"] }, bodies: true) { id } }',
         );
-        await app.data(
-          `mutation { fill(window: "${app.windowId}", target: { testId: "comment" }, value: "hi there") { elapsedMs } }`,
-        );
+        await app.data(FillDocument, {
+          window: app.windowId,
+          target: { testId: 'comment' },
+          value: 'hi there',
+        });
         await app.click('post');
         await app.textIs('post-result', 'Posted: got comment=hi+there');
         await expect.poll(async () => (await network('urlContains: "/api/form"')).entries.length).toBe(1);

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageSize } from '../transports/page-engine/image-size.js';
+import { ClickDocument, FillDocument, SessionWindowsDocument } from './generated/graphql.js';
 import { ELECTRON_TARGETS, reportRealElectronSkipped } from './helpers/fixture-app.js';
 import { type FixtureSession, startFixtureSession } from './helpers/fixture-session.js';
 import { ARTIFACTS_DIR } from './helpers/gateway.js';
@@ -18,7 +19,7 @@ for (const target of ELECTRON_TARGETS) {
 
     describe(`expectations on ${target.name}`, () => {
       it('pass for text, value, visibility, enabled state, checked, count, url and title', async () => {
-        await app.data('mutation { fill(target: { testId: "name" }, value: "Grace") { windowId } }');
+        await app.data(FillDocument, { target: { testId: 'name' }, value: 'Grace' });
         await expectThat('kind: VALUE, target: { testId: "name" }, equals: "Grace"');
         await expectThat('kind: TEXT, target: { role: "heading", name: "Tasks" }, regex: "^Ta"');
         await expectThat('kind: VISIBLE, target: { testId: "submit" }');
@@ -36,7 +37,7 @@ for (const target of ELECTRON_TARGETS) {
           'kind: TEXT, target: { testId: "status" }, contains: "Submitted", timeoutMs: 5000',
         );
         await new Promise((resolve) => setTimeout(resolve, 200));
-        await app.data('mutation { click(target: { testId: "submit" }) { windowId } }');
+        await app.data(ClickDocument, { target: { testId: 'submit' } });
         const result = (await waiting).expect;
         expect(result.actual).toBe('Submitted: Grace');
         expect(result.elapsedMs).toBeGreaterThanOrEqual(150);
@@ -103,10 +104,10 @@ for (const target of ELECTRON_TARGETS) {
 
     describe(`two windows on ${target.name}`, () => {
       it('snapshot and act in the second window by id while the first stays active', async () => {
-        await app.data('mutation { click(target: { testId: "open-second" }) { windowId } }');
+        await app.data(ClickDocument, { target: { testId: 'open-second' } });
         let windows: { id: string; title: string }[] = [];
         for (let attempt = 0; attempt < 50 && windows.length < 2; attempt += 1) {
-          windows = (await app.data('{ session { windows { id title } } }')).session.windows;
+          windows = (await app.data(SessionWindowsDocument, {})).session?.windows ?? [];
           if (windows.length < 2) await new Promise((resolve) => setTimeout(resolve, 100));
         }
         const second = windows[1]!;

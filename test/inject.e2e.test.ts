@@ -1,10 +1,14 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loopbackPortsOf } from '../transports/process/proc-sockets.js';
+import {
+  ClickDocument,
+  InteractiveNodesDocument,
+  SessionEventsDocument,
+  SessionWindowsDocument,
+} from './generated/graphql.js';
 import { startCaptureServer } from './helpers/capture-app.js';
 import { type OutsideProcess, startFixtureOutside } from './helpers/debuggable.js';
 import type { Loose } from './helpers/fixture-session.js';
@@ -13,10 +17,6 @@ import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
 import { expectGroupsGone, livingGroupMembers } from './helpers/processes.js';
 
 const ATTACH_POLICY = fileURLToPath(new URL('./attach.policy.yaml', import.meta.url));
-const SESSION_EVENTS = parse(
-  'subscription ($session: ID) { sessionEvents(session: $session) { type status window { id title } } }',
-) as TypedDocumentNode<Loose, { session?: string }>;
-
 describe('inject into the fixture app, started on the stand-in without any debugging flag', () => {
   let server: Awaited<ReturnType<typeof startCaptureServer>>;
   let app: OutsideProcess;
@@ -28,9 +28,9 @@ describe('inject into the fixture app, started on the stand-in without any debug
   const data = (query: string) => api.data(query);
   const failure = (query: string) => api.failure(query);
   const windowTitled = async (title: string) =>
-    (await data(`{ session(id: "${session}") { windows { id title } } }`)).session.windows.find(
-      (window: Loose) => window.title === title,
-    )?.id as string | undefined;
+    (await api.data(SessionWindowsDocument, { id: session })).session?.windows.find(
+      (window) => window.title === title,
+    )?.id;
 
   beforeAll(async () => {
     server = await startCaptureServer();
@@ -125,16 +125,12 @@ describe('inject into the fixture app, started on the stand-in without any debug
 
   it('upgrades through webContents.debugger: snapshot, click and console on the same session', async () => {
     const main = (await windowTitled('Stagegraph Fixture')) as string;
-    const { session: read } = await data(
-      `{ session(id: "${session}") { window(id: "${main}") { snapshot(interactiveOnly: true) { nodes { ref role name } } } } }`,
-    );
-    const log = read.window.snapshot.nodes.find(
-      (node: Loose) => node.role === 'button' && node.name === 'Log to console',
+    const { session: read } = await api.data(InteractiveNodesDocument, { session, window: main });
+    const log = read?.window?.snapshot.nodes.find(
+      (node) => node.role === 'button' && node.name === 'Log to console',
     );
     expect(log).toBeDefined();
-    await data(
-      `mutation { click(session: "${session}", window: "${main}", target: { ref: "${log.ref}" }) { elapsedMs } }`,
-    );
+    await api.data(ClickDocument, { session, window: main, target: { ref: log?.ref } });
     await expect
       .poll(
         async () =>
@@ -156,13 +152,15 @@ describe('inject into the fixture app, started on the stand-in without any debug
     await expect.poll(() => windowTitled('Capture Fixture'), { timeout: 10_000 }).toBeDefined();
     const capture = (await windowTitled('Capture Fixture')) as string;
     const on = `session: "${session}", window: "${capture}"`;
+    const click = (testId: string) =>
+      api.data(ClickDocument, { session, window: capture, target: { testId } });
     await data(
       `mutation { startNetworkCapture(session: "${session}", filter: { urlPatterns: ["*/api/data.json"] }) { id } }`,
     );
     await data(
       `mutation { stubNetwork(session: "${session}", input: { pattern: "*/api/data.json", headers: [{ name: "content-type", value: "application/json" }], body: ${JSON.stringify(JSON.stringify({ items: ['injected'] }))} }) { id } }`,
     );
-    await data(`mutation { click(${on}, target: { testId: "fetch-json" }) { elapsedMs } }`);
+    await click('fetch-json');
     await data(
       `mutation { expect(${on}, kind: TEXT, target: { testId: "json-result" }, equals: "Items: injected", timeoutMs: 10000) { actual } }`,
     );
@@ -178,28 +176,28 @@ describe('inject into the fixture app, started on the stand-in without any debug
     });
     expect((await captured())[0].stubId).not.toBeNull();
 
-    await data(`mutation { click(${on}, target: { testId: "set-storage" }) { elapsedMs } }`);
+    await click('set-storage');
     const { session: jar } = await data(
       `{ session(id: "${session}") { cookies(urls: ["${server.url}"]) { name } } }`,
     );
     expect(jar.cookies.map((cookie: Loose) => cookie.name)).toContain('theme');
 
     await data(`mutation { setDialogPolicy(session: "${session}", default: ACCEPT) { default } }`);
-    await data(`mutation { click(${on}, target: { testId: "confirm" }) { elapsedMs } }`);
+    await click('confirm');
     await data(
       `mutation { expect(${on}, kind: TEXT, target: { testId: "dialog-result" }, equals: "Confirm: true", timeoutMs: 10000) { actual } }`,
     );
   });
 
   it('announces a window the app opens from its menu, and drives it', async () => {
-    const events = subscribe(client, SESSION_EVENTS, { session });
+    const events = subscribe(client, SessionEventsDocument, { session });
     const invoked = await data(
       `mutation { invokeMenuItem(session: "${session}", path: ["File", "New Window"]) { invoked } }`,
     );
     expect(invoked.invokeMenuItem.invoked).toBe(true);
     const opened = await events.waitFor((event) => event.sessionEvents.type === 'WINDOW_OPENED');
-    expect(opened.sessionEvents.window.title).toBe('Second Window');
-    const second = opened.sessionEvents.window.id;
+    expect(opened.sessionEvents.window?.title).toBe('Second Window');
+    const second = opened.sessionEvents.window?.id;
     await expect
       .poll(
         async () => {
@@ -231,7 +229,7 @@ describe('inject into the fixture app, started on the stand-in without any debug
     expect(title.evalRenderer.json).toBe('"Stagegraph Fixture"');
     const refused = await failure(`{ session(id: "${inject.id}") { window { snapshot { totalNodes } } } }`);
     expect(refused.code).toBe('CAPABILITY_UNSUPPORTED');
-    const events = subscribe(client, SESSION_EVENTS, { session: inject.id });
+    const events = subscribe(client, SessionEventsDocument, { session: inject.id });
     process.kill(app.pid, 'SIGKILL');
     const lost = await events.waitFor((event) => event.sessionEvents.type === 'DISCONNECTED', 5_000);
     expect(lost.sessionEvents.status).toBe('DISCONNECTED');

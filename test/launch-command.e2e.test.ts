@@ -3,6 +3,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClickDocument, StopDocument } from './generated/graphql.js';
 import { FIXTURE_APP_MAIN, STAND_IN } from './helpers/fixture-app.js';
 import { type RunningGateway, startGateway } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
@@ -66,8 +67,8 @@ describe('launchCommand: any command with a DevTools port, owned and recorded', 
     ]);
     expect(livingGroupMembers(session.pid)).toContain(discover[0].pid);
 
-    await data('mutation { click(target: { testId: "stop-ticking" }) { elapsedMs } }');
-    const { stop } = await data(`mutation { stop(id: "${session.id}") { status exit { code signal } } }`);
+    await api.data(ClickDocument, { target: { testId: 'stop-ticking' } });
+    const { stop } = await api.data(StopDocument, { id: session.id });
     expect(stop.status).toBe('STOPPED');
     await expectGroupsGone([session.pid]);
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StopDocument } from './generated/graphql.js';
 import { FIXTURE_APP_MAIN, STAND_IN } from './helpers/fixture-app.js';
 import { type RunningGateway, startGateway } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
@@ -45,8 +46,7 @@ describe('stop of a launchCommand session started through a launcher', () => {
     return { id: launchCommand.id as string, pid: launchCommand.pid as number, signals };
   }
 
-  const stop = (id: string, graceMs: number) =>
-    api.data(`mutation { stop(id: "${id}", graceMs: ${graceMs}) { status exit { code signal } } }`);
+  const stop = (id: string, graceMs: number) => api.data(StopDocument, { id, graceMs });
 
   it('waits within graceMs for the launcher to quit on SIGINT, and reports its own clean exit', async () => {
     const session = await launchThroughLauncher('graceful');
@@ -57,7 +57,7 @@ describe('stop of a launchCommand session started through a launcher', () => {
     const stopped = (await stop(session.id, 20_000)).stop;
     const elapsed = Date.now() - requested;
 
-    expect(stopped).toEqual({ status: 'STOPPED', exit: { code: 0, signal: null } });
+    expect(stopped).toEqual({ id: session.id, status: 'STOPPED', exit: { code: 0, signal: null } });
     expect(session.signals()).toEqual(['SIGINT', 'exit 0']);
     // The launcher exits QUIT_DELAY_MS after its SIGINT, which the stop sent: the stop cannot end sooner.
     expect(elapsed).toBeGreaterThanOrEqual(QUIT_DELAY_MS);
@@ -71,7 +71,7 @@ describe('stop of a launchCommand session started through a launcher', () => {
     // comes from the ladder's deadline, never from the connection's loss.
     const stopped = (await stop(session.id, 2_000)).stop;
 
-    expect(stopped).toEqual({ status: 'STOPPED', exit: { code: null, signal: 'SIGKILL' } });
+    expect(stopped).toEqual({ id: session.id, status: 'STOPPED', exit: { code: null, signal: 'SIGKILL' } });
     expect(session.signals()).toEqual(['SIGINT', 'SIGTERM']);
     await expectGroupsGone([session.pid]);
   });

@@ -1,41 +1,34 @@
 import { fileURLToPath } from 'node:url';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClickDocument, FillDocument, LaunchDocument } from './generated/graphql.js';
 import { ELECTRON_TARGETS, FIXTURE_APP_MAIN, reportRealElectronSkipped } from './helpers/fixture-app.js';
 import { UNATTENDED_POLICY } from './helpers/fixture-session.js';
-import { http, type RunningGateway, startGateway, subscribe, wsClient } from './helpers/gateway.js';
+import { type RunningGateway, startGateway, subscribe, wsClient } from './helpers/gateway.js';
+import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
 
 const EVAL_POLICY = fileURLToPath(new URL('./native-eval.policy.yaml', import.meta.url));
 /** The hooks' cut (MAX_ARGS_JSON in ipc-hooks.ts). */
 const ARGS_BOUND = 1_024;
-
-// biome-ignore lint/suspicious/noExplicitAny: responses are read by path; a wrong path fails its assertion
-type Loose = any;
 
 const MESSAGE = '{ direction kind channel args argsLength truncated viaGateway }';
 
 for (const target of ELECTRON_TARGETS) {
   describe(`IPC through the gateway on ${target.name}`, () => {
     let gateway: RunningGateway;
-    const send = async (query: string) => (await http<Loose, undefined>(gateway.url, query)) as Loose;
-    const data = async (query: string) => {
-      const response = await send(query);
-      expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
-      return response.data;
-    };
+    let api: GatewayClient;
+    const data = (query: string) => api.data(query);
     const captured = async (channel: string) =>
       (await data(`{ session { ipc(channel: ${JSON.stringify(channel)}) { entries ${MESSAGE} } } }`)).session
         .ipc.entries;
 
     beforeAll(async () => {
       gateway = await startGateway({ policyFile: EVAL_POLICY, mutationsPerSecond: 1_000, allowEval: 'main' });
-      const launched = await http<Loose, Record<string, unknown>>(
-        gateway.url,
-        'mutation ($input: LaunchInput!) { launch(input: $input) { id } }',
-        { input: { main: FIXTURE_APP_MAIN, executablePath: target.executablePath, instrumentNative: true } },
-      );
-      expect(launched.errors).toBeUndefined();
-      await data('mutation { click(target: { testId: "stop-ticking" }) { elapsedMs } }');
+      api = gatewayClient(gateway.url);
+      await api.data(LaunchDocument, {
+        input: { main: FIXTURE_APP_MAIN, executablePath: target.executablePath, instrumentNative: true },
+      });
+      await api.data(ClickDocument, { target: { testId: 'stop-ticking' } });
       const armed = await data(
         'mutation { armIpc(channels: ["fixture:notify", "fixture:echo", "fixture:dark-*"]) { channels } }',
       );
@@ -50,7 +43,7 @@ for (const target of ELECTRON_TARGETS) {
         parse(`subscription { ipc { message ${MESSAGE} droppedBefore } }`) as Loose,
       );
       try {
-        await data('mutation { click(target: { testId: "notify" }) { elapsedMs } }');
+        await api.data(ClickDocument, { target: { testId: 'notify' } });
         const streamed = await stream.waitFor((event) => event.ipc.message.channel === 'fixture:notify');
         expect(streamed.ipc).toEqual({
           message: {
@@ -70,7 +63,7 @@ for (const target of ELECTRON_TARGETS) {
           expect.objectContaining({ direction: 'MAIN_TO_RENDERER', kind: 'SEND', args: '[true]' }),
         ]);
         // The form's first change sends fixture:form-dirty, which the allowlist does not name.
-        await data('mutation { fill(target: { testId: "name" }, value: "Ada") { elapsedMs } }');
+        await api.data(FillDocument, { target: { testId: 'name' }, value: 'Ada' });
         await expect
           .poll(
             async () => (await data('{ session { menuItem(path: ["File", "Save"]) { enabled } } }')).session,
@@ -131,24 +124,19 @@ reportRealElectronSkipped('IPC through the gateway');
 describe('IPC by default', () => {
   it('is absent from the schema without --allow-eval=main, and invokeIpc is denied by the default policy', async () => {
     const gateway = await startGateway({ policyFile: UNATTENDED_POLICY });
+    const api = gatewayClient(gateway.url);
     try {
       const fields = async (type: string) =>
-        (
-          (await http<Loose, undefined>(
-            gateway.url,
-            `{ __type(name: "${type}") { fields { name } } }`,
-          )) as Loose
-        ).data.__type?.fields.map((field: Loose) => field.name) ?? [];
+        (await api.data(`{ __type(name: "${type}") { fields { name } } }`)).__type?.fields.map(
+          (field: Loose) => field.name,
+        ) ?? [];
       expect(await fields('Mutation')).not.toEqual(expect.arrayContaining(['invokeIpc']));
       expect(await fields('Mutation')).not.toContain('armIpc');
       expect(await fields('Subscription')).not.toContain('ipc');
       expect(await fields('Session')).not.toContain('ipc');
       expect(await fields('IpcMessage')).toEqual([]);
-      const explained = (await http<Loose, undefined>(
-        gateway.url,
-        '{ explainPolicy(operation: "invokeIpc") { decision risk } }',
-      )) as Loose;
-      expect(explained.data.explainPolicy).toEqual({ decision: 'DENY', risk: 'CRITICAL' });
+      const explained = await api.data('{ explainPolicy(operation: "invokeIpc") { decision risk } }');
+      expect(explained.explainPolicy).toEqual({ decision: 'DENY', risk: 'CRITICAL' });
     } finally {
       await gateway.stop();
     }

@@ -1,25 +1,21 @@
 import { fileURLToPath } from 'node:url';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClickDocument, FillDocument, LaunchDocument } from './generated/graphql.js';
 import { ELECTRON_TARGETS, FIXTURE_APP_MAIN, reportRealElectronSkipped } from './helpers/fixture-app.js';
 import { UNATTENDED_POLICY } from './helpers/fixture-session.js';
-import { http, type RunningGateway, startGateway, subscribe, wsClient } from './helpers/gateway.js';
+import { type RunningGateway, startGateway, subscribe, wsClient } from './helpers/gateway.js';
+import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
 
 const EVAL_POLICY = fileURLToPath(new URL('./native-eval.policy.yaml', import.meta.url));
-
-// biome-ignore lint/suspicious/noExplicitAny: responses are read by path; a wrong path fails its assertion
-type Loose = any;
 
 for (const target of ELECTRON_TARGETS) {
   describe(`native UI through the gateway on ${target.name}`, () => {
     let gateway: RunningGateway;
-    const send = async (query: string, variables?: Record<string, unknown>) =>
-      (await http<Loose, Record<string, unknown> | undefined>(gateway.url, query, variables)) as Loose;
-    const data = async (query: string, variables?: Record<string, unknown>) => {
-      const response = await send(query, variables);
-      expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
-      return response.data;
-    };
+    let api: GatewayClient;
+    const send = (query: string) => api.send(query);
+    const data = (query: string) => api.data(query);
+    const click = (testId: string) => api.data(ClickDocument, { target: { testId } });
     const statusIs = (text: string) =>
       data(
         `mutation { expect(kind: TEXT, target: { testId: "status" }, equals: ${JSON.stringify(text)}) { actual } }`,
@@ -27,10 +23,11 @@ for (const target of ELECTRON_TARGETS) {
 
     beforeAll(async () => {
       gateway = await startGateway({ policyFile: EVAL_POLICY, mutationsPerSecond: 1_000, allowEval: 'both' });
-      await data('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
+      api = gatewayClient(gateway.url);
+      await api.data(LaunchDocument, {
         input: { main: FIXTURE_APP_MAIN, executablePath: target.executablePath, instrumentNative: true },
       });
-      await data('mutation { click(target: { testId: "stop-ticking" }) { elapsedMs } }');
+      await click('stop-ticking');
     });
     afterAll(() => gateway?.stop());
 
@@ -69,7 +66,7 @@ for (const target of ELECTRON_TARGETS) {
         label: 'Save',
         role: null,
       });
-      await data('mutation { fill(target: { testId: "name" }, value: "Ada") { elapsedMs } }');
+      await api.data(FillDocument, { target: { testId: 'name' }, value: 'Ada' });
       await expect.poll(async () => (await data(save)).invokeMenuItem.reason, { timeout: 10_000 }).toBeNull();
       const quit = await data(
         'mutation { invokeMenuItem(path: ["File", "quit"]) { invoked reason label role } }',
@@ -86,7 +83,7 @@ for (const target of ELECTRON_TARGETS) {
         parse('subscription { contextMenus { menu { windowId items { label } } } }') as Loose,
       );
       try {
-        await data('mutation { click(target: { testId: "context-target" }, button: RIGHT) { elapsedMs } }');
+        await api.data(ClickDocument, { target: { testId: 'context-target' }, button: 'RIGHT' });
         const streamed = await stream.waitFor(() => true);
         expect(streamed.contextMenus.menu.windowId).toBe('w1');
         const { session } = await data(
@@ -149,7 +146,7 @@ for (const target of ELECTRON_TARGETS) {
         beforeArm: true,
       });
       await data('mutation { armNotifications(titleContains: "Hello") { armed } }');
-      await data('mutation { click(target: { testId: "notify" }) { elapsedMs } }');
+      await click('notify');
       await data('mutation { invokeMenuItem(path: ["Help", "About"]) { invoked } }');
       await expect
         .poll(
@@ -176,16 +173,16 @@ for (const target of ELECTRON_TARGETS) {
           { type: MESSAGE_BOX, response: 1 }
         ]) { type once } }`,
       );
-      await data('mutation { click(target: { testId: "open-file" }) { elapsedMs } }');
+      await click('open-file');
       await statusIs('Open: /tmp/a.txt, /tmp/b.txt');
-      await data('mutation { click(target: { testId: "open-file" }) { elapsedMs } }');
+      await click('open-file');
       await statusIs('Open: cancelled');
-      await data('mutation { click(target: { testId: "save-file" }) { elapsedMs } }');
+      await click('save-file');
       await statusIs('Save: /tmp/out.txt');
-      await data('mutation { click(target: { testId: "message-box" }) { elapsedMs } }');
+      await click('message-box');
       await statusIs('Message box: 1');
       await data('mutation { setNativeDialogPolicy(rules: []) { type } }');
-      await data('mutation { click(target: { testId: "message-box-sync" }) { elapsedMs } }');
+      await click('message-box-sync');
       // Unanswered: Electron's default cancelId, the button labelled No.
       await statusIs('Message box (sync): 1');
       const { session } = await data(
@@ -243,14 +240,17 @@ for (const target of ELECTRON_TARGETS) {
       const page = await data('mutation { evalRenderer(code: "() => document.title") { json } }');
       expect(JSON.parse(page.evalRenderer.json)).toBe('Stagegraph Fixture');
       const notJson = await send('mutation { evalMain(code: "() => new Map()") { json } }');
-      expect(notJson.errors[0].extensions.code).toBe('EVAL_NOT_SERIALIZABLE');
+      expect(notJson.errors?.[0]?.extensions.code).toBe('EVAL_NOT_SERIALIZABLE');
       const thrown = await send(
         'mutation { evalRenderer(code: "() => { throw new Error(\'boom\') }") { json } }',
       );
-      expect(thrown.errors[0]).toMatchObject({ message: 'Error: boom', extensions: { code: 'EVAL_FAILED' } });
+      expect(thrown.errors?.[0]).toMatchObject({
+        message: 'Error: boom',
+        extensions: { code: 'EVAL_FAILED' },
+      });
       expect(JSON.stringify(thrown.errors)).not.toMatch(/ at /);
       const broken = await send('mutation { evalMain(code: "() => {") { json } }');
-      expect(broken.errors[0].extensions.code).toBe('EVAL_FAILED');
+      expect(broken.errors?.[0]?.extensions.code).toBe('EVAL_FAILED');
     });
   });
 }
@@ -260,24 +260,23 @@ describe('native UI without instrumentation, and eval by default', () => {
   it('has no eval fields in the schema by default, refuses trays with NOT_INSTRUMENTED and an executable-only instrumented launch', async () => {
     const gateway = await startGateway({ policyFile: UNATTENDED_POLICY, mutationsPerSecond: 1_000 });
     try {
-      const send = (query: string, variables?: Record<string, unknown>) =>
-        http<Loose, Record<string, unknown> | undefined>(gateway.url, query, variables) as Promise<Loose>;
+      const { send } = gatewayClient(gateway.url);
       const types = await send('{ __type(name: "Mutation") { fields { name } } }');
       const names = types.data.__type.fields.map((field: Loose) => field.name);
       expect(names).toContain('invokeMenuItem');
       expect(names).not.toContain('evalMain');
       expect(names).not.toContain('evalRenderer');
-      const refused = await send('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
+      const refused = await send(LaunchDocument, {
         input: { executablePath: ELECTRON_TARGETS[0]?.executablePath, instrumentNative: true },
       });
-      expect(refused.errors[0].extensions.code).toBe('INSTRUMENTATION_NEEDS_MAIN');
-      await send('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
+      expect(refused.errors?.[0]?.extensions?.code).toBe('INSTRUMENTATION_NEEDS_MAIN');
+      await send(LaunchDocument, {
         input: { main: FIXTURE_APP_MAIN, executablePath: ELECTRON_TARGETS[0]?.executablePath },
       });
       const trays = await send('{ session { trays { id } } }');
-      expect(trays.errors[0].extensions).toMatchObject({ code: 'NOT_INSTRUMENTED' });
+      expect(trays.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_INSTRUMENTED' });
       // Its next actions are this session's own: stop it (it is owned), relaunch its main instrumented.
-      const [stop, relaunch] = trays.errors[0].extensions.nextActions as string[];
+      const [stop, relaunch] = trays.errors?.[0]?.extensions.nextActions as string[];
       expect(relaunch).toContain(`main: ${JSON.stringify(FIXTURE_APP_MAIN)}`);
       expect(relaunch).toContain('instrumentNative: true');
       const stopped = await send(stop!);

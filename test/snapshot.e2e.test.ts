@@ -1,5 +1,6 @@
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClickDocument, InteractiveNodesDocument } from './generated/graphql.js';
 import { reportRealElectronSkipped } from './helpers/fixture-app.js';
 import { FIXTURE_HOSTS, type FixtureSession, type Loose } from './helpers/fixture-session.js';
 import { subscribe, wsClient } from './helpers/gateway.js';
@@ -75,10 +76,10 @@ for (const host of FIXTURE_HOSTS) {
         expect(lines).toHaveLength(nodes.length);
         expect(lines[0]).toMatch(/^e\d+ document "Stagegraph Fixture"$/);
         expect(lines).toContainEqual(expect.stringMatching(/^ {2}e\d+ button "Archive" \[disabled\]$/));
-        const json = await app.data(
-          '{ session { window { snapshot(interactiveOnly: true) { nodes { ref role name } } } } }',
+        const json = await app.data(InteractiveNodesDocument, {});
+        expect(outline.length).toBeLessThan(
+          JSON.stringify(json.session?.window?.snapshot.nodes).length * 0.7,
         );
-        expect(outline.length).toBeLessThan(JSON.stringify(json.session.window.snapshot.nodes).length * 0.7);
       });
 
       it('pages by first/after over one snapshot and stops early within a token budget', async () => {
@@ -166,7 +167,7 @@ for (const host of FIXTURE_HOSTS) {
         expect(stale.nextActions[0]).toMatch(/snapshot/);
         expect(() => parse(stale.nextActions[0])).not.toThrow();
         expect(stale.similarRefs[0]).toMatchObject({ role: 'button', name: 'Submit' });
-        await app.data('mutation { click(target: { testId: "stop-ticking" }) { elapsedMs } }');
+        await app.data(ClickDocument, { target: { testId: 'stop-ticking' } });
       });
 
       it('refuses a ref never issued with REF_NOT_FOUND and next actions', async () => {

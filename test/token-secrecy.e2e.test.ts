@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StopDocument } from './generated/graphql.js';
 import { FIXTURE_APP_MAIN, fixtureLaunch, STAND_IN } from './helpers/fixture-app.js';
 import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js';
@@ -96,7 +97,7 @@ describe('tokens stay secret', () => {
     );
     expect(approverView.audit.edges.length).toBeGreaterThan(0);
     for (const session of [launched.launch, commanded.launchCommand]) {
-      await agent.data(`mutation { stop(id: "${session.id}") { status } }`);
+      await agent.data(StopDocument, { id: session.id });
     }
   });
 

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServeConfig } from '../../server/config.js';
+import { ClickDocument, LaunchDocument, SessionWindowsDocument } from '../generated/graphql.js';
 import { startDebuggableChromium } from './debuggable.js';
 import { fixtureLaunch, STAND_IN } from './fixture-app.js';
-import type { Loose, LooseResponse } from './fixture-session.js';
 import { type RunningGateway, startGateway } from './gateway.js';
 import { type GatewayClient, gatewayClient } from './gateway-client.js';
 
@@ -71,7 +71,7 @@ export async function startCaptureServer(): Promise<CaptureServer> {
   };
 }
 
-export interface CaptureApp {
+export interface CaptureApp extends GatewayClient {
   readonly gateway: RunningGateway;
   readonly sessionId: string;
   /** The origin of the capture page, e.g. http://127.0.0.1:41234. */
@@ -80,9 +80,6 @@ export interface CaptureApp {
   readonly windowId: string;
   /** Lets a page opened with `?autostart` begin its flood. */
   startFlood(): void;
-  send(query: string, variables?: Record<string, unknown>): Promise<LooseResponse>;
-  data(query: string, variables?: Record<string, unknown>): Promise<Loose>;
-  failure(query: string, variables?: Record<string, unknown>): Promise<Loose>;
   /** Clicks a test id in the capture window; `timeoutMs` for a page kept busy, else the gateway's default. */
   click(testId: string, timeoutMs?: number): Promise<void>;
   /** Waits (event-driven, in the page) until a test id's text equals `text`; `timeoutMs` as for `click`. */
@@ -91,11 +88,11 @@ export interface CaptureApp {
 }
 
 /** Waits for the capture window: the fixture app opens it after its main window, in the background. */
-async function captureWindow(data: (query: string) => Promise<Loose>): Promise<string> {
+async function captureWindow(client: GatewayClient): Promise<string> {
   const deadline = Date.now() + CAPTURE_WINDOW_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    const { session } = await data('{ session { windows { id title } } }');
-    const found = session.windows.find((window: Loose) => window.title === 'Capture Fixture');
+    const { session } = await client.data(SessionWindowsDocument, {});
+    const found = session?.windows.find((window) => window.title === 'Capture Fixture');
     if (found) return found.id;
     await new Promise((resolve) => setTimeout(resolve, WINDOW_POLL_MS));
   }
@@ -117,23 +114,18 @@ const timeoutArgument = (timeoutMs?: number) => (timeoutMs === undefined ? '' : 
 
 /** The part every target shares: clicks and text checks in the capture window, and an orderly stop. */
 function captureApp({ gateway, client, server, sessionId, windowId, stopTarget }: CaptureTarget): CaptureApp {
-  const { send, data, failure } = client;
   return {
+    ...client,
     gateway,
     sessionId,
     origin: server.url,
     windowId,
     startFlood: server.startFlood,
-    send,
-    data,
-    failure,
     async click(testId, timeoutMs) {
-      await data(
-        `mutation { click(window: "${windowId}", target: { testId: "${testId}" }${timeoutArgument(timeoutMs)}) { elapsedMs } }`,
-      );
+      await client.data(ClickDocument, { window: windowId, target: { testId }, timeoutMs });
     },
     async textIs(testId, text, timeoutMs) {
-      await data(
+      await client.data(
         `mutation { expect(window: "${windowId}", kind: TEXT, target: { testId: "${testId}" }, equals: ${JSON.stringify(text)}${timeoutArgument(timeoutMs)}) { actual } }`,
       );
     },
@@ -158,11 +150,11 @@ export async function startCaptureApp(
   gatewayConfig: Partial<ServeConfig> = {},
 ): Promise<CaptureApp> {
   const { server, gateway, client } = await captureBackend(gatewayConfig);
-  const launched = await client.data('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
+  const { launch } = await client.data(LaunchDocument, {
     input: fixtureLaunch(STAND_IN, { FIXTURE_CAPTURE_URL: `${server.url}/${query}` }),
   });
-  const windowId = await captureWindow(client.data);
-  return captureApp({ gateway, client, server, sessionId: launched.launch.id, windowId });
+  const windowId = await captureWindow(client);
+  return captureApp({ gateway, client, server, sessionId: launch.id, windowId });
 }
 
 /**

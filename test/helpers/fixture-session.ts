@@ -1,21 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import type { LaunchTransport } from '../../transports/contract/transport.js';
+import { ClickDocument, LaunchDocument } from '../generated/graphql.js';
 import { ELECTRON_TARGETS, fixtureLaunch, STAND_IN } from './fixture-app.js';
 import { type RunningGateway, startGateway } from './gateway.js';
-import { gatewayClient, type Loose, type LooseResponse } from './gateway-client.js';
+import { type GatewayClient, gatewayClient, type Loose, type LooseResponse } from './gateway-client.js';
 import { plainChromiumTransport } from './plain-chromium.js';
 
 export type { Loose, LooseResponse };
 
-export interface FixtureSession {
+export interface FixtureSession extends GatewayClient {
   readonly gateway: RunningGateway;
   readonly sessionId: string;
-  /** Sends one operation over HTTP and returns the whole response. */
-  send(query: string, variables?: Record<string, unknown>): Promise<LooseResponse>;
-  /** Sends one operation and returns its data, failing the test on any error. */
-  data(query: string, variables?: Record<string, unknown>): Promise<Loose>;
-  /** Sends one operation that must fail, and returns its first error's extensions with the message. */
-  failure(query: string, variables?: Record<string, unknown>): Promise<Loose>;
   stop(): Promise<void>;
 }
 
@@ -42,12 +37,10 @@ export async function startFixtureSession(
     { policyFile: UNATTENDED_POLICY, mutationsPerSecond: SUITE_MUTATIONS_PER_SECOND },
     transports,
   );
-  const { send, data, failure } = gatewayClient(gateway.url);
-  const launched = await data('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
-    input: fixtureLaunch(executablePath),
-  });
-  await data('mutation { click(target: { testId: "stop-ticking" }) { elapsedMs } }');
-  return { gateway, sessionId: launched.launch.id, send, data, failure, stop: () => gateway.stop() };
+  const client = gatewayClient(gateway.url);
+  const { launch } = await client.data(LaunchDocument, { input: fixtureLaunch(executablePath) });
+  await client.data(ClickDocument, { target: { testId: 'stop-ticking' } });
+  return { ...client, gateway, sessionId: launch.id, stop: () => gateway.stop() };
 }
 
 /**

@@ -1,10 +1,12 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { expect } from 'vitest';
-import { http } from './gateway.js';
+import { type GraphqlResponse, http } from './gateway.js';
 
 /**
- * Responses as end-to-end tests read them: any path may be followed, and a wrong one fails the assertion
- * that reads it. The typed documents of test/operations cover the foundation; these suites favour
- * inline operations so each test shows the exact GraphQL an agent would send.
+ * Responses to inline operations as end-to-end tests read them: any path may be followed, and a wrong one
+ * fails the assertion that reads it. The stable operations (launch, stop, click, fill, snapshot, console,
+ * windows) are typed documents in test/operations; a test writes the rest inline, so it shows the exact
+ * GraphQL an agent would send for what it tests.
  */
 // biome-ignore lint/suspicious/noExplicitAny: see above
 export type Loose = any;
@@ -16,33 +18,34 @@ export interface LooseResponse {
   readonly errors?: readonly { message: string; extensions?: Loose }[];
 }
 
+type Variables = Record<string, unknown>;
+
+/** The one client every end-to-end suite sends its queries and mutations with, over HTTP. */
 export interface GatewayClient {
-  /** Sends one operation over HTTP and returns the whole response. */
-  send(query: string, variables?: Record<string, unknown>): Promise<LooseResponse>;
+  /** Sends one operation and returns the whole response. */
+  send<T, V>(document: TypedDocumentNode<T, V>, variables?: V): Promise<GraphqlResponse<T>>;
+  send(query: string, variables?: Variables): Promise<LooseResponse>;
   /** Sends one operation and returns its data, failing the test on any error. */
-  data(query: string, variables?: Record<string, unknown>): Promise<Loose>;
+  data<T, V>(document: TypedDocumentNode<T, V>, variables?: V): Promise<T>;
+  data(query: string, variables?: Variables): Promise<Loose>;
   /** Sends one operation that must fail, and returns its first error's extensions with the message. */
-  failure(query: string, variables?: Record<string, unknown>): Promise<Loose>;
+  failure<T, V>(document: TypedDocumentNode<T, V>, variables?: V): Promise<Loose>;
+  failure(query: string, variables?: Variables): Promise<Loose>;
 }
 
-/** Inline operations against a running gateway, as the end-to-end suites send them. */
+/** A client of a running gateway; `headers` go with every request (a token, a cross-site Origin). */
 export function gatewayClient(url: string, headers: Record<string, string> = {}): GatewayClient {
-  const send = (query: string, variables?: Record<string, unknown>) =>
-    http<Loose, Record<string, unknown> | undefined>(
-      url,
-      query,
-      variables,
-      headers,
-    ) as Promise<LooseResponse>;
+  const send = (document: TypedDocumentNode<Loose, Loose> | string, variables?: Loose) =>
+    http(url, document, variables, headers) as Promise<LooseResponse>;
   return {
     send,
-    async data(query, variables) {
-      const response = await send(query, variables);
+    async data(document: TypedDocumentNode<Loose, Loose> | string, variables?: Loose) {
+      const response = await send(document, variables);
       expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
       return response.data;
     },
-    async failure(query, variables) {
-      const response = await send(query, variables);
+    async failure(document: TypedDocumentNode<Loose, Loose> | string, variables?: Loose) {
+      const response = await send(document, variables);
       expect(
         response.errors?.length,
         `expected an error, got ${JSON.stringify(response.data)}`,

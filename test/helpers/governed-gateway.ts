@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
 import type { ServeConfig } from '../../server/config.js';
+import { ClickDocument, LaunchDocument } from '../generated/graphql.js';
 import { fixtureLaunch } from './fixture-app.js';
 import { type RunningGateway, type Subscription, startGateway, subscribe, wsClient } from './gateway.js';
 import { type GatewayClient, gatewayClient, type Loose } from './gateway-client.js';
@@ -58,11 +59,9 @@ export async function startGovernedRun(
   const approver = tokenClient(gateway, APPROVER_TOKEN);
   let sessionId: string | null = null;
   if (options.launch ?? true) {
-    const launched = await agent.data('mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
-      input: fixtureLaunch(),
-    });
-    sessionId = launched.launch.id;
-    await agent.data('mutation { click(target: { testId: "stop-ticking" }) { elapsedMs } }');
+    const { launch } = await agent.data(LaunchDocument, { input: fixtureLaunch() });
+    sessionId = launch.id;
+    await agent.data(ClickDocument, { target: { testId: 'stop-ticking' } });
   }
   return {
     gateway,

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import type { GatewayClient, Loose } from './gateway-client.js';
+import { ClickDocument, FillDocument, SessionWindowsDocument } from '../generated/graphql.js';
+import type { GatewayClient } from './gateway-client.js';
 
 /** What one cycle used between its inject and its detach. */
 export type HeavyUse = 'snapshot' | 'fill' | 'click' | 'menu';
@@ -19,7 +20,6 @@ export async function injectUseDetach(
   expect(inject.status).toBe('RUNNING');
   const session = inject.id as string;
   const window = await mainWindow(api, session);
-  const on = `session: "${session}", window: "${window}"`;
   for (const use of uses) {
     if (use === 'snapshot') {
       const read = await api.data(
@@ -27,11 +27,14 @@ export async function injectUseDetach(
       );
       expect(read.session.window.snapshot.totalNodes).toBeGreaterThan(0);
     } else if (use === 'fill') {
-      await api.data(
-        `mutation { fill(${on}, target: { testId: "name" }, value: "cycle ${session}") { elapsedMs } }`,
-      );
+      await api.data(FillDocument, {
+        session,
+        window,
+        target: { testId: 'name' },
+        value: `cycle ${session}`,
+      });
     } else if (use === 'click') {
-      await api.data(`mutation { click(${on}, target: { testId: "log" }) { elapsedMs } }`);
+      await api.data(ClickDocument, { session, window, target: { testId: 'log' } });
     } else {
       const menu = await api.data(`{ session(id: "${session}") { applicationMenu { label } } }`);
       expect(menu.session.applicationMenu.length).toBeGreaterThan(0);
@@ -53,8 +56,8 @@ async function mainWindow(api: GatewayClient, session: string): Promise<string> 
   await expect
     .poll(
       async () => {
-        const read = await api.data(`{ session(id: "${session}") { windows { id title } } }`);
-        found = read.session.windows.find((window: Loose) => window.title === 'Stagegraph Fixture')?.id;
+        const read = await api.data(SessionWindowsDocument, { id: session });
+        found = read.session?.windows.find((window) => window.title === 'Stagegraph Fixture')?.id;
         return found;
       },
       { timeout: 30_000 },
