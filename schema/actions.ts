@@ -2,8 +2,8 @@ import { type ActionOutcome, type ActionSpec, performAction } from '../domain/in
 import type { TargetRequest } from '../domain/interaction/target-input.js';
 import type { Modifier } from '../transports/contract/window-driver.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
 import type { GatewayContext } from './context.js';
+import { previewedTargetOf } from './gates/governance.js';
 import { selectedFields } from './selection.js';
 import { SnapshotDiffRef, SnapshotNodeRef } from './snapshot.js';
 import { TargetInput } from './target.js';
@@ -72,6 +72,7 @@ interface CommonArgs {
 
 /** Every action takes the same session, window and timeout arguments; this is their one definition. */
 function run(
+  root: unknown,
   context: GatewayContext,
   info: Parameters<typeof selectedFields>[0],
   args: CommonArgs,
@@ -88,9 +89,21 @@ function run(
     wantDiff: selected.includes('diff'),
     wantTarget: selected.includes('target'),
     diffBounds: selectedFields(info, ['diff', 'added']).includes('bbox'),
-    previewed: context.previewedTarget ?? null,
+    previewed: previewedTargetOf(root),
   });
 }
+
+/**
+ * Every action acts on the element its `target` names, in the session and window its arguments name, and
+ * its preview waits no longer than its own `timeoutMs`.
+ */
+const onElement = {
+  session: 'session',
+  window: 'window',
+  target: 'target',
+  actsOn: 'element',
+  risk: { wait: 'timeoutMs' },
+} as const;
 
 builder.mutationFields((t) => {
   const common = (targetRequired: boolean, targetDescription: string = TARGET_DESCRIPTION) => ({
@@ -105,7 +118,7 @@ builder.mutationFields((t) => {
       description: 'Actionability wait; default 5000, clamped to 30000.',
     }),
   });
-  const action = { type: ActionResultRef, ...requiresCapability('INTERACTION') } as const;
+  const action = { type: ActionResultRef, requiresCapability: 'INTERACTION', governance: onElement } as const;
   return {
     click: t.field({
       ...action,
@@ -128,8 +141,8 @@ builder.mutationFields((t) => {
           description: "Where to click, from the target's top-left corner; default: its centre.",
         }),
       },
-      resolve: (_root, args, context, info) =>
-        run(context, info, args, {
+      resolve: (root, args, context, info) =>
+        run(root, context, info, args, {
           type: 'click',
           ...(args.button ? { button: args.button.toLowerCase() as 'left' | 'right' | 'middle' } : {}),
           ...(args.clickCount ? { clickCount: args.clickCount } : {}),
@@ -148,8 +161,9 @@ builder.mutationFields((t) => {
         }),
         secret: t.arg.boolean({ required: false, description: 'Redact this value everywhere from now on.' }),
       },
-      resolve: (_root, args, context, info) =>
-        run(context, info, args, { type: 'fill', value: args.value }, args.secret),
+      governance: { ...onElement, risk: { wait: 'timeoutMs', typed: ['value'], secret: 'secret' } },
+      resolve: (root, args, context, info) =>
+        run(root, context, info, args, { type: 'fill', value: args.value }, args.secret),
     }),
     type: t.field({
       ...action,
@@ -172,8 +186,10 @@ builder.mutationFields((t) => {
             'The text is a secret: redacted in the audit trail and approval requests, and the target\'s value reads "[redacted]" in every snapshot from now on.',
         }),
       },
-      resolve: (_root, args, context, info) =>
+      governance: { ...onElement, risk: { wait: 'timeoutMs', typed: ['text'], secret: 'secret' } },
+      resolve: (root, args, context, info) =>
         run(
+          root,
           context,
           info,
           args,
@@ -195,25 +211,27 @@ builder.mutationFields((t) => {
             "A key or chord in Playwright's notation: Enter, Tab, ArrowDown, Control+A, Shift+Home.",
         }),
       },
-      resolve: (_root, args, context, info) => run(context, info, args, { type: 'pressKeys', key: args.key }),
+      governance: { ...onElement, risk: { wait: 'timeoutMs', typed: ['key'] } },
+      resolve: (root, args, context, info) =>
+        run(root, context, info, args, { type: 'pressKeys', key: args.key }),
     }),
     hover: t.field({
       ...action,
       description: 'Moves the mouse over the target once it is visible and stable (tooltips, hover menus).',
       args: common(true),
-      resolve: (_root, args, context, info) => run(context, info, args, { type: 'hover' }),
+      resolve: (root, args, context, info) => run(root, context, info, args, { type: 'hover' }),
     }),
     focus: t.field({
       ...action,
       description: 'Gives the target keyboard focus without clicking it.',
       args: common(true),
-      resolve: (_root, args, context, info) => run(context, info, args, { type: 'focus' }),
+      resolve: (root, args, context, info) => run(root, context, info, args, { type: 'focus' }),
     }),
     clear: t.field({
       ...action,
       description: 'Empties an input or textarea.',
       args: common(true),
-      resolve: (_root, args, context, info) => run(context, info, args, { type: 'clear' }),
+      resolve: (root, args, context, info) => run(root, context, info, args, { type: 'clear' }),
     }),
     selectOption: t.field({
       ...action,
@@ -224,8 +242,9 @@ builder.mutationFields((t) => {
         labels: t.arg.stringList({ required: false, description: 'Options by their visible label.' }),
         indexes: t.arg.intList({ required: false, description: 'Options by zero-based position.' }),
       },
-      resolve: (_root, args, context, info) =>
-        run(context, info, args, {
+      governance: { ...onElement, risk: { wait: 'timeoutMs', typed: ['values', 'labels'] } },
+      resolve: (root, args, context, info) =>
+        run(root, context, info, args, {
           type: 'selectOption',
           ...(args.values ? { values: args.values } : {}),
           ...(args.labels ? { labels: args.labels } : {}),
@@ -239,8 +258,8 @@ builder.mutationFields((t) => {
         ...common(true),
         checked: t.arg.boolean({ required: true, description: 'True to check, false to uncheck.' }),
       },
-      resolve: (_root, args, context, info) =>
-        run(context, info, args, { type: 'setChecked', checked: args.checked }),
+      resolve: (root, args, context, info) =>
+        run(root, context, info, args, { type: 'setChecked', checked: args.checked }),
     }),
     setInputFiles: t.field({
       ...action,
@@ -253,8 +272,8 @@ builder.mutationFields((t) => {
             'Paths of existing files under the upload roots (symlinks resolved): PATH_NOT_ALLOWED outside them, BAD_INPUT for a missing file. An empty list clears the input.',
         }),
       },
-      resolve: (_root, args, context, info) =>
-        run(context, info, args, { type: 'setInputFiles', paths: args.paths }),
+      resolve: (root, args, context, info) =>
+        run(root, context, info, args, { type: 'setInputFiles', paths: args.paths }),
     }),
     dragTo: t.field({
       ...action,
@@ -263,7 +282,7 @@ builder.mutationFields((t) => {
         ...common(true, 'The element to drag; a ref from a snapshot is best.'),
         to: t.arg({ type: TargetInput, required: true, description: 'The element to drop it on.' }),
       },
-      resolve: (_root, args, context, info) => run(context, info, args, { type: 'dragTo', to: args.to }),
+      resolve: (root, args, context, info) => run(root, context, info, args, { type: 'dragTo', to: args.to }),
     }),
     scroll: t.field({
       ...action,
@@ -284,8 +303,9 @@ builder.mutationFields((t) => {
         }),
         deltaY: t.arg.int({ required: false, description: 'CSS pixels down (negative: up); default 0.' }),
       },
-      resolve: (_root, args, context, info) =>
+      resolve: (root, args, context, info) =>
         run(
+          root,
           context,
           info,
           args,

@@ -14,7 +14,7 @@ import {
   MAX_APPROVAL_SCREENSHOT_BYTES,
 } from '../domain/governance/target-preview.js';
 import { builder } from './builder.js';
-import { answersApproval, clientOf, governanceOf } from './governance.js';
+import { clientOf, governanceOf } from './context.js';
 import { GovernedSessionRef, GovernedTargetRef, RiskTierEnum, RuleRefRef } from './policy.js';
 
 const ClientRoleEnum = builder.enumType('ClientRole', {
@@ -228,7 +228,7 @@ builder.queryField('pendingApprovals', (t) =>
 builder.mutationFields((t) => ({
   approve: t.field({
     type: ApprovalResultRef,
-    ...answersApproval,
+    governance: { answersApproval: true },
     description: 'Lets a waiting operation go ahead. Approvers only (APPROVAL_FORBIDDEN for an agent token).',
     args: {
       id: t.arg.id({
@@ -249,7 +249,7 @@ builder.mutationFields((t) => ({
   }),
   deny: t.field({
     type: ApprovalResultRef,
-    ...answersApproval,
+    governance: { answersApproval: true },
     description:
       'Refuses a waiting operation: it fails with POLICY_DENIED carrying the reason. Approvers only.',
     args: {

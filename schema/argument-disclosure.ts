@@ -8,6 +8,7 @@ import {
   isScalarType,
 } from 'graphql';
 import type { ArgumentDisclosure } from '../domain/governance/redaction.js';
+import { typedArgumentsOf } from './gates/declared-governance.js';
 
 /**
  * Text arguments that name what is acted on or where, never a value carried into the app: shown in the
@@ -55,17 +56,18 @@ export const INPUTS_IN_CLEAR: readonly string[] = ['TargetInput', 'WindowSelecto
 /** Scalars that cannot carry a secret of any length; any other scalar is text until listed. */
 const SCALARS_IN_CLEAR = new Set(['Int', 'Float', 'Boolean', 'ID', 'DateTime']);
 
-/** Text typed into the field's `target`: shown, unless the target is a password field or marked secret. */
-const TYPED_ARGUMENTS = new Set(['value', 'values', 'text', 'key', 'labels']);
-
-/** The classification of every argument of one Mutation field, read from its argument types. */
+/**
+ * The classification of every argument of one Mutation field, read from its argument types; the text it
+ * declares as typed into its target (`governance.risk.typed`) is shown unless the target is a password
+ * field or the caller marked it secret.
+ */
 export function disclosureOf(field: GraphQLField<unknown, unknown>): ArgumentDisclosure {
-  const typesInto = field.args.some((arg) => arg.name === 'target');
+  const typed = new Set(typedArgumentsOf(field));
   const cache = new Map<string, ArgumentDisclosure>();
   return Object.fromEntries(
     field.args.map((arg: GraphQLArgument) => [
       arg.name,
-      typesInto && TYPED_ARGUMENTS.has(arg.name) ? 'typed' : ofType(arg.type, arg.name, null, cache),
+      typed.has(arg.name) ? 'typed' : ofType(arg.type, arg.name, null, cache),
     ]),
   );
 }

@@ -1,6 +1,5 @@
 import type { DebuggableApp } from '../transports/contract/transport.js';
 import { builder } from './builder.js';
-import { actsOn } from './governance.js';
 import { SessionRef } from './session.js';
 
 const DebuggableTargetRef = builder
@@ -127,7 +126,7 @@ builder.mutationFields((t) => ({
     type: SessionRef,
     description:
       "Injects into a running app's main process through its inspector. Like attach, the app is not Stagegraph's: `detach` lets go (closing the inspector if inject opened it).",
-    ...actsOn('program'),
+    governance: { session: null, actsOn: 'program', target: 'input' },
     args: {
       input: t.arg({
         type: InjectInput,
@@ -148,13 +147,14 @@ builder.mutationFields((t) => ({
         description: "Where the app's DevTools endpoint is, and which renderer to start on.",
       }),
     },
+    governance: { session: null },
     resolve: (_root, { input }, { sessions }) => sessions.attach(input),
   }),
   launchCommand: t.field({
     type: SessionRef,
     description:
       'Starts a command with a DevTools port, waits for it, and attaches; stop ends its process tree.',
-    ...actsOn('program'),
+    governance: { session: null, actsOn: 'program', target: 'input' },
     args: {
       input: t.arg({
         type: LaunchCommandInput,
@@ -174,6 +174,7 @@ builder.mutationFields((t) => ({
           'The session to let go of; optional when exactly one session is live. BAD_INPUT for a session whose app Stagegraph started (stop it instead).',
       }),
     },
+    governance: { session: 'id' },
     resolve: (_root, args, { sessions }) => sessions.detach(args.id),
   }),
 }));

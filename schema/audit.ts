@@ -12,7 +12,7 @@ import { MAX_REDACTED_STRING_LENGTH } from '../domain/governance/redaction.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import { ApprovalResultRef, ClientRef } from './approvals.js';
 import { builder } from './builder.js';
-import { governanceOf } from './governance.js';
+import { governanceOf } from './context.js';
 import { DecisionEnum, GovernedSessionRef, GovernedTargetRef, RiskTierEnum, RuleRefRef } from './policy.js';
 
 const OutcomeEnum = builder.enumType('AuditOutcome', {

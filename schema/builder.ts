@@ -1,17 +1,22 @@
 import SchemaBuilder from '@pothos/core';
 import DirectivePlugin from '@pothos/plugin-directives';
-import type { Capability } from '../transports/contract/capabilities.js';
 import type { GatewayContext } from './context.js';
+import './gates/capability-gate.js';
+import './gates/eval-scope.js';
+import './gates/governance.js';
 
+/**
+ * The gates are plugins reading what each field declares (schema/gates/field-options.ts). Their order
+ * matters: resolvers are wrapped from the last plugin to the first, so governance is outermost and records
+ * even a capability refusal; the capability gate adds its directive before the eval scope keeps the types
+ * the schema reaches; the directives plugin, first, turns the directives it is handed into SDL.
+ */
 export const builder = new SchemaBuilder<{
   Context: GatewayContext;
   DefaultFieldNullability: false;
   Scalars: { DateTime: { Input: Date; Output: Date } };
-  Directives: {
-    requiresCapability: { locations: 'FIELD_DEFINITION'; args: { capability: Capability } };
-  };
 }>({
-  plugins: [DirectivePlugin],
+  plugins: [DirectivePlugin, 'governance', 'evalScope', 'capabilityGate'],
   directives: { useGraphQLToolsUnorderedDirectives: true },
   defaultFieldNullability: false,
 });

@@ -1,6 +1,5 @@
 import type { ClockState } from '../domain/page-state/clock.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';
 
 const ClockRef = builder.objectRef<ClockState>('Clock').implement({
@@ -26,14 +25,14 @@ builder.objectField(SessionRef, 'clock', (t) =>
   t.field({
     type: ClockRef,
     description: "The state of the fake clock of this session's windows.",
-    ...requiresCapability('CLOCK'),
+    requiresCapability: 'CLOCK',
     resolve: (session) => session.pageState.clock.state(),
   }),
 );
 
 builder.mutationFields((t) => {
   const session = t.arg.id({ required: false, description: 'Optional when exactly one session is live.' });
-  const clock = { type: ClockRef, ...requiresCapability('CLOCK') } as const;
+  const clock = { type: ClockRef, requiresCapability: 'CLOCK', governance: { session: 'session' } } as const;
   const time = (description: string) => t.arg({ type: 'DateTime', required: true, description });
   const ms = t.arg.int({ required: true, description: 'Milliseconds of fake time, 0..86400000.' });
   return {

@@ -2,7 +2,6 @@ import type { Delivery } from '../domain/bounded/subscriber-queue.js';
 import { consoleStream } from '../domain/events/streams.js';
 import type { ConsoleEntry, ConsoleSnapshot } from '../domain/sessions/console-log.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';
 import { sharesExecutionPerEvent } from './shared-execution.js';
 
@@ -53,7 +52,7 @@ builder.objectField(SessionRef, 'console', (t) =>
     type: ConsoleLogRef,
     description:
       'Console output of every window and the main process, uncaught page errors as type `pageerror`; readable after the app ends.',
-    ...requiresCapability('CONSOLE'),
+    requiresCapability: 'CONSOLE',
     args: {
       last: t.arg.int({ required: false, description: 'Only the newest N matching entries.' }),
       afterSeq: t.arg.int({

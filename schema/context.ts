@@ -1,9 +1,9 @@
 import type { EventHub } from '../domain/events/event-hub.js';
-import type { ClientIdentity } from '../domain/governance/client-identity.js';
+import { ANONYMOUS_LOOPBACK, type ClientIdentity } from '../domain/governance/client-identity.js';
 import type { Governance } from '../domain/governance/governance.js';
-import type { PreviewedTarget } from '../domain/interaction/handover.js';
 import type { SessionTopics } from '../domain/sessions/session-event.js';
 import type { SessionRegistry } from '../domain/sessions/session-registry.js';
+import { StagegraphError } from '../errors/stagegraph-error.js';
 
 /** What every resolver may reach: the server's shared parts, and who sent this request. */
 export interface GatewayContext {
@@ -19,6 +19,13 @@ export interface GatewayContext {
    * benchmark's reference; in-process execution without it is ungoverned.
    */
   readonly governance?: Governance | null;
-  /** Set by the chokepoint for one mutation: the target it resolved to decide, for the action to reuse. */
-  readonly previewedTarget?: PreviewedTarget | null;
+}
+
+export function clientOf(context: GatewayContext): ClientIdentity {
+  return context.client ?? ANONYMOUS_LOOPBACK;
+}
+
+export function governanceOf(context: GatewayContext): Governance {
+  if (context.governance) return context.governance;
+  throw new StagegraphError('INTERNAL', 'This gateway was built without governance.');
 }

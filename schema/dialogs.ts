@@ -4,7 +4,6 @@ import type { DialogPolicySpec } from '../domain/page-state/dialog-policy.js';
 import type { DialogEntry } from '../domain/page-state/dialogs.js';
 import { dialogStream } from '../domain/page-state/page-state-streams.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';
 
 const DialogTypeEnum = builder.enumType('DialogType', {
@@ -120,7 +119,7 @@ builder.objectFields(SessionRef, (t) => ({
   dialogs: t.field({
     type: DialogLogRef,
     description: 'Dialogs the renderers opened and how each was answered; readable after the app ends.',
-    ...requiresCapability('DIALOGS'),
+    requiresCapability: 'DIALOGS',
     args: {
       last: t.arg.int({ required: false, description: 'Only the newest N entries.' }),
       afterSeq: t.arg.int({
@@ -133,7 +132,7 @@ builder.objectFields(SessionRef, (t) => ({
   dialogPolicy: t.field({
     type: DialogPolicyRef,
     description: 'The policy answering the next JS dialogs (dismiss everything until setDialogPolicy).',
-    ...requiresCapability('DIALOGS'),
+    requiresCapability: 'DIALOGS',
     resolve: (session) => session.pageState.dialogs.policy.current,
   }),
 }));
@@ -143,7 +142,8 @@ builder.mutationField('setDialogPolicy', (t) =>
     type: DialogPolicyRef,
     description:
       'How dialogs are answered from now on: a default, per-type overrides, prompt text, one-shot.',
-    ...requiresCapability('DIALOGS'),
+    requiresCapability: 'DIALOGS',
+    governance: { session: 'session' },
     args: {
       session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
       default: t.arg({
@@ -192,7 +192,7 @@ builder.subscriptionField('dialogs', (t) =>
     type: DialogEventRef,
     description:
       'Dialogs as they are answered; the same entries `Session.dialogs` shows. Without `session`: every session whose transport has DIALOGS.',
-    ...requiresCapability('DIALOGS', { perEventSource: true }),
+    requiresCapability: { capability: 'DIALOGS', session: 'session', perEventSource: true },
     args: {
       session: t.arg.id({
         required: false,

@@ -1,7 +1,6 @@
 import { type ExpectOutcome, expectCondition } from '../domain/interaction/expectation.js';
 import type { ExpectKind } from '../transports/contract/window-driver.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
 import { TargetInput } from './target.js';
 
 /** Text kinds match `equals`, `contains` and `regex`; state kinds hold or not (only `not` applies). */
@@ -49,7 +48,14 @@ builder.mutationField('expect', (t) =>
     type: ExpectResultRef,
     description:
       'Waits until the condition holds, re-checking on every DOM change (no polling interval); EXPECTATION_FAILED with the last actual value after the timeout.',
-    ...requiresCapability('SNAPSHOT'),
+    requiresCapability: 'SNAPSHOT',
+    governance: {
+      session: 'session',
+      window: 'window',
+      target: 'target',
+      actsOn: 'element',
+      risk: { wait: 'timeoutMs' },
+    },
     args: {
       session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
       window: t.arg.id({

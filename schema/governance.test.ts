@@ -1,6 +1,9 @@
+import SchemaBuilder from '@pothos/core';
+import type { GraphQLField } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { GatewayContext } from './context.js';
-import { actedOnOf, sessionArgumentOf } from './governance.js';
+import { governedOperationOf } from './gates/declared-governance.js';
+import './gates/governance.js';
 import { buildSchema } from './index.js';
 
 /** Stands in for the chokepoint's state: the first thing the chokepoint reads is whether the log is sound. */
@@ -16,7 +19,11 @@ function probe(seen: string[], name: string) {
   } as unknown as GatewayContext['governance'];
 }
 
-describe('enforceGovernance', () => {
+type Field = GraphQLField<unknown, unknown>;
+const sessionArgumentOf = (field: Field) => governedOperationOf(field)?.session;
+const actedOnOf = (field: Field) => governedOperationOf(field)?.actsOn?.kind ?? null;
+
+describe('the governance gate', () => {
   const schema = buildSchema();
   const mutations = Object.values(schema.getMutationType()?.getFields() ?? {});
 
@@ -73,5 +80,22 @@ describe('enforceGovernance', () => {
       ),
     );
     for (const field of naming) expect(actedOnOf(field), field.name).not.toBeNull();
+  });
+
+  it('has every mutation declare its governance', () => {
+    for (const field of Object.values(
+      buildSchema({ allowEval: 'both' }).getMutationType()?.getFields() ?? {},
+    ))
+      expect(governedOperationOf(field), field.name).not.toBeNull();
+  });
+
+  it('fails the build of a mutation that declares no governance', () => {
+    const bare = new SchemaBuilder<{ Context: GatewayContext }>({ plugins: ['governance'] });
+    bare.queryType({ fields: (t) => ({ ok: t.boolean({ resolve: () => true }) }) });
+    bare.mutationType({
+      // @ts-expect-error: the compiler refuses a mutation without `governance` first.
+      fields: (t) => ({ act: t.boolean({ resolve: () => true }) }),
+    });
+    expect(() => bare.toSchema()).toThrow('Mutation.act declares no governance');
   });
 });

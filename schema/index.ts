@@ -1,8 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { builder } from './builder.js';
-import { enforceCapabilities } from './capability.js';
-import { applyEvalScope, type EvalScope } from './eval.js';
-import { enforceGovernance } from './governance.js';
+import type { EvalScope } from './gates/field-options.js';
 import './actions.js';
 import './approvals.js';
 import './artifacts.js';
@@ -12,6 +10,7 @@ import './clock.js';
 import './console.js';
 import './dialogs.js';
 import './error-code.js';
+import './eval.js';
 import './expect.js';
 import './ipc.js';
 import './menu.js';
@@ -35,11 +34,7 @@ export interface SchemaOptions {
   readonly allowEval: EvalScope;
 }
 
-/**
- * The whole API. Applied here, once, to the built schema: the eval scope, capability gating to every field
- * that declares one, and — outermost — the governance chokepoint to every mutation.
- */
+/** The whole API, gated as its fields declare (schema/gates/), for one eval scope. */
 export function buildSchema(options: SchemaOptions = { allowEval: 'none' }): GraphQLSchema {
-  const built = applyEvalScope(builder.toSchema({ sortSchema: true }), options.allowEval);
-  return enforceGovernance(enforceCapabilities(built));
+  return builder.toSchema({ sortSchema: true, allowEval: options.allowEval });
 }

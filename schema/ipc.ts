@@ -4,20 +4,15 @@ import { nativeStream } from '../domain/native/native-streams.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import type { IpcInvocation } from '../transports/contract/native.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
 import { type OutcomeValue, outcomeValues } from './outcome-enum.js';
 import { SessionRef } from './session.js';
 
 /**
  * IPC reaches into the app's main process as far as eval does (invokeIpc runs its handlers with any
- * arguments), so every field and type here carries the `main` eval scope: absent from the schema unless
- * the server runs with --allow-eval or --allow-eval=main (see applyEvalScope in eval.ts).
+ * arguments), so every field here carries the `main` eval scope: absent from the schema unless the server
+ * runs with --allow-eval or --allow-eval=main, and the types only they reach go with them.
  */
-const MAIN_ONLY = { evalScope: 'main' } as const;
-const GATED = {
-  ...requiresCapability('MAIN_EVAL'),
-  extensions: { requiresCapability: 'MAIN_EVAL', ...MAIN_ONLY },
-} as const;
+const GATED = { requiresCapability: 'MAIN_EVAL', evalScope: 'main' } as const;
 
 const IpcDirectionEnum = builder.enumType('IpcDirection', {
   description: 'Which way an IPC message went between a page and the main process.',
@@ -31,7 +26,6 @@ const IpcDirectionEnum = builder.enumType('IpcDirection', {
       description: "From the main process to a page: webContents.send, or an invoke's RESULT or ERROR.",
     },
   },
-  extensions: MAIN_ONLY,
 });
 
 const IpcKindEnum = builder.enumType('IpcKind', {
@@ -45,7 +39,6 @@ const IpcKindEnum = builder.enumType('IpcKind', {
     RESULT: { value: 'result', description: "An invoke handler's return value (in `args`)." },
     ERROR: { value: 'error', description: "An invoke handler's thrown error (its message in `args`)." },
   },
-  extensions: MAIN_ONLY,
 });
 
 /** Every refusal the IPC hooks report, by its transport spelling: a new one fails to compile until added. */
@@ -64,12 +57,10 @@ const IPC_REFUSALS = {
 const IpcInvocationReasonEnum = builder.enumType('IpcInvocationReason', {
   description: 'Why invokeIpc got no result from the handler.',
   values: outcomeValues(IPC_REFUSALS),
-  extensions: MAIN_ONLY,
 });
 
 const IpcMessageRef = builder.objectRef<IpcEntry>('IpcMessage').implement({
   description: 'One IPC message on a captured channel, arguments redacted and cut at 1,024 characters.',
-  extensions: MAIN_ONLY,
   fields: (t) => ({
     seq: t.exposeInt('seq', { description: 'Per-session, strictly increasing.' }),
     sessionId: t.exposeID('sessionId', { description: 'The session whose app sent it.' }),
@@ -106,7 +97,6 @@ const IpcMessageRef = builder.objectRef<IpcEntry>('IpcMessage').implement({
 
 const IpcCaptureRef = builder.objectRef<IpcCapture>('IpcCapture').implement({
   description: 'Which IPC channels are being captured.',
-  extensions: MAIN_ONLY,
   fields: (t) => ({
     channels: t.stringList({
       nullable: true,
@@ -126,7 +116,6 @@ const IpcLogRef = builder
   .objectRef<{ entries: IpcEntry[]; overflowed: number; capture: IpcCapture }>('IpcLog')
   .implement({
     description: 'A read of the bounded IPC buffer (the newest 500).',
-    extensions: MAIN_ONLY,
     fields: (t) => ({
       entries: t.field({
         type: [IpcMessageRef],
@@ -144,7 +133,6 @@ const IpcLogRef = builder
 
 const IpcInvocationRef = builder.objectRef<IpcInvocation>('IpcInvocation').implement({
   description: 'What invokeIpc did: the handler ran and returned, or why it did not.',
-  extensions: MAIN_ONLY,
   fields: (t) => ({
     invoked: t.exposeBoolean('invoked', { description: 'True when the handler ran and returned a value.' }),
     reason: t.field({
@@ -182,6 +170,7 @@ builder.mutationFields((t) => ({
     description:
       'Captures IPC on `channels` (exact names, or prefixes ending in *), replacing the last list.',
     ...GATED,
+    governance: { session: 'session' },
     args: {
       session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
       channels: t.arg.stringList({
@@ -195,6 +184,7 @@ builder.mutationFields((t) => ({
     type: IpcCaptureRef,
     description: 'Stops IPC capture; what was kept stays readable.',
     ...GATED,
+    governance: { session: 'session' },
     args: {
       session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
     },
@@ -205,6 +195,7 @@ builder.mutationFields((t) => ({
     description:
       "Calls the app's ipcMain.handle handler for `channel` as the active page's invoke would, with `args` (a JSON array).",
     ...GATED,
+    governance: { session: 'session' },
     args: {
       session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
       channel: t.arg.string({
@@ -220,7 +211,6 @@ builder.mutationFields((t) => ({
 
 const IpcEventRef = builder.objectRef<Delivery<IpcEntry>>('IpcEvent').implement({
   description: 'One delivery of the `ipc` subscription.',
-  extensions: MAIN_ONLY,
   fields: (t) => ({
     message: t.field({
       type: IpcMessageRef,
@@ -237,7 +227,7 @@ builder.subscriptionField('ipc', (t) =>
   t.field({
     type: IpcEventRef,
     description: 'IPC on captured channels as it happens; all sessions unless `session` is given.',
-    extensions: MAIN_ONLY,
+    evalScope: 'main',
     args: {
       session: t.arg.id({
         required: false,

@@ -3,8 +3,6 @@ import { nativeStream } from '../domain/native/native-streams.js';
 import type { ContextMenuEntry } from '../domain/native/session-native.js';
 import type { MenuInvocation, MenuRefusal, NativeMenuItem } from '../transports/contract/native.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
-import { actsOn } from './governance.js';
 import { type OutcomeValue, outcomeValues } from './outcome-enum.js';
 import { SessionRef } from './session.js';
 
@@ -152,14 +150,14 @@ builder.objectFields(SessionRef, (t) => ({
     type: [NativeMenuItemRef],
     nullable: true,
     description: "The app's menu bar (Menu.getApplicationMenu()); null when it has none.",
-    ...requiresCapability('NATIVE_UI'),
+    requiresCapability: 'NATIVE_UI',
     resolve: (session) => session.native.applicationMenu(),
   }),
   menuItem: t.field({
     type: NativeMenuItemRef,
     nullable: true,
     description: 'One application menu item by path; each step matches a label, else a role.',
-    ...requiresCapability('NATIVE_UI'),
+    requiresCapability: 'NATIVE_UI',
     args: {
       path: t.arg.stringList({
         required: true,
@@ -172,7 +170,7 @@ builder.objectFields(SessionRef, (t) => ({
     type: ContextMenuRef,
     nullable: true,
     description: 'The context menu the app has open now (any Menu.popup), or null.',
-    ...requiresCapability('NATIVE_UI'),
+    requiresCapability: 'NATIVE_UI',
     resolve: (session) => session.native.contextMenu(),
   }),
 }));
@@ -182,7 +180,8 @@ builder.mutationFields((t) => ({
     type: MenuInvocationRef,
     description:
       "Clicks an application menu item as Electron would (the app's handler gets the focused window).",
-    ...actsOn('menuItem', requiresCapability('NATIVE_UI')),
+    requiresCapability: 'NATIVE_UI',
+    governance: { session: 'session', actsOn: 'menuItem', target: 'path' },
     args: {
       session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
       path: t.arg.stringList({
@@ -196,7 +195,8 @@ builder.mutationFields((t) => ({
   invokeContextMenuItem: t.field({
     type: MenuInvocationRef,
     description: 'Chooses an item of the open context menu as a person would; the menu then closes.',
-    ...actsOn('contextMenuItem', requiresCapability('NATIVE_UI')),
+    requiresCapability: 'NATIVE_UI',
+    governance: { session: 'session', actsOn: 'contextMenuItem', target: 'path' },
     args: {
       session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
       path: t.arg.stringList({

@@ -8,7 +8,6 @@ import type {
   NativeDialogType,
 } from '../transports/contract/native.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
 import { type OutcomeValue, outcomeValues } from './outcome-enum.js';
 import { SessionRef } from './session.js';
 
@@ -155,7 +154,7 @@ builder.objectField(SessionRef, 'nativeDialogs', (t) =>
   t.field({
     type: [NativeDialogCallRef],
     description: 'Native dialog calls so far (the newest 200), oldest first.',
-    ...requiresCapability('NATIVE_UI'),
+    requiresCapability: 'NATIVE_UI',
     resolve: (session) => session.native.dialogs.read(),
   }),
 );
@@ -165,7 +164,8 @@ builder.mutationField('setNativeDialogPolicy', (t) =>
     type: [NativeDialogRuleRef],
     description:
       "Replaces the session's answers to native dialogs; the first rule of a dialog's type answers it, and what no rule answers is cancelled. An injected session fails with CAPABILITY_UNSUPPORTED.",
-    ...requiresCapability('NATIVE_UI'),
+    requiresCapability: 'NATIVE_UI',
+    governance: { session: 'session' },
     args: {
       session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
       rules: t.arg({

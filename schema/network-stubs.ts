@@ -1,6 +1,5 @@
 import type { StubInfo } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';
 
 const NetworkStubRef = builder.objectRef<StubInfo>('NetworkStub').implement({
@@ -45,7 +44,7 @@ builder.objectFields(SessionRef, (t) => ({
   networkStubs: t.field({
     type: [NetworkStubRef],
     description: 'Every stub of the session, retired ones included, with its hit count.',
-    ...requiresCapability('INTERCEPT'),
+    requiresCapability: 'INTERCEPT',
     resolve: (session) => session.pageState.network.stubs(),
   }),
 }));
@@ -87,7 +86,7 @@ const StubInput = builder.inputType('StubInput', {
 
 builder.mutationFields((t) => {
   const session = t.arg.id({ required: false, description: 'Optional when exactly one session is live.' });
-  const intercept = requiresCapability('INTERCEPT');
+  const intercept = { requiresCapability: 'INTERCEPT', governance: { session: 'session' } } as const;
   return {
     stubNetwork: t.field({
       type: NetworkStubRef,

@@ -4,7 +4,6 @@ import { headerList, type NetworkEntry } from '../domain/page-state/network-log.
 import { networkStream } from '../domain/page-state/page-state-streams.js';
 import type { NetworkBody } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';
 
 const HeaderRef = builder.objectRef<{ name: string; value: string }>('Header').implement({
@@ -176,7 +175,7 @@ builder.objectFields(SessionRef, (t) => ({
     type: NetworkLogRef,
     description:
       'Requests recorded by armed captures (see startNetworkCapture); readable after the app ends.',
-    ...requiresCapability('INTERCEPT'),
+    requiresCapability: 'INTERCEPT',
     args: {
       last: t.arg.int({ required: false, description: 'Only the newest N matching entries.' }),
       afterSeq: t.arg.int({
@@ -206,7 +205,7 @@ builder.objectFields(SessionRef, (t) => ({
   networkCaptures: t.field({
     type: [NetworkCaptureRef],
     description: 'The captures armed now, in arming order; stopped ones are not listed.',
-    ...requiresCapability('INTERCEPT'),
+    requiresCapability: 'INTERCEPT',
     resolve: (session) => session.pageState.network.captures(),
   }),
 }));
@@ -228,7 +227,7 @@ const NetworkFilterInput = builder.inputType('NetworkFilterInput', {
 
 builder.mutationFields((t) => {
   const session = t.arg.id({ required: false, description: 'Optional when exactly one session is live.' });
-  const intercept = requiresCapability('INTERCEPT');
+  const intercept = { requiresCapability: 'INTERCEPT', governance: { session: 'session' } } as const;
   return {
     startNetworkCapture: t.field({
       type: NetworkCaptureRef,
@@ -287,7 +286,7 @@ builder.subscriptionField('network', (t) =>
     type: NetworkEventRef,
     description:
       'Requests as armed captures record them; the same entries `Session.network` shows. Without `session`: every session whose transport has INTERCEPT.',
-    ...requiresCapability('INTERCEPT', { perEventSource: true }),
+    requiresCapability: { capability: 'INTERCEPT', session: 'session', perEventSource: true },
     args: {
       session: t.arg.id({
         required: false,

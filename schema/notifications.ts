@@ -2,7 +2,6 @@ import type { Delivery } from '../domain/bounded/subscriber-queue.js';
 import { nativeStream } from '../domain/native/native-streams.js';
 import type { NotificationCapture, NotificationEntry } from '../domain/native/notification-log.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
 import { SessionRef } from './session.js';
 
 const NotificationRef = builder.objectRef<NotificationEntry>('Notification').implement({
@@ -79,7 +78,7 @@ builder.objectField(SessionRef, 'notifications', (t) =>
     type: NotificationLogRef,
     description:
       'Notifications kept so far: all of them until capture is first armed (tagged beforeArm), then those matching the filter.',
-    ...requiresCapability('NATIVE_UI'),
+    requiresCapability: 'NATIVE_UI',
     args: {
       titleContains: t.arg.string({
         required: false,
@@ -98,7 +97,8 @@ builder.mutationFields((t) => ({
   armNotifications: t.field({
     type: NotificationCaptureRef,
     description: 'Starts notification capture, keeping only titles containing `titleContains` when given.',
-    ...requiresCapability('NATIVE_UI'),
+    requiresCapability: 'NATIVE_UI',
+    governance: { session: 'session' },
     args: {
       session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
       titleContains: t.arg.string({
@@ -112,7 +112,8 @@ builder.mutationFields((t) => ({
   stopNotifications: t.field({
     type: NotificationCaptureRef,
     description: 'Stops notification capture; what was kept stays readable.',
-    ...requiresCapability('NATIVE_UI'),
+    requiresCapability: 'NATIVE_UI',
+    governance: { session: 'session' },
     args: {
       session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
     },

@@ -2,7 +2,7 @@ import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
   MAX_APPROVAL_TIMEOUT_MS,
 } from '../domain/governance/approval-broker.js';
-import { explainOperation } from '../domain/governance/explain.js';
+import { explainOperation, unservedOperation } from '../domain/governance/explain.js';
 import {
   ACTED_ON_KINDS,
   type ActedOnKind,
@@ -27,7 +27,8 @@ import {
 } from '../domain/governance/risk.js';
 import { TARGET_PREVIEW_MAX_WAIT_MS } from '../domain/governance/target-preview.js';
 import { builder } from './builder.js';
-import { actedOnOf, governanceOf, sessionArgumentOf } from './governance.js';
+import { governanceOf } from './context.js';
+import { governedOperationOf } from './gates/declared-governance.js';
 import { TargetInput } from './target.js';
 import { BoundsRef } from './window.js';
 
@@ -362,15 +363,15 @@ builder.queryFields((t) => ({
       const mutation = info.schema.getMutationType()?.getFields()[args.operation];
       const read = info.schema.getQueryType()?.getFields()[args.operation];
       return explainOperation(governanceOf(context), {
-        operation: args.operation,
         // Names this server does not serve (yet), eval among them, are weighed as the actions they would be.
+        operation:
+          (mutation && governedOperationOf(mutation)) ??
+          unservedOperation(args.operation, args.target != null),
         kind: read && !mutation ? 'query' : 'mutation',
         argsJson: args.args ?? null,
         session: args.session == null ? null : String(args.session),
         window: args.window == null ? null : String(args.window),
         target: args.target ?? null,
-        sessionArgument: mutation ? sessionArgumentOf(mutation) : 'session',
-        actsOn: mutation ? actedOnOf(mutation) : args.target ? 'element' : null,
       });
     },
   }),

@@ -1,6 +1,5 @@
 import { type TakenScreenshot, takeScreenshot } from '../domain/interaction/screenshot.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
 import { TargetInput } from './target.js';
 import { WindowRef } from './window.js';
 
@@ -37,7 +36,7 @@ builder.objectField(WindowRef, 'screenshot', (t) =>
   t.field({
     type: ScreenshotRef,
     description: 'The viewport, the full page, or one element.',
-    ...requiresCapability('SCREENSHOT'),
+    requiresCapability: 'SCREENSHOT',
     args: {
       format: t.arg({ type: ImageFormatEnum, required: false, description: 'Default PNG.' }),
       quality: t.arg.int({ required: false, description: 'JPEG only, 0..100 (default 80).' }),

@@ -1,8 +1,7 @@
 import { Session } from '../domain/sessions/session.js';
 import type { AppInfo, ExitInfo } from '../transports/contract/transport.js';
 import { builder } from './builder.js';
-import { CapabilitiesRef, requiresCapability } from './capability.js';
-import { actsOn } from './governance.js';
+import { CapabilitiesRef } from './capability.js';
 import { WindowRef } from './window.js';
 
 export const SessionStatusEnum = builder.enumType('SessionStatus', {
@@ -145,13 +144,13 @@ export const SessionRef = builder.objectRef<Session>('Session').implement({
     windows: t.field({
       type: [WindowRef],
       description: 'Open windows in opening order; empty once the session has ended.',
-      ...requiresCapability('WINDOWS'),
+      requiresCapability: 'WINDOWS',
       resolve: (session) => session.windows(),
     }),
     window: t.field({
       type: WindowRef,
       description: 'One open window by id; the active window when `id` is left out.',
-      ...requiresCapability('WINDOWS'),
+      requiresCapability: 'WINDOWS',
       args: {
         id: t.arg.id({
           required: false,
@@ -164,7 +163,7 @@ export const SessionRef = builder.objectRef<Session>('Session').implement({
       type: WindowRef,
       nullable: true,
       description: 'The window chosen with switchWindow, else the first open one.',
-      ...requiresCapability('WINDOWS'),
+      requiresCapability: 'WINDOWS',
       resolve: (session) => session.activeWindow(),
     }),
   }),
@@ -235,7 +234,7 @@ builder.mutationFields((t) => ({
   launch: t.field({
     type: SessionRef,
     description: 'Starts an app and returns its session once the first window shows (or the timeout passes).',
-    ...actsOn('program'),
+    governance: { session: null, actsOn: 'program', target: 'input' },
     args: {
       input: t.arg({ type: LaunchInput, required: true, description: 'What to launch, and how.' }),
     },
@@ -252,6 +251,7 @@ builder.mutationFields((t) => ({
       }),
       graceMs: t.arg.int({ required: false, description: 'Default 5000, clamped to 0..30000.' }),
     },
+    governance: { session: 'id' },
     resolve: (_root, args, { sessions }) => sessions.stop(args.id, args.graceMs),
   }),
   forceKill: t.field({
@@ -264,6 +264,7 @@ builder.mutationFields((t) => ({
           'The session to kill; optional when exactly one session is live. NOT_OWNED for an app Stagegraph did not start; an ended session is returned as it is.',
       }),
     },
+    governance: { session: 'id' },
     resolve: (_root, args, { sessions }) => sessions.forceKill(args.id),
   }),
 }));

@@ -1,6 +1,5 @@
 import { type SnapshotChange, snapshotChanges } from '../domain/interaction/snapshot-changes.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
 import { selectedFields } from './selection.js';
 import { SnapshotDiffRef } from './snapshot.js';
 
@@ -31,7 +30,7 @@ builder.subscriptionField('snapshotChanges', (t) =>
     type: SnapshotChangeRef,
     description:
       'Live diffs of one window (default: the active one) as its DOM changes, debounced. A slow reader gets fewer, larger diffs; nothing queues up.',
-    ...requiresCapability('SNAPSHOT'),
+    requiresCapability: { capability: 'SNAPSHOT', session: 'session' },
     args: {
       session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
       window: t.arg.id({

@@ -11,7 +11,6 @@ import type { Snapshot, SnapshotNode } from '../domain/snapshot/snapshot.js';
 import type { NodeField } from '../domain/snapshot/token-estimate.js';
 import type { NodeState } from '../transports/contract/window-driver.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
 import { selectedFields } from './selection.js';
 import { BoundsRef, WindowRef } from './window.js';
 
@@ -285,7 +284,7 @@ builder.objectFields(WindowRef, (t) => ({
   snapshot: t.field({
     type: SnapshotRef,
     description: 'Reads the window as an accessibility graph; refs stay stable across re-renders.',
-    ...requiresCapability('SNAPSHOT'),
+    requiresCapability: 'SNAPSHOT',
     args: {
       interactiveOnly: t.arg.boolean({
         required: false,
@@ -313,7 +312,7 @@ builder.objectFields(WindowRef, (t) => ({
   find: t.field({
     type: [SnapshotNodeRef],
     description: 'Nodes of a fresh read that match every condition given, in document order.',
-    ...requiresCapability('SNAPSHOT'),
+    requiresCapability: 'SNAPSHOT',
     args: {
       role: t.arg.string({
         required: false,
@@ -351,7 +350,7 @@ builder.objectFields(WindowRef, (t) => ({
   node: t.field({
     type: SnapshotNodeRef,
     description: 'One node by ref, as the window shows it now.',
-    ...requiresCapability('SNAPSHOT'),
+    requiresCapability: 'SNAPSHOT',
     args: {
       ref: t.arg.id({
         required: true,

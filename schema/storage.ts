@@ -1,7 +1,6 @@
 import type { OriginStorage, StorageItem } from '../domain/page-state/storage.js';
 import type { Cookie, StorageArea, StorageOperation } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
 import type { GatewayContext } from './context.js';
 import { SessionRef } from './session.js';
 
@@ -79,7 +78,7 @@ const OriginStorageRef = builder.objectRef<OriginStorage>('OriginStorage').imple
 
 builder.objectFields(SessionRef, (t) => {
   const reveal = t.arg.boolean({ required: false, description: 'Show values; redacted by default.' });
-  const storage = requiresCapability('STORAGE');
+  const storage = { requiresCapability: 'STORAGE' } as const;
   return {
     cookies: t.field({
       type: [CookieRef],
@@ -174,7 +173,7 @@ const CookieInput = builder.inputType('CookieInput', {
 
 builder.mutationFields((t) => {
   const session = t.arg.id({ required: false, description: 'Optional when exactly one session is live.' });
-  const storage = requiresCapability('STORAGE');
+  const storage = { requiresCapability: 'STORAGE', governance: { session: 'session' } } as const;
   const where = {
     session,
     origin: t.arg.string({

@@ -1,7 +1,5 @@
 import type { TrayEventName, TrayInvocation, TrayState } from '../transports/contract/native.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
-import { actsOn } from './governance.js';
 import { NativeMenuItemRef } from './menu.js';
 import { type OutcomeValue, outcomeValues } from './outcome-enum.js';
 import { SessionRef } from './session.js';
@@ -93,7 +91,7 @@ builder.objectField(SessionRef, 'trays', (t) =>
   t.field({
     type: [TrayRef],
     description: 'Tray icons; NOT_INSTRUMENTED unless the session was launched with instrumentNative.',
-    ...requiresCapability('NATIVE_UI'),
+    requiresCapability: 'NATIVE_UI',
     resolve: (session) => session.native.trays(),
   }),
 );
@@ -103,7 +101,8 @@ builder.mutationField('invokeTray', (t) =>
     type: TrayInvocationRef,
     description:
       "Emits a tray event on the live tray, as the OS would, and returns the tray after the app's handler.",
-    ...actsOn('tray', requiresCapability('NATIVE_UI')),
+    requiresCapability: 'NATIVE_UI',
+    governance: { session: 'session', actsOn: 'tray', target: 'tray', risk: { event: 'event' } },
     args: {
       session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
       tray: t.arg.id({ required: true, description: 'The tray id from `session { trays { id } }`.' }),

@@ -1,7 +1,6 @@
 import type { SessionWindow } from '../domain/sessions/session.js';
 import type { Bounds } from '../transports/contract/transport.js';
 import { builder } from './builder.js';
-import { requiresCapability } from './capability.js';
 
 export const BoundsRef = builder.objectRef<Bounds>('Bounds').implement({
   description:
@@ -54,7 +53,8 @@ builder.mutationField('switchWindow', (t) =>
   t.field({
     type: WindowRef,
     description: "Makes a window the session's active window and brings it to the front.",
-    ...requiresCapability('WINDOWS'),
+    requiresCapability: 'WINDOWS',
+    governance: { session: 'session' },
     args: {
       session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
       window: t.arg({

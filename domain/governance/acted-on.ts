@@ -3,25 +3,26 @@ import type { NativeMenuItem } from '../../transports/contract/native.js';
 import { findMenuItem } from '../native/menu-path.js';
 import type { Session } from '../sessions/session.js';
 import type { ActedOnKind, JsonObject, JsonValue, TargetInfo } from './governed-request.js';
+import type { PreviewRequest } from './target-preview.js';
 
 /**
  * Reads, without acting, the thing an operation names in its arguments. A previewer never throws: what it
  * cannot read it describes from the arguments (the label asked for scores as the label shown would) and
  * says why in `previewError`, so a failed read never lowers the risk.
  */
-export type ActedOnPreviewer = (session: Session | null, args: JsonObject) => Promise<TargetInfo>;
+export type ActedOnPreviewer = (session: Session | null, request: PreviewRequest) => Promise<TargetInfo>;
 
 /** Every kind but page elements, which the window's target engine resolves (target-preview.ts). */
 export const ACTED_ON_PREVIEWERS: Readonly<Record<Exclude<ActedOnKind, 'element'>, ActedOnPreviewer>> = {
-  menuItem: async (session, args) => {
-    const path = strings(args.path);
+  menuItem: async (session, { subject }) => {
+    const path = strings(subject);
     const item = await read(session, async (live) =>
       findMenuItem((await live.native.applicationMenu()) ?? [], path),
     );
     return menuItemInfo('menuItem', path, item, null);
   },
-  contextMenuItem: async (session, args) => {
-    const path = strings(args.path);
+  contextMenuItem: async (session, { subject }) => {
+    const path = strings(subject);
     const menu = await read(session, (live) => live.native.contextMenu());
     const item = menu.value ? findMenuItem(menu.value.items, path) : null;
     const failed = menu.error ?? (menu.value ? null : 'no context menu is open');
@@ -32,8 +33,8 @@ export const ACTED_ON_PREVIEWERS: Readonly<Record<Exclude<ActedOnKind, 'element'
       menu.value?.windowId ?? null,
     );
   },
-  tray: async (session, args) => {
-    const id = String(args.tray ?? '');
+  tray: async (session, { subject, event }) => {
+    const id = String(subject ?? '');
     const trays = await read(session, (live) => live.native.trays());
     const tray = trays.value?.find((candidate) => candidate.id === id);
     const name = tray ? tray.tooltip || tray.title || id : id;
@@ -43,11 +44,11 @@ export const ACTED_ON_PREVIEWERS: Readonly<Record<Exclude<ActedOnKind, 'element'
       name,
       path: [id],
       // Pointer hovers announce nothing; clicks do what the tray is for.
-      activates: /CLICK$/.test(String(args.event ?? '')),
+      activates: /CLICK$/.test(event ?? ''),
       previewError: trays.error ?? (tray ? null : `no tray ${id}`),
     };
   },
-  program: async (_session, args) => programInfo(args),
+  program: async (_session, { subject }) => programInfo(subject),
 };
 
 const MENU_ROLES: Readonly<Record<NativeMenuItem['type'], string>> = {
@@ -77,8 +78,8 @@ function menuItemInfo(
 }
 
 /** launch, launchCommand and inject: the program that will run, as far as it is known before it runs. */
-async function programInfo(args: JsonObject): Promise<TargetInfo> {
-  const input = (args.input ?? {}) as JsonObject;
+async function programInfo(subject: JsonValue | null | undefined): Promise<TargetInfo> {
+  const input = (subject ?? {}) as JsonObject;
   const programArgs = strings(input.args);
   if (typeof input.command === 'string') return program(input.command, [input.command, ...programArgs], null);
   if (typeof input.pid === 'number') return injectedProgram(input.pid);

@@ -1,31 +1,22 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { AuditOutcome, EvidenceHash } from '../audit/audit-record.js';
 import type { PreviewedTarget } from '../interaction/handover.js';
-import type { TargetRequest } from '../interaction/target-input.js';
 import type { ApprovalResult } from './approval-broker.js';
 import type { ClientIdentity } from './client-identity.js';
 import type { Governance } from './governance.js';
-import type { ActedOnKind, GovernedRequest, JsonObject, TargetInfo } from './governed-request.js';
+import { type GovernedOperation, markedSecret, previewRequestOf } from './governed-operation.js';
+import type { GovernedRequest, JsonObject, TargetInfo } from './governed-request.js';
 import { type PolicyVerdict, policyDeniedError } from './policy.js';
 import type { ArgumentDisclosure } from './redaction.js';
 import { elementScreenshot, type OperationPreview, previewOperation } from './target-preview.js';
 
 /** One mutation as the schema hands it to the chokepoint. */
 export interface MutationCall {
-  /** The Mutation field's name. */
-  readonly operation: string;
+  /** What its field declares: the arguments naming its session, window and target, and its risk inputs. */
+  readonly operation: GovernedOperation;
   readonly client: ClientIdentity;
   /** The coerced GraphQL arguments. */
   readonly args: Readonly<Record<string, unknown>>;
-  /** The argument that names the session acted on (`session`, or `id` for stop), null when none does. */
-  readonly sessionArgument: string | null;
-  /**
-   * approve / deny: answering an approval is reserved to approvers by the broker, and putting the answer
-   * itself to the policy could ask for an approval of the approval. Rate-limited and audited all the same.
-   */
-  readonly answersApproval: boolean;
-  /** What the operation acts on, as its field declares (`element` for fields with a page target). */
-  readonly actsOn: ActedOnKind | null;
   /** Which of its arguments the audit and approvers may see in clear; the rest is redacted. */
   readonly disclosure: ArgumentDisclosure;
 }
@@ -62,29 +53,30 @@ export type MutationRun<T> = (previewed: PreviewedTarget | null) => Promise<T> |
 
 async function governed<T>(governance: Governance, call: MutationCall, run: MutationRun<T>): Promise<T> {
   const started = performance.now();
+  const { operation } = call;
   const { audit, broker, redactor } = governance;
   if (audit.failure) throw audit.failure;
   // Refused floods are not recorded: a client could otherwise grow the log at wire speed.
   governance.limiter.take(call.client.id);
   const policy = governance.policy;
   const args = plainJson(call.args);
-  const preview = call.answersApproval
+  const preview = operation.answersApproval
     ? NO_PREVIEW
-    : await previewOperation(governance.sessions, previewOf(call));
+    : await previewOperation(governance.sessions, previewRequestOf(operation, args));
   const request: GovernedRequest = {
-    operation: call.operation,
+    operation: operation.name,
     kind: 'mutation',
     args,
     session: preview.session,
     target: preview.target,
   };
-  const verdict = call.answersApproval ? APPROVER_ANSWER : policy.evaluate(request);
+  const verdict = operation.answersApproval ? APPROVER_ANSWER : policy.evaluate(request);
   // Redacted once; the approval request and the audit record share this copy.
   const shown = {
     args: redactor.redact(args, {
-      operation: call.operation,
+      operation: operation.name,
       target: preview.target,
-      secret: args.secret === true,
+      secret: markedSecret(operation, args),
       disclosure: call.disclosure,
     }),
     session: redactor.redact(preview.session),
@@ -93,11 +85,11 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
   const evidence: EvidenceHash[] = [];
   let approval: ApprovalResult | null = null;
   const record = async (outcome: AuditOutcome, errorCode: string | null): Promise<void> => {
-    noteInRunLog(governance, preview.session?.id, call.operation, outcome, errorCode, shown.target, started);
+    noteInRunLog(governance, preview.session?.id, operation.name, outcome, errorCode, shown.target, started);
     try {
       await audit.append({
         client: call.client,
-        operation: call.operation,
+        operation: operation.name,
         kind: 'mutation',
         arguments: shown.args,
         session: shown.session,
@@ -121,7 +113,7 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
 
   if (verdict.decision === 'DENY') {
     await record('denied', 'POLICY_DENIED');
-    throw policyDeniedError(call.operation, verdict);
+    throw policyDeniedError(operation.name, verdict);
   }
   if (verdict.decision === 'ASK') {
     governance.forgetEndedSessions();
@@ -132,7 +124,7 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
       approval = await broker.request(
         {
           client: call.client,
-          operation: call.operation,
+          operation: operation.name,
           session: shown.session,
           target: shown.target,
           args: shown.args,
@@ -151,7 +143,7 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
     }
     if (approval.status === 'DENIED') {
       await record('denied', 'POLICY_DENIED');
-      throw policyDeniedError(call.operation, verdict, approval);
+      throw policyDeniedError(operation.name, verdict, approval);
     }
   }
   let result: T;
@@ -184,20 +176,6 @@ function noteInRunLog(
     `${operation}${on}: ${outcome}${errorCode ? ` (${errorCode})` : ''} in ${ms} ms`,
     outcome === 'ok' ? 'info' : 'warn',
   );
-}
-
-function previewOf(call: MutationCall) {
-  const { args } = call;
-  const sessionId = call.sessionArgument === null ? null : args[call.sessionArgument];
-  return {
-    actsOnSession: call.sessionArgument !== null,
-    sessionId: typeof sessionId === 'string' ? sessionId : null,
-    window: typeof args.window === 'string' ? args.window : null,
-    target: (args.target as TargetRequest | null | undefined) ?? null,
-    timeoutMs: typeof args.timeoutMs === 'number' ? args.timeoutMs : null,
-    actsOn: call.actsOn,
-    args: plainJson(args),
-  };
 }
 
 function codeOf(error: unknown): string {

@@ -2,22 +2,23 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { TargetRequest } from '../interaction/target-input.js';
 import { plainJson } from './chokepoint.js';
 import type { Governance } from './governance.js';
-import type { ActedOnKind, JsonObject, OperationKind, SessionInfo, TargetInfo } from './governed-request.js';
+import { type GovernedOperation, previewRequestOf } from './governed-operation.js';
+import type { JsonObject, OperationKind, SessionInfo, TargetInfo } from './governed-request.js';
 import type { PolicyExplanation } from './policy.js';
 import { previewOperation } from './target-preview.js';
 
 export interface ExplainRequest {
-  readonly operation: string;
+  /** What the operation's field declares, or how an operation this server does not serve would be read. */
+  readonly operation: GovernedOperation;
   readonly kind: OperationKind;
   /** The operation's other arguments as JSON text (`{"position": {"x": 1, "y": 2}}`). */
   readonly argsJson?: string | null;
+  /** Put under the argument the operation declares for its session. */
   readonly session?: string | null;
+  /** Put under the argument the operation declares for its window. */
   readonly window?: string | null;
+  /** Put under the argument naming the element it acts on, else under `target`. */
   readonly target?: TargetRequest | null;
-  /** As the chokepoint would see it for this operation; null for operations on no session (launch). */
-  readonly sessionArgument: string | null;
-  /** What the operation acts on, as the chokepoint would preview it. */
-  readonly actsOn: ActedOnKind | null;
 }
 
 export interface Explanation extends PolicyExplanation {
@@ -35,31 +36,40 @@ export async function explainOperation(
   governance: Governance,
   request: ExplainRequest,
 ): Promise<Explanation> {
+  const { operation } = request;
   const args = parseArgs(request.argsJson);
+  const onElement = operation.actsOn?.kind === 'element' ? operation.actsOn.argument : null;
   const structured = plainJson({
-    ...(request.session == null ? {} : { [request.sessionArgument ?? 'session']: request.session }),
-    ...(request.window == null ? {} : { window: request.window }),
-    ...(request.target == null ? {} : { target: request.target }),
+    ...(request.session == null ? {} : { [operation.session ?? 'session']: request.session }),
+    ...(request.window == null ? {} : { [operation.window ?? 'window']: request.window }),
+    ...(request.target == null ? {} : { [onElement ?? 'target']: request.target }),
   });
   const merged: JsonObject = { ...args, ...structured };
-  const timeoutMs = merged.timeoutMs;
-  const preview = await previewOperation(governance.sessions, {
-    actsOnSession: request.sessionArgument !== null,
-    sessionId: request.session ?? null,
-    window: request.window ?? null,
-    target: request.target ?? null,
-    timeoutMs: typeof timeoutMs === 'number' ? timeoutMs : null,
-    actsOn: request.actsOn,
-    args: merged,
-  });
+  const preview = await previewOperation(governance.sessions, previewRequestOf(operation, merged));
   const explanation = governance.policy.explain({
-    operation: request.operation,
+    operation: operation.name,
     kind: request.kind,
     args: merged,
     session: preview.session,
     target: preview.target,
   });
   return { ...explanation, session: preview.session, target: preview.target };
+}
+
+/**
+ * How an operation the server does not serve (eval without --allow-eval, a name from another tool), or a
+ * read, is weighed: as if it named its session, window and target as the actions do, acting on the
+ * element in `target` when one is given.
+ */
+export function unservedOperation(name: string, hasTarget: boolean): GovernedOperation {
+  return {
+    name,
+    answersApproval: false,
+    session: 'session',
+    window: 'window',
+    actsOn: hasTarget ? { kind: 'element', argument: 'target' } : null,
+    risk: { wait: 'timeoutMs' },
+  };
 }
 
 function parseArgs(text: string | null | undefined): JsonObject {

@@ -7,7 +7,7 @@ import { windowTarget } from '../interaction/window-target.js';
 import type { Session } from '../sessions/session.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import { ACTED_ON_PREVIEWERS } from './acted-on.js';
-import type { ActedOnKind, JsonObject, SessionInfo, TargetInfo } from './governed-request.js';
+import type { ActedOnKind, JsonValue, SessionInfo, TargetInfo } from './governed-request.js';
 
 /**
  * The preview waits for the target at most this long (or the operation's own shorter timeout): long enough
@@ -25,13 +25,16 @@ export interface PreviewRequest {
   readonly actsOnSession: boolean;
   readonly sessionId?: string | null;
   readonly window?: string | null;
+  /** The page element it names, for operations on elements. */
   readonly target?: TargetRequest | null;
   /** The operation's own actionability wait; the preview never waits longer. */
   readonly timeoutMs?: number | null;
-  /** What the operation acts on, as its field declares; `element` when it names a page target. */
+  /** What the operation acts on, as its field declares. */
   readonly actsOn?: ActedOnKind | null;
-  /** The operation's arguments, for previewers of things other than page elements. */
-  readonly args?: JsonObject;
+  /** For things other than page elements, the argument naming it: a menu path, a tray id, a program. */
+  readonly subject?: JsonValue | null;
+  /** For trays: the event it emits. */
+  readonly event?: string | null;
 }
 
 /** What the policy is shown, and how to reach the element again for an approver's screenshot. */
@@ -77,7 +80,7 @@ export async function previewOperation(
   if (kind !== null && kind !== 'element')
     return {
       session: info,
-      target: await ACTED_ON_PREVIEWERS[kind](session, request.args ?? {}),
+      target: await ACTED_ON_PREVIEWERS[kind](session, request),
       element: null,
     };
   if (!session || !info) return NOTHING;
