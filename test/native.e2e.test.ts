@@ -276,7 +276,7 @@ describe('native UI without instrumentation, and eval by default', () => {
       const trays = await send('{ session { trays { id } } }');
       expect(trays.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_INSTRUMENTED' });
       // Its next actions are this session's own: stop it (it is owned), relaunch its main instrumented.
-      const [stop, relaunch] = trays.errors?.[0]?.extensions.nextActions as string[];
+      const [stop, relaunch] = (trays.errors?.[0]?.extensions?.nextActions ?? []) as string[];
       expect(relaunch).toContain(`main: ${JSON.stringify(FIXTURE_APP_MAIN)}`);
       expect(relaunch).toContain('instrumentNative: true');
       const stopped = await send(stop!);
