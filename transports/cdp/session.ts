@@ -3,12 +3,6 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { EventRelay } from '../contract/event-relay.js';
 import type { EvalOutcome } from '../contract/native.js';
 import type {
-  ClockControl,
-  DialogControl,
-  NetworkControl,
-  StorageControl,
-} from '../contract/renderer-control.js';
-import type {
   AppInfo,
   Bounds,
   ExitInfo,
@@ -58,10 +52,10 @@ export class CdpSession implements TransportSession {
   readonly pid: number | undefined;
   readonly ownsProcess: boolean;
   readonly endpoint: string;
-  readonly network: NetworkControl;
-  readonly dialogs: DialogControl;
-  readonly storage: StorageControl;
-  readonly clock: ClockControl;
+  readonly network: PageContextControls['network'];
+  readonly dialogs: PageContextControls['dialogs'];
+  readonly storage: PageContextControls['storage'];
+  readonly clock: PageContextControls['clock'];
   preferredWindowId: string | undefined;
   readonly #connection: CdpConnection;
   readonly #browser: Browser;

@@ -3,12 +3,6 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { type Capability, type CapabilityMatrix, capabilityMatrix } from '../contract/capabilities.js';
 import { EventRelay } from '../contract/event-relay.js';
 import type {
-  ClockControl,
-  DialogControl,
-  NetworkControl,
-  StorageControl,
-} from '../contract/renderer-control.js';
-import type {
   AppInfo,
   Bounds,
   ExitInfo,
@@ -67,10 +61,10 @@ export class InspectorSession implements TransportSession {
   capabilities: CapabilityMatrix = capabilityMatrix(MAIN_PROCESS);
   native: InjectedNativeSurface | undefined;
   /** The renderer controls: set once the debugger upgrade connected Playwright to the windows. */
-  network: NetworkControl | undefined;
-  dialogs: DialogControl | undefined;
-  storage: StorageControl | undefined;
-  clock: ClockControl | undefined;
+  network: PageContextControls['network'] | undefined;
+  dialogs: PageContextControls['dialogs'] | undefined;
+  storage: PageContextControls['storage'] | undefined;
+  clock: PageContextControls['clock'] | undefined;
   /** Why the debugger upgrade did not happen, when it was asked for and failed. */
   upgradeError: string | null = null;
   readonly #main: MainProcess;

@@ -1,12 +1,6 @@
 import type { ElectronApplication, Page, ConsoleMessage as PlaywrightConsoleMessage } from 'playwright-core';
 import { EventRelay } from '../contract/event-relay.js';
 import type {
-  ClockControl,
-  DialogControl,
-  NetworkControl,
-  StorageControl,
-} from '../contract/renderer-control.js';
-import type {
   AppInfo,
   Bounds,
   ConsoleSource,
@@ -32,10 +26,10 @@ const WINDOW_ANNOUNCE_TIMEOUT_MS = 5_000;
 /** One launched Electron app driven through Playwright's ElectronApplication. */
 export class PlaywrightElectronSession implements TransportSession {
   readonly app: AppInfo;
-  readonly network: NetworkControl;
-  readonly dialogs: DialogControl;
-  readonly storage: StorageControl;
-  readonly clock: ClockControl;
+  readonly network: PageContextControls['network'];
+  readonly dialogs: PageContextControls['dialogs'];
+  readonly storage: PageContextControls['storage'];
+  readonly clock: PageContextControls['clock'];
   /** Set once start() has installed (or found) the main-process agent. */
   native: PlaywrightNativeSurface | undefined;
   readonly #electron: ElectronApplication;
