@@ -3,48 +3,17 @@ import { describe, expect, it, vi } from 'vitest';
 import { EventHub } from '../domain/events/event-hub.js';
 import type { SessionTopics } from '../domain/sessions/session-event.js';
 import { SessionRegistry } from '../domain/sessions/session-registry.js';
-import { type Capability, capabilityMatrix } from '../transports/contract/capabilities.js';
-import type { LaunchTransport, TransportSession } from '../transports/contract/transport.js';
+import { fakeTransport, fakeTransportSession } from '../test/helpers/fake-transport.js';
+import type { Capability } from '../transports/contract/capabilities.js';
 import { buildSchema } from './index.js';
 
-function fakeSession(): TransportSession {
-  return {
-    pid: 4242,
-    app: { name: 'fake', version: '1.0.0', executablePath: '/bin/fake', versions: {}, standIn: false },
-    windows: vi.fn(async () => [{ id: 'w1', title: 'Fake', url: 'about:blank' }]),
-    bounds: vi.fn(async () => null),
-    focusedWindowId: vi.fn(async () => null),
-    bringToFront: vi.fn(async () => {}),
-    window: vi.fn(() => undefined),
-    // Announces its window at once, as a launched app does, so the session turns RUNNING without waiting.
-    onEvent: (listener) => {
-      queueMicrotask(() =>
-        listener({ type: 'window-opened', window: { id: 'w1', title: 'Fake', url: 'about:blank' } }),
-      );
-      return () => {};
-    },
-    stop: vi.fn(async () => ({ code: 0, signal: null })),
-    forceKill: vi.fn(async () => ({ code: null, signal: 'SIGKILL' })),
-    dispose: vi.fn(async () => {}),
-  };
-}
-
-function fakeTransport(id: string, capabilities: Capability[], session: TransportSession): LaunchTransport {
-  return {
-    id: id as LaunchTransport['id'],
-    description: `fake ${id}`,
-    capabilities: capabilityMatrix(capabilities),
-    launch: async () => session,
-  };
-}
-
 async function setup(capabilities: Capability[]) {
-  const session = fakeSession();
+  const session = fakeTransportSession();
   const hub = new EventHub<SessionTopics>();
   const sessions = new SessionRegistry(
     [
       fakeTransport('playwright-electron', ['LAUNCH', ...capabilities], session),
-      fakeTransport('other', ['CONSOLE', 'WINDOWS'], fakeSession()),
+      fakeTransport('other', ['CONSOLE', 'WINDOWS']),
     ],
     hub,
   );

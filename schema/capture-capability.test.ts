@@ -3,8 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { EventHub } from '../domain/events/event-hub.js';
 import type { SessionTopics } from '../domain/sessions/session-event.js';
 import { SessionRegistry } from '../domain/sessions/session-registry.js';
-import { type Capability, capabilityMatrix } from '../transports/contract/capabilities.js';
-import type { LaunchTransport, TransportSession } from '../transports/contract/transport.js';
+import { fakeTransport, fakeTransportSession } from '../test/helpers/fake-transport.js';
+import type { Capability } from '../transports/contract/capabilities.js';
 import { buildSchema } from './index.js';
 
 /** A transport session whose every capture seam is a spy, so a refused field is seen to call none. */
@@ -37,35 +37,7 @@ function fakeSession() {
       now: vi.fn(async () => null),
     },
   };
-  const session: TransportSession = {
-    pid: 4242,
-    app: { name: 'fake', version: '1.0.0', executablePath: '/bin/fake', versions: {}, standIn: false },
-    windows: async () => [{ id: 'w1', title: 'Fake', url: 'about:blank' }],
-    bounds: async () => null,
-    focusedWindowId: async () => null,
-    bringToFront: async () => {},
-    window: () => undefined,
-    ...seams,
-    onEvent: (listener) => {
-      queueMicrotask(() =>
-        listener({ type: 'window-opened', window: { id: 'w1', title: 'Fake', url: 'about:blank' } }),
-      );
-      return () => {};
-    },
-    stop: async () => ({ code: 0, signal: null }),
-    forceKill: async () => ({ code: null, signal: 'SIGKILL' }),
-    dispose: async () => {},
-  };
-  return { session, seams };
-}
-
-function fakeTransport(id: string, capabilities: Capability[], session: TransportSession): LaunchTransport {
-  return {
-    id: id as LaunchTransport['id'],
-    description: `fake ${id}`,
-    capabilities: capabilityMatrix(capabilities),
-    launch: async () => session,
-  };
+  return { session: fakeTransportSession(seams), seams };
 }
 
 async function setup(capabilities: Capability[]) {
@@ -74,7 +46,7 @@ async function setup(capabilities: Capability[]) {
   const sessions = new SessionRegistry(
     [
       fakeTransport('playwright-electron', ['LAUNCH', ...capabilities], session),
-      fakeTransport('capturing', ['INTERCEPT', 'DIALOGS', 'STORAGE', 'CLOCK'], fakeSession().session),
+      fakeTransport('capturing', ['INTERCEPT', 'DIALOGS', 'STORAGE', 'CLOCK']),
     ],
     hub,
   );

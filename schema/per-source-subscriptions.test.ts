@@ -4,36 +4,10 @@ import { EventHub } from '../domain/events/event-hub.js';
 import type { NetworkEntry } from '../domain/page-state/network-log.js';
 import type { SessionTopics } from '../domain/sessions/session-event.js';
 import { SessionRegistry } from '../domain/sessions/session-registry.js';
-import { type Capability, capabilityMatrix } from '../transports/contract/capabilities.js';
-import type { LaunchTransport, TransportSession } from '../transports/contract/transport.js';
+import { fakeTransport } from '../test/helpers/fake-transport.js';
+import type { Capability } from '../transports/contract/capabilities.js';
+import type { LaunchTransport } from '../transports/contract/transport.js';
 import { buildSchema } from './index.js';
-
-const WINDOW = { id: 'w1', title: 'Fake', url: 'about:blank' };
-
-/** A session with one window (a launch waits for it) and no seams: these tests read what the hub publishes. */
-const quietSession = (): TransportSession => ({
-  pid: 4242,
-  app: { name: 'fake', version: '1.0.0', executablePath: '/bin/fake', versions: {}, standIn: false },
-  windows: async () => [WINDOW],
-  bounds: async () => null,
-  focusedWindowId: async () => null,
-  bringToFront: async () => {},
-  window: () => undefined,
-  onEvent: (listener) => {
-    queueMicrotask(() => listener({ type: 'window-opened', window: WINDOW }));
-    return () => {};
-  },
-  stop: async () => ({ code: 0, signal: null }),
-  forceKill: async () => ({ code: null, signal: 'SIGKILL' }),
-  dispose: async () => {},
-});
-
-const transport = (id: string, capabilities: Capability[]): LaunchTransport => ({
-  id: id as LaunchTransport['id'],
-  description: `fake ${id}`,
-  capabilities: capabilityMatrix(['LAUNCH', ...capabilities]),
-  launch: async () => quietSession(),
-});
 
 const request = (sessionId: string, seq: number): NetworkEntry =>
   ({ seq, sessionId, url: `http://a.test/${sessionId}/${seq}`, method: 'GET' }) as NetworkEntry;
@@ -41,7 +15,10 @@ const request = (sessionId: string, seq: number): NetworkEntry =>
 /** Two sessions: s1 on a transport without INTERCEPT, s2 on one with it. */
 async function twoSessions(second: Capability[] = ['INTERCEPT', 'DIALOGS']) {
   const hub = new EventHub<SessionTopics>();
-  const sessions = new SessionRegistry([transport('playwright-electron', []), transport('cdp', second)], hub);
+  const sessions = new SessionRegistry(
+    [fakeTransport('playwright-electron', ['LAUNCH']), fakeTransport('cdp', ['LAUNCH', ...second])],
+    hub,
+  );
   await sessions.launch({ main: '/app/main.js' });
   await sessions.launch({ main: '/app/main.js', transport: 'cdp' as LaunchTransport['id'] });
   const schema = buildSchema();
