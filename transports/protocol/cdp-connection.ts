@@ -67,7 +67,9 @@ export class CdpConnection {
     sessionId?: string,
   ): Promise<T> {
     if (this.#closed) {
-      throw new TransportError('closed', 'the DevTools connection is closed, so it was not sent.', { method });
+      throw new TransportError('closed', 'the DevTools connection is closed, so it was not sent.', {
+        method,
+      });
     }
     const sent = (this.#client.send as (m: string, p: object, s?: string) => Promise<unknown>)(
       method,
