@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SessionsDocument } from './generated/graphql.js';
 import { type OutsideProcess, startNodeOutside } from './helpers/debuggable.js';
 import { type RunningGateway, startGateway } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
@@ -54,7 +55,7 @@ describe('inject gives up on a process that never answers, with INJECT_TIMEOUT n
     });
     await expect.poll(() => mute.output(), { timeout: 60_000 }).toMatch(/websocket connected/);
     // Another client is answered while the inject waits on the mute inspector.
-    const { sessions } = await api.data('{ sessions { id } }');
+    const { sessions } = await api.data(SessionsDocument);
     expect(sessions).toEqual([]);
     expect(settled).toBe(false);
     expect(await inject).toMatchObject({
@@ -71,7 +72,7 @@ describe('inject gives up on a process that never answers, with INJECT_TIMEOUT n
     );
     signalEach([target.pid], 'SIGSTOP');
     expect(await injectInto(target.pid, 3_000)).toMatchObject({ code: 'INJECT_TIMEOUT' });
-    const { sessions } = await api.data('{ sessions { id } }');
+    const { sessions } = await api.data(SessionsDocument);
     expect(sessions).toEqual([]);
   });
 });

@@ -3,10 +3,10 @@ import type { LaunchTransport } from '../../transports/contract/transport.js';
 import { ClickDocument, LaunchDocument } from '../generated/graphql.js';
 import { ELECTRON_TARGETS, fixtureLaunch, STAND_IN } from './fixture-app.js';
 import { type RunningGateway, startGateway } from './gateway.js';
-import { type GatewayClient, gatewayClient, type Loose, type LooseResponse } from './gateway-client.js';
+import { type GatewayClient, gatewayClient, type Loose } from './gateway-client.js';
 import { plainChromiumTransport } from './plain-chromium.js';
 
-export type { Loose, LooseResponse };
+export type { Loose };
 
 export interface FixtureSession extends GatewayClient {
   readonly gateway: RunningGateway;
