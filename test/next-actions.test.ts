@@ -225,7 +225,6 @@ describe('next actions offered on a session', () => {
  * one (issue 13). None may be added.
  */
 const BUILT_IN_PLACE = new Set([
-  'schema/capability.ts',
   'schema/gates/capability-gate.ts',
   'transports/cdp/endpoint.ts',
   'transports/inspector/inject-deadline.ts',
