@@ -245,6 +245,12 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'Connect with the approver token (STAGEGRAPH_APPROVER_TOKEN), not the agent token.',
   },
+  ROLE_FORBIDDEN: {
+    meaning:
+      'The token the client presented has a role that may not do this: approver tokens answer approvals and read, they never act (an approver who acted could approve its own request).',
+    retryable: false,
+    hint: 'Act with an agent token (--token, STAGEGRAPH_TOKEN), or with no token on a loopback gateway that has no agent token; keep the approver token for approve and deny.',
+  },
   APPROVAL_NOT_FOUND: {
     meaning: 'No pending approval has that id: it was already answered, timed out, or never existed.',
     retryable: false,

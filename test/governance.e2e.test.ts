@@ -142,6 +142,25 @@ describe('approvals: a human in the loop', () => {
     expect(JSON.stringify(watching.errors)).toContain('APPROVAL_FORBIDDEN');
     watching.dispose();
   });
+
+  it("the approver's token cannot act, so it can never approve its own request: ROLE_FORBIDDEN, audited", async () => {
+    const refused = await run.approver.failure(CLICK_DELETE);
+    expect(refused.code).toBe('ROLE_FORBIDDEN');
+    expect(
+      approvals.received.filter((event) => event.approvalRequests.request.client.role === 'APPROVER'),
+    ).toEqual([]);
+    const denied = await run.agent.data(
+      '{ audit(filter: { outcomes: [DENIED] }) { edges { node { operation client { role } rule { id } errorCode } } } }',
+    );
+    expect(denied.audit.edges.map((edge: Loose) => edge.node)).toContainEqual({
+      operation: 'click',
+      client: { role: 'APPROVER' },
+      rule: { id: 'built-in:approvers-do-not-act' },
+      errorCode: 'ROLE_FORBIDDEN',
+    });
+    // Reading stays open to it.
+    expect((await run.approver.data('{ sessions { id } }')).sessions.length).toBeGreaterThan(0);
+  });
 });
 
 describe('policy', () => {

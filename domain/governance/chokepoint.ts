@@ -34,6 +34,22 @@ const APPROVER_ANSWER: PolicyVerdict = {
   nonInteractive: 'FAIL',
 };
 
+/**
+ * Approver tokens answer approvals and never act: an approver who could click would approve its own
+ * request, and the two-person rule an approver token stands for would be gone.
+ */
+const APPROVERS_DO_NOT_ACT: PolicyVerdict = {
+  decision: 'DENY',
+  rule: {
+    id: 'built-in:approvers-do-not-act',
+    index: null,
+    description: 'approver tokens answer approval requests; only agent tokens act',
+  },
+  risk: 'LOW',
+  reasons: ['an approver token may not act'],
+  nonInteractive: 'FAIL',
+};
+
 const NO_PREVIEW: OperationPreview = { session: null, target: null, element: null };
 
 /**
@@ -70,7 +86,11 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
     session: preview.session,
     target: preview.target,
   };
-  const verdict = operation.answersApproval ? APPROVER_ANSWER : policy.evaluate(request);
+  const verdict = operation.answersApproval
+    ? APPROVER_ANSWER
+    : call.client.role === 'approver'
+      ? APPROVERS_DO_NOT_ACT
+      : policy.evaluate(request);
   // Redacted once; the approval request and the audit record share this copy.
   const shown = {
     args: redactor.redact(args, {
@@ -111,6 +131,13 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
     }
   };
 
+  if (verdict === APPROVERS_DO_NOT_ACT) {
+    await record('denied', 'ROLE_FORBIDDEN');
+    throw new StagegraphError(
+      'ROLE_FORBIDDEN',
+      `Client ${call.client.id} holds an approver token, which answers approvals and may not ${operation.name}.`,
+    );
+  }
   if (verdict.decision === 'DENY') {
     await record('denied', 'POLICY_DENIED');
     throw policyDeniedError(operation.name, verdict);
