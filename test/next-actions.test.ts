@@ -13,6 +13,7 @@ import * as snapshotBuilders from '../domain/snapshot/next-actions.js';
 import { ERROR_CODES } from '../errors/registry.js';
 import { buildSchema } from '../schema/index.js';
 import { CAPABILITIES, capabilityMatrix } from '../transports/contract/capabilities.js';
+import * as transportBuilders from '../transports/contract/next-actions.js';
 
 const schema = buildSchema({ allowEval: 'both' });
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -105,6 +106,15 @@ const BUILDERS = {
       [{ sessionId: 's1', windowId: 'w1', role: 'button', name: 'Save' }],
       [{ sessionId: 's1', windowId: 'w1', role: 'link', name: null }],
     ],
+  }),
+  'transports/contract/next-actions.ts': examples(transportBuilders, {
+    transportActions: {
+      discover: [[[9222]], [[9222, 9229]]],
+      injectAgain: [
+        [4242, 10_000],
+        [4242, 100_000],
+      ],
+    },
   }),
   'domain/page-state/next-actions.ts': examples(pageStateBuilders, {
     pageStateActions: {
@@ -220,16 +230,6 @@ describe('next actions offered on a session', () => {
   });
 });
 
-/**
- * Files that still build a next action from values in place, outside a builder; each should move into
- * one (issue 13). None may be added.
- */
-const BUILT_IN_PLACE = new Set([
-  'schema/gates/capability-gate.ts',
-  'transports/cdp/endpoint.ts',
-  'transports/inspector/inject-deadline.ts',
-]);
-
 describe('next actions written in the sources', () => {
   const texts = SOURCES.map((file) => [file, readFileSync(join(ROOT, file), 'utf8')] as const);
   const fixed = texts.flatMap(([file, text]) =>
@@ -249,7 +249,7 @@ describe('next actions written in the sources', () => {
 
   it('are built from values only in a builder, where the tests above call them', () => {
     const inPlace = texts
-      .filter(([file]) => !file.endsWith('/next-actions.ts') && !BUILT_IN_PLACE.has(file))
+      .filter(([file]) => !file.endsWith('/next-actions.ts'))
       .filter(([, text]) => /`(?:query|mutation|subscription) \{/.test(text))
       .map(([file]) => file);
     expect(inPlace).toEqual([]);

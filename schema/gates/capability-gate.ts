@@ -13,6 +13,7 @@ import {
   GraphQLNonNull,
   GraphQLSchema,
 } from 'graphql';
+import { sessionActions } from '../../domain/sessions/next-actions.js';
 import { Session } from '../../domain/sessions/session.js';
 import type { SessionRegistry } from '../../domain/sessions/session-registry.js';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
@@ -159,7 +160,7 @@ function refusal(session: Session, capability: Capability, sessions: SessionRegi
     'CAPABILITY_UNSUPPORTED',
     `Session ${session.id} runs on ${session.transportId}, which lacks ${capability}. ${where}`,
     {
-      nextActions: [`query { transports { id capabilities { ${capability} } } }`],
+      nextActions: [sessionActions.transportsWith(capability)],
       details: { capability, transport: session.transportId, transportsWithCapability: able },
     },
   );
@@ -170,7 +171,7 @@ function noTransportHas(capability: Capability): StagegraphError {
     'CAPABILITY_UNSUPPORTED',
     `No transport of this server has ${capability}, so this subscription could never deliver anything.`,
     {
-      nextActions: [`query { transports { id capabilities { ${capability} } } }`],
+      nextActions: [sessionActions.transportsWith(capability)],
       details: { capability, transportsWithCapability: [] },
     },
   );

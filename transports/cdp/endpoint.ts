@@ -1,5 +1,6 @@
 import CDP from 'chrome-remote-interface';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { transportActions } from '../contract/next-actions.js';
 import type { DebuggableApp } from '../contract/transport.js';
 import { TransportError } from '../contract/transport-error.js';
 import { isLoopbackHost } from '../process/loopback.js';
@@ -95,9 +96,7 @@ export async function readBrowserEndpoint(
       'unreachable',
       `Nothing answers the DevTools protocol at ${where}: ${reason(error)}.`,
       {
-        nextActions: [
-          `query { discover(ports: [${address.port}]) { port browser targets { type title url } } }`,
-        ],
+        nextActions: [transportActions.discover([address.port])],
         cause: error,
       },
     );

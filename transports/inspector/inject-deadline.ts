@@ -1,4 +1,5 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { transportActions } from '../contract/next-actions.js';
 import { TransportError } from '../contract/transport-error.js';
 import { withDeadline } from '../protocol/deadline.js';
 import { injectFailed } from './open-inspector.js';
@@ -80,7 +81,7 @@ export class InjectDeadline {
         details: { pid: this.pid, step, timeoutMs: this.timeoutMs },
         nextActions: [
           'query { sessions { id pid status } }',
-          `mutation { inject(input: { pid: ${this.pid}, timeoutMs: ${Math.min(this.timeoutMs * 2, 120_000)} }) { id status } }`,
+          transportActions.injectAgain(this.pid, this.timeoutMs),
         ],
       },
     );
