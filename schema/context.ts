@@ -21,10 +21,12 @@ export interface GatewayContext {
   readonly governance?: Governance | null;
 }
 
+/** Who sent the request: in-process execution without a client runs as the anonymous loopback client. */
 export function clientOf(context: GatewayContext): ClientIdentity {
   return context.client ?? ANONYMOUS_LOOPBACK;
 }
 
+/** For the fields that read governance itself (policy, audit, approvals): there is no ungoverned answer. */
 export function governanceOf(context: GatewayContext): Governance {
   if (context.governance) return context.governance;
   throw new StagegraphError('INTERNAL', 'This gateway was built without governance.');
