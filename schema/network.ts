@@ -1,3 +1,4 @@
+import type { ArgBuilder } from '@pothos/core';
 import type { Delivery } from '../domain/bounded/subscriber-queue.js';
 import type { NetworkCapture, NetworkRead } from '../domain/page-state/network.js';
 import { headerList, type NetworkEntry } from '../domain/page-state/network-log.js';
@@ -5,6 +6,31 @@ import { networkStream } from '../domain/page-state/page-state-streams.js';
 import type { NetworkBody } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
 import { SessionRef } from './session.js';
+
+type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
+
+/** The filters Session.network and Subscription.network share, so a recorded entry is picked alike by both. */
+function entryFilterArgs(arg: ArgBuilder<BuilderTypes>) {
+  return {
+    urlContains: arg.string({ required: false, description: 'Only URLs containing this text.' }),
+    methods: arg.stringList({
+      required: false,
+      description: 'Only these HTTP methods, upper-case as recorded (GET, POST, ...).',
+    }),
+    resourceTypes: arg.stringList({
+      required: false,
+      description: 'Only these resource types (document, fetch, xhr, image, script, ...).',
+    }),
+    windowId: arg.id({
+      required: false,
+      description: "Only requests of this window's page (`w1`, ...).",
+    }),
+    failedOnly: arg.boolean({
+      required: false,
+      description: 'Only requests that failed (with `failure`).',
+    }),
+  };
+}
 
 const HeaderRef = builder.objectRef<{ name: string; value: string }>('Header').implement({
   description: 'One HTTP header of a recorded request or response.',
@@ -182,23 +208,7 @@ builder.objectFields(SessionRef, (t) => ({
         required: false,
         description: 'Only entries with a larger `seq`: resume reading without gaps or repeats.',
       }),
-      urlContains: t.arg.string({ required: false, description: 'Only URLs containing this text.' }),
-      methods: t.arg.stringList({
-        required: false,
-        description: 'Only these HTTP methods, upper-case as recorded (GET, POST, ...).',
-      }),
-      resourceTypes: t.arg.stringList({
-        required: false,
-        description: 'Only these resource types (document, fetch, xhr, image, script, ...).',
-      }),
-      windowId: t.arg.id({
-        required: false,
-        description: "Only requests of this window's page (`w1`, ...).",
-      }),
-      failedOnly: t.arg.boolean({
-        required: false,
-        description: 'Only requests that failed (with `failure`).',
-      }),
+      ...entryFilterArgs(t.arg),
     },
     resolve: (session, args) => session.pageState.network.read(args),
   }),
@@ -292,23 +302,7 @@ builder.subscriptionField('network', (t) =>
         required: false,
         description: "Only this session's requests; an unknown id fails with SESSION_NOT_FOUND.",
       }),
-      urlContains: t.arg.string({ required: false, description: 'Only URLs containing this text.' }),
-      methods: t.arg.stringList({
-        required: false,
-        description: 'Only these HTTP methods, upper-case as recorded (GET, POST, ...).',
-      }),
-      resourceTypes: t.arg.stringList({
-        required: false,
-        description: 'Only these resource types (document, fetch, xhr, image, script, ...).',
-      }),
-      windowId: t.arg.id({
-        required: false,
-        description: "Only requests of this window's page (`w1`, ...).",
-      }),
-      failedOnly: t.arg.boolean({
-        required: false,
-        description: 'Only requests that failed (with `failure`).',
-      }),
+      ...entryFilterArgs(t.arg),
       replay: t.arg.boolean({ required: false, description: 'Start with the buffered entries.' }),
     },
     subscribe: (_root, args, { hub, sessions }) => networkStream(hub, sessions, args),
