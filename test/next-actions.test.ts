@@ -94,7 +94,7 @@ const BUILDERS = {
   'domain/snapshot/next-actions.ts': examples(snapshotBuilders, {
     windowActions: {
       snapshot: [[AT]],
-      interactive: [[AT], [AT, true]],
+      interactive: [[AT]],
       node: [[AT, 'e12']],
       find: [
         [AT, 'button'],

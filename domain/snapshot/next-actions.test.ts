@@ -5,7 +5,7 @@ describe('refRecoveryActions', () => {
   it('re-snapshots the window and finds the element again, with names quoted safely', () => {
     expect(refRecoveryActions({ sessionId: 's1', windowId: 'w1', role: 'button', name: 'Say "hi"' })).toEqual(
       [
-        'query { session(id: "s1") { window(id: "w1") { snapshot(interactiveOnly: true) { nodes { ref role name } } } } }',
+        'query { session(id: "s1") { window(id: "w1") { snapshot(interactiveOnly: true) { outline } } } }',
         'query { session(id: "s1") { window(id: "w1") { find(role: "button", name: "Say \\"hi\\"") { ref role name } } } }',
       ],
     );

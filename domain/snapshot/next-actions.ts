@@ -16,11 +16,13 @@ function onWindow(at: WindowAt, selection: string): string {
  * exists. test/next-actions.test.ts validates each against the schema.
  */
 export const windowActions = {
-  /** A full snapshot with its id, for `since:` to diff against. */
-  snapshot: (at: WindowAt) => onWindow(at, 'snapshot { id nodes { ref role name } }'),
-  /** The elements a caller can act on; with their states when the failure was about actionability. */
-  interactive: (at: WindowAt, withStates = false) =>
-    onWindow(at, `snapshot(interactiveOnly: true) { nodes { ref role name${withStates ? ' states' : ''} } }`),
+  /**
+   * A full snapshot with its id, for `since:` to diff against. Reads suggest the outline: the same refs,
+   * roles, names, values and states as `nodes { ... }` in about half the characters.
+   */
+  snapshot: (at: WindowAt) => onWindow(at, 'snapshot { id outline }'),
+  /** The elements a caller can act on, with their states (the outline carries them). */
+  interactive: (at: WindowAt) => onWindow(at, 'snapshot(interactiveOnly: true) { outline }'),
   /** One element as it is now: whether it is enabled, visible, where it is. */
   node: (at: WindowAt, ref: string) =>
     onWindow(at, `node(ref: ${graphqlString(ref)}) { ref role name states bbox { x y width height } }`),

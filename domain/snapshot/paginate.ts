@@ -1,7 +1,6 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { outlineLine } from './outline.js';
 import type { Snapshot, SnapshotNode } from './snapshot.js';
-import { CHARS_PER_TOKEN, estimateNodeTokens, type NodeField } from './token-estimate.js';
+import { estimatePageNodeTokens, type NodeField } from './token-estimate.js';
 
 export interface PageRequest {
   /** At most this many nodes; all (within the budget) when absent. */
@@ -12,7 +11,7 @@ export interface PageRequest {
   readonly budgetTokens?: number | null;
   /** The fields the caller selected on each node: what the token estimate prices. */
   readonly fields: readonly NodeField[];
-  /** The caller reads the page as an outline too: its lines are priced as well. */
+  /** The caller reads the page as an outline too: its lines are priced as well (and alone without `fields`). */
   readonly outline?: boolean;
 }
 
@@ -41,9 +40,7 @@ export function paginate(snapshot: Snapshot, request: PageRequest): Page {
   let index = start;
   for (; index < snapshot.nodes.length && nodes.length < first; index += 1) {
     const node = snapshot.nodes[index]!;
-    const cost =
-      (request.fields.length > 0 ? estimateNodeTokens(snapshot, node, request.fields) : 0) +
-      (request.outline ? Math.ceil((outlineLine(node).length + 1) / CHARS_PER_TOKEN) : 0);
+    const cost = estimatePageNodeTokens(snapshot, node, request);
     if (estimatedTokens + cost > budget) {
       truncated = true;
       break;

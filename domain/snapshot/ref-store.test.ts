@@ -152,7 +152,7 @@ describe('RefStore.resolve', () => {
     expect(error.details).toMatchObject({ reason: 'DETACHED', windowId: 'w1' });
     expect(error.similarRefs).toEqual([expect.objectContaining({ ref: 'e3', name: 'Save draft' })]);
     expect(error.nextActions).toEqual([
-      'query { session(id: "s1") { window(id: "w1") { snapshot(interactiveOnly: true) { nodes { ref role name } } } } }',
+      'query { session(id: "s1") { window(id: "w1") { snapshot(interactiveOnly: true) { outline } } } }',
       'query { session(id: "s1") { window(id: "w1") { find(role: "button", name: "Save") { ref role name } } } }',
     ]);
   });

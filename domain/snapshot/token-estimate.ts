@@ -1,3 +1,4 @@
+import { outlineLine } from './outline.js';
 import type { Snapshot, SnapshotNode } from './snapshot.js';
 
 /**
@@ -37,4 +38,25 @@ function fieldValue(snapshot: Snapshot, node: SnapshotNode, field: NodeField): u
     default:
       return node[field];
   }
+}
+
+/** What a page of nodes is priced as: the forms the caller selected beside the estimate. */
+export interface Pricing {
+  /** The fields selected on `nodes`; empty when `nodes` is not selected. */
+  readonly fields: readonly NodeField[];
+  /** `outline` is selected. */
+  readonly outline?: boolean;
+}
+
+/**
+ * Tokens one node adds to a page read in the selected forms. With neither `nodes` nor `outline` selected
+ * the node is priced as its outline line: the estimate then answers "what would reading this cost" before
+ * the caller pays for it, in the form the next actions suggest (the cheapest faithful one).
+ */
+export function estimatePageNodeTokens(snapshot: Snapshot, node: SnapshotNode, pricing: Pricing): number {
+  const outline = pricing.outline === true || pricing.fields.length === 0;
+  return (
+    (pricing.fields.length > 0 ? estimateNodeTokens(snapshot, node, pricing.fields) : 0) +
+    (outline ? Math.ceil((outlineLine(node).length + 1) / CHARS_PER_TOKEN) : 0)
+  );
 }
