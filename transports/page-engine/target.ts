@@ -1,6 +1,7 @@
 import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { TargetQuery, TargetSpec } from '../contract/window-driver.js';
+import { resolveRole } from './role-target.js';
 
 /** A timeout this short means "resolve against the page as it is now, without waiting". */
 export const NOW_MS = 1;
@@ -33,17 +34,12 @@ export function describeSpec(spec: TargetSpec): string {
   }
 }
 
-function locatorFor(scope: Scope, spec: Exclude<TargetSpec, { kind: 'key' }>): Locator {
+function locatorFor(scope: Scope, spec: Exclude<TargetSpec, { kind: 'key' | 'role' }>): Locator {
   switch (spec.kind) {
     case 'selector':
       return scope.locator(spec.selector);
     case 'testId':
       return scope.getByTestId(spec.testId);
-    case 'role':
-      return scope.getByRole(spec.role as Parameters<Page['getByRole']>[0], {
-        ...(spec.name === undefined ? {} : { name: spec.name }),
-        exact: spec.exact ?? true,
-      });
     case 'text':
       return scope.getByText(spec.text, { exact: spec.exact ?? false });
   }
@@ -68,6 +64,12 @@ export async function resolveTarget(
       throw new StagegraphError('REF_STALE', `The element of ref ${spec.ref} is no longer in the document.`);
     }
     return handle;
+  }
+  // Roles and names resolve through the snapshot walker, not Playwright's getByRole: a name the snapshot
+  // shows is then a name that finds its element (role-target.ts says why).
+  if (spec.kind === 'role') {
+    const root = scope === page ? null : await (scope as Locator).elementHandle({ timeout: timeoutMs });
+    return resolveRole(page, spec, root, query.nth, timeoutMs, describeSpec(spec));
   }
   const locator = locatorFor(scope, spec);
   // A wait would take at least one round trip, so "as it is now" asks for the count instead.

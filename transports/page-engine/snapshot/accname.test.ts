@@ -50,6 +50,41 @@ describe.each(['snapshot-accname.html', 'snapshot-states.html'])('names on %s', 
   });
 });
 
+describe('word breaks on accname-word-breaks.html', () => {
+  // Every named node of these roles, inline, inline-block, flex, grid and block children, ::before and
+  // ::after content, whitespace-only nodes, line breaks, hidden children and replaced elements among them.
+  const ROLES = new Set(['button', 'link', 'heading']);
+
+  it("every button, link and heading's name equals Chromium's own", async () => {
+    await page.goto(page_('accname-word-breaks.html'));
+    const { nodes } = await snapshotDocument(page, {});
+    const lines = nodes
+      .filter((node) => ROLES.has(node.role))
+      .map((node) => `${node.role}|${node.name}`)
+      .sort();
+    expect(lines.length).toBeGreaterThan(40);
+    expect(lines).toEqual(await chromiumNames(ROLES));
+    // The cases the issue names, spelled out so a regression reads plainly.
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'button|Save draft',
+        "button|curl -X 'GET'",
+        'heading|Shop API 1.0 OAS 3.0',
+        'button|Before Go',
+        'button|Hey!there',
+        'button|Next page Continue',
+        'button|G H',
+      ]),
+    );
+  });
+
+  it("breaks the snapshot's text runs where names break words", async () => {
+    const { nodes } = await snapshotDocument(page, {});
+    const texts = nodes.filter((node) => node.role === 'text').map((node) => node.name);
+    expect(texts).toEqual(expect.arrayContaining(['Pet store v2 and boldly', 'Below']));
+  });
+});
+
 describe('accname cases', () => {
   beforeAll(() => page.goto(page_('snapshot-accname.html')));
 

@@ -2,10 +2,12 @@
 import type { Page } from 'playwright-core';
 import { REDACTED_VALUE } from '../../contract/window-driver.js';
 import { createGeometry } from './geometry.js';
+import { createLayout } from './layout.js';
 import { createNames } from './names.js';
 import { createRegistry } from './registry.js';
 import { createRoles } from './roles.js';
 import { createStates } from './states.js';
+import { createTextRuns } from './text-runs.js';
 import { createVisibility } from './visibility.js';
 import { createWalker, type Walker } from './walker.js';
 
@@ -30,11 +32,13 @@ const INSTALLER = `(() => {
   const __name = (target) => target;
   const visibility = (${createVisibility})();
   const roles = (${createRoles})();
-  const names = (${createNames})(roles, visibility);
+  const layout = (${createLayout})();
+  const names = (${createNames})(roles, visibility, layout);
   const states = (${createStates})();
   const geometry = (${createGeometry})();
   const registry = (${createRegistry})();
-  const walker = (${createWalker})(roles, names, states, visibility, geometry, registry, ${JSON.stringify(REDACTED_VALUE)});
+  const textRuns = (${createTextRuns})(registry, layout);
+  const walker = (${createWalker})(roles, names, states, visibility, textRuns, geometry, registry, ${JSON.stringify(REDACTED_VALUE)});
   Object.defineProperty(window, ${JSON.stringify(ENGINE_GLOBAL)}, {
     value: { walker, root: document.documentElement },
     configurable: true,

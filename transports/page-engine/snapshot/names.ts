@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import type { Layout } from './layout.js';
 import type { Roles } from './roles.js';
 import type { Visibility } from './visibility.js';
 
@@ -7,18 +8,12 @@ import type { Visibility } from './visibility.js';
  * the way Chromium does where the spec leaves room. A self-contained factory: its source is shipped into
  * the page whole, and its dependencies arrive as arguments.
  */
-export function createNames(roles: Roles, visibility: Visibility) {
+export function createNames(roles: Roles, visibility: Visibility, layout: Layout) {
   /** Where a name came from: the walker needs to know whether the content (or the title) was used. */
   const FROM_CONTENT = 1;
   const FROM_TITLE = 2;
   const FROM_OTHER = 3;
   const TEXT_INPUT_TYPES = new Set(['text', 'search', 'email', 'tel', 'url', 'password', 'number', '']);
-  // Their boundaries separate words in a name even when the markup has no whitespace there.
-  const BLOCK_TAGS = new Set(
-    'ADDRESS ARTICLE ASIDE BLOCKQUOTE BR DD DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HR LI MAIN NAV OL P PRE SECTION TABLE TD TH TR UL'.split(
-      ' ',
-    ),
-  );
 
   interface Traversal {
     readonly visited: Set<Node>;
@@ -29,7 +24,8 @@ export function createNames(roles: Roles, visibility: Visibility) {
     readonly target: Element;
   }
 
-  const normalize = (text: string) => text.replace(/\s+/g, ' ').trim();
+  const collapse = (text: string) => text.replace(/\s+/g, ' ');
+  const normalize = (text: string) => collapse(text).trim();
 
   function byIds(element: Element, attribute: string): Element[] {
     const ids = element.getAttribute(attribute);
@@ -182,23 +178,60 @@ export function createNames(roles: Roles, visibility: Visibility) {
     return node.childNodes;
   }
 
+  /**
+   * One value of `content` (strings, attr()), read from its computed serialization. Counters, quotes
+   * and images give no text, as in Chromium's names; after a `/`, the alternative text replaces it all.
+   */
+  function generatedText(element: Element, content: string): { text: string; alternative: boolean } {
+    let text = '';
+    let alternative = false;
+    const tokens =
+      /"((?:[^"\\]|\\.)*)"|attr\(\s*([^\s)]+)\s*\)|(\/)|url\((?:[^)"]|"(?:[^"\\]|\\.)*")*\)|[a-z-]+\([^)]*\)|\S+/g;
+    for (const match of content.matchAll(tokens)) {
+      if (match[3]) {
+        text = '';
+        alternative = true;
+      } else if (match[1] !== undefined) text += match[1].replace(/\\(.)/g, '$1');
+      else if (match[2] !== undefined) text += element.getAttribute(match[2]) ?? '';
+    }
+    return { text, alternative };
+  }
+
+  /** accname 2F.ii: the textual content of the element's ::before or ::after. */
+  function pseudoText(element: Element, pseudo: '::before' | '::after'): string {
+    const style = layout.styleOf(element, pseudo);
+    const content = style.content;
+    if (!content || content === 'none' || content === 'normal') return '';
+    const { text, alternative } = generatedText(element, content);
+    if (!text) return '';
+    // Alternative text is exposed as its own (image-like) object, so it stands apart like a block.
+    return alternative || layout.flowOfDisplay(style.display) !== layout.INLINE ? ` ${text} ` : text;
+  }
+
   function addPart(text: string, child: Node, traversal: Traversal): string {
     if (child.nodeType === 3) return text + (child as Text).data;
     if (child.nodeType !== 1) return text;
-    const part = textOf(child as Element, traversal, false);
-    return BLOCK_TAGS.has((child as Element).tagName) ? `${text} ${part} ` : text + part;
+    const element = child as Element;
+    // A line break is whitespace wherever it stands.
+    if (element.tagName === 'BR') return `${text} `;
+    const part = textOf(element, traversal, false);
+    // What is not exposed is not there at all: it separates nothing.
+    if (!part && !traversal.includeHidden && visibility.classify(element) !== visibility.VISIBLE) return text;
+    // An empty replaced element (an <img alt="">) is presentational: it separates nothing either.
+    if (layout.flowOf(element) === layout.INLINE || (!part && layout.isReplaced(element))) return text + part;
+    return `${text} ${part} `;
   }
 
   function contentText(element: Element, traversal: Traversal): string {
-    let text = '';
+    let text = pseudoText(element, '::before');
     if (element.shadowRoot || element.tagName === 'SLOT') {
       const children = childrenOf(element);
       for (let i = 0; i < children.length; i += 1) text = addPart(text, children[i] as Node, traversal);
-      return text;
+    } else {
+      for (let child = element.firstChild; child; child = child.nextSibling)
+        text = addPart(text, child, traversal);
     }
-    for (let child = element.firstChild; child; child = child.nextSibling)
-      text = addPart(text, child, traversal);
-    return text;
+    return text + pseudoText(element, '::after');
   }
 
   /**
@@ -238,8 +271,11 @@ export function createNames(roles: Roles, visibility: Visibility) {
     const native = nativeName(element, traversal);
     if (native.trim()) return native;
     if (element.tagName !== 'SELECT') {
-      const content = normalize(contentText(element, traversal));
-      if (content) return content;
+      // Collapsed but not trimmed: the spaces at its edges are the word breaks between it and its
+      // neighbours (`<span>curl -X </span><span>'GET'</span>`); only the whole name is trimmed.
+      const content = collapse(contentText(element, traversal));
+      if (content.trim()) return content;
+      if (content && !(attributed && element.getAttribute('title'))) return content;
     }
     return attributed ? (element.getAttribute('title') ?? '') : '';
   }

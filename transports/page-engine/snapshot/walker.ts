@@ -4,6 +4,7 @@ import type { Names } from './names.js';
 import type { Registry } from './registry.js';
 import type { Roles } from './roles.js';
 import type { States } from './states.js';
+import type { Run, TextRuns } from './text-runs.js';
 import type { Visibility } from './visibility.js';
 
 /** What the Node side asks of one walk (window-driver's SnapshotRequest). */
@@ -25,28 +26,14 @@ export function createWalker(
   names: Names,
   states: States,
   visibility: Visibility,
+  textRuns: TextRuns,
   geometry: Geometry,
   registry: Registry,
   redactedValue: string,
 ) {
   const INTERACTIVE_FLAG = 1;
   const SECRET_FLAG = 2;
-  // Text across these merges into one run; any other element not emitted ends the run (a line break).
-  const INLINE_TAGS = new Set(
-    'A ABBR B BDI BDO CITE CODE DATA DFN EM FONT I KBD MARK Q S SAMP SMALL SPAN STRONG SUB SUP TIME U VAR'.split(
-      ' ',
-    ),
-  );
 
-  interface Run {
-    key: number;
-    parent: number;
-    text: string;
-    left: number;
-    top: number;
-    right: number;
-    bottom: number;
-  }
   /** What a subtree inherits from above it. */
   interface Scope {
     /** Key of the nearest emitted ancestor. */
@@ -119,71 +106,6 @@ export function createWalker(
     return { tuple, nameSource: source };
   }
 
-  const NO_RECT = { left: 0, top: 0, width: 0, height: 0 };
-
-  function measure(range: Range, node: Text) {
-    range.selectNodeContents(node);
-    return range.getBoundingClientRect();
-  }
-
-  function flush(walk: Walk): void {
-    const run = walk.run;
-    if (!run) return;
-    walk.run = null;
-    const text = run.text.replace(/\s+/g, ' ').trim();
-    if (!text) return;
-    const tuple: unknown[] = [run.key, run.parent, 'text', text, 0, 0];
-    if (run.right > run.left || run.bottom > run.top)
-      tuple.push(
-        Math.round(run.left),
-        Math.round(run.top),
-        Math.round(run.right - run.left),
-        Math.round(run.bottom - run.top),
-      );
-    walk.out.push(tuple);
-  }
-
-  function addText(node: Text, parent: number, walk: Walk, frame: Frame): void {
-    const data = node.data;
-    const run = walk.run;
-    const blank = !/\S/.test(data);
-    if (blank) {
-      if (run && run.parent === parent) run.text += ' ';
-      return;
-    }
-    const rect = walk.bounds ? measure(walk.range, node) : NO_RECT;
-    const left = rect.left + frame.x;
-    const top = rect.top + frame.y;
-    const empty = rect.width === 0 && rect.height === 0;
-    if (run && run.parent === parent) {
-      run.text += data;
-      if (!empty) {
-        if (run.right <= run.left && run.bottom <= run.top) {
-          run.left = left;
-          run.top = top;
-          run.right = left + rect.width;
-          run.bottom = top + rect.height;
-        } else {
-          run.left = Math.min(run.left, left);
-          run.top = Math.min(run.top, top);
-          run.right = Math.max(run.right, left + rect.width);
-          run.bottom = Math.max(run.bottom, top + rect.height);
-        }
-      }
-      return;
-    }
-    flush(walk);
-    walk.run = {
-      key: registry.keyOf(node),
-      parent,
-      text: data,
-      left,
-      top,
-      right: empty ? left : left + rect.width,
-      bottom: empty ? top : top + rect.height,
-    };
-  }
-
   function walkChildren(first: Node | null, scope: Scope, walk: Walk): void {
     for (let child = first; child; child = child.nextSibling) walkNode(child, scope, walk);
   }
@@ -191,7 +113,7 @@ export function createWalker(
   function walkNode(node: Node, scope: Scope, walk: Walk): void {
     if (node.nodeType === 3) {
       if (scope.textShown && !scope.covered && !walk.interactiveOnly && scope.depth < walk.maxDepth)
-        addText(node as Text, scope.parent, walk, scope.frame);
+        textRuns.addText(node as Text, scope.parent, walk, scope.frame);
       return;
     }
     if (node.nodeType !== 1) return;
@@ -212,18 +134,20 @@ export function createWalker(
     const included =
       role !== null && (!(walk.interactiveOnly || scope.covered) || roles.isInteractive(element, role));
     if (!included || role === null) {
-      const block = !INLINE_TAGS.has(element.tagName);
-      if (block) flush(walk);
+      // Text across inline elements merges into one run, an inline-block's set apart by spaces; any other
+      // element not emitted ends the run (a line break).
+      const flow = textRuns.flowOf(element);
+      textRuns.breakRun(flow, walk);
       walkContents(
         element,
         kind === visibility.VISIBLE && !inner.textShown ? { ...inner, textShown: true } : inner,
         walk,
       );
-      if (block) flush(walk);
+      textRuns.breakRun(flow, walk);
       return;
     }
     if (scope.depth + 1 > walk.maxDepth) return;
-    flush(walk);
+    textRuns.flush(walk);
     const { tuple, nameSource } = encode(
       element,
       role,
@@ -248,7 +172,7 @@ export function createWalker(
       },
       walk,
     );
-    flush(walk);
+    textRuns.flush(walk);
   }
 
   function walkContents(element: Element, scope: Scope, walk: Walk): void {
@@ -336,13 +260,16 @@ export function createWalker(
     return encode(element, role, parent, walk, frame, disabled, true).tuple;
   }
 
-  /** The snapshot as a JSON string: { documentId, url, title, detached, nodes: tuples }. */
-  function snapshot(request: WalkRequest): string {
+  /**
+   * The snapshot's node tuples in pre-order, null when `within` is gone. Targets by role and name match
+   * against these very tuples, so a name the snapshot shows is a name a target finds.
+   */
+  function nodes(request: WalkRequest): unknown[] | null {
     const walk = newWalk(request);
     let rootNode: Node | null = document;
     if (request.within !== undefined) {
       rootNode = registry.nodeFor(request.within);
-      if (!rootNode) return JSON.stringify({ stale: true, documentId: registry.documentId });
+      if (!rootNode) return null;
     }
     const frame =
       rootNode.nodeType === 9
@@ -354,8 +281,8 @@ export function createWalker(
       const scope: Scope = { parent: key, depth: 0, textShown: true, covered: false, disabled: false, frame };
       if (document.body) walkChildren(document.body.firstChild, scope, walk);
     } else if (rootNode.nodeType === 3) {
-      addText(rootNode as Text, 0, walk, frame);
-      flush(walk);
+      textRuns.addText(rootNode as Text, 0, walk, frame);
+      textRuns.flush(walk);
     } else {
       const element = rootNode as Element;
       const tuple = describeOne(element, walk, 0);
@@ -367,14 +294,17 @@ export function createWalker(
         walk,
       );
     }
-    flush(walk);
-    return JSON.stringify({
-      documentId: registry.documentId,
-      url: location.href,
-      title: document.title,
-      detached: registry.takeDetached(),
-      nodes: walk.out,
-    });
+    textRuns.flush(walk);
+    return walk.out;
+  }
+
+  /** The snapshot as a JSON string: { documentId, url, title, detached, nodes: tuples }. */
+  function snapshot(request: WalkRequest): string {
+    const out = nodes(request);
+    if (!out) return JSON.stringify({ stale: true, documentId: registry.documentId });
+    const { documentId } = registry;
+    const detached = registry.takeDetached();
+    return JSON.stringify({ documentId, url: location.href, title: document.title, detached, nodes: out });
   }
 
   /** One element as the walker would describe it (its parent: the nearest ancestor the walker emits). */
@@ -393,7 +323,14 @@ export function createWalker(
     return node.parentElement;
   }
 
-  return { snapshot, describe, elementFor, markSecret: registry.markSecret, documentId: registry.documentId };
+  return {
+    snapshot,
+    nodes,
+    describe,
+    elementFor,
+    markSecret: registry.markSecret,
+    documentId: registry.documentId,
+  };
 }
 
 export type Walker = ReturnType<typeof createWalker>;
