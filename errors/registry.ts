@@ -136,9 +136,17 @@ export const ERROR_CODES = {
     hint: 'Target the form control itself (its label resolves to it), not a wrapper.',
   },
   ACTION_TIMEOUT: {
-    meaning: 'The action did not complete within its timeout for a reason other than the ones above.',
+    meaning:
+      'The action was not performed within its timeout for a reason other than the ones above: nothing was dispatched to the target (its input events were never sent), so sending it again cannot do it twice.',
     retryable: true,
     hint: 'Raise `timeoutMs` (clamped to 30000) or check the page is responsive.',
+  },
+  ACTION_UNCONFIRMED: {
+    meaning:
+      "The action was performed — its input events reached the page — but the page did not confirm it within the timeout (a busy handler, a navigation that did not finish). It may well have taken effect: `details.phase` is the step it was in, `details.target` the target's role, name, value and states as read afterwards, `details.pendingRequests` the requests it had started that were still running.",
+    // A retry could click twice, submit twice, or undo what the first one did.
+    retryable: false,
+    hint: 'Do not resend it blindly: compare `details.target` (or a fresh snapshot) with what the action should have done, and go on from there.',
   },
   RENDERER_CRASHED: {
     meaning:

@@ -1,12 +1,44 @@
 import { type ActionOutcome, type ActionSpec, performAction } from '../domain/interaction/action.js';
+import type { SettleReport } from '../domain/interaction/settle.js';
 import type { TargetRequest } from '../domain/interaction/target-input.js';
-import type { Modifier } from '../transports/contract/window-driver.js';
+import type { Modifier, PendingRequest } from '../transports/contract/window-driver.js';
 import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
 import { previewedTargetOf } from './gates/governance.js';
 import { selectedFields } from './selection.js';
 import { SnapshotDiffRef, SnapshotNodeRef } from './snapshot.js';
 import { TargetInput } from './target.js';
+
+const PendingRequestRef = builder.objectRef<PendingRequest>('PendingRequest').implement({
+  description: 'A request an action started that had not finished when its effect was read.',
+  fields: (t) => ({
+    method: t.exposeString('method', { description: 'The HTTP method: GET, POST, …' }),
+    url: t.exposeString('url', { description: 'The URL requested.' }),
+    resourceType: t.exposeString('resourceType', {
+      description:
+        'What the page asked for: document (a navigation), fetch, xhr, script, stylesheet, image, …',
+    }),
+  }),
+});
+
+const ActionSettleRef = builder.objectRef<SettleReport>('ActionSettle').implement({
+  description:
+    "How an action's effect was waited for before `diff` was read: first the requests and navigations the action started (not those already running, nor event streams, web sockets or media), for at most its `timeoutMs`; then for the page to make no DOM change for 80 ms (at most 1 s). A request that starts while the page settles is waited for in turn.",
+  fields: (t) => ({
+    requestsFinished: t.exposeInt('requestsFinished', {
+      description: 'Requests the action started that finished or failed before the diff was read.',
+    }),
+    stillPending: t.field({
+      type: [PendingRequestRef],
+      description:
+        'Requests the action started that were still running when the wait gave up at `timeoutMs` (a long poll, a hung server): the diff does not show what they will bring. Empty when the effect was complete.',
+      resolve: (report) => report.stillPending,
+    }),
+    waitedMs: t.exposeInt('waitedMs', {
+      description: 'Milliseconds from the end of the action to the read: what the wait cost.',
+    }),
+  }),
+});
 
 const ActionResultRef = builder.objectRef<ActionOutcome>('ActionResult').implement({
   description: 'What an action landed on and, when selected, what it changed: one round trip.',
@@ -22,8 +54,16 @@ const ActionResultRef = builder.objectRef<ActionOutcome>('ActionResult').impleme
     diff: t.field({
       type: SnapshotDiffRef,
       nullable: true,
-      description: 'What changed in the window once it settled; computed only when selected.',
+      description:
+        'What changed in the window once it settled (see `settle`): the requests the action started have finished and the page is quiet. Computed only when selected.',
       resolve: (outcome) => (outcome.diff ? { diff: outcome.diff, snapshot: null } : null),
+    }),
+    settle: t.field({
+      type: ActionSettleRef,
+      nullable: true,
+      description:
+        'How the effect was waited for: requests finished, and those still running when the wait gave up. Selecting it waits for the effect even without `diff`.',
+      resolve: (outcome) => outcome.settle,
     }),
     elapsedMs: t.exposeInt('elapsedMs', {
       description:
@@ -87,6 +127,7 @@ function run(
     timeoutMs: args.timeoutMs ?? null,
     secret: secret ?? null,
     wantDiff: selected.includes('diff'),
+    wantSettle: selected.includes('settle'),
     wantTarget: selected.includes('target'),
     diffBounds: selectedFields(info, ['diff', 'added']).includes('bbox'),
     previewed: previewedTargetOf(root),

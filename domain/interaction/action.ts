@@ -14,8 +14,9 @@ import { windowActions } from '../snapshot/next-actions.js';
 import { similarRefs, type Wanted } from '../snapshot/similar.js';
 import { type Snapshot, type SnapshotNode, toSnapshotNode } from '../snapshot/snapshot.js';
 import { handedOver, type PreviewedTarget } from './handover.js';
-import { settle } from './settle.js';
+import { type SettleReport, settle } from './settle.js';
 import { type TargetRequest, toTargetQuery } from './target-input.js';
+import { withStateAfter } from './unconfirmed.js';
 import { confineUploadPaths } from './upload-paths.js';
 import { windowTarget } from './window-target.js';
 
@@ -41,6 +42,8 @@ export interface ActionRequest {
   readonly secret?: boolean | null;
   /** Read the window before and after, and return what changed (only when the caller selected `diff`). */
   readonly wantDiff: boolean;
+  /** Wait for the action's effect (its requests, then a quiet page) even without a diff to read. */
+  readonly wantSettle?: boolean;
   /** The caller shows boxes of the diff's nodes. */
   readonly diffBounds?: boolean;
   /** Read the target back after the action (only when the caller selected `target`). */
@@ -54,12 +57,15 @@ export interface ActionOutcome {
   /** The node the action landed on, named by its ref; null for keyboard input or a page scroll. */
   readonly target: SnapshotNode | null;
   readonly diff: SnapshotDiff | null;
+  /** How the effect was waited for; null when nothing read it (neither diff nor settle selected). */
+  readonly settle: SettleReport | null;
   readonly elapsedMs: number;
 }
 
 /**
  * Performs one action on one element: resolves the target (bounded wait), keeps secrets secret, runs the
- * action with actionability checks, and — when asked — returns the window's change once it has settled.
+ * action with actionability checks, and — when asked — returns the window's change once it has settled:
+ * once the requests the action started have finished (within its timeout) and the page has gone quiet.
  */
 export async function performAction(session: Session, request: ActionRequest): Promise<ActionOutcome> {
   const started = Date.now();
@@ -74,21 +80,29 @@ export async function performAction(session: Session, request: ActionRequest): P
       ? await locate(session, window, driver, asked, timeoutMs)
       : { located: null, query: undefined };
   if (located && request.secret) await driver.markSecret(located.node.key);
-  await run(session, driver, query, request.action, timeoutMs).catch((error: unknown) => {
-    throw withRecovery(error, session, window.id, located);
-  });
-  if (before) await settle(driver);
-  const after = before ? await capture(session, window, driver, bounds) : null;
-  const target =
-    located && request.wantTarget !== false
-      ? await targetNode(session, window.id, driver, located, after)
-      : null;
-  return {
-    windowId: window.id,
-    target,
-    diff: before && after ? diff(before, after) : null,
-    elapsedMs: Date.now() - started,
-  };
+  // Watched from just before the action, so the requests it starts are told from those already running.
+  const watch = await driver.watchRequests();
+  try {
+    await run(session, driver, query, request.action, timeoutMs).catch(async (error: unknown) => {
+      const context = { session, windowId: window.id, driver, located, watch, timeoutMs };
+      throw withRecovery(await withStateAfter(error, context), session, window.id, located);
+    });
+    const settled = before || request.wantSettle ? await settle(driver, watch, timeoutMs) : null;
+    const after = before ? await capture(session, window, driver, bounds) : null;
+    const target =
+      located && request.wantTarget !== false
+        ? await targetNode(session, window.id, driver, located, after)
+        : null;
+    return {
+      windowId: window.id,
+      target,
+      diff: before && after ? diff(before, after) : null,
+      settle: settled,
+      elapsedMs: Date.now() - started,
+    };
+  } finally {
+    watch.end();
+  }
 }
 
 async function run(
@@ -123,7 +137,7 @@ function withRecovery(
   const at = { sessionId: session.id, windowId };
   const look = located
     ? windowActions.node(at, session.snapshots.refFor(windowId, located))
-    : windowActions.interactive(at, true);
+    : windowActions.interactive(at);
   return new StagegraphError(error.code, error.message, {
     hint: error.hint,
     nextActions: [look],

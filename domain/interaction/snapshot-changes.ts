@@ -1,7 +1,7 @@
 import type { Session } from '../sessions/session.js';
 import { diff, type SnapshotDiff } from '../snapshot/diff.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import { settle } from './settle.js';
+import { domQuiet } from './settle.js';
 
 /** How long one wait for a DOM change lasts before the stream checks that its session still lives. */
 export const CHANGE_WAIT_MS = 1_000;
@@ -41,7 +41,7 @@ export async function* snapshotChanges(
   while (session.isLive && session.hasWindow(window.id)) {
     const next = await driver.nextChange(seen, CHANGE_WAIT_MS);
     if (next === seen) continue;
-    await settle(driver, CHANGE_DEBOUNCE_MS);
+    await domQuiet(driver, CHANGE_DEBOUNCE_MS);
     seen = await driver.nextChange(null, 0);
     const current = await read();
     const changes = diff(previous, current);

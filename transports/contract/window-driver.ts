@@ -159,6 +159,30 @@ export interface Screenshot {
   readonly height: number;
 }
 
+/** A request a window started and had not finished: what an action's settle reports it did not wait out. */
+export interface PendingRequest {
+  readonly method: string;
+  readonly url: string;
+  /** Playwright's resource types: document (a navigation), fetch, xhr, script, stylesheet, image, … */
+  readonly resourceType: string;
+}
+
+/**
+ * The requests a window begins (navigations included) from the moment the watch starts until it ends: an
+ * action's own, so its effect is read once they are done. Requests already running when it started are
+ * not its, nor are the long-lived kinds that never finish by design (event streams, web sockets, media).
+ */
+export interface RequestWatch {
+  /** How many requests begun since the watch started have finished or failed. */
+  readonly finished: number;
+  /** The requests begun since the watch started that are still running, oldest first. */
+  pending(): readonly PendingRequest[];
+  /** Resolves once none is pending (at once when none is), or after `timeoutMs`. */
+  idle(timeoutMs: number): Promise<void>;
+  /** Stops watching; what it counted stays readable. */
+  end(): void;
+}
+
 /** A resolved target: the walker's node for it, in the document it was found in. */
 export interface ResolvedNode {
   readonly documentId: string;
@@ -188,4 +212,6 @@ export interface WindowDriver {
    * `timeoutMs`. A replaced document counts as a change.
    */
   nextChange(after: number | null, timeoutMs: number): Promise<number>;
+  /** Starts watching the requests this window begins from now on; the caller ends the watch. */
+  watchRequests(): Promise<RequestWatch>;
 }

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { ElementAction } from '../contract/window-driver.js';
-import { actionError } from './action-errors.js';
+import { type ActionProgress, actionError } from './action-errors.js';
 import { isHandle, type Resolved } from './target.js';
 
 /** An element action with a drag's destination already resolved to an element. */
@@ -15,6 +15,7 @@ export async function perform(
   target: string,
 ): Promise<void> {
   const timeout = { timeout: timeoutMs };
+  const progress: ActionProgress = { dispatched: false };
   try {
     switch (action.type) {
       case 'click':
@@ -65,21 +66,31 @@ export async function perform(
         await element.scrollIntoViewIfNeeded(timeout);
         return;
       case 'dragTo':
-        await dragTo(page, element, action.to, timeoutMs);
+        await dragTo(page, element, action.to, timeoutMs, progress);
         return;
     }
   } catch (error) {
-    throw actionError(error, action.type, target, timeoutMs);
+    throw actionError(error, action.type, target, timeoutMs, progress);
   }
 }
 
-/** Locators drag natively; handles (refs) drag with the mouse between the two element centres. */
-async function dragTo(page: Page, from: Resolved, to: Resolved, timeoutMs: number): Promise<void> {
+/**
+ * Locators drag natively; handles (refs) drag with the mouse between the two element centres. Once the
+ * button is down the page has the drag: a failure after that is not a drag that never started.
+ */
+async function dragTo(
+  page: Page,
+  from: Resolved,
+  to: Resolved,
+  timeoutMs: number,
+  progress: ActionProgress,
+): Promise<void> {
   if (!isHandle(from) && !isHandle(to)) {
     await from.dragTo(to, { timeout: timeoutMs });
     return;
   }
   await from.hover({ timeout: timeoutMs });
+  progress.dispatched = true;
   await page.mouse.down();
   await to.hover({ timeout: timeoutMs });
   await page.mouse.up();

@@ -31,3 +31,8 @@ export function pageCdpSession(page: Page): Promise<CDPSession | null> {
 export function rawSessionsAreDeaf(context: BrowserContext): void {
   deafContexts.add(context);
 }
+
+/** Whether extra sessions on this context's pages hear events (false behind the inject relay). */
+export function rawSessionsHear(context: BrowserContext): boolean {
+  return !deafContexts.has(context);
+}

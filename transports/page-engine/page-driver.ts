@@ -5,6 +5,7 @@ import type {
   ExpectKind,
   Matcher,
   RawSnapshot,
+  RequestWatch,
   ResolvedNode,
   Screenshot,
   ScreenshotOptions,
@@ -18,6 +19,7 @@ import { changeCount, nextChange } from './change-signal.js';
 import { type Expectation, waitForExpectation } from './expectation.js';
 import { imageSize } from './image-size.js';
 import { RENDERER_READ_MS, RendererHealth } from './renderer-health.js';
+import { RequestActivity } from './request-activity.js';
 import { describeElement, elementForKey, markSecret, snapshotDocument } from './snapshot/snapshot.js';
 import { describeSpec, isHandle, type KeyResolver, NOW_MS, type Resolved, resolveTarget } from './target.js';
 
@@ -26,10 +28,12 @@ export class PageDriver implements WindowDriver {
   readonly page: Page;
   /** Every call below goes through it: a crashed renderer fails at once, a stopped one within bounds. */
   readonly #health: RendererHealth;
+  readonly #requests: RequestActivity;
 
   constructor(page: Page) {
     this.page = page;
     this.#health = new RendererHealth(page);
+    this.#requests = new RequestActivity(page);
   }
 
   snapshot(request: SnapshotRequest): Promise<RawSnapshot> {
@@ -111,6 +115,10 @@ export class PageDriver implements WindowDriver {
   nextChange(after: number | null, timeoutMs: number): Promise<number> {
     const read = () => (after === null ? changeCount(this.page) : nextChange(this.page, after, timeoutMs));
     return this.#health.guard('waiting for a change', after === null ? 0 : timeoutMs, read).catch(() => -1);
+  }
+
+  watchRequests(): Promise<RequestWatch> {
+    return this.#requests.watch();
   }
 
   #resolve(target: TargetQuery, timeoutMs: number): Promise<Resolved> {
