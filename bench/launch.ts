@@ -26,7 +26,7 @@ for (let i = 0; i < RUNS; i += 1) {
   const { data, errors } = await http(gateway.url, LaunchDocument, {
     input: { main: FIXTURE_APP_MAIN, executablePath },
   });
-  if (!data) throw new Error(JSON.stringify(errors));
+  if (!data?.launch) throw new Error(JSON.stringify(errors));
   throughGateway.push(performance.now() - started);
   await http(gateway.url, StopDocument, { id: data.launch.id });
 }

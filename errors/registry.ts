@@ -274,6 +274,14 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'Select fewer fields or split the operation in two; the limits are named in the message.',
   },
+  STEP_SKIPPED: {
+    meaning:
+      'An earlier step of the same mutation operation failed, so this step did not run: nothing was done, asked or audited for it. `details.failedStep` names the step that failed (its alias, else its field) and `details.failedCode` its code.',
+    // Resending the document would run its earlier steps again; whether the failure can pass is the failed
+    // step's own `retryable` to say.
+    retryable: false,
+    hint: "Read the failed step's own error (at its path): deal with it, then send this step and the ones after it again — without the steps before the failed one, which already ran.",
+  },
   AUDIT_BROKEN: {
     meaning:
       'The audit log cannot be continued: its last record is corrupt or a write failed, so governed operations are refused.',

@@ -175,6 +175,7 @@ builder.mutationFields((t) => ({
       }),
     },
     governance: { session: 'id' },
+    endsSession: true,
     resolve: (_root, args, { sessions }) => sessions.detach(args.id),
   }),
 }));

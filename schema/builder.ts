@@ -4,11 +4,13 @@ import type { GatewayContext } from './context.js';
 import './gates/capability-gate.js';
 import './gates/eval-scope.js';
 import './gates/governance.js';
+import './gates/steps.js';
 
 /**
  * The gates are plugins reading what each field declares (schema/gates/field-options.ts). Their order
- * matters: resolvers are wrapped from the last plugin to the first, so governance is outermost and records
- * even a capability refusal; the capability gate adds its directive before the eval scope keeps the types
+ * matters: resolvers are wrapped from the last plugin to the first, so the steps of a multi-step operation
+ * are outermost (a skipped step reaches nothing else), then governance, which records even a capability
+ * refusal; the capability gate adds its directive before the eval scope keeps the types
  * the schema reaches; the directives plugin, first, turns the directives it is handed into SDL.
  */
 export const builder = new SchemaBuilder<{
@@ -16,7 +18,7 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
   Scalars: { DateTime: { Input: Date; Output: Date } };
 }>({
-  plugins: [DirectivePlugin, 'governance', 'evalScope', 'capabilityGate'],
+  plugins: [DirectivePlugin, 'steps', 'governance', 'evalScope', 'capabilityGate'],
   directives: { useGraphQLToolsUnorderedDirectives: true },
   defaultFieldNullability: false,
 });
@@ -34,7 +36,10 @@ builder.scalarType('DateTime', {
 builder.queryType({
   description: 'Reads: sessions, their windows and buffers, transports and the error registry.',
 });
-builder.mutationType({ description: 'Actions: launch, stop and drive apps.' });
+builder.mutationType({
+  description:
+    'Actions: launch, stop and drive apps. Each field of a mutation operation is a step, run in order: every step keeps its outcome in `data` (its field is null when it failed, its error at its path), and after a failed step the later ones do not run and fail with STEP_SKIPPED — except approve, deny, stop, forceKill and detach, which always run.',
+});
 builder.subscriptionType({
   description: 'Live streams for observers; each subscriber has its own bounded queue.',
 });

@@ -20,6 +20,8 @@ function probe(seen: string[], name: string) {
 }
 
 type Field = GraphQLField<unknown, unknown>;
+/** What a mutation's resolver reads of its execution: the operation and the step it is (schema/gates/steps.ts). */
+const stepOf = (field: Field) => ({ operation: {}, path: { key: field.name } }) as never;
 const sessionArgumentOf = (field: Field) => governedOperationOf(field)?.session;
 const actedOnOf = (field: Field) => governedOperationOf(field)?.actsOn?.kind ?? null;
 
@@ -33,7 +35,7 @@ describe('the governance gate', () => {
     for (const field of mutations) {
       const context = { governance: probe(seen, field.name) } as GatewayContext;
       await expect(
-        Promise.resolve().then(() => field.resolve?.({}, {}, context, {} as never)),
+        Promise.resolve().then(() => field.resolve?.({}, {}, context, stepOf(field))),
       ).rejects.toThrow('reached the chokepoint');
     }
     expect(seen).toEqual(mutations.map((field) => field.name));

@@ -252,6 +252,7 @@ builder.mutationFields((t) => ({
       graceMs: t.arg.int({ required: false, description: 'Default 5000, clamped to 0..30000.' }),
     },
     governance: { session: 'id' },
+    endsSession: true,
     resolve: (_root, args, { sessions }) => sessions.stop(args.id, args.graceMs),
   }),
   forceKill: t.field({
@@ -265,6 +266,7 @@ builder.mutationFields((t) => ({
       }),
     },
     governance: { session: 'id' },
+    endsSession: true,
     resolve: (_root, args, { sessions }) => sessions.forceKill(args.id),
   }),
 }));

@@ -53,8 +53,8 @@ for (const target of ELECTRON_TARGETS) {
         },
       });
       await expect.poll(() => existsSync(out), { timeout: 30_000 }).toBe(true);
-      await api.data(StopDocument, { id: launch.id });
-      await expectGroupsGone([launch.pid!]);
+      await api.data(StopDocument, { id: launch!.id });
+      await expectGroupsGone([launch!.pid!]);
       return JSON.parse(readFileSync(out, 'utf8')) as Identity;
     }
 

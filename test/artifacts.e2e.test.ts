@@ -45,7 +45,7 @@ describe('artifacts and the unified run log of a session', () => {
     origin = new URL(gateway.url).origin;
     api = gatewayClient(gateway.url, AUTH);
     const { launch } = await api.data(LaunchDocument, { input: fixtureLaunch() });
-    session = launch.id;
+    session = launch!.id;
     await click('stop-ticking');
     await click('log');
     await click('confirm');

@@ -69,7 +69,7 @@ describe('launchCommand: any command with a DevTools port, owned and recorded', 
 
     await api.data(ClickDocument, { target: { testId: 'stop-ticking' } });
     const { stop } = await api.data(StopDocument, { id: session.id });
-    expect(stop.status).toBe('STOPPED');
+    expect(stop?.status).toBe('STOPPED');
     await expectGroupsGone([session.pid]);
 
     const folder = join(artifactsDir, session.id);

@@ -42,7 +42,7 @@ for (const target of ELECTRON_TARGETS) {
         input: fixtureLaunch(target.executablePath, env),
       });
       expect(errors).toBeUndefined();
-      return data!.launch;
+      return data!.launch!;
     }
 
     it('launches, lists windows, streams console and window events, switches window, stops', async () => {
@@ -77,7 +77,7 @@ for (const target of ELECTRON_TARGETS) {
       expect(switched.data?.switchWindow).toEqual({ id: 'w2', title: 'Second Window' });
 
       const stopped = await http(gateway.url, StopDocument, { id: launched.id });
-      expect(stopped.data?.stop.status).toBe('STOPPED');
+      expect(stopped.data?.stop?.status).toBe('STOPPED');
       await events.waitFor((event) => event.sessionEvents.type === 'STOPPED');
       await expectGroupsGone([launched.pid!]);
       const afterStop = await http(gateway.url, SessionConsoleDocument, {
@@ -157,7 +157,7 @@ for (const target of ELECTRON_TARGETS) {
       const own = await startGateway({}, [logsLast]);
       try {
         const { data } = await http(own.url, LaunchDocument, { input: fixtureLaunch(target.executablePath) });
-        const launched = data!.launch;
+        const launched = data!.launch!;
         const logged = await http(own.url, SessionConsoleDocument, { id: launched.id, textContains: line });
         expect(logged.data?.session?.console.entries).toMatchObject([{ text: line, source: 'MAIN' }]);
         await http(own.url, StopDocument, { id: launched.id });

@@ -55,7 +55,7 @@ describe('server shutdown', () => {
       http(url, LaunchDocument, { input: fixtureLaunch() }),
       http(url, LaunchDocument, { input: fixtureLaunch() }),
     ]);
-    const pids = launched.map((response) => response.data!.launch.pid!);
+    const pids = launched.map((response) => response.data!.launch!.pid!);
     const sessions = await http(url, SessionsDocument);
     expect(sessions.data?.sessions.map((session) => session.status)).toEqual(['RUNNING', 'RUNNING']);
     for (const pid of pids) expect(livingGroupMembers(pid).length).toBeGreaterThan(1);

@@ -12,6 +12,7 @@ import type { Capability } from '../../transports/contract/capabilities.js';
 import type { CapabilityGatePlugin } from './capability-gate.js';
 import type { EvalScopePlugin } from './eval-scope.js';
 import type { GovernancePlugin } from './governance.js';
+import type { StepsPlugin } from './steps.js';
 
 /** Which eval fields a server exposes: `--allow-eval[=main|renderer]`. */
 export type EvalScope = 'none' | 'main' | 'renderer' | 'both';
@@ -108,6 +109,7 @@ declare global {
       evalScope: EvalScopePlugin<Types>;
       capabilityGate: CapabilityGatePlugin<Types>;
       governance: GovernancePlugin<Types>;
+      steps: StepsPlugin<Types>;
     }
 
     export interface BuildSchemaOptions<Types extends SchemaTypes> {
@@ -150,6 +152,11 @@ declare global {
       /** Refused before its resolver when the session its governance names lacks it (still audited). */
       requiresCapability?: Capability;
       governance: MutationGovernance<Args>;
+      /**
+       * Ends a session: runs even after an earlier step of its operation failed, as a `finally` does, so a
+       * failed step never leaves an app running (schema/gates/steps.ts).
+       */
+      endsSession?: true;
     }
 
     export interface SubscriptionFieldOptions<

@@ -154,7 +154,7 @@ export async function startCaptureApp(
     input: fixtureLaunch(STAND_IN, { FIXTURE_CAPTURE_URL: `${server.url}/${query}` }),
   });
   const windowId = await captureWindow(client);
-  return captureApp({ gateway, client, server, sessionId: launch.id, windowId });
+  return captureApp({ gateway, client, server, sessionId: launch!.id, windowId });
 }
 
 /**

@@ -40,7 +40,7 @@ export async function startFixtureSession(
   const client = gatewayClient(gateway.url);
   const { launch } = await client.data(LaunchDocument, { input: fixtureLaunch(executablePath) });
   await client.data(ClickDocument, { target: { testId: 'stop-ticking' } });
-  return { ...client, gateway, sessionId: launch.id, stop: () => gateway.stop() };
+  return { ...client, gateway, sessionId: launch!.id, stop: () => gateway.stop() };
 }
 
 /**

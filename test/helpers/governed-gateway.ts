@@ -60,7 +60,7 @@ export async function startGovernedRun(
   let sessionId: string | null = null;
   if (options.launch ?? true) {
     const { launch } = await agent.data(LaunchDocument, { input: fixtureLaunch() });
-    sessionId = launch.id;
+    sessionId = launch!.id;
     await agent.data(ClickDocument, { target: { testId: 'stop-ticking' } });
   }
   return {
