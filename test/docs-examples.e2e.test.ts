@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePolicy } from '../domain/governance/policy-file.js';
 import { buildSchema } from '../schema/index.js';
 import { type DocExample, docFiles, examplesOf, printed, probeSubscription } from './helpers/doc-examples.js';
-import { gatewayClient } from './helpers/gateway-client.js';
+import { gatewayClient, type Loose } from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js';
 
 /**
@@ -116,6 +116,20 @@ async function run(example: DocExample): Promise<void> {
     expect(codesOf(response.errors), JSON.stringify(response.errors)).toEqual(
       response.errors!.map(() => markers.expectError),
     );
+    return;
+  }
+  if (markers.expectPartial) {
+    expect(codesOf(response.errors), JSON.stringify(response.errors)).toEqual(markers.expectPartial);
+    const failed = (response.errors ?? []).map((error: Loose) => error.path?.join('.'));
+    const steps = Object.entries((response.data ?? {}) as Record<string, unknown>);
+    expect(steps.length, 'the answer keeps data beside its errors').toBeGreaterThan(0);
+    for (const [step, result] of steps)
+      if (failed.includes(step)) expect(result, `${step} failed, so its result is null`).toBeNull();
+      else expect(result, `${step} answered no error, so it has its result`).not.toBeNull();
+    expect(
+      failed.every((step) => steps.some(([name]) => name === step)),
+      `errors at steps: ${failed}`,
+    ).toBe(true);
     return;
   }
   expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();

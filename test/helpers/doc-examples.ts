@@ -8,6 +8,12 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export interface ExampleMarkers {
   /** `# expect-error: CODE` — the example must fail, every error carrying exactly this extensions.code. */
   readonly expectError?: string;
+  /**
+   * `# expect-partial: CODE CODE…` — a mutation whose answer holds both data and errors (the contract of a
+   * multi-step operation): its errors carry exactly these codes in this order, each at a step that `data`
+   * holds as null, and every other step has its result.
+   */
+  readonly expectPartial?: readonly string[];
   /** `# as: approver` — sent with the demo's printed approver token instead of as an anonymous agent. */
   readonly as?: 'approver';
   /** `# skip: reason` — not run, and the reason shows in the test's name. */
@@ -33,7 +39,7 @@ export interface DocExample {
   readonly markers: ExampleMarkers;
 }
 
-const MARKER = /^\s*#\s*(expect-error|as|skip|variables):\s*(.*?)\s*$/;
+const MARKER = /^\s*#\s*(expect-error|expect-partial|as|skip|variables):\s*(.*?)\s*$/;
 const EXPECT_EVENT = /^\s*#\s*expect-event\s*$/;
 /** A comment that starts like a marker but is not one (a typo) fails rather than being ignored. */
 const MARKER_LIKE = /^\s*#\s*(expect-|as:|skip:|variables:)/;
@@ -78,7 +84,7 @@ export function examplesOf(file: string): DocExample[] {
 }
 
 function markersOf(body: string, where: string): ExampleMarkers {
-  const markers: Record<string, string | boolean> = {};
+  const markers: Record<string, string | boolean | string[]> = {};
   for (const line of body.split('\n')) {
     if (EXPECT_EVENT.test(line)) {
       markers.expectEvent = true;
@@ -93,6 +99,7 @@ function markersOf(body: string, where: string): ExampleMarkers {
     const [, key, value] = match;
     if (!value) throw new Error(`${where}: the marker "${key}" needs a value`);
     else if (key === 'expect-error') markers.expectError = value.split(/\s/)[0]!;
+    else if (key === 'expect-partial') markers.expectPartial = value.split(/\s+/);
     else if (key === 'as') {
       if (value !== 'approver') throw new Error(`${where}: "# as:" knows only "approver", got "${value}"`);
       markers.as = value;
