@@ -23,6 +23,7 @@ import './screenshot.js';
 import './session-events.js';
 import './session.js';
 import './snapshot.js';
+import './snapshot-diff.js';
 import './snapshot-changes.js';
 import './storage.js';
 import './transport.js';

@@ -5,7 +5,7 @@ import {
   readSnapshot,
   type SnapshotView,
 } from '../domain/interaction/snapshot-read.js';
-import type { ChangedNode, RemovedNode, SnapshotDiff } from '../domain/snapshot/diff.js';
+import type { SnapshotDiff } from '../domain/snapshot/diff.js';
 import { outline } from '../domain/snapshot/outline.js';
 import type { Snapshot, SnapshotNode } from '../domain/snapshot/snapshot.js';
 import type { NodeField } from '../domain/snapshot/token-estimate.js';
@@ -31,7 +31,7 @@ const NODE_STATES = {
   PRESSED: { description: 'A toggle button that is pressed (aria-pressed="true").' },
 } as const satisfies Record<NodeState, { description: string }>;
 
-const NodeStateEnum = builder.enumType('NodeState', {
+export const NodeStateEnum = builder.enumType('NodeState', {
   description: 'A state a node is in; absent states are false (COLLAPSED: expandable and closed).',
   values: NODE_STATES,
 });
@@ -114,102 +114,14 @@ SnapshotNodeRef.implement({
   }),
 });
 
-const RemovedNodeRef = builder.objectRef<RemovedNode>('RemovedNode').implement({
-  description: 'A node of the earlier snapshot that is gone, as it was.',
-  fields: (t) => ({
-    ref: t.exposeID('ref', { description: 'Its ref; a target naming it now fails with REF_STALE.' }),
-    role: t.exposeString('role', { description: 'Its role then.' }),
-    name: t.exposeString('name', { description: 'Its accessible name then.' }),
-  }),
-});
-
-const ChangedNodeRef = builder.objectRef<ChangedNode>('ChangedNode').implement({
-  description:
-    'A node present in both snapshots; only `changedFields` changed, and they hold the new values.',
-  fields: (t) => ({
-    ref: t.exposeID('ref', { description: 'The ref of the node that changed.' }),
-    changedFields: t.stringList({
-      description:
-        'The fields that changed, by name (role, name, value, description, states, level); a null below that is listed here became null.',
-      resolve: ({ changes }) => Object.keys(changes),
-    }),
-    role: t.string({
-      nullable: true,
-      description: 'The new role, when it changed; null otherwise.',
-      resolve: ({ changes }) => changes.role ?? null,
-    }),
-    name: t.string({
-      nullable: true,
-      description: 'The new accessible name, when it changed; null otherwise.',
-      resolve: ({ changes }) => changes.name ?? null,
-    }),
-    value: t.string({
-      nullable: true,
-      description: 'The new value, when it changed (secrets read "[redacted]"); null otherwise.',
-      resolve: ({ changes }) => changes.value ?? null,
-    }),
-    description: t.string({
-      nullable: true,
-      description: 'The new accessible description, when it changed; null otherwise.',
-      resolve: ({ changes }) => changes.description ?? null,
-    }),
-    states: t.field({
-      type: [NodeStateEnum],
-      nullable: true,
-      description: 'The whole new set of states, when it changed; null otherwise.',
-      resolve: ({ changes }) => changes.states ?? null,
-    }),
-    level: t.int({
-      nullable: true,
-      description: 'The new level, when it changed; null otherwise.',
-      resolve: ({ changes }) => changes.level ?? null,
-    }),
-    bbox: t.field({
-      type: BoundsRef,
-      nullable: true,
-      description:
-        'Always null today: diffs do not compare boxes (a scroll would move every one). Read `node(ref) { bbox }` for the box now.',
-      resolve: ({ changes }) => changes.bbox ?? null,
-    }),
-  }),
-});
-
 /** A diff travels with the snapshot it ends at, so added nodes can walk their new neighbours. */
 export interface DiffInSnapshot {
   readonly diff: SnapshotDiff;
   readonly snapshot: Snapshot | null;
 }
 
-export const SnapshotDiffRef = builder.objectRef<DiffInSnapshot>('SnapshotDiff').implement({
-  description: 'What changed between two snapshots of one window, by ref.',
-  fields: (t) => ({
-    from: t.id({ description: 'The earlier snapshot.', resolve: ({ diff }) => diff.from }),
-    to: t.id({ description: 'The later snapshot.', resolve: ({ diff }) => diff.to }),
-    documentReplaced: t.boolean({
-      description: 'The window reloaded or navigated in between: every node is removed and added.',
-      resolve: ({ diff }) => diff.documentReplaced,
-    }),
-    added: t.field({
-      type: [SnapshotNodeRef],
-      description: 'Nodes of the later snapshot whose refs the earlier one lacked, in document order.',
-      resolve: ({ diff, snapshot }) => diff.added.map(inSnapshot(snapshot)),
-    }),
-    removed: t.field({
-      type: [RemovedNodeRef],
-      description: 'Nodes of the earlier snapshot whose refs the later one lacks, as they were.',
-      resolve: ({ diff }) => diff.removed,
-    }),
-    changed: t.field({
-      type: [ChangedNodeRef],
-      description: 'Nodes in both whose role, name, value, description, states or level differ.',
-      resolve: ({ diff }) => diff.changed,
-    }),
-    empty: t.boolean({
-      description: 'Nothing changed.',
-      resolve: ({ diff }) => diff.added.length + diff.removed.length + diff.changed.length === 0,
-    }),
-  }),
-});
+/** Declared here for the fields that return it; its fields are in snapshot-diff.ts. */
+export const SnapshotDiffRef = builder.objectRef<DiffInSnapshot>('SnapshotDiff');
 
 const SnapshotRef = builder.objectRef<SnapshotView>('Snapshot').implement({
   description:

@@ -75,7 +75,7 @@ for (const host of FIXTURE_HOSTS) {
         const lines = outline.split('\n');
         expect(lines).toHaveLength(nodes.length);
         expect(lines[0]).toMatch(/^e\d+ document "Stagegraph Fixture"$/);
-        expect(lines).toContainEqual(expect.stringMatching(/^ {2}e\d+ button "Archive" \[disabled\]$/));
+        expect(lines).toContainEqual(expect.stringMatching(/^ e\d+ button "Archive" \[disabled\]$/));
         const json = await app.data(InteractiveNodesDocument, {});
         expect(outline.length).toBeLessThan(
           JSON.stringify(json.session?.window?.snapshot.nodes).length * 0.7,

@@ -34,14 +34,24 @@ describe('diff', () => {
     expect(diff(before, after)).toEqual({
       from: 'w1#1',
       to: 'w1#2',
+      url: 'file:///fixture.html',
       documentReplaced: false,
       added: [after.node('e5')],
       removed: [{ ref: 'e4', role: 'button', name: 'Send' }],
-      changed: [{ ref: 'e3', changes: { value: 'a@b.c', description: 'Invalid' } }],
+      changed: [
+        {
+          ref: 'e3',
+          node: after.node('e3'),
+          changes: { value: 'a@b.c', description: 'Invalid' },
+          before: { value: 'a@b', description: null },
+        },
+      ],
     });
     expect(diff(before, after, { bbox: true }).changed[0]).toEqual({
       ref: 'e2',
+      node: after.node('e2'),
       changes: { bbox: { ...box, y: 1 } },
+      before: { bbox: box },
     });
   });
 
@@ -79,7 +89,10 @@ describe('diff', () => {
     expect(changes.added).toEqual([]);
     expect(changes.removed).toEqual([]);
     expect(changes.changed).toHaveLength(1);
-    expect(changes.changed[0]?.changes).toEqual({ states: ['CHECKED'] });
-    expect(after.node(changes.changed[0]!.ref)?.name).toBe('Select user 2500');
+    expect(changes.changed[0]).toMatchObject({
+      changes: { states: ['CHECKED'] },
+      before: { states: [] },
+      node: { role: 'checkbox', name: 'Select user 2500' },
+    });
   });
 });

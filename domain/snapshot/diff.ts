@@ -17,7 +17,7 @@ export interface RemovedNode {
   readonly name: string;
 }
 
-/** The new values of the fields that differ; a field is present only when it changed. */
+/** Values of the fields that differ, by field; a field is present only when it changed. */
 export interface NodeChanges {
   role?: string;
   name?: string;
@@ -28,14 +28,22 @@ export interface NodeChanges {
   bbox?: Bounds | null;
 }
 
+/** A node in both snapshots whose fields differ: what it is now, and each changed field before and after. */
 export interface ChangedNode {
   readonly ref: string;
+  /** The node as the later snapshot has it, so an entry always says what changed, not only how. */
+  readonly node: SnapshotNode;
+  /** The new values of the changed fields. */
   readonly changes: NodeChanges;
+  /** The old values of the same fields. */
+  readonly before: NodeChanges;
 }
 
 export interface SnapshotDiff {
   readonly from: string;
   readonly to: string;
+  /** The document's URL in the later snapshot: what the diff's outline shows links relative to. */
+  readonly url: string;
   /**
    * The window's document was replaced between the two (reload, navigation): no ref carries over, so
    * everything of `previous` is removed and everything of `next` added.
@@ -56,7 +64,7 @@ export function diff(previous: Snapshot, next: Snapshot, options: DiffOptions = 
       'BAD_INPUT',
       `Cannot diff snapshot ${previous.id} of window ${previous.windowId} against ${next.id} of window ${next.windowId}.`,
     );
-  const base = { from: previous.id, to: next.id };
+  const base = { from: previous.id, to: next.id, url: next.url };
   if (previous.documentId !== next.documentId)
     return {
       ...base,
@@ -83,7 +91,7 @@ export function diff(previous: Snapshot, next: Snapshot, options: DiffOptions = 
       continue;
     }
     const changes = changesOf(before, node, options.bbox ?? false);
-    if (changes) changed.push({ ref: node.ref, changes });
+    if (changes) changed.push({ ref: node.ref, node, changes, before: valuesOf(before, changes) });
   }
   const removed = previous.nodes.filter((node) => next.node(node.ref) === undefined).map(removedOf);
   return { ...base, documentReplaced: false, added, removed, changed };
@@ -104,6 +112,13 @@ function changesOf(before: SnapshotNode, after: SnapshotNode, withBbox: boolean)
     ...(withBbox && !sameBounds(before.bbox, after.bbox) && { bbox: after.bbox }),
   };
   return Object.keys(changes).length > 0 ? changes : null;
+}
+
+/** `node`'s values of the fields named in `changes`. */
+function valuesOf(node: SnapshotNode, changes: NodeChanges): NodeChanges {
+  const values: Record<string, unknown> = {};
+  for (const field of Object.keys(changes) as (keyof NodeChanges)[]) values[field] = node[field];
+  return values as NodeChanges;
 }
 
 /** States are a set; the walker's order carries no meaning. */

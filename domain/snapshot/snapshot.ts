@@ -19,7 +19,7 @@ export const TEXT_ELLIPSIS = '…';
  * Roles whose accessible name is computed from their content (WAI-ARIA 1.2, "name from: contents"): for
  * them the name already is the visible text, so `text` need not walk their subtree.
  */
-const NAME_FROM_CONTENT_ROLES: ReadonlySet<string> = new Set([
+export const NAME_FROM_CONTENT_ROLES: ReadonlySet<string> = new Set([
   'button',
   'cell',
   'checkbox',
@@ -52,6 +52,10 @@ export interface SnapshotNode {
   readonly level: number | null;
   readonly bbox: Bounds | null;
   readonly interactive: boolean;
+  /** A link's absolute URL; null for anything else. Shown in outlines, not a field of its own. */
+  readonly url: string | null;
+  /** A native select's option count; null for anything else. Lets an outline collapse the options. */
+  readonly optionCount: number | null;
   readonly parentRef: string | null;
   readonly childRefs: readonly string[];
 }
@@ -77,6 +81,8 @@ export function toSnapshotNode(
     level: raw.level ?? null,
     bbox: raw.bbox ?? null,
     interactive: raw.interactive,
+    url: raw.url ?? null,
+    optionCount: raw.optionCount ?? null,
     parentRef,
     childRefs,
   };

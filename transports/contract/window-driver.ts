@@ -40,6 +40,10 @@ export interface RawNode {
   readonly interactive: boolean;
   /** True when the value is a secret (a password field, or filled with `secret: true`). */
   readonly secret?: boolean;
+  /** A link's target, resolved to an absolute URL; absent for anything but a link with an href. */
+  readonly url?: string;
+  /** How many options a native select holds, so a listing can count them without listing them. */
+  readonly optionCount?: number;
 }
 
 /** What a secret's value reads as, everywhere. */

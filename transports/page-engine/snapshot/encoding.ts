@@ -5,7 +5,8 @@ import type { NodeState, RawNode } from '../../contract/window-driver.js';
  * The wire format between the in-page walker and Node: positional tuples, because a 5,000-row page
  * yields ~100k nodes and named keys would double what crosses CDP and what JSON.parse reads.
  * `[key, parent (0 for none), role, name, flags, extras | 0, x?, y?, width?, height?]`, where extras is
- * `{ s: states joined by spaces, l: level, v: value, d: description }`, each present only when set.
+ * `{ s: states joined by spaces, l: level, v: value, d: description, u: a link's URL, o: a select's option
+ * count }`, each present only when set.
  */
 export type NodeTuple = [
   number,
@@ -25,6 +26,8 @@ interface Extras {
   readonly l?: number;
   readonly v?: string;
   readonly d?: string;
+  readonly u?: string;
+  readonly o?: number;
 }
 
 const INTERACTIVE_FLAG = 1;
@@ -49,6 +52,8 @@ export function decodeNode(tuple: NodeTuple): RawNode {
     if (extras.v !== undefined) node.value = extras.v;
     if (extras.d !== undefined) node.description = extras.d;
     if (extras.l !== undefined) node.level = extras.l;
+    if (extras.u !== undefined) node.url = extras.u;
+    if (extras.o !== undefined) node.optionCount = extras.o;
   }
   if (bbox) node.bbox = bbox;
   if (flags & SECRET_FLAG) node.secret = true;

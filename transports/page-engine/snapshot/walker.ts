@@ -78,29 +78,21 @@ export function createWalker(
     const secret = registry.isSecret(key) || states.isSecretByNature(element);
     let flags = interactive ? INTERACTIVE_FLAG : 0;
     if (secret) flags |= SECRET_FLAG;
+    // Only the facts a node has are set: most nodes have none, and then cross CDP as a bare 0.
     const extras: Record<string, unknown> = {};
-    let hasExtras = false;
     const stateList = states.statesOf(element, role, walk.focused, disabledAbove);
-    if (stateList.length > 0) {
-      extras.s = stateList.join(' ');
-      hasExtras = true;
-    }
+    if (stateList.length > 0) extras.s = stateList.join(' ');
     const level = roles.levelOf(element, role);
-    if (level !== undefined) {
-      extras.l = level;
-      hasExtras = true;
-    }
+    if (level !== undefined) extras.l = level;
     const value = states.controlValue(element, role);
-    if (value !== undefined || secret) {
-      extras.v = secret ? redactedValue : value;
-      hasExtras = true;
-    }
+    if (value !== undefined || secret) extras.v = secret ? redactedValue : value;
     const description = names.descriptionOf(element, source);
-    if (description) {
-      extras.d = description;
-      hasExtras = true;
-    }
-    const tuple: unknown[] = [key, parent, role, name, flags, hasExtras ? extras : 0];
+    if (description) extras.d = description;
+    // Where a link goes and how many options a select holds: a listing shows both in a few characters.
+    const href = role === 'link' ? (element as HTMLAnchorElement).href : undefined;
+    if (typeof href === 'string' && href !== '') extras.u = href;
+    if (element.tagName === 'SELECT') extras.o = (element as HTMLSelectElement).options.length;
+    const tuple: unknown[] = [key, parent, role, name, flags, Object.keys(extras).length > 0 ? extras : 0];
     const box = hasBox && walk.bounds ? geometry.bboxOf(element.getBoundingClientRect(), frame) : null;
     if (box) tuple.push(box[0], box[1], box[2], box[3]);
     return { tuple, nameSource: source };
