@@ -125,10 +125,9 @@ export class RequestActivity {
     if (this.#listening || this.#watches.size === 0) return;
     const session = await this.#cdpSession();
     if (session) {
-      const enabled = await withDeadline(
-        session.send('Network.enable', NO_BODY_BUFFERS),
-        LISTEN_TIMEOUT_MS,
-        () => Error('Network.enable did not answer'),
+      const enabling = session.send('Network.enable', NO_BODY_BUFFERS);
+      const enabled = await withDeadline(enabling, LISTEN_TIMEOUT_MS, () =>
+        Error('Network.enable did not answer'),
       ).then(
         () => true,
         () => false,
@@ -137,6 +136,10 @@ export class RequestActivity {
         this.#listening = 'cdp';
         return;
       }
+      // A session that does not answer (a stopped renderer) is given up for good: should it enable late,
+      // it is turned off again, so no request is ever counted from two sources.
+      this.#session = Promise.resolve(null);
+      void enabling.then(() => session.send('Network.disable')).catch(() => undefined);
     }
     this.#page.on('request', this.#onRequest);
     this.#page.on('requestfinished', this.#onRequestDone);
