@@ -35,7 +35,15 @@ export interface AgentCommand {
   readonly sessionId: string | null;
 }
 
+/** How the agent's connection back to the gateway stands: what an inject that waited in vain reports. */
+export interface AgentLink {
+  state: 'connecting' | 'connected' | 'failed' | 'closed';
+  /** The socket's error code or message, when it failed. */
+  error: string | null;
+}
+
 export interface InjectAgent {
+  readonly link: AgentLink;
   windows(): MainWindow[];
   focus(browserWindowId: number): boolean;
   /** Attaches webContents.debugger to every window now, and to each new one from now on. */
@@ -62,9 +70,19 @@ export function installInjectAgent(
   channel: { readonly port: number; readonly token: string },
 ): InjectAgent {
   const { app, BrowserWindow, webContents } = electron;
+  const link: AgentLink = { state: 'connecting', error: null };
   const socket = net.connect({ host: '127.0.0.1', port: channel.port });
   socket.setNoDelay(true);
-  socket.on('error', () => undefined);
+  socket.once('connect', () => {
+    link.state = 'connected';
+  });
+  socket.on('error', (error: Loose) => {
+    link.state = 'failed';
+    link.error = String(error?.code ?? error?.message ?? error);
+  });
+  socket.once('close', () => {
+    if (link.state !== 'failed') link.state = 'closed';
+  });
   socket.write(`${channel.token}\n`);
   const post = (message: AgentMessage) => {
     if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
@@ -159,6 +177,7 @@ export function installInjectAgent(
   });
 
   const agent: InjectAgent = {
+    link,
     windows: () => BrowserWindow.getAllWindows().map(describe),
     focus(browserWindowId) {
       const window = BrowserWindow.fromId(browserWindowId);

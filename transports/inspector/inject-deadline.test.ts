@@ -32,6 +32,21 @@ describe('InjectDeadline', () => {
     },
   );
 
+  it('names every step it took, with its start and length, and the one still running when time ran out', async () => {
+    const deadline = new InjectDeadline(4242, 50);
+    await deadline.step('reading the app', Promise.resolve(true));
+    const never = new Promise<never>(() => undefined);
+    const error = await deadline.step('waiting for the inject agent to connect back', never).catch((e) => e);
+    expect(error).toMatchObject({ code: 'INJECT_TIMEOUT' });
+    const { steps } = error.details as { steps: { step: string; atMs: number; tookMs: number | null }[] };
+    expect(steps.map((taken) => taken.step)).toEqual([
+      'reading the app',
+      'waiting for the inject agent to connect back',
+    ]);
+    expect(steps[0]?.tookMs).toEqual(expect.any(Number));
+    expect(steps[1]?.tookMs).toBeNull();
+  });
+
   it('passes on any other failure as it is', async () => {
     const other = new Error('something else');
     await expect(

@@ -13,8 +13,11 @@ import { injectFailed } from './open-inspector.js';
 export class InjectDeadline {
   readonly pid: number;
   readonly timeoutMs: number;
+  readonly #start = Date.now();
   readonly #end: number;
   readonly #abandoned: Promise<never>;
+  /** Each step begun, with when (ms into the budget) and, once it ended, how long it took. */
+  readonly #steps: { step: string; atMs: number; tookMs: number | null }[] = [];
   #aborted: StagegraphError | null = null;
 
   constructor(pid: number, timeoutMs: number, signal?: AbortSignal) {
@@ -53,6 +56,12 @@ export class InjectDeadline {
    * the step gave up on it (an open connection, say), so it is closed rather than left behind.
    */
   step<T>(name: string, work: Promise<T>, late?: (made: T) => unknown): Promise<T> {
+    const begun = { step: name, atMs: Date.now() - this.#start, tookMs: null as number | null };
+    this.#steps.push(begun);
+    const ended = () => {
+      begun.tookMs = Date.now() - this.#start - begun.atMs;
+    };
+    work.then(ended, ended);
     const running = Promise.race([work, this.#abandoned]);
     return withDeadline(running, this.remainingMs(), () => this.timedOut(name)).catch((error: unknown) => {
       // A protocol call's own deadline inside the step is the step running out of time too.
@@ -71,14 +80,22 @@ export class InjectDeadline {
     });
   }
 
-  /** Why `step` gave up: the inject was abandoned, or its budget is spent. */
+  /**
+   * Why `step` gave up: the inject was abandoned, or its budget is spent. The steps taken so far, each
+   * with its start and length, say where the budget went: a slow start or one step that never ended.
+   */
   timedOut(step: string): StagegraphError {
     if (this.#aborted) return this.#aborted;
     return new StagegraphError(
       'INJECT_TIMEOUT',
       `Inject into pid ${this.pid} timed out after ${this.timeoutMs} ms while ${step}.`,
       {
-        details: { pid: this.pid, step, timeoutMs: this.timeoutMs },
+        details: {
+          pid: this.pid,
+          step,
+          timeoutMs: this.timeoutMs,
+          steps: this.#steps.map((taken) => ({ ...taken })),
+        },
         nextActions: [
           'query { sessions { id pid status } }',
           transportActions.injectAgain(this.pid, this.timeoutMs),
