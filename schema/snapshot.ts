@@ -179,7 +179,8 @@ const SnapshotRef = builder.objectRef<SnapshotView>('Snapshot').implement({
       resolve: (v) => v.page.truncated,
     }),
     estimatedTokens: t.int({
-      description: 'Estimated tokens of `nodes` with the fields selected on them.',
+      description:
+        'Estimated tokens of this page in the forms selected beside it: `nodes` with the fields selected on them, plus `outline` when selected. Selected alone, it prices the page as `outline` (the cheapest faithful form, the one next actions suggest), so the cost of a read is known before paying it; `budgetTokens` pages by the same price.',
       resolve: (v) => v.page.estimatedTokens,
     }),
     diff: t.field({

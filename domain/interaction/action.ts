@@ -13,6 +13,7 @@ import { diff, type SnapshotDiff } from '../snapshot/diff.js';
 import { windowActions } from '../snapshot/next-actions.js';
 import { similarRefs, type Wanted } from '../snapshot/similar.js';
 import { type Snapshot, type SnapshotNode, toSnapshotNode } from '../snapshot/snapshot.js';
+import { withCandidateRefs } from './ambiguous-target.js';
 import { handedOver, type PreviewedTarget } from './handover.js';
 import { type SettleReport, settle } from './settle.js';
 import { type TargetRequest, toTargetQuery } from './target-input.js';
@@ -183,7 +184,7 @@ async function locate(
       };
       return { located: await driver.locate(requery, timeoutMs), query: requery };
     }
-    if (error.code !== 'SELECTOR_NO_MATCH') throw error;
+    if (error.code !== 'SELECTOR_NO_MATCH') throw withCandidateRefs(error, session, window.id);
     const fresh = await capture(session, window, driver);
     throw new StagegraphError(error.code, error.message, {
       hint: error.hint,

@@ -126,6 +126,7 @@ export class RefStore {
     const snapshot = new Snapshot(
       {
         id: `${windowId}#${seq}`,
+        sessionId: this.#sessionId,
         windowId,
         documentId: raw.documentId,
         url: raw.url,

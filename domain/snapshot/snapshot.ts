@@ -91,6 +91,8 @@ export function toSnapshotNode(
 export interface SnapshotHeader {
   /** `<windowId>#<n>`: unique within the session, so `since:` can name it. */
   readonly id: string;
+  /** The session whose window it was read from: lazy node fields (textContent) reach the window through it. */
+  readonly sessionId: string;
   readonly windowId: string;
   readonly documentId: string;
   readonly url: string;
@@ -105,6 +107,7 @@ export interface SnapshotHeader {
 /** A window's accessibility tree at one moment, nodes in document order and addressed by ref. */
 export class Snapshot implements SnapshotHeader {
   readonly id: string;
+  readonly sessionId: string;
   readonly windowId: string;
   readonly documentId: string;
   readonly url: string;
@@ -120,6 +123,7 @@ export class Snapshot implements SnapshotHeader {
   constructor(header: SnapshotHeader, nodes: readonly SnapshotNode[]) {
     if (nodes.length === 0) throw new Error(`snapshot ${header.id} has no root node`);
     this.id = header.id;
+    this.sessionId = header.sessionId;
     this.windowId = header.windowId;
     this.documentId = header.documentId;
     this.url = header.url;

@@ -193,6 +193,23 @@ export interface ResolvedNode {
   readonly node: RawNode;
 }
 
+/**
+ * What a transport puts in AMBIGUOUS_TARGET's `details`: the first few elements the target matched, as the
+ * walker describes them, so the domain can name each by ref.
+ */
+export interface AmbiguityDetails {
+  readonly count: number;
+  readonly documentId: string;
+  readonly candidates: readonly { readonly node: RawNode; readonly testId: string | null }[];
+}
+
+/** An element's (or the document's) markup, secrets redacted, cut at a length. */
+export interface HtmlRead {
+  readonly html: string;
+  /** The length of the whole markup before any cut, in UTF-16 code units as JavaScript counts them. */
+  readonly length: number;
+}
+
 export interface WindowDriver {
   snapshot(request: SnapshotRequest): Promise<RawSnapshot>;
   /** Resolves a target to exactly one element (bounded wait) and describes it as the walker would. */
@@ -216,6 +233,25 @@ export interface WindowDriver {
    * `timeoutMs`. A replaced document counts as a change.
    */
   nextChange(after: number | null, timeoutMs: number): Promise<number>;
+  /**
+   * The target's markup (outer or inner; the whole document without a target), password values and
+   * values marked secret redacted, cut after `maxChars` characters.
+   */
+  html(
+    target: TargetQuery | undefined,
+    outer: boolean,
+    maxChars: number,
+    timeoutMs: number,
+  ): Promise<HtmlRead>;
+  /**
+   * The DOM textContent of each key's element in that document (secrets redacted, each cut after
+   * `maxChars`); null for a key whose element is gone or whose document was replaced.
+   */
+  textContents(documentId: string, keys: readonly number[], maxChars: number): Promise<(string | null)[]>;
+  /** The distinct test ids (data-testid) of the document in document order, at most `limit`. */
+  testIds(limit: number): Promise<string[]>;
+  /** How many elements each target matches right now, without waiting: 0 for none. */
+  countMatches(targets: readonly TargetQuery[]): Promise<number[]>;
   /** Starts watching the requests this window begins from now on; the caller ends the watch. */
   watchRequests(): Promise<RequestWatch>;
 }

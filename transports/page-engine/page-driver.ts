@@ -3,6 +3,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type {
   ExpectationResult,
   ExpectKind,
+  HtmlRead,
   Matcher,
   RawSnapshot,
   RequestWatch,
@@ -18,6 +19,7 @@ import { type Action, perform } from './actions.js';
 import { changeCount, nextChange } from './change-signal.js';
 import { type Expectation, waitForExpectation } from './expectation.js';
 import { imageSize } from './image-size.js';
+import { readHtml, readTestIds, readTextContents } from './page-source.js';
 import { RENDERER_READ_MS, RendererHealth } from './renderer-health.js';
 import { RequestActivity } from './request-activity.js';
 import { describeElement, elementForKey, markSecret, snapshotDocument } from './snapshot/snapshot.js';
@@ -119,6 +121,33 @@ export class PageDriver implements WindowDriver {
 
   watchRequests(): Promise<RequestWatch> {
     return this.#requests.watch();
+  }
+
+  html(
+    target: TargetQuery | undefined,
+    outer: boolean,
+    maxChars: number,
+    timeoutMs: number,
+  ): Promise<HtmlRead> {
+    return this.#health.guard('reading html', timeoutMs, async () =>
+      readHtml(this.page, target && (await this.#resolve(target, timeoutMs)), outer, maxChars, timeoutMs),
+    );
+  }
+
+  textContents(documentId: string, keys: readonly number[], maxChars: number): Promise<(string | null)[]> {
+    return this.#health.guard('reading text', RENDERER_READ_MS, () =>
+      readTextContents(this.page, documentId, keys, maxChars),
+    );
+  }
+
+  testIds(limit: number): Promise<string[]> {
+    return this.#health.guard('reading test ids', RENDERER_READ_MS, () => readTestIds(this.page, limit));
+  }
+
+  countMatches(targets: readonly TargetQuery[]): Promise<number[]> {
+    return this.#health.guard('counting matches', RENDERER_READ_MS, () =>
+      Promise.all(targets.map(async (target) => (await this.#findNow(target)).count)),
+    );
   }
 
   #resolve(target: TargetQuery, timeoutMs: number): Promise<Resolved> {

@@ -1,13 +1,11 @@
 import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { TargetQuery, TargetSpec } from '../contract/window-driver.js';
+import { ambiguousTarget } from './ambiguity.js';
 import { resolveRole } from './role-target.js';
 
 /** A timeout this short means "resolve against the page as it is now, without waiting". */
 export const NOW_MS = 1;
-
-/** Candidates named in an AMBIGUOUS_TARGET error; enough to choose, short enough to read. */
-const AMBIGUITY_LISTING = 10;
 
 export type Scope = Page | Locator;
 /** The element an action works on: a locator for queries, a handle for walker keys. */
@@ -88,24 +86,7 @@ export async function resolveTarget(
   }
   if (query.nth !== undefined) return locator.nth(query.nth);
   const count = await locator.count();
-  if (count > 1) {
-    const candidates = await locator.evaluateAll(
-      (elements, limit) =>
-        elements.slice(0, limit).map((element) => ({
-          tag: element.tagName.toLowerCase(),
-          text: (element.textContent ?? '').trim().slice(0, 60),
-          testId: element.getAttribute('data-testid'),
-        })),
-      AMBIGUITY_LISTING,
-    );
-    throw new StagegraphError(
-      'AMBIGUOUS_TARGET',
-      `${count} elements match ${describeSpec(spec)}; give \`nth\` or a ref.`,
-      {
-        details: { count, candidates },
-      },
-    );
-  }
+  if (count > 1) throw await ambiguousTarget(page, locator, spec, count, describeSpec(spec));
   return locator;
 }
 

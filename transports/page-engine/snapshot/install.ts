@@ -6,6 +6,7 @@ import { createLayout } from './layout.js';
 import { createNames } from './names.js';
 import { createRegistry } from './registry.js';
 import { createRoles } from './roles.js';
+import { createSource, type Source } from './source.js';
 import { createStates } from './states.js';
 import { createTextRuns } from './text-runs.js';
 import { createVisibility } from './visibility.js';
@@ -20,6 +21,8 @@ export const ENGINE_GLOBAL = '__stagegraphSnapshot';
  */
 export interface Engine {
   readonly walker: Walker;
+  /** Markup and text of elements, secrets redacted as the walker redacts them. */
+  readonly source: Source;
   readonly root: Element | null;
 }
 
@@ -39,8 +42,9 @@ const INSTALLER = `(() => {
   const registry = (${createRegistry})();
   const textRuns = (${createTextRuns})(registry, layout);
   const walker = (${createWalker})(roles, names, states, visibility, textRuns, geometry, registry, ${JSON.stringify(REDACTED_VALUE)});
+  const source = (${createSource})(registry, states, ${JSON.stringify(REDACTED_VALUE)});
   Object.defineProperty(window, ${JSON.stringify(ENGINE_GLOBAL)}, {
-    value: { walker, root: document.documentElement },
+    value: { walker, source, root: document.documentElement },
     configurable: true,
     writable: true,
   });

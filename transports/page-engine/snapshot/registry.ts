@@ -64,6 +64,8 @@ export function createRegistry() {
     takeDetached,
     markSecret: (key: number) => secrets.add(key),
     isSecret: (key: number) => secrets.has(key),
+    /** Keys marked secret whose nodes may still be in the document (page source reads redact them). */
+    secretKeys: () => [...secrets],
   };
 }
 
