@@ -64,13 +64,16 @@ export function showsName(source: OutlineSource, node: SnapshotNode): boolean {
 /** Named, with only `text` children that together read as its name: one line can say both. */
 function foldsItsText(source: OutlineSource, node: SnapshotNode): boolean {
   if (node.name === '' || node.childRefs.length === 0) return false;
+  const name = squash(node.name);
   let text = '';
   for (const ref of node.childRefs) {
     const child = source.node(ref);
     if (child?.role !== 'text') return false;
-    text += child.name;
+    text += squash(child.name);
+    // Asked once per text child: stopping at the name's length keeps a long run of texts linear.
+    if (text.length > name.length) return false;
   }
-  return squash(text) === squash(node.name);
+  return text === name;
 }
 
 /**
