@@ -159,6 +159,33 @@ export const ERROR_CODES = {
     retryable: true,
     hint: 'Compare `details.actual` with what you expected; raise `timeoutMs` if the app is just slow.',
   },
+  URL_INVALID: {
+    meaning: 'The URL to navigate to is not an absolute URL (a scheme, then the rest).',
+    retryable: false,
+    hint: "Give an absolute URL such as `https://example.com/page`; the window's own URL is in `window { url }`.",
+  },
+  URL_SCHEME_REFUSED: {
+    meaning:
+      'navigate goes to http:, https:, file: and about:blank only; `javascript:` runs code in the page (eval by another name) and other schemes hand the URL to the browser or the OS.',
+    retryable: false,
+    hint: 'Navigate to an http(s) or file URL; to run code in the page, start the server with --allow-eval=renderer and use evalRenderer, which the policy weighs as code.',
+  },
+  NO_HISTORY_ENTRY: {
+    meaning: 'navigate BACK or FORWARD found no history entry in that direction; nothing happened.',
+    retryable: false,
+    hint: 'Navigate to a URL instead; `details.index` and `details.length` say where the window is in its history.',
+  },
+  NAVIGATION_FAILED: {
+    meaning:
+      'The navigation did not commit a new document: the browser reported a network error (net::ERR_…, in `details.error`) or the load was aborted.',
+    retryable: true,
+    hint: 'Check the URL and that its server answers; the window still shows the document it had, so read it before acting.',
+  },
+  NAVIGATION_TIMEOUT: {
+    meaning: 'No new document committed within the timeout; the window still shows the one it had.',
+    retryable: true,
+    hint: 'Raise `timeoutMs` (clamped to 60000) if the server is just slow; a committed page that loads slowly answers with `reached: false` instead.',
+  },
   PATH_NOT_ALLOWED: {
     meaning: 'A file path lies outside the roots this server allows for uploads.',
     retryable: false,

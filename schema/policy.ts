@@ -214,6 +214,8 @@ const ACTED_ON_DESCRIPTIONS: Record<ActedOnKind, string> = {
   contextMenuItem: 'An item of the context menu open now, by its `path` (invokeContextMenuItem).',
   tray: 'A tray icon, by its id (invokeTray); only click events count as using it.',
   program: 'The program launch or launchCommand will start, or the process inject will enter.',
+  location:
+    'Where navigate takes a window: its name is the URL it will show (for BACK and FORWARD, the history entry), its path the URL it leaves and that one.',
 };
 
 const ActedOnKindEnum = builder.enumType('ActedOnKind', {
@@ -228,7 +230,7 @@ const ActedOnKindEnum = builder.enumType('ActedOnKind', {
 
 export const GovernedTargetRef = builder.objectRef<TargetInfo>('GovernedTarget').implement({
   description:
-    'What an operation will act on — a page element, menu item, context-menu item, tray or program — resolved before deciding (never just the locator).',
+    'What an operation will act on — a page element, menu item, context-menu item, tray, program or location — resolved before deciding (never just the locator).',
   fields: (t) => ({
     kind: t.field({
       type: ActedOnKindEnum,
@@ -237,20 +239,22 @@ export const GovernedTargetRef = builder.objectRef<TargetInfo>('GovernedTarget')
     }),
     role: t.exposeString('role', {
       description:
-        "The element's accessible role (`unresolved` when it was not found and the target named no role), the menu item's role (`menuitem`, `menuitemcheckbox`, …), `tray` or `program`.",
+        "The element's accessible role (`unresolved` when it was not found and the target named no role), the menu item's role (`menuitem`, `menuitemcheckbox`, …), `tray`, `program` or `location`.",
     }),
     name: t.exposeString('name', {
-      description: 'Accessible name, menu label, tray tooltip, or the executable of a program.',
+      description:
+        'Accessible name, menu label, tray tooltip, the executable of a program, or the URL a navigation goes to.',
     }),
     path: t.stringList({
       nullable: true,
-      description: 'Menu labels from the top, [tray id], or [command, ...arguments].',
+      description:
+        'Menu labels from the top, [tray id], [command, ...arguments], or [the URL a navigation leaves, the URL it goes to].',
       resolve: (target) => (target.path ? [...target.path] : null),
     }),
     windowId: t.exposeID('windowId', {
       nullable: true,
       description:
-        'The window the element or the open context menu is in; null for application menus, trays, programs, and targets whose window could not be resolved.',
+        'The window the element, the open context menu or the navigation is in; null for application menus, trays, programs, and targets whose window could not be resolved.',
     }),
     selector: t.exposeString('selector', {
       nullable: true,

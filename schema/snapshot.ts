@@ -11,6 +11,7 @@ import type { Snapshot, SnapshotNode } from '../domain/snapshot/snapshot.js';
 import type { NodeField } from '../domain/snapshot/token-estimate.js';
 import type { NodeState } from '../transports/contract/window-driver.js';
 import { builder } from './builder.js';
+import { LoadStateEnum } from './load-state.js';
 import { selectedFields } from './selection.js';
 import { BoundsRef, WindowRef } from './window.js';
 
@@ -123,7 +124,7 @@ export interface DiffInSnapshot {
 /** Declared here for the fields that return it; its fields are in snapshot-diff.ts. */
 export const SnapshotDiffRef = builder.objectRef<DiffInSnapshot>('SnapshotDiff');
 
-const SnapshotRef = builder.objectRef<SnapshotView>('Snapshot').implement({
+export const SnapshotRef = builder.objectRef<SnapshotView>('Snapshot').implement({
   description:
     "A window's accessibility tree at one moment: one page of its nodes, or its diff from an earlier one.",
   fields: (t) => ({
@@ -214,6 +215,12 @@ builder.objectFields(WindowRef, (t) => ({
       }),
       after: t.arg.string({ required: false, description: 'An endCursor: the next page of that snapshot.' }),
       budgetTokens: t.arg.int({ required: false, description: 'Stop the page before this many tokens.' }),
+      waitFor: t.arg({
+        type: LoadStateEnum,
+        required: false,
+        description:
+          'Read once the document has loaded this far (at most 30 s; `loadReached` says if it did).',
+      }),
     },
     resolve: (window, args, { sessions }, info) =>
       readSnapshot(sessions.get(window.sessionId), window.id, {

@@ -49,7 +49,41 @@ export const ACTED_ON_PREVIEWERS: Readonly<Record<Exclude<ActedOnKind, 'element'
     };
   },
   program: async (_session, { subject }) => programInfo(subject),
+  location: async (session, { subject, window }) => locationInfo(session, subject, window ?? null),
 };
+
+/**
+ * navigate: where the window will be, so a rule can match the URL (`target: { kind: [location], name:
+ * "https://intranet.example/*" }`) whatever way the agent wrote it — a history step is read from the
+ * window's history. Going somewhere is a change, not an activation: a URL's words do not raise the risk.
+ */
+async function locationInfo(
+  session: Session | null,
+  subject: JsonValue | null | undefined,
+  windowId: string | null,
+): Promise<TargetInfo> {
+  const to = (subject ?? {}) as JsonObject;
+  const step = typeof to.step === 'string' ? to.step : null;
+  const asked = typeof to.url === 'string' ? to.url : (step ?? '');
+  const seen = await read(session, async (live) => {
+    const { window, driver } = await live.window(windowId);
+    const history = step === 'BACK' || step === 'FORWARD' ? await driver.history() : null;
+    const offset = step === 'BACK' ? -1 : 1;
+    const stepped = history?.urls[history.index + offset];
+    return { window, to: step === 'RELOAD' ? window.url : (stepped ?? (step ? null : asked)) };
+  });
+  const from = seen.value?.window.url ?? null;
+  const destination = seen.value?.to ?? null;
+  return {
+    kind: 'location',
+    role: 'location',
+    name: destination ?? asked,
+    path: from === null ? [destination ?? asked] : [from, destination ?? asked],
+    windowId: seen.value?.window.id ?? windowId,
+    activates: false,
+    previewError: seen.error ?? (destination === null ? `no history entry ${step?.toLowerCase()}` : null),
+  };
+}
 
 const MENU_ROLES: Readonly<Record<NativeMenuItem['type'], string>> = {
   normal: 'menuitem',

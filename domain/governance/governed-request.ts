@@ -22,12 +22,19 @@ export type BoundingBox = {
 };
 
 /** What kind of thing an operation acts on; each kind has one previewer (acted-on.ts, target-preview.ts). */
-export const ACTED_ON_KINDS = ['element', 'menuItem', 'contextMenuItem', 'tray', 'program'] as const;
+export const ACTED_ON_KINDS = [
+  'element',
+  'menuItem',
+  'contextMenuItem',
+  'tray',
+  'program',
+  'location',
+] as const;
 export type ActedOnKind = (typeof ACTED_ON_KINDS)[number];
 
 /**
  * The thing an operation will act on, resolved before the policy decides (never the raw locator): a page
- * element, a menu item, a tray, the program a launch runs. Risk scoring, rule matching, the approval
+ * element, a menu item, a tray, the program a launch runs, the location a navigation goes to. Risk scoring, rule matching, the approval
  * request and the audit record all read this one shape.
  */
 export type TargetInfo = {
@@ -35,7 +42,7 @@ export type TargetInfo = {
   readonly role: string;
   /** The accessible name, menu label, tray tooltip or executable: what destructive words are read in. */
   readonly name: string;
-  /** Where it sits: menu labels from the top, [tray id], [command, ...arguments]. */
+  /** Where it sits: menu labels from the top, [tray id], [command, ...arguments], [from URL, to URL]. */
   readonly path?: readonly string[] | null;
   /** The gateway's window id, where the thing lives in one. */
   readonly windowId?: string | null;

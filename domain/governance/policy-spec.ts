@@ -21,7 +21,7 @@ export interface SessionMatchSpec {
 }
 
 export interface TargetMatchSpec {
-  /** Any of these kinds (element, menuItem, contextMenuItem, tray, program); absent: any kind. */
+  /** Any of these kinds (element, menuItem, contextMenuItem, tray, program, location); absent: any kind. */
   readonly kind?: readonly ActedOnKind[];
   /** Any of these roles (text patterns). */
   readonly role?: readonly string[];

@@ -1,11 +1,17 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { SnapshotRequest } from '../../transports/contract/window-driver.js';
+import type { LoadState, SnapshotRequest } from '../../transports/contract/window-driver.js';
 import type { Session } from '../sessions/session.js';
 import { diff, type SnapshotDiff } from '../snapshot/diff.js';
 import { windowActions } from '../snapshot/next-actions.js';
 import { cursorSnapshotId, type Page, paginate } from '../snapshot/paginate.js';
 import type { Snapshot, SnapshotNode } from '../snapshot/snapshot.js';
 import type { NodeField } from '../snapshot/token-estimate.js';
+
+/**
+ * `waitFor` waits at most this long: as long as a navigation may take, so a read after one that answered
+ * `reached: false` can wait out the rest of it.
+ */
+export const SNAPSHOT_LOAD_WAIT_MS = 30_000;
 
 /** `since: LAST`: diff against the window's latest snapshot, whoever took it. */
 export const SINCE_LAST = 'LAST';
@@ -25,6 +31,8 @@ export interface SnapshotReadRequest {
   readonly fields: readonly NodeField[];
   /** The caller selected the outline of the page. */
   readonly outline?: boolean;
+  /** Read once the document has loaded this far (bounded by SNAPSHOT_LOAD_WAIT_MS). */
+  readonly waitFor?: LoadState | null;
 }
 
 /** A snapshot as one query answers it: one page of its nodes, or its diff from an earlier one. */
@@ -32,6 +40,8 @@ export interface SnapshotView {
   readonly snapshot: Snapshot;
   readonly page: Page;
   readonly diff: SnapshotDiff | null;
+  /** With `waitFor`: whether the document got that far before the read; null without it. */
+  readonly loadReached: boolean | null;
 }
 
 /**
@@ -49,9 +59,12 @@ export async function readSnapshot(
     if (snapshot.windowId !== windowId) {
       throw new StagegraphError('BAD_INPUT', `Cursor ${request.after} pages window ${snapshot.windowId}.`);
     }
-    return { snapshot, page: paginate(snapshot, request), diff: null };
+    return { snapshot, page: paginate(snapshot, request), diff: null, loadReached: null };
   }
   const { driver } = await session.window(windowId);
+  const loadReached = request.waitFor
+    ? await driver.waitForLoad(request.waitFor, SNAPSHOT_LOAD_WAIT_MS)
+    : null;
   const previous = request.since == null ? undefined : sinceSnapshot(session, windowId, request.since);
   const bounds = request.fields.includes('bbox');
   const scope = previous ? { ...previous.scope, bounds } : scopeOf(session, windowId, request, bounds);
@@ -60,7 +73,7 @@ export async function readSnapshot(
   const page = changes
     ? { nodes: [], endCursor: null, hasMore: false, truncated: false, estimatedTokens: 0 }
     : paginate(snapshot, request);
-  return { snapshot, page, diff: changes };
+  return { snapshot, page, diff: changes, loadReached };
 }
 
 function sinceSnapshot(session: Session, windowId: string, since: string): Snapshot {

@@ -24,6 +24,7 @@ import { sessionActions } from './next-actions.js';
 import { Session, type SessionFiles, type SessionLaunch } from './session.js';
 import type { SessionTopics } from './session-event.js';
 import { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS } from './timeouts.js';
+import { awaitWindowsLoaded } from './window-load.js';
 
 export { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS };
 export const STOP_GRACE_DEFAULT_MS = 5_000;
@@ -291,6 +292,7 @@ export class SessionRegistry {
     this.#forgetOldEndedSessions();
     if (transportSession.preferredWindowId) session.preferWindow(transportSession.preferredWindowId);
     await session.becomeRunning(waitForWindowMs);
+    await awaitWindowsLoaded(session);
     return session;
   }
 

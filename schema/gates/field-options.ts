@@ -61,6 +61,7 @@ interface ActedOnShapes extends Record<ActedOnKind, unknown> {
   contextMenuItem: readonly string[];
   tray: Id;
   program: object;
+  location: { readonly url?: string | null; readonly step?: string | null };
 }
 
 /** What a mutation acts on, previewed before the policy decides, and the argument that names it. */

@@ -163,6 +163,32 @@ export interface Screenshot {
   readonly height: number;
 }
 
+/**
+ * How far a document has loaded, in Playwright's terms: COMMIT (the response arrived and the new document
+ * replaced the old), DOMCONTENTLOADED, LOAD (every subresource), NETWORKIDLE (no request for 500 ms).
+ */
+export type LoadState = 'COMMIT' | 'DOMCONTENTLOADED' | 'LOAD' | 'NETWORKIDLE';
+
+/** Where a navigation goes: a URL, or a step of the window's own history. */
+export type NavigationTarget =
+  | { readonly kind: 'url'; readonly url: string }
+  | { readonly kind: 'reload' }
+  | { readonly kind: 'back' }
+  | { readonly kind: 'forward' };
+
+export interface NavigationResult {
+  /** The main document's HTTP status; null when there was no response (file:, about:, same-document). */
+  readonly status: number | null;
+  /** False when `waitUntil` was not reached within the timeout, though the new document had committed. */
+  readonly reached: boolean;
+}
+
+/** A window's session history: the URLs of its entries and which one is shown. */
+export interface NavigationHistory {
+  readonly urls: readonly string[];
+  readonly index: number;
+}
+
 /** A request a window started and had not finished: what an action's settle reports it did not wait out. */
 export interface PendingRequest {
   readonly method: string;
@@ -233,6 +259,18 @@ export interface WindowDriver {
    * `timeoutMs`. A replaced document counts as a change.
    */
   nextChange(after: number | null, timeoutMs: number): Promise<number>;
+  /** Starts watching the requests this window begins from now on; the caller ends the watch. */
+  watchRequests(): Promise<RequestWatch>;
+  /**
+   * Navigates and waits for `waitUntil`. Fails with NAVIGATION_FAILED (a net:: error, an aborted load) or
+   * NAVIGATION_TIMEOUT when nothing committed in time; a committed document that had not reached
+   * `waitUntil` answers with `reached: false`.
+   */
+  navigate(target: NavigationTarget, waitUntil: LoadState, timeoutMs: number): Promise<NavigationResult>;
+  /** Resolves true once the current document has reached `state`, false when `timeoutMs` ran out first. */
+  waitForLoad(state: LoadState, timeoutMs: number): Promise<boolean>;
+  /** The window's history; null when the transport cannot read it. */
+  history(): Promise<NavigationHistory | null>;
   /**
    * The target's markup (outer or inner; the whole document without a target), password values and
    * values marked secret redacted, cut after `maxChars` characters.
@@ -252,6 +290,4 @@ export interface WindowDriver {
   testIds(limit: number): Promise<string[]>;
   /** How many elements each target matches right now, without waiting: 0 for none. */
   countMatches(targets: readonly TargetQuery[]): Promise<number[]>;
-  /** Starts watching the requests this window begins from now on; the caller ends the watch. */
-  watchRequests(): Promise<RequestWatch>;
 }

@@ -4,7 +4,11 @@ import type {
   ExpectationResult,
   ExpectKind,
   HtmlRead,
+  LoadState,
   Matcher,
+  NavigationHistory,
+  NavigationResult,
+  NavigationTarget,
   RawSnapshot,
   RequestWatch,
   ResolvedNode,
@@ -19,6 +23,7 @@ import { type Action, perform } from './actions.js';
 import { changeCount, nextChange } from './change-signal.js';
 import { type Expectation, waitForExpectation } from './expectation.js';
 import { imageSize } from './image-size.js';
+import { navigatePage, pageHistory, waitForLoad } from './navigation.js';
 import { readHtml, readTestIds, readTextContents } from './page-source.js';
 import { RENDERER_READ_MS, RendererHealth } from './renderer-health.js';
 import { RequestActivity } from './request-activity.js';
@@ -121,6 +126,22 @@ export class PageDriver implements WindowDriver {
 
   watchRequests(): Promise<RequestWatch> {
     return this.#requests.watch();
+  }
+
+  navigate(target: NavigationTarget, waitUntil: LoadState, timeoutMs: number): Promise<NavigationResult> {
+    return this.#health.guard(`navigate ${target.kind}`, timeoutMs, () =>
+      navigatePage(this.page, target, waitUntil, timeoutMs),
+    );
+  }
+
+  waitForLoad(state: LoadState, timeoutMs: number): Promise<boolean> {
+    return this.#health.guard(`waiting for ${state}`, timeoutMs, () =>
+      waitForLoad(this.page, state, timeoutMs),
+    );
+  }
+
+  history(): Promise<NavigationHistory | null> {
+    return this.#health.guard('reading history', RENDERER_READ_MS, () => pageHistory(this.page));
   }
 
   html(
