@@ -94,6 +94,9 @@ const releaseImage = () =>
     response.end(PIXEL);
   });
 
+/** Starting a browser and walking several pages can take minutes beside other suites on two cores. */
+const LOADED_MACHINE_MS = 180_000;
+
 const NAVIGATE = `mutation ($to: NavigationInput!, $waitUntil: LoadState, $timeoutMs: Int) {
   navigate(to: $to, waitUntil: $waitUntil, timeoutMs: $timeoutMs) {
     window { id url title } status reached waitUntil
@@ -107,74 +110,92 @@ for (const host of FIXTURE_HOSTS) {
     let app: FixtureSession;
     beforeAll(async () => {
       app = await host.start();
-    });
+    }, LOADED_MACHINE_MS);
     afterAll(() => app?.stop());
 
     const go = (to: Record<string, unknown>, waitUntil?: string, timeoutMs?: number) =>
       app.data(NAVIGATE, { to, waitUntil, timeoutMs }).then((data: Loose) => data.navigate);
 
-    it('goes to a URL, back, forward and reloads, answering the window as it is after', async () => {
-      const one = await go({ url: `${server.origin()}/one` });
-      expect(one).toMatchObject({
-        window: { url: `${server.origin()}/one`, title: 'One' },
-        status: 200,
-        reached: true,
-        waitUntil: 'LOAD',
-      });
-      const two = await go({ url: `${server.origin()}/two` });
-      expect(two).toMatchObject({ window: { url: `${server.origin()}/two`, title: 'Two' }, status: 200 });
-      expect(two.window.id).toBe(one.window.id);
-      expect(await go({ step: 'BACK' })).toMatchObject({
-        window: { title: 'One', url: `${server.origin()}/one` },
-      });
-      expect(await go({ step: 'FORWARD' })).toMatchObject({ window: { title: 'Two' } });
-      expect(await go({ step: 'RELOAD' })).toMatchObject({ window: { title: 'Two' }, reached: true });
-      const gone = await go({ url: `${server.origin()}/gone` });
-      expect(gone).toMatchObject({ status: 404, window: { title: 'Gone' } });
-    });
+    it(
+      'goes to a URL, back, forward and reloads, answering the window as it is after',
+      async () => {
+        const one = await go({ url: `${server.origin()}/one` });
+        expect(one).toMatchObject({
+          window: { url: `${server.origin()}/one`, title: 'One' },
+          status: 200,
+          reached: true,
+          waitUntil: 'LOAD',
+        });
+        const two = await go({ url: `${server.origin()}/two` });
+        expect(two).toMatchObject({ window: { url: `${server.origin()}/two`, title: 'Two' }, status: 200 });
+        expect(two.window.id).toBe(one.window.id);
+        expect(await go({ step: 'BACK' })).toMatchObject({
+          window: { title: 'One', url: `${server.origin()}/one` },
+        });
+        expect(await go({ step: 'FORWARD' })).toMatchObject({ window: { title: 'Two' } });
+        expect(await go({ step: 'RELOAD' })).toMatchObject({ window: { title: 'Two' }, reached: true });
+        const gone = await go({ url: `${server.origin()}/gone` });
+        expect(gone).toMatchObject({ status: 404, window: { title: 'Gone' } });
+      },
+      LOADED_MACHINE_MS,
+    );
 
-    it('answers with the new document in the same round trip, and refs of the old one are stale', async () => {
-      await go({ url: `${server.origin()}/one` });
-      const read = await app.data('{ session { window { find(role: "button", name: "Stay") { ref } } } }');
-      const [{ ref }] = read.session.window.find;
-      const moved = await app.data(
-        `mutation ($url: String!) { navigate(to: { url: $url }) { diff { documentReplaced } outline } }`,
-        { url: `${server.origin()}/two` },
-      );
-      expect(moved.navigate.diff.documentReplaced).toBe(true);
-      expect(moved.navigate.outline).toMatch(/heading "Page two"/);
-      const stale = await app.failure(`mutation { click(target: { ref: "${ref}" }) { elapsedMs } }`);
-      expect(stale.code).toBe('REF_STALE');
-    });
+    it(
+      'answers with the new document in the same round trip, and refs of the old one are stale',
+      async () => {
+        await go({ url: `${server.origin()}/one` });
+        const read = await app.data('{ session { window { find(role: "button", name: "Stay") { ref } } } }');
+        const [{ ref }] = read.session.window.find;
+        const moved = await app.data(
+          `mutation ($url: String!) { navigate(to: { url: $url }) { diff { documentReplaced } outline } }`,
+          { url: `${server.origin()}/two` },
+        );
+        expect(moved.navigate.diff.documentReplaced).toBe(true);
+        expect(moved.navigate.outline).toMatch(/heading "Page two"/);
+        const stale = await app.failure(`mutation { click(target: { ref: "${ref}" }) { elapsedMs } }`);
+        expect(stale.code).toBe('REF_STALE');
+      },
+      LOADED_MACHINE_MS,
+    );
 
-    it('waits for the load it was asked for: COMMIT at once, LOAD once the page has its image', async () => {
-      const committed = await go({ url: `${server.origin()}/slow-load` }, 'COMMIT');
-      expect(committed).toMatchObject({ window: { url: `${server.origin()}/slow-load` }, reached: true });
-      await image.arrived();
-      releaseImage();
+    it(
+      'waits for the load it was asked for: COMMIT at once, LOAD once the page has its image',
+      async () => {
+        const committed = await go({ url: `${server.origin()}/slow-load` }, 'COMMIT');
+        expect(committed).toMatchObject({ window: { url: `${server.origin()}/slow-load` }, reached: true });
+        await image.arrived();
+        releaseImage();
 
-      let answered = false;
-      const loading = go({ url: `${server.origin()}/slow-load?again` }, 'LOAD', 60_000).then((result) => {
-        answered = true;
-        return result;
-      });
-      await image.arrived();
-      // The image is held: the load event cannot have fired, so the navigation has not answered.
-      expect(answered).toBe(false);
-      releaseImage();
-      expect(await loading).toMatchObject({ reached: true, window: { title: 'Slow load' } });
-    });
+        let answered = false;
+        const loading = go({ url: `${server.origin()}/slow-load?again` }, 'LOAD', 60_000).then((result) => {
+          answered = true;
+          return result;
+        });
+        await image.arrived();
+        // The image is held: the load event cannot have fired, so the navigation has not answered.
+        expect(answered).toBe(false);
+        releaseImage();
+        expect(await loading).toMatchObject({ reached: true, window: { title: 'Slow load' } });
+      },
+      LOADED_MACHINE_MS,
+    );
 
-    it('answers reached: false when a committed page is still loading at the timeout, and snapshot(waitFor:) waits it out', async () => {
-      const late = await go({ url: `${server.origin()}/slow-load?late` }, 'LOAD', 10_000);
-      expect(late).toMatchObject({ reached: false, window: { url: `${server.origin()}/slow-load?late` } });
-      const reading = app.data('{ session { window { snapshot(waitFor: LOAD) { loadReached outline } } } }');
-      await image.arrived();
-      releaseImage();
-      const { snapshot } = (await reading).session.window;
-      expect(snapshot.loadReached).toBe(true);
-      expect(snapshot.outline).toMatch(/heading "Slow load"/);
-    });
+    it(
+      'answers reached: false when a committed page is still loading at the timeout, and snapshot(waitFor:) waits it out',
+      async () => {
+        const late = await go({ url: `${server.origin()}/slow-load?late` }, 'LOAD', 10_000);
+        expect(late).toMatchObject({ reached: false, window: { url: `${server.origin()}/slow-load?late` } });
+        const reading = app.data(
+          '{ session { window { snapshot(waitFor: LOAD) { loadReached outline } } } }',
+        );
+        await image.arrived();
+        releaseImage();
+        const { snapshot } = (await reading).session.window;
+        expect(snapshot.loadReached).toBe(true);
+        expect(snapshot.outline).toMatch(/heading "Slow load"/);
+      },
+      LOADED_MACHINE_MS,
+    );
 
     it.each([
       ['not a url', 'URL_INVALID'],
@@ -182,25 +203,37 @@ for (const host of FIXTURE_HOSTS) {
       ['chrome://settings', 'URL_SCHEME_REFUSED'],
       ['file:///etc/hostname', 'PATH_NOT_ALLOWED'],
       ['http://127.0.0.1:1/', 'NAVIGATION_FAILED'],
-    ])('refuses or reports %s with %s, a hint and next actions', async (url, code) => {
-      const error = await app.failure(NAVIGATE, { to: { url } });
-      expect(error).toMatchObject({ code });
-      expect(error.hint).toBeTruthy();
-      expect(error.nextActions.length).toBeGreaterThan(0);
-    });
+    ])(
+      'refuses or reports %s with %s, a hint and next actions',
+      async (url, code) => {
+        const error = await app.failure(NAVIGATE, { to: { url } });
+        expect(error).toMatchObject({ code });
+        expect(error.hint).toBeTruthy();
+        expect(error.nextActions.length).toBeGreaterThan(0);
+      },
+      LOADED_MACHINE_MS,
+    );
 
-    it('says NO_HISTORY_ENTRY when there is nothing forward, and does not move', async () => {
-      await go({ url: `${server.origin()}/two` });
-      const error = await app.failure(NAVIGATE, { to: { step: 'FORWARD' } });
-      expect(error).toMatchObject({ code: 'NO_HISTORY_ENTRY', retryable: false });
-      const after = await app.data('{ session { window { url } } }');
-      expect(after.session.window.url).toBe(`${server.origin()}/two`);
-    });
+    it(
+      'says NO_HISTORY_ENTRY when there is nothing forward, and does not move',
+      async () => {
+        await go({ url: `${server.origin()}/two` });
+        const error = await app.failure(NAVIGATE, { to: { step: 'FORWARD' } });
+        expect(error).toMatchObject({ code: 'NO_HISTORY_ENTRY', retryable: false });
+        const after = await app.data('{ session { window { url } } }');
+        expect(after.session.window.url).toBe(`${server.origin()}/two`);
+      },
+      LOADED_MACHINE_MS,
+    );
 
-    it('refuses a navigate naming both a url and a step', async () => {
-      const error = await app.failure(NAVIGATE, { to: { url: `${server.origin()}/one`, step: 'BACK' } });
-      expect(error.code).toBe('BAD_INPUT');
-    });
+    it(
+      'refuses a navigate naming both a url and a step',
+      async () => {
+        const error = await app.failure(NAVIGATE, { to: { url: `${server.origin()}/one`, step: 'BACK' } });
+        expect(error.code).toBe('BAD_INPUT');
+      },
+      LOADED_MACHINE_MS,
+    );
   });
 }
 
@@ -222,18 +255,22 @@ describe('a policy matches where navigate goes, by URL or history step', () => {
     );
     gateway = await startGateway({ policyFile }, [plainChromiumTransport(`${server.origin()}/private`)]);
     await gatewayClient(gateway.url).data(LaunchDocument, { input: fixtureLaunch() });
-  });
+  }, LOADED_MACHINE_MS);
   afterAll(() => gateway?.stop());
 
-  it('denies a URL the rule names, and a step BACK that would land there', async () => {
-    const api = gatewayClient(gateway.url);
-    const denied = await api.failure(NAVIGATE, { to: { url: `${server.origin()}/private` } });
-    expect(denied.code).toBe('POLICY_DENIED');
-    await api.data(NAVIGATE, { to: { url: `${server.origin()}/one` } });
-    expect((await api.failure(NAVIGATE, { to: { step: 'BACK' } })).code).toBe('POLICY_DENIED');
-    const still = await api.data('{ session { window { title } } }');
-    expect(still.session.window.title).toBe('One');
-  });
+  it(
+    'denies a URL the rule names, and a step BACK that would land there',
+    async () => {
+      const api = gatewayClient(gateway.url);
+      const denied = await api.failure(NAVIGATE, { to: { url: `${server.origin()}/private` } });
+      expect(denied.code).toBe('POLICY_DENIED');
+      await api.data(NAVIGATE, { to: { url: `${server.origin()}/one` } });
+      expect((await api.failure(NAVIGATE, { to: { step: 'BACK' } })).code).toBe('POLICY_DENIED');
+      const still = await api.data('{ session { window { title } } }');
+      expect(still.session.window.title).toBe('One');
+    },
+    LOADED_MACHINE_MS,
+  );
 });
 
 describe('sessions hand over windows whose document has loaded', () => {
@@ -241,7 +278,7 @@ describe('sessions hand over windows whose document has loaded', () => {
   let outside: OutsideProcess | undefined;
   beforeAll(async () => {
     gateway = await startGateway();
-  });
+  }, LOADED_MACHINE_MS);
   afterAll(async () => {
     releaseDocument();
     await outside?.kill();
@@ -280,43 +317,51 @@ describe('sessions hand over windows whose document has loaded', () => {
       )
     ).session.window.snapshot.outline;
 
-  it('attach to a Chromium whose page is still loading returns once it has rendered', async () => {
-    documentHeld.close();
-    const seen = documentHeld.requests;
-    outside = await startDebuggableChromium(`${server.origin()}/held-document?attach`);
-    await expect.poll(() => documentHeld.requests, { timeout: 60_000 }).toBeGreaterThan(seen);
-    const api = gatewayClient(gateway.url);
-    const attaching = api.data(`mutation { attach(input: { port: ${outside.port} }) { id } }`);
-    const cancel = releaseLater(Promise.resolve());
-    const { attach } = await attaching;
-    cancel();
-    expect(await firstOutline(attach.id)).toMatch(/heading "Held document content"/);
-    releaseDocument();
-    await api.data(`mutation { detach(id: "${attach.id}") { id } }`);
-  });
+  it(
+    'attach to a Chromium whose page is still loading returns once it has rendered',
+    async () => {
+      documentHeld.close();
+      const seen = documentHeld.requests;
+      outside = await startDebuggableChromium(`${server.origin()}/held-document?attach`);
+      await expect.poll(() => documentHeld.requests, { timeout: 60_000 }).toBeGreaterThan(seen);
+      const api = gatewayClient(gateway.url);
+      const attaching = api.data(`mutation { attach(input: { port: ${outside.port} }) { id } }`);
+      const cancel = releaseLater(Promise.resolve());
+      const { attach } = await attaching;
+      cancel();
+      expect(await firstOutline(attach.id)).toMatch(/heading "Held document content"/);
+      releaseDocument();
+      await api.data(`mutation { detach(id: "${attach.id}") { id } }`);
+    },
+    LOADED_MACHINE_MS,
+  );
 
-  it('launchCommand of a browser on a slow page returns once it has rendered', async () => {
-    documentHeld.close();
-    const profile = await mkdtemp(join(tmpdir(), 'stagegraph-navigation-command-'));
-    const api = gatewayClient(gateway.url);
-    const launching = api.data(
-      'mutation ($input: LaunchCommandInput!) { launchCommand(input: $input) { id } }',
-      {
-        input: {
-          command: CHROMIUM,
-          args: [
-            '--headless',
-            ...CHROMIUM_ARGS,
-            `--user-data-dir=${profile}`,
-            `${server.origin()}/held-document?command`,
-          ],
+  it(
+    'launchCommand of a browser on a slow page returns once it has rendered',
+    async () => {
+      documentHeld.close();
+      const profile = await mkdtemp(join(tmpdir(), 'stagegraph-navigation-command-'));
+      const api = gatewayClient(gateway.url);
+      const launching = api.data(
+        'mutation ($input: LaunchCommandInput!) { launchCommand(input: $input) { id } }',
+        {
+          input: {
+            command: CHROMIUM,
+            args: [
+              '--headless',
+              ...CHROMIUM_ARGS,
+              `--user-data-dir=${profile}`,
+              `${server.origin()}/held-document?command`,
+            ],
+          },
         },
-      },
-    );
-    const cancel = releaseLater(documentHeld.arrived());
-    const { launchCommand } = await launching;
-    cancel();
-    expect(await firstOutline(launchCommand.id)).toMatch(/heading "Held document content"/);
-    await api.data(`mutation { stop(id: "${launchCommand.id}") { id } }`);
-  });
+      );
+      const cancel = releaseLater(documentHeld.arrived());
+      const { launchCommand } = await launching;
+      cancel();
+      expect(await firstOutline(launchCommand.id)).toMatch(/heading "Held document content"/);
+      await api.data(`mutation { stop(id: "${launchCommand.id}") { id } }`);
+    },
+    LOADED_MACHINE_MS,
+  );
 });
