@@ -24,6 +24,62 @@ export function createLayout() {
     ),
   );
 
+  // A name reads each child's flow once for every ancestor whose content it is part of (a cell's for the
+  // row's name and for its own), and pseudo-element styles are dear to read: both are kept per pass.
+  let flows = new Map<Element, number>();
+  let pseudoRules = new Map<Node, boolean>();
+
+  function beginPass(): void {
+    flows = new Map();
+    pseudoRules = new Map();
+  }
+
+  /** Whether a sheet may hold a ::before or ::after rule; one that cannot be read (cross-origin) may. */
+  function sheetMentionsPseudo(sheet: CSSStyleSheet): boolean {
+    try {
+      return rulesMentionPseudo(sheet.cssRules);
+    } catch {
+      return true;
+    }
+  }
+
+  function rulesMentionPseudo(rules: CSSRuleList): boolean {
+    for (const rule of rules) {
+      const selector = (rule as CSSStyleRule).selectorText;
+      if (selector && (selector.includes(':before') || selector.includes(':after'))) return true;
+      const imported = (rule as CSSImportRule).styleSheet;
+      if (imported && sheetMentionsPseudo(imported)) return true;
+      // Grouping rules (@media, @supports, @layer) and nested style rules hold rules of their own.
+      const nested = (rule as CSSGroupingRule).cssRules;
+      if (nested && nested.length > 0 && rulesMentionPseudo(nested)) return true;
+    }
+    return false;
+  }
+
+  function treeMentionsPseudo(root: Document | ShadowRoot): boolean {
+    let known = pseudoRules.get(root);
+    if (known === undefined) {
+      known = false;
+      for (const sheet of root.styleSheets) known ||= sheetMentionsPseudo(sheet);
+      for (const sheet of root.adoptedStyleSheets ?? []) known ||= sheetMentionsPseudo(sheet);
+      pseudoRules.set(root, known);
+    }
+    return known;
+  }
+
+  /**
+   * False when no style sheet that reaches the element has a ::before or ::after rule, so its generated
+   * content need not be read (a shadow tree's elements are reached by its own sheets and by ::part rules
+   * of the document's).
+   */
+  function mayHavePseudo(element: Element): boolean {
+    const root = element.getRootNode() as Document | ShadowRoot;
+    return (
+      treeMentionsPseudo(root) ||
+      (root !== element.ownerDocument && treeMentionsPseudo(element.ownerDocument))
+    );
+  }
+
   /** The computed style of an element or of one of its pseudo-elements, read in the element's own window. */
   function styleOf(element: Element, pseudo?: string): CSSStyleDeclaration {
     return (element.ownerDocument.defaultView ?? window).getComputedStyle(element, pseudo);
@@ -36,8 +92,13 @@ export function createLayout() {
   }
 
   function flowOf(element: Element): number {
-    const flow = flowOfDisplay(styleOf(element).display);
-    return flow === INLINE && REPLACED_TAGS.has(element.tagName) ? ATOMIC : flow;
+    let flow = flows.get(element);
+    if (flow === undefined) {
+      flow = flowOfDisplay(styleOf(element).display);
+      if (flow === INLINE && REPLACED_TAGS.has(element.tagName)) flow = ATOMIC;
+      flows.set(element, flow);
+    }
+    return flow;
   }
 
   /** flowOf for the walker's text runs: elements not inline by default count as blocks unread. */
@@ -47,7 +108,18 @@ export function createLayout() {
 
   const isReplaced = (element: Element) => REPLACED_TAGS.has(element.tagName);
 
-  return { INLINE, ATOMIC, BLOCK, styleOf, flowOf, flowOfDisplay, textFlowOf, isReplaced };
+  return {
+    INLINE,
+    ATOMIC,
+    BLOCK,
+    beginPass,
+    styleOf,
+    flowOf,
+    flowOfDisplay,
+    textFlowOf,
+    isReplaced,
+    mayHavePseudo,
+  };
 }
 
 export type Layout = ReturnType<typeof createLayout>;

@@ -113,6 +113,7 @@ export function createNames(roles: Roles, visibility: Visibility, layout: Layout
   function beginPass(): void {
     labelIndex = new Map();
     contentCache = new Map();
+    layout.beginPass();
   }
 
   function firstChildText(element: Element, tag: string, traversal: Traversal): string {
@@ -199,6 +200,7 @@ export function createNames(roles: Roles, visibility: Visibility, layout: Layout
 
   /** accname 2F.ii: the textual content of the element's ::before or ::after. */
   function pseudoText(element: Element, pseudo: '::before' | '::after'): string {
+    if (!layout.mayHavePseudo(element)) return '';
     const style = layout.styleOf(element, pseudo);
     const content = style.content;
     if (!content || content === 'none' || content === 'normal') return '';
