@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LaunchDocument, SessionWindowsDocument } from './generated/graphql.js';
-import { startDebuggableChromium } from './helpers/debuggable.js';
+import { startDebuggableChromium, startFixtureOutside } from './helpers/debuggable.js';
 import { fixtureLaunch, STAND_IN } from './helpers/fixture-app.js';
 import { UNATTENDED_POLICY } from './helpers/fixture-session.js';
 import { type RunningGateway, startGateway } from './helpers/gateway.js';
@@ -85,20 +85,47 @@ interface EffectsWindow {
 /** A gateway that drives unattended, as the page-level suites do. */
 const unattendedGateway = () => startGateway({ policyFile: UNATTENDED_POLICY, mutationsPerSecond: 1_000 });
 
-/** The fixture app on the stand-in, with the effects page in its extra window. */
+/** The fixture app's extra window on the effects page, once the session lists it. */
+async function effectsWindowOf(client: GatewayClient): Promise<string> {
+  const windows = await whileMoving(
+    async () => (await client.data(SessionWindowsDocument, {})).session?.windows ?? [],
+    (list) => list.some((window) => window.title === 'Action Effects'),
+    'the effects window opening',
+  );
+  return windows.find((window) => window.title === 'Action Effects')?.id ?? '';
+}
+
+/** The fixture app on the stand-in, launched by the gateway, with the effects page in its extra window. */
 async function onStandIn(): Promise<EffectsWindow> {
   const gateway = await unattendedGateway();
   const client = gatewayClient(gateway.url);
   await client.data(LaunchDocument, {
     input: fixtureLaunch(STAND_IN, { FIXTURE_CAPTURE_URL: `${server.origin()}/` }),
   });
-  const windows = await whileMoving(
-    async () => (await client.data(SessionWindowsDocument, {})).session?.windows ?? [],
-    (list) => list.some((window) => window.title === 'Action Effects'),
-    'the effects window opening',
-  );
-  const windowId = windows.find((window) => window.title === 'Action Effects')?.id ?? '';
-  return { client, windowId, stop: () => gateway.stop() };
+  return { client, windowId: await effectsWindowOf(client), stop: () => gateway.stop() };
+}
+
+/**
+ * The same app started by hand and injected into: its windows are reached through the relay over
+ * webContents.debugger, where extra CDP sessions hear no events, so the watch takes Playwright's.
+ */
+async function onInjected(): Promise<EffectsWindow> {
+  const app = await startFixtureOutside({ port: false, env: { FIXTURE_CAPTURE_URL: `${server.origin()}/` } });
+  let gateway: RunningGateway | undefined;
+  try {
+    gateway = await unattendedGateway();
+    const client = gatewayClient(gateway.url);
+    await client.data(`mutation { inject(input: { pid: ${app.pid} }) { id } }`);
+    const stop = async () => {
+      await gateway?.stop();
+      await app.kill();
+    };
+    return { client, windowId: await effectsWindowOf(client), stop };
+  } catch (error) {
+    await gateway?.stop();
+    await app.kill();
+    throw error;
+  }
 }
 
 /** The effects page alone in a plain Chromium started outside Stagegraph, attached over CDP. */
@@ -127,6 +154,7 @@ async function onPlainChromium(): Promise<EffectsWindow> {
 const HOSTS = [
   { name: 'the fixture app on the stand-in', start: onStandIn },
   { name: 'plain Chromium over CDP attach', start: onPlainChromium },
+  { name: 'the fixture app injected into', start: onInjected },
 ];
 
 for (const host of HOSTS) {
