@@ -17,6 +17,7 @@ function fakeSession() {
       unstub: vi.fn(async () => undefined),
       stubs: vi.fn(() => []),
       droppedInFlight: 0,
+      problems: vi.fn(() => ({ problems: [], overflowed: 0 })),
     },
     dialogs: { decideWith: vi.fn() },
     storage: {

@@ -2,6 +2,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type {
   NetworkControl,
   NetworkFilter,
+  NetworkProblemRead,
   NetworkRecord,
   StubInfo,
 } from '../../transports/contract/renderer-control.js';
@@ -88,6 +89,15 @@ export class SessionNetwork {
     }
     const snapshot = this.log.snapshot(query, (entry) => matchesNetworkQuery(entry, query));
     return { ...snapshot, droppedInFlight: this.#droppedInFlight };
+  }
+
+  /** Failed requests and responses with status >= 400 since `since` (all kept when null), capture or not. */
+  problems(since: Date | null): NetworkProblemRead {
+    const read = this.#control().problems();
+    return {
+      problems: since === null ? read.problems : read.problems.filter((problem) => problem.time >= since),
+      overflowed: read.overflowed,
+    };
   }
 
   captures(): NetworkCapture[] {

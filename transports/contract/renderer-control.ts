@@ -71,6 +71,26 @@ export interface StubInfo extends StubSpec {
   readonly active: boolean;
 }
 
+/** A request that failed, or was answered with status >= 400: kept always, whether a capture is armed or not. */
+export interface NetworkProblem {
+  /** When the gateway heard of the failure or the response. */
+  readonly time: Date;
+  readonly windowId: string | null;
+  readonly method: string;
+  readonly url: string;
+  readonly resourceType: string;
+  /** The response's status (>= 400); null for a request that got no response. */
+  readonly status: number | null;
+  /** The network error (net::ERR_…); null for a request that got a response. */
+  readonly failure: string | null;
+}
+
+/** The bounded record of network problems, oldest first, with how many were pushed out of it. */
+export interface NetworkProblemRead {
+  readonly problems: readonly NetworkProblem[];
+  readonly overflowed: number;
+}
+
 export interface NetworkControl {
   /** Starts recording; the transport listens only while at least one capture is armed. */
   arm(id: string, spec: NetworkCaptureSpec): Promise<void>;
@@ -83,6 +103,8 @@ export interface NetworkControl {
    * forgotten before they finished; counted since the session began, never decreasing.
    */
   readonly droppedInFlight: number;
+  /** Failed requests and responses with status >= 400 of every page, recorded from the session's start. */
+  problems(): NetworkProblemRead;
 }
 
 export type DialogType = 'alert' | 'confirm' | 'prompt' | 'beforeunload';

@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type {
   NetworkCaptureSpec,
   NetworkControl,
+  NetworkProblemRead,
   NetworkRecord,
   StubInfo,
   StubSpec,
@@ -9,6 +10,7 @@ import type {
 import { CdpRequestTracker } from './network-cdp-requests.js';
 import { enabledInTime, followedPageSession, PageFollowing } from './network-page-following.js';
 import { PlaywrightRequestEvents } from './network-playwright-requests.js';
+import { NetworkProblems } from './network-problems.js';
 import { ArmedCapture, captureRecord, type FinishedRequest, type RequestIdentity } from './network-record.js';
 import { PlaywrightStubs } from './network-stubs.js';
 
@@ -29,6 +31,8 @@ export class PlaywrightNetwork implements NetworkControl {
   /** Arming, disarming and following pages run one at a time, so Network is enabled and disabled in order. */
   readonly #pages: PageFollowing;
   #bodies = false;
+  /** Always on, unlike capture: what failed is worth knowing without having armed anything first. */
+  readonly #problems: NetworkProblems;
   /** What trackers no longer followed (their page closed, or capture was disarmed) had dropped. */
   #droppedByFormerTrackers = 0;
   readonly #onFinished = (request: FinishedRequest) => void this.#capture(request).catch(() => undefined);
@@ -40,6 +44,7 @@ export class PlaywrightNetwork implements NetworkControl {
   ) {
     this.#windowIdOf = windowIdOf;
     this.#record = record;
+    this.#problems = new NetworkProblems(context, windowIdOf);
     this.#pages = new PageFollowing(context, (page) => this.#follow(page, false));
     this.#stubs = new PlaywrightStubs(context, (request) => this.#wanting(request).length > 0);
     this.#fallback = new PlaywrightRequestEvents(
@@ -76,6 +81,10 @@ export class PlaywrightNetwork implements NetworkControl {
 
   stubs(): StubInfo[] {
     return this.#stubs.stubs();
+  }
+
+  problems(): NetworkProblemRead {
+    return this.#problems.read();
   }
 
   /** Brings listening in line with the armed captures: every page followed while any is, none after. */
