@@ -79,6 +79,7 @@ describe('argument disclosure', () => {
         "launchCommand.input.env.name: clear",
         "launchCommand.input.titleContains: clear",
         "launchCommand.input.urlIncludes: clear",
+        "navigate.to.url: clear",
         "press.key: typed",
         "press.target (TargetInput): clear",
         "removeStorageItem.key: clear",
