@@ -186,6 +186,26 @@ describe('page source on plain Chromium: secrets that are markup, text no access
     expect(heading.textContent).toBe('Plan internal-sku-42');
   });
 
+  it('answers a selector matching several elements with its candidates by ref, as for role targets', async () => {
+    const ambiguous = await app.failure(
+      'mutation { click(target: { selector: "ul button" }, timeoutMs: 10000) { elapsedMs } }',
+    );
+    expect(ambiguous.code).toBe('AMBIGUOUS_TARGET');
+    expect(ambiguous.details).toMatchObject({
+      count: 2,
+      target: { kind: 'selector', selector: 'ul button' },
+    });
+    const refs = ambiguous.details.candidates.map((candidate: Loose) => candidate.ref);
+    expect(ambiguous.details.candidates).toEqual(
+      refs.map((ref: string) => ({ ref, role: 'button', name: 'Edit', testId: null })),
+    );
+    expect(new Set(refs).size).toBe(2);
+    const node = await app.data(
+      `{ session { window { node(ref: "${refs[1]}") { role name parent { role } } } } }`,
+    );
+    expect(node.session.window.node).toMatchObject({ role: 'button', name: 'Edit' });
+  });
+
   it('hints only what is unique: the repeated Edit buttons and Row texts are left out', async () => {
     const data = await app.data(
       '{ session { window { selectorHints(first: 50) { kind testId role name text matches } } } }',
