@@ -19,7 +19,6 @@ import './native-dialogs.js';
 import './network.js';
 import './network-stubs.js';
 import './network-summary.js';
-import './network-summary.js';
 import './notifications.js';
 import './page-source.js';
 import './policy.js';
