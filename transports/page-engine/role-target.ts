@@ -46,7 +46,7 @@ function matchInPage(args: {
   if (!engine || engine.root !== top.document.documentElement) return undefined;
   const walker = engine.walker;
   const within = root ? (JSON.parse(walker.describe(root)) as { node: [number] }).node[0] : undefined;
-  const tuples = walker.nodes({ within, bounds: false }) as NodeTuple[] | null;
+  const tuples = walker.nodes({ within, bounds: false, role: args.role }) as NodeTuple[] | null;
   if (!tuples) return null;
   // Whitespace-insensitive as the names themselves are (and as Playwright's name matching is).
   const wanted = args.name === null ? null : args.name.replace(/\s+/g, ' ').trim();

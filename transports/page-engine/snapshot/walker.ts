@@ -13,6 +13,8 @@ export interface WalkRequest {
   readonly interactiveOnly?: boolean;
   readonly depth?: number;
   readonly bounds?: boolean;
+  /** Only nodes of this role are described in full; the rest keep their key and role (a role target's walk). */
+  readonly role?: string;
 }
 
 /**
@@ -56,6 +58,7 @@ export function createWalker(
     readonly bounds: boolean;
     readonly focused: Element | null;
     readonly range: Range;
+    readonly role: string | undefined;
     run: Run | null;
   }
 
@@ -70,6 +73,11 @@ export function createWalker(
     hasBox: boolean,
   ): { tuple: unknown[]; nameSource: number } {
     const key = registry.keyOf(element);
+    // A role target's walk names only what it may match, and what decides whether text below is covered.
+    if (walk.role !== undefined && role !== walk.role) {
+      const source = roles.coversText(role) ? names.nameOf(element, role).source : 0;
+      return { tuple: [key, parent, role, '', 0, 0], nameSource: source };
+    }
     const { name, source } =
       role === 'iframe'
         ? { name: element.getAttribute('title') ?? '', source: 0 }
@@ -241,6 +249,7 @@ export function createWalker(
       bounds: request.bounds !== false,
       focused: states.deepActiveElement(),
       range: document.createRange(),
+      role: request.role,
       run: null,
     };
   }
