@@ -56,6 +56,7 @@ class Held {
 
 const image = new Held();
 const documentHeld = new Held();
+const data = new Held();
 const page = (title: string, body: string) =>
   `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
 const PIXEL = Buffer.from('R0lGODlhAQABAAAAACw=', 'base64');
@@ -78,6 +79,16 @@ const server = useLoopbackServer((request, response) => {
       return html(200, page('Slow load', '<h1>Slow load</h1><img alt="held" src="/held-image">'));
     case '/held-image':
       return image.hold(response);
+    case '/fetching':
+      return html(
+        200,
+        page(
+          'Fetching',
+          "<h1>Waiting</h1><script>fetch('/held-data').then((r) => r.text()).then((t) => { document.querySelector('h1').textContent = t; });</script>",
+        ),
+      );
+    case '/held-data':
+      return data.hold(response);
     case '/held-document':
       // The head goes at once, so the document commits (a new, empty page) and only its content waits.
       response.writeHead(200, { 'content-type': 'text/html' });
@@ -193,6 +204,22 @@ for (const host of FIXTURE_HOSTS) {
         const { snapshot } = (await reading).session.window;
         expect(snapshot.loadReached).toBe(true);
         expect(snapshot.outline).toMatch(/heading "Slow load"/);
+      },
+      LOADED_MACHINE_MS,
+    );
+
+    it(
+      'snapshot(waitFor: NETWORKIDLE) reads once what the page fetched after loading has arrived',
+      async () => {
+        expect(await go({ url: `${server.origin()}/fetching` }, 'LOAD')).toMatchObject({ reached: true });
+        const reading = app.data(
+          '{ session { window { snapshot(waitFor: NETWORKIDLE) { loadReached outline } } } }',
+        );
+        await data.arrived();
+        data.release((response) => response.end('Fetched'));
+        const { snapshot } = (await reading).session.window;
+        expect(snapshot.loadReached).toBe(true);
+        expect(snapshot.outline).toMatch(/heading "Fetched"/);
       },
       LOADED_MACHINE_MS,
     );
