@@ -11,6 +11,7 @@ const BENCHES = [
   'console-fanout.ts',
   'attach.ts',
   'network-capture.ts',
+  'outline-size.ts',
 ];
 const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
