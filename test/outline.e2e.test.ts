@@ -12,6 +12,12 @@ import { gatewayClient } from './helpers/gateway-client.js';
 import { plainChromiumTransport } from './helpers/plain-chromium.js';
 
 /**
+ * Safety nets only, for starting Chromium and a session and for a test's round trips on a loaded machine
+ * (load 90 on two cores took a plain Chromium session's start past the 60 s default); nothing waits for time.
+ */
+const SAFETY_NET_MS = 300_000;
+
+/**
  * Issue 14, defects 5 and 8: an action's effect says what changed (each changed node with its role, name
  * and every changed field before and after, and the diff as outline lines), and the outline is the
  * smallest faithful text (no row repeating its cells, options folded into their select, links' targets).
@@ -21,53 +27,71 @@ for (const host of FIXTURE_HOSTS) {
     let app: FixtureSession;
     beforeAll(async () => {
       app = await host.start();
-    });
-    afterAll(() => app?.stop());
+    }, SAFETY_NET_MS);
+    afterAll(() => app?.stop(), SAFETY_NET_MS);
 
     const subscribe = { role: 'checkbox', name: 'Subscribe' };
 
-    it('a click that toggles a checkbox gives a changed entry with its role, name and states before and after', async () => {
-      const { click } = await app.data(ClickEffectDocument, { target: subscribe });
-      const entry = click?.diff?.changed.find((changed) => changed.role === 'checkbox');
-      expect(entry).toMatchObject({ role: 'checkbox', name: 'Subscribe' });
-      const states = entry?.changes.find((change) => change.field === 'states');
-      expect(states?.before?.split(' ')).not.toContain('CHECKED');
-      expect(states?.after?.split(' ')).toContain('CHECKED');
-      expect(entry?.changes.map((change) => change.field)).not.toContain('name');
-    });
+    it(
+      'a click that toggles a checkbox gives a changed entry with its role, name and states before and after',
+      async () => {
+        const { click } = await app.data(ClickEffectDocument, { target: subscribe });
+        const entry = click?.diff?.changed.find((changed) => changed.role === 'checkbox');
+        expect(entry).toMatchObject({ role: 'checkbox', name: 'Subscribe' });
+        const states = entry?.changes.find((change) => change.field === 'states');
+        expect(states?.before?.split(' ')).not.toContain('CHECKED');
+        expect(states?.after?.split(' ')).toContain('CHECKED');
+        expect(entry?.changes.map((change) => change.field)).not.toContain('name');
+      },
+      SAFETY_NET_MS,
+    );
 
-    it('writes the diff as outline lines: - removed, ~ changed with what it was, + added', async () => {
-      // The second toggle replaces the status text the first one wrote: a text leaves, another arrives.
-      const { click } = await app.data(ClickEffectDocument, { target: subscribe });
-      const lines = click?.diff?.outline.split('\n') ?? [];
-      expect(lines).toContainEqual(expect.stringMatching(/^- e\d+ text "Subscribed: true"$/));
-      expect(lines).toContainEqual(
-        expect.stringMatching(/^~ e\d+ checkbox "Subscribe" (\[focused\] )?\(was \[checked( focused)?\]\)$/),
-      );
-      expect(lines).toContainEqual(expect.stringMatching(/^\+ e\d+ text "Subscribed: false"$/));
-    });
+    it(
+      'writes the diff as outline lines: - removed, ~ changed with what it was, + added',
+      async () => {
+        // The second toggle replaces the status text the first one wrote: a text leaves, another arrives.
+        const { click } = await app.data(ClickEffectDocument, { target: subscribe });
+        const lines = click?.diff?.outline.split('\n') ?? [];
+        expect(lines).toContainEqual(expect.stringMatching(/^- e\d+ text "Subscribed: true"$/));
+        expect(lines).toContainEqual(
+          expect.stringMatching(
+            /^~ e\d+ checkbox "Subscribe" (\[focused\] )?\(was \[checked( focused)?\]\)$/,
+          ),
+        );
+        expect(lines).toContainEqual(expect.stringMatching(/^\+ e\d+ text "Subscribed: false"$/));
+      },
+      SAFETY_NET_MS,
+    );
 
-    it('folds a select’s options into its line, and lists them read within the select', async () => {
-      const outline = (await app.data(WindowOutlineDocument, {})).session?.window?.snapshot.outline ?? '';
-      const select = /^ *(e\d+) combobox "Color" = "Red" \(3 options\)$/m.exec(outline);
-      expect(select, outline).not.toBeNull();
-      expect(outline).not.toMatch(/option "Green"/);
-      const within = await app.data(WindowOutlineDocument, { within: select?.[1] });
-      expect(within.session?.window?.snapshot.outline.split('\n')).toEqual([
-        `${select?.[1]} combobox "Color" = "Red" (3 options)`,
-        expect.stringMatching(/^ e\d+ option "Red" \[selected\]$/),
-        expect.stringMatching(/^ e\d+ option "Green"$/),
-        expect.stringMatching(/^ e\d+ option "Blue"$/),
-      ]);
-    });
+    it(
+      'folds a select’s options into its line, and lists them read within the select',
+      async () => {
+        const outline = (await app.data(WindowOutlineDocument, {})).session?.window?.snapshot.outline ?? '';
+        const select = /^ *(e\d+) combobox "Color" = "Red" \(3 options\)$/m.exec(outline);
+        expect(select, outline).not.toBeNull();
+        expect(outline).not.toMatch(/option "Green"/);
+        const within = await app.data(WindowOutlineDocument, { within: select?.[1] });
+        expect(within.session?.window?.snapshot.outline.split('\n')).toEqual([
+          `${select?.[1]} combobox "Color" = "Red" (3 options)`,
+          expect.stringMatching(/^ e\d+ option "Red" \[selected\]$/),
+          expect.stringMatching(/^ e\d+ option "Green"$/),
+          expect.stringMatching(/^ e\d+ option "Blue"$/),
+        ]);
+      },
+      SAFETY_NET_MS,
+    );
 
-    it('lists every interactive node of the interactive outline, one line each', async () => {
-      const outline =
-        (await app.data(WindowOutlineDocument, { interactiveOnly: true })).session?.window?.snapshot
-          .outline ?? '';
-      const nodes = (await app.data(InteractiveNodesDocument, {})).session?.window?.snapshot.nodes ?? [];
-      for (const node of nodes.slice(1)) expect(outline).toContain(`${node.ref} ${node.role}`);
-    });
+    it(
+      'lists every interactive node of the interactive outline, one line each',
+      async () => {
+        const outline =
+          (await app.data(WindowOutlineDocument, { interactiveOnly: true })).session?.window?.snapshot
+            .outline ?? '';
+        const nodes = (await app.data(InteractiveNodesDocument, {})).session?.window?.snapshot.nodes ?? [];
+        for (const node of nodes.slice(1)) expect(outline).toContain(`${node.ref} ${node.role}`);
+      },
+      SAFETY_NET_MS,
+    );
   });
 }
 
@@ -81,8 +105,8 @@ describe('outline weight on plain Chromium', () => {
     await client.data(LaunchDocument, { input: { main: 'outline-weight.html' } });
     const read = await client.data(WindowOutlineDocument, {});
     outline = read.session?.window?.snapshot.outline.split('\n') ?? [];
-  });
-  afterAll(() => gateway?.stop());
+  }, SAFETY_NET_MS);
+  afterAll(() => gateway?.stop(), SAFETY_NET_MS);
 
   it('does not repeat a row’s cells in the row, nor a cell’s select or button in the cell', () => {
     const row = outline.findIndex((line) => line.includes('cell "Ada Lovelace"')) - 2;
