@@ -84,6 +84,12 @@ export function installInjectAgent(
     if (link.state !== 'failed') link.state = 'closed';
   });
   socket.write(`${channel.token}\n`);
+  // This code runs inside an inspector evaluation, which can interrupt the app's JavaScript anywhere —
+  // even after Node last drained its next-tick queue. `connect` defers its work to that queue, and an
+  // idle app may not drain it again for as long as it stays idle: the agent never connected back (seen
+  // once in hundreds of inject cycles, its link still "connecting" 15 s later). An immediate is a
+  // callback of its own this loop turn, and Node drains the queue after it.
+  setImmediate(() => undefined);
   const post = (message: AgentMessage) => {
     if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
   };

@@ -153,6 +153,8 @@ export class MainProcess {
       link.on('error', () => undefined);
       link.write(${JSON.stringify(`${link.token}\n`)});
       link.once('close', () => store.inspector.close());
+      // As in the inject agent: the connect waits in the next-tick queue, which an immediate drains.
+      setImmediate(() => undefined);
       return true;
     })()`;
     const sent = await this.#connection

@@ -12,17 +12,15 @@ import type {
 } from '../contract/transport.js';
 import type { WindowDriver } from '../contract/window-driver.js';
 import { PageContextControls } from '../page-engine/page-context-controls.js';
-import { withDeadline } from '../protocol/deadline.js';
 import { AgentChannel } from './agent-channel.js';
+import { withAgentLink } from './agent-link.js';
 import { injectAgentSource, injectCallSource, injectReleaseSource } from './agent-sources.js';
 import { CdpRelay } from './cdp-relay.js';
-import type { AgentLink, AgentMessage, MainWindow } from './inject-agent.js';
+import type { AgentMessage, MainWindow } from './inject-agent.js';
 import type { InjectDeadline } from './inject-deadline.js';
 import type { MainProcess } from './main-process.js';
 import { InjectedNativeSurface, type WindowLookup } from './native-surface.js';
 
-/** How long an inject that timed out waiting for its agent asks the agent how its socket stands. */
-const AGENT_LINK_READ_MS = 2_000;
 /** What any injected main process gives: its own code, its console. */
 const MAIN_PROCESS: readonly Capability[] = ['INJECT', 'MAIN_EVAL', 'CONSOLE'];
 /** What an Electron main process adds: its windows, menus and hooks, renderer eval by executeJavaScript. */
@@ -145,7 +143,7 @@ export class InspectorSession implements TransportSession {
     // Commands sent before the agent holds its end would be lost, and their answers awaited forever.
     await deadline
       .step('waiting for the inject agent to connect back', channel.connected)
-      .catch((error: unknown) => this.#withAgentLink(error));
+      .catch((error: unknown) => withAgentLink(error, this.#main));
     for (const window of await deadline.step('listing its windows', this.#mainWindows())) {
       this.#emit({
         type: 'window-opened',
@@ -167,25 +165,6 @@ export class InspectorSession implements TransportSession {
       }
     }
     this.capabilities = capabilityMatrix(granted);
-  }
-
-  /**
-   * An agent that never connected back says how its socket stands (still connecting: the app's event
-   * loop did not run; failed: the socket's error), asked once, briefly, so the error says which it was.
-   */
-  async #withAgentLink(error: unknown): Promise<never> {
-    if (!(error instanceof StagegraphError) || error.code !== 'INJECT_TIMEOUT') throw error;
-    const link = await withDeadline(
-      this.#main.run<AgentLink | null>(injectCallSource('agent ? agent.link : null')),
-      AGENT_LINK_READ_MS,
-      () => new Error('no answer'),
-    ).catch((failure: unknown) => ({ state: 'unknown', error: String(failure) }));
-    throw new StagegraphError(error.code, error.message, {
-      hint: error.hint,
-      nextActions: error.nextActions,
-      details: { ...error.details, agentLink: link },
-      cause: error.cause,
-    });
   }
 
   /** Attaches every window's debugger, and connects Playwright to them through the relay. */
