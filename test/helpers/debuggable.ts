@@ -89,14 +89,24 @@ export function startDebuggableChromium(url: string): Promise<OutsideProcess> {
 
 /** `node <args>` started by hand in its own group, ready once its output matches `ready`. */
 export function startNodeOutside(args: readonly string[], ready: RegExp): Promise<OutsideProcess> {
-  return startOutside(process.execPath, args, ready);
+  return startOutside(process.execPath, [INSPECT_ANY_PORT, ...args], ready);
 }
+
+/**
+ * Where an app started here opens its inspector when inject signals it: a free port, not Node's default
+ * 9229, which two suites injecting at once (or anything else on the machine) would contend for. Inject
+ * finds the port the app opened whatever it is.
+ */
+const INSPECT_ANY_PORT = '--inspect-port=0';
 
 /** The fixture app on the stand-in, started by hand with a DevTools port (or, with `port: false`, without). */
 export function startFixtureOutside(
   options: { port: boolean; env?: Record<string, string> } = { port: true },
 ): Promise<OutsideProcess> {
-  const args = options.port ? ['--remote-debugging-port=0', FIXTURE_APP_MAIN] : [FIXTURE_APP_MAIN];
+  const args = [
+    INSPECT_ANY_PORT,
+    ...(options.port ? ['--remote-debugging-port=0', FIXTURE_APP_MAIN] : [FIXTURE_APP_MAIN]),
+  ];
   // Without a port the stand-in still prints its own Chromium's endpoint; wait for the app instead.
   const ready = options.port ? DEVTOOLS_LINE : /fixture main: ready()/;
   return startOutside(STAND_IN, args, ready, options.env ?? {});
