@@ -4,6 +4,7 @@ import {
   type ApprovalRequest,
   type ApprovalResult,
   type ApprovalScope,
+  type ApprovalScreenshot,
   type ApprovalState,
   DEFAULT_APPROVAL_TIMEOUT_MS,
   MAX_APPROVAL_TIMEOUT_MS,
@@ -89,16 +90,14 @@ const StateEnum = builder.enumType('ApprovalState', {
   } as const satisfies Record<ApprovalState, { value: ApprovalState; description: string }>,
 });
 
-const ScreenshotRef = builder
-  .objectRef<NonNullable<ApprovalRequest['screenshot']>>('ApprovalScreenshot')
-  .implement({
-    description: 'The element as it looked when the approval was asked.',
-    fields: (t) => ({
-      mimeType: t.exposeString('mimeType', { description: '`image/png`.' }),
-      base64: t.exposeString('base64', { description: 'The PNG bytes, base64-encoded.' }),
-      sha256: t.exposeString('sha256', { description: 'As the audit record names it in `evidence`.' }),
-    }),
-  });
+const ScreenshotRef = builder.objectRef<ApprovalScreenshot>('ApprovalScreenshot').implement({
+  description: 'The element as it looked when the approval was asked.',
+  fields: (t) => ({
+    mimeType: t.exposeString('mimeType', { description: '`image/png`.' }),
+    base64: t.exposeString('base64', { description: 'The PNG bytes, base64-encoded.' }),
+    sha256: t.exposeString('sha256', { description: 'As the audit record names it in `evidence`.' }),
+  }),
+});
 
 const ApprovalRequestRef = builder.objectRef<ApprovalRequest>('ApprovalRequest').implement({
   description: 'An operation waiting for a human; arguments and target are already redacted.',
@@ -139,8 +138,8 @@ const ApprovalRequestRef = builder.objectRef<ApprovalRequest>('ApprovalRequest')
     screenshot: t.field({
       type: ScreenshotRef,
       nullable: true,
-      description: `The page element as it looked, taken only when an approver was watching and the target resolved to a page element; null otherwise, or when it took over ${APPROVAL_SCREENSHOT_WAIT_MS} ms or came to over ${MAX_APPROVAL_SCREENSHOT_BYTES} bytes.`,
-      resolve: (request) => request.screenshot ?? null,
+      description: `The page element as it looked, taken only when an approver was watching and the target resolved to a page element; null otherwise, or when it took over ${APPROVAL_SCREENSHOT_WAIT_MS} ms or came to over ${MAX_APPROVAL_SCREENSHOT_BYTES} bytes. The request is sent while the capture runs; this field answers when it has ended.`,
+      resolve: (request) => request.screenshot,
     }),
     requestedAt: t.field({
       type: 'DateTime',

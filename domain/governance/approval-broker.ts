@@ -31,12 +31,17 @@ export interface ApprovalAsk {
   readonly rule: RuleRef;
   readonly reasons: readonly string[];
   readonly nonInteractive: NonInteractiveMode;
-  /** An element screenshot for the approver, when the chokepoint took one. */
-  readonly screenshot?: {
-    readonly mimeType: string;
-    readonly base64: string;
-    readonly sha256: string;
-  } | null;
+  /**
+   * An element screenshot for the approver, while or once the chokepoint takes it: the request goes out at
+   * once, and its `screenshot` field answers when the capture has ended (null when none was taken).
+   */
+  readonly screenshot: Promise<ApprovalScreenshot | null>;
+}
+
+export interface ApprovalScreenshot {
+  readonly mimeType: string;
+  readonly base64: string;
+  readonly sha256: string;
 }
 
 /** What approvers see, in `pendingApprovals` and on the stream. */

@@ -144,9 +144,11 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
   }
   if (verdict.decision === 'ASK') {
     governance.forgetEndedSessions();
-    // Only worth taking when someone is watching to see it.
-    const screenshot = broker.observerCount > 0 ? await elementScreenshot(preview) : null;
-    if (screenshot) evidence.push({ kind: 'element-screenshot', sha256: screenshot.sha256 });
+    // Only worth taking when someone is watching to see it; the ask does not wait for it.
+    const screenshot = broker.observerCount > 0 ? elementScreenshot(preview) : Promise.resolve(null);
+    const evidenced = screenshot.then((taken) => {
+      if (taken) evidence.push({ kind: 'element-screenshot', sha256: taken.sha256 });
+    });
     try {
       approval = await broker.request(
         {
@@ -164,10 +166,12 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
         governance.approvalTimeoutMs,
       );
     } catch (error) {
+      await evidenced;
       const code = codeOf(error);
       await record(code === 'APPROVAL_TIMEOUT' ? 'timed-out' : 'failed', code);
       throw error;
     }
+    await evidenced;
     if (approval.status === 'DENIED') {
       await record('denied', 'POLICY_DENIED');
       throw policyDeniedError(operation.name, verdict, approval);

@@ -14,8 +14,12 @@ import type { ActedOnKind, JsonValue, SessionInfo, TargetInfo } from './governed
  * for an element that is still rendering, short enough not to double a failing action's wait.
  */
 export const TARGET_PREVIEW_MAX_WAIT_MS = 1_000;
-/** The approver's element screenshot is a courtesy; an ASK must not stall on a slow capture. */
-export const APPROVAL_SCREENSHOT_WAIT_MS = 1_000;
+/**
+ * The approver's element screenshot is taken while the request is already out, so a slow capture delays
+ * only that field (and the approver's decision, which needs it): a renderer that cannot paint in this long
+ * is not going to.
+ */
+export const APPROVAL_SCREENSHOT_WAIT_MS = 10_000;
 /** Bigger element captures (a whole-page container) are left out rather than pushed to every approver. */
 export const MAX_APPROVAL_SCREENSHOT_BYTES = 512 * 1024;
 
