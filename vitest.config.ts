@@ -17,8 +17,10 @@ export default defineConfig({
     // End-to-end suites start Chromium; two cores cannot run many at once without timing out.
     fileParallelism: true,
     maxWorkers: 2,
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Safety nets, not measures: a test waits for what it caused. Hooks launch apps, which at load 35 on
+    // two cores took past a minute.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     // expect.poll waits for a change a test caused; its 1 s default is a quiet machine's figure, and a
     // loaded one (load 15 on 2 cores) takes seconds to show it. A safety net only: a poll that holds ends at once.
     expect: { poll: { timeout: 30_000 } },
