@@ -105,7 +105,7 @@ builder.mutationFields((t) => ({
       }),
       timeoutMs: t.arg.int({
         required: false,
-        description: 'For the whole navigation, commit and load; default 15000, clamped to 60000.',
+        description: 'For the whole navigation, commit and load; default 30000, clamped to 60000.',
       }),
     },
     resolve: (_root, args, { sessions }, info) =>

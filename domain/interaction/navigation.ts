@@ -9,10 +9,10 @@ import { outline } from '../snapshot/outline.js';
 import { navigableUrl } from './navigation-url.js';
 
 /**
- * Playwright's own navigation default is 30 s; a page that has not committed in 15 s is more often gone
- * than slow, and the caller can say otherwise up to a minute.
+ * Playwright's own navigation default: a tiny page on a loaded two-core machine took more than 15 s to
+ * commit and load (a cross-site navigation starts a new renderer process), and the caller can say more.
  */
-export const NAVIGATION_TIMEOUT_DEFAULT_MS = 15_000;
+export const NAVIGATION_TIMEOUT_DEFAULT_MS = 30_000;
 export const NAVIGATION_TIMEOUT_MAX_MS = 60_000;
 /** What a navigation waits for unless told: the load event, as Playwright's goto does. */
 export const DEFAULT_WAIT_UNTIL: LoadState = 'LOAD';
