@@ -8,7 +8,7 @@ import { Governance } from '../domain/governance/governance.js';
 import type { SessionTopics } from '../domain/sessions/session-event.js';
 import { SessionRegistry } from '../domain/sessions/session-registry.js';
 import { fakeTransport, fakeTransportSession } from '../test/helpers/fake-transport.js';
-import type { TargetQuery, WindowDriver } from '../transports/contract/window-driver.js';
+import type { RequestWatch, TargetQuery, WindowDriver } from '../transports/contract/window-driver.js';
 import { buildSchema } from './index.js';
 
 const CLICK = parse('mutation { click(target: { role: "button", name: "Go" }) { windowId } }');
@@ -21,6 +21,13 @@ function buttonWindow() {
       node: { key: 1, parent: null, role: 'button', name: 'Go', states: [], interactive: true },
     })),
     act: vi.fn(async (_target: TargetQuery, _action: unknown, _timeoutMs: number) => {}),
+    // A window that starts no requests: the watch every action opens has nothing to wait for.
+    watchRequests: async (): Promise<RequestWatch> => ({
+      finished: 0,
+      pending: () => [],
+      idle: async () => {},
+      end: () => {},
+    }),
   };
   return { driver, window: () => driver as unknown as WindowDriver };
 }
