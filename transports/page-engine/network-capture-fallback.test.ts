@@ -4,11 +4,15 @@ import { useSharedPage } from '../../test/helpers/browser.js';
 import { useLoopbackServer } from '../../test/helpers/loopback-server.js';
 import type { NetworkRecord } from '../contract/renderer-control.js';
 import { PlaywrightNetwork } from './network-capture.js';
+import type { pageCdpSession } from './page-cdp.js';
 
 // A connection that cannot open a second session for a page (some relays offer only one), or, when a test
 // sets one, a session that never answers.
 const raw = vi.hoisted(() => ({ session: null as unknown }));
-vi.mock('./page-cdp.js', () => ({ pageCdpSession: async () => raw.session }));
+vi.mock(import('./page-cdp.js'), async (importOriginal) => ({
+  ...(await importOriginal()),
+  pageCdpSession: async () => raw.session as Awaited<ReturnType<typeof pageCdpSession>>,
+}));
 
 const server = useLoopbackServer((request, response) => {
   if (request.url === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end('<p>p</p>');
