@@ -28,10 +28,21 @@ export async function ambiguousTarget(
     described = await describeMatches(locator);
   }
   const entries = described ?? [];
+  return ambiguityError(count, entries[0]?.documentId ?? '', entries, spec, what);
+}
+
+/** The one AMBIGUOUS_TARGET a transport raises: the count, and the candidates as the walker described them. */
+export function ambiguityError(
+  count: number,
+  documentId: string,
+  described: readonly { readonly node: NodeTuple; readonly testId: string | null }[],
+  spec: TargetSpec,
+  what: string,
+): StagegraphError {
   const details: AmbiguityDetails = {
     count,
-    documentId: entries[0]?.documentId ?? '',
-    candidates: entries.map(({ node, testId }) => ({ node: decodeNode(node), testId })),
+    documentId,
+    candidates: described.map(({ node, testId }) => ({ node: decodeNode(node), testId })),
   };
   return new StagegraphError('AMBIGUOUS_TARGET', `${count} elements match ${what}; give \`nth\` or a ref.`, {
     details: { ...details, target: spec },

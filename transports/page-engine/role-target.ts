@@ -2,15 +2,13 @@
 import type { ElementHandle, Page } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { TargetSpec } from '../contract/window-driver.js';
+import { AMBIGUITY_LISTING, ambiguityError } from './ambiguity.js';
 import { changeCount, nextChange } from './change-signal.js';
-import { decodeNode, type NodeTuple } from './snapshot/encoding.js';
+import type { NodeTuple } from './snapshot/encoding.js';
 import { ENGINE_GLOBAL, type Engine, installEngine } from './snapshot/install.js';
 import { elementForKey } from './snapshot/snapshot.js';
 
 type RoleSpec = Extract<TargetSpec, { kind: 'role' }>;
-
-/** Candidates described in an AMBIGUOUS_TARGET error; enough to choose, short enough to read. */
-const AMBIGUITY_LISTING = 10;
 
 /**
  * How long a wait for a match trusts the page's change counter alone. The counter observes the top
@@ -110,7 +108,8 @@ export async function resolveRole(
     const matches = await matchNow(page, spec, scope);
     if (!matches) throw new StagegraphError('REF_STALE', `The scope of ${what} left the document.`);
     const { keys } = matches;
-    if (keys.length > 1 && nth === undefined) throw ambiguous(matches, spec, what);
+    if (keys.length > 1 && nth === undefined)
+      throw ambiguityError(keys.length, matches.documentId, matches.described, spec, what);
     const key = keys[nth ?? 0];
     const element = key === undefined ? null : await elementForKey(page, key);
     if (element) return element;
@@ -122,12 +121,4 @@ export async function resolveRole(
     }
     seen = await nextChange(page, seen, Math.min(remaining, UNOBSERVED_CHANGE_MS));
   }
-}
-
-function ambiguous(matches: Matches, spec: RoleSpec, what: string): StagegraphError {
-  const count = matches.keys.length;
-  const candidates = matches.described.map(({ node, testId }) => ({ node: decodeNode(node), testId }));
-  return new StagegraphError('AMBIGUOUS_TARGET', `${count} elements match ${what}; give \`nth\` or a ref.`, {
-    details: { count, documentId: matches.documentId, candidates, target: spec },
-  });
 }
