@@ -35,6 +35,12 @@ export const ERROR_CODES = {
     retryable: true,
     hint: 'List the windows with `session { windows { id title url } }`; a window may still be opening.',
   },
+  DESKTOP_UNAVAILABLE: {
+    meaning:
+      'No accessible desktop could be reached or started for a desktop session: Xvfb, the D-Bus session bus or the accessibility bus is missing or did not answer, or the desktop is Wayland without an accessible input path.',
+    retryable: false,
+    hint: 'Install the desktop packages (apt-get install -y xvfb dbus at-spi2-core), or set DISPLAY and DBUS_SESSION_BUS_ADDRESS to a running X desktop with accessibility on.',
+  },
   LAUNCH_FAILED: {
     meaning:
       'The app could not be started: no executable resolved, the entry script is missing, or the process died during start-up.',

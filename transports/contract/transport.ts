@@ -12,7 +12,7 @@ import type {
 import type { WindowDriver } from './window-driver.js';
 
 /** The seam between the domain (domain/) and whatever speaks to an app. Nothing here knows GraphQL. */
-export type TransportId = 'playwright-electron' | 'cdp' | 'inspector';
+export type TransportId = 'playwright-electron' | 'cdp' | 'inspector' | 'atspi';
 
 export interface Transport {
   readonly id: TransportId;
@@ -101,6 +101,43 @@ export interface InjectTransport extends Transport {
   inject(options: InjectOptions): Promise<TransportSession>;
 }
 
+export interface DesktopLaunchOptions {
+  /** Any executable that shows an accessible window (a GTK, Qt or Chromium-with-accessibility app). */
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  readonly timeoutMs: number;
+  /** Where the process's stdout and stderr are recorded (the session's artifact folder). */
+  readonly outputDir: string;
+}
+
+/** Which running app on the current desktop to attach to: its process id or its accessible name. */
+export interface DesktopAttachOptions {
+  readonly pid?: number;
+  readonly appName?: string;
+  readonly timeoutMs: number;
+}
+
+/** An application registered with the desktop's accessibility registry. */
+export interface DesktopApp {
+  /** The application's accessible name (GTK: the program name; Qt: the application name). */
+  readonly name: string;
+  readonly pid: number | null;
+  /** Its unique name on the accessibility bus. */
+  readonly busName: string;
+  /** The titles of its top-level windows. */
+  readonly windowTitles: readonly string[];
+}
+
+/** Reaches Linux desktop apps over AT-SPI2 on an X desktop it owns (Xvfb) or the user's own. */
+export interface DesktopTransport extends Transport {
+  launchDesktop(options: DesktopLaunchOptions): Promise<TransportSession>;
+  attachDesktop(options: DesktopAttachOptions): Promise<TransportSession>;
+  /** The accessible apps of the current desktop (the user's, named by DISPLAY and DBUS_SESSION_BUS_ADDRESS). */
+  desktopApps(): Promise<DesktopApp[]>;
+}
+
 export function isLaunchTransport(transport: Transport): transport is LaunchTransport {
   return 'launch' in transport;
 }
@@ -111,6 +148,10 @@ export function isAttachTransport(transport: Transport): transport is AttachTran
 
 export function isInjectTransport(transport: Transport): transport is InjectTransport {
   return 'inject' in transport;
+}
+
+export function isDesktopTransport(transport: Transport): transport is DesktopTransport {
+  return 'launchDesktop' in transport;
 }
 
 export interface Bounds {
