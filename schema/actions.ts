@@ -7,7 +7,7 @@ import type { GatewayContext } from './context.js';
 import { previewedTargetOf } from './gates/governance.js';
 import { selectedFields } from './selection.js';
 import { SnapshotDiffRef, SnapshotNodeRef } from './snapshot.js';
-import { TargetInput } from './target.js';
+import { ResolvedByRef, TargetInput } from './target.js';
 
 const PendingRequestRef = builder.objectRef<PendingRequest>('PendingRequest').implement({
   description: 'A request an action started that had not finished when its effect was read.',
@@ -64,6 +64,13 @@ const ActionResultRef = builder.objectRef<ActionOutcome>('ActionResult').impleme
       description:
         'How the effect was waited for: requests finished, and those still running when the wait gave up. Selecting it waits for the effect even without `diff`.',
       resolve: (outcome) => outcome.settle,
+    }),
+    resolvedBy: t.field({
+      type: ResolvedByRef,
+      nullable: true,
+      description:
+        'How the target was found (strategy) and how much to trust it (confidence); null for a key press or page scroll without a target.',
+      resolve: (outcome) => outcome.resolvedBy,
     }),
     elapsedMs: t.exposeInt('elapsedMs', {
       description:

@@ -29,7 +29,7 @@ import { TARGET_PREVIEW_MAX_WAIT_MS } from '../domain/governance/target-preview.
 import { builder } from './builder.js';
 import { governanceOf } from './context.js';
 import { governedOperationOf } from './gates/declared-governance.js';
-import { TargetInput } from './target.js';
+import { TargetConfidenceEnum, TargetInput } from './target.js';
 import { BoundsRef } from './window.js';
 
 const list = (names: readonly string[]) => names.map((name) => `\`${name}\``).join(', ');
@@ -277,6 +277,13 @@ export const GovernedTargetRef = builder.objectRef<TargetInfo>('GovernedTarget')
       nullable: true,
       description:
         'Why it could not be read before acting; it is then described from the arguments (the path asked for).',
+    }),
+    confidence: t.field({
+      type: TargetConfidenceEnum,
+      nullable: true,
+      description:
+        'For page elements: how much to trust that the target names the element meant (what `target.confidence` rules match); for a query the preview could not resolve, the best it could earn. Null when unknown.',
+      resolve: (target) => target.confidence ?? null,
     }),
   }),
 });

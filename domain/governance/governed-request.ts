@@ -1,3 +1,5 @@
+import type { Confidence } from '../interaction/selector/confidence.js';
+
 /** Plain JSON, as GraphQL arguments arrive once coerced: what the policy matches and the audit stores. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -60,6 +62,11 @@ export type TargetInfo = {
    * operation's own arguments (the path asked for), and the operation itself fails if it is really absent.
    */
   readonly previewError?: string | null;
+  /**
+   * For page elements: how much to trust that the target names the element meant (STABLE_ID, ROLE_NAME,
+   * TEXT, SPATIAL; see domain/interaction/selector/confidence.ts); null when unknown.
+   */
+  readonly confidence?: Confidence | null;
 };
 
 /** One operation as the chokepoint presents it to the policy, the approvals broker and the audit log. */

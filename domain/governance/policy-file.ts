@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { CONFIDENCES } from '../interaction/selector/confidence.js';
 import { ACTED_ON_KINDS } from './governed-request.js';
 import { Policy } from './policy.js';
 import {
@@ -40,7 +41,7 @@ const RULE_KEYS = [
   'nonInteractive',
 ];
 const SESSION_KEYS = ['executable', 'main', 'windowTitle', 'windowUrl'];
-const TARGET_KEYS = ['kind', 'role', 'name', 'path', 'selector'];
+const TARGET_KEYS = ['kind', 'role', 'name', 'path', 'selector', 'confidence', 'confidenceBelow'];
 
 /** Reads, parses, validates and compiles a policy file; every failure is POLICY_INVALID naming file and field. */
 export async function loadPolicyFile(path: string): Promise<Policy> {
@@ -149,6 +150,14 @@ function validateRule(raw: unknown, at: string): RuleSpec {
       path: optional(value.path, (path) => text(path, `${at}.target.path`)),
       name: optional(value.name, (name) => text(name, `${at}.target.name`)),
       selector: optional(value.selector, (selector) => text(selector, `${at}.target.selector`)),
+      confidence: optional(value.confidence, (confidence) =>
+        oneOrMany(confidence, `${at}.target.confidence`).map((one, i) =>
+          oneOf(one, CONFIDENCES, `${at}.target.confidence[${i}]`),
+        ),
+      ),
+      confidenceBelow: optional(value.confidenceBelow, (below) =>
+        oneOf(below, CONFIDENCES, `${at}.target.confidenceBelow`),
+      ),
     };
   });
   const args = optional(rule.args, (v) => {

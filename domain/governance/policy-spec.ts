@@ -1,3 +1,4 @@
+import type { Confidence } from '../interaction/selector/confidence.js';
 import type { ActedOnKind, OperationKind } from './governed-request.js';
 import type { RiskTier } from './risk.js';
 
@@ -32,6 +33,13 @@ export interface TargetMatchSpec {
   readonly path?: string;
   readonly name?: string;
   readonly selector?: string;
+  /**
+   * Any of these confidences (STABLE_ID, ROLE_NAME, TEXT, SPATIAL): how the element was found. A target
+   * whose confidence is unknown (not a page element, or a locator the preview could not score) never matches.
+   */
+  readonly confidence?: readonly Confidence[];
+  /** Confidence strictly weaker than this one: `ROLE_NAME` matches TEXT and SPATIAL. */
+  readonly confidenceBelow?: Confidence;
 }
 
 /** One rule as written in the policy file; every matcher present must match, absent ones match anything. */

@@ -172,3 +172,25 @@ describe('targets other than page elements', () => {
     expect(policy.evaluate(request({ operation: 'invokeMenuItem', target: about })).rule.id).toBe('help');
   });
 });
+
+describe('Policy rules on target confidence', () => {
+  const policy = new Policy({
+    rules: [
+      { id: 'no-spatial', target: { confidence: ['SPATIAL'] }, decision: 'DENY' },
+      { id: 'ask-below-role-name', target: { confidenceBelow: 'ROLE_NAME' }, decision: 'ASK' },
+    ],
+  });
+  const at = (confidence: 'STABLE_ID' | 'ROLE_NAME' | 'TEXT' | 'SPATIAL' | null) =>
+    request({ target: { kind: 'element' as const, role: 'button', name: 'Open', confidence } });
+
+  it('matches a list of confidences, or everything weaker than one', () => {
+    expect(policy.evaluate(at('SPATIAL')).rule.id).toBe('no-spatial');
+    expect(policy.evaluate(at('TEXT')).rule.id).toBe('ask-below-role-name');
+    expect(policy.evaluate(at('ROLE_NAME')).decision).toBe('ALLOW');
+    expect(policy.evaluate(at('STABLE_ID')).decision).toBe('ALLOW');
+  });
+
+  it('never matches a target whose confidence is unknown', () => {
+    expect(policy.evaluate(at(null)).decision).toBe('ALLOW');
+  });
+});

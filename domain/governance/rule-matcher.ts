@@ -1,3 +1,4 @@
+import { atLeast } from '../interaction/selector/confidence.js';
 import type { GovernedRequest, JsonValue } from './governed-request.js';
 import type { RuleSpec } from './policy-spec.js';
 import { PolicySpecError } from './policy-spec.js';
@@ -81,7 +82,8 @@ function compileChecks(spec: RuleSpec, at: string): Check[] {
     });
   }
   if (spec.target) {
-    const { kind, role, name, path, selector } = spec.target;
+    const { kind, role, name, path, selector, confidence, confidenceBelow } = spec.target;
+    const confidences = confidence && new Set(confidence);
     const kinds = kind && new Set(kind);
     const roles = role?.map((source, i) => pattern(source, `target.role[${i}]`, 'text'));
     const namePattern = name === undefined ? undefined : pattern(name, 'target.name', 'text');
@@ -99,6 +101,11 @@ function compileChecks(spec: RuleSpec, at: string): Check[] {
         return `target path ${JSON.stringify(joined)} is not ${path}`;
       if (selectorPattern && !selectorPattern.test(target.selector ?? ''))
         return `target selector ${JSON.stringify(target.selector ?? '')} is not ${selector}`;
+      if ((confidences || confidenceBelow) && !target.confidence) return 'the target has no known confidence';
+      if (confidences && target.confidence && !confidences.has(target.confidence))
+        return `target confidence ${target.confidence} is not ${confidence!.join(' | ')}`;
+      if (confidenceBelow && target.confidence && atLeast(target.confidence, confidenceBelow))
+        return `target confidence ${target.confidence} is not below ${confidenceBelow}`;
       return undefined;
     });
   }
@@ -145,6 +152,8 @@ function describeRule(spec: RuleSpec): string {
   if (spec.target?.name) parts.push(`target name ${spec.target.name}`);
   if (spec.target?.path) parts.push(`target path ${spec.target.path}`);
   if (spec.target?.selector) parts.push(`target selector ${spec.target.selector}`);
+  if (spec.target?.confidence) parts.push(`target confidence ${spec.target.confidence.join(' | ')}`);
+  if (spec.target?.confidenceBelow) parts.push(`target confidence below ${spec.target.confidenceBelow}`);
   for (const [path, expected] of Object.entries(spec.args ?? {}))
     parts.push(
       typeof expected === 'boolean'

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { ResolvedNode } from '../../transports/contract/window-driver.js';
 import { ACTION_TIMEOUT_DEFAULT_MS } from '../interaction/action.js';
 import type { PreviewedTarget } from '../interaction/handover.js';
+import { type Confidence, staticConfidence } from '../interaction/selector/confidence.js';
+import { parseSelector } from '../interaction/selector/parser.js';
 import type { TargetRequest } from '../interaction/target-input.js';
 import { windowTarget } from '../interaction/window-target.js';
 import type { Session } from '../sessions/session.js';
@@ -90,10 +92,13 @@ export async function previewOperation(
   if (!session || !info) return NOTHING;
   if (!session.isLive) return { ...NOTHING, session: info };
   try {
-    const { window, driver, query } = await windowTarget(session, request);
+    const waitMs = Math.min(request.timeoutMs ?? ACTION_TIMEOUT_DEFAULT_MS, TARGET_PREVIEW_MAX_WAIT_MS);
+    const { window, driver, query, resolvedBy } = await windowTarget(session, {
+      ...request,
+      timeoutMs: Math.max(0, waitMs),
+    });
     const withWindow = { ...info, windowTitle: window.title, windowUrl: window.url };
     if (!query) return { session: withWindow, target: null, element: null };
-    const waitMs = Math.min(request.timeoutMs ?? ACTION_TIMEOUT_DEFAULT_MS, TARGET_PREVIEW_MAX_WAIT_MS);
     const located = await driver.locate(query, Math.max(0, waitMs)).catch(() => null);
     if (!located)
       return {
@@ -103,8 +108,18 @@ export async function previewOperation(
       };
     return {
       session: withWindow,
-      target: targetInfo(located, request.target, window.id),
-      element: { window, driver, query, located },
+      target: {
+        ...targetInfo(located, request.target, window.id),
+        confidence: resolvedBy?.confidence ?? null,
+      },
+      element: {
+        window,
+        driver,
+        query,
+        located,
+        ...(resolvedBy ? { resolvedBy } : {}),
+        ...(request.target?.query == null ? {} : { asked: JSON.stringify(request.target) }),
+      },
     };
   } catch (error) {
     // A target named two ways, an unknown ref, a closed window: the operation will say so itself.
@@ -130,11 +145,25 @@ function describedTarget(
   return {
     kind: 'element',
     role: asked.role ?? 'unresolved',
-    name: asked.name ?? asked.text ?? asked.testId ?? asked.selector ?? asked.ref ?? '',
+    name: asked.name ?? asked.text ?? asked.testId ?? asked.selector ?? asked.ref ?? asked.query ?? '',
     selector: asked.selector ?? (asked.testId ? `[data-testid="${asked.testId}"]` : null),
     windowId,
     previewError: why,
+    confidence: unresolvedConfidence(asked),
   };
+}
+
+/**
+ * A query target the preview could not resolve is scored by the best it could earn, so a rule on low
+ * confidence still sees a spatial query that resolves only after the preview's short wait.
+ */
+function unresolvedConfidence(asked: TargetRequest): Confidence | null {
+  if (asked.query == null) return null;
+  try {
+    return staticConfidence(parseSelector(asked.query));
+  } catch {
+    return null;
+  }
 }
 
 /** A PNG of the element for the approver; null when it cannot be taken quickly or is too large to send. */

@@ -15,11 +15,12 @@ import { similarRefs, type Wanted } from '../snapshot/similar.js';
 import { type Snapshot, type SnapshotNode, toSnapshotNode } from '../snapshot/snapshot.js';
 import { withCandidateRefs } from './ambiguous-target.js';
 import { handedOver, type PreviewedTarget } from './handover.js';
+import type { ResolvedBy } from './selector/confidence.js';
 import { type SettleReport, settle } from './settle.js';
-import { type TargetRequest, toTargetQuery } from './target-input.js';
+import type { TargetRequest } from './target-input.js';
 import { withStateAfter } from './unconfirmed.js';
 import { confineUploadPaths } from './upload-paths.js';
-import { windowTarget } from './window-target.js';
+import { targetInWindow, windowTarget } from './window-target.js';
 
 /** Playwright's own default actionability wait is 30 s; agents are better served failing fast. */
 export const ACTION_TIMEOUT_DEFAULT_MS = 5_000;
@@ -60,6 +61,8 @@ export interface ActionOutcome {
   readonly diff: SnapshotDiff | null;
   /** How the effect was waited for; null when nothing read it (neither diff nor settle selected). */
   readonly settle: SettleReport | null;
+  /** How the target was found and how much to trust it; null without a target. */
+  readonly resolvedBy: ResolvedBy | null;
   readonly elapsedMs: number;
 }
 
@@ -71,8 +74,9 @@ export interface ActionOutcome {
 export async function performAction(session: Session, request: ActionRequest): Promise<ActionOutcome> {
   const started = Date.now();
   const handed = handedOver(session, request);
-  const { window, driver, query: asked } = handed ?? (await windowTarget(session, request));
   const timeoutMs = clamp(request.timeoutMs, ACTION_TIMEOUT_DEFAULT_MS, 0, ACTION_TIMEOUT_MAX_MS);
+  const chosen = handed ?? (await windowTarget(session, { ...request, timeoutMs }));
+  const { window, driver, query: asked } = chosen;
   const bounds = request.diffBounds === true;
   const before = request.wantDiff ? await capture(session, window, driver, bounds) : null;
   const { located, query } = handed
@@ -84,7 +88,7 @@ export async function performAction(session: Session, request: ActionRequest): P
   // Watched from just before the action, so the requests it starts are told from those already running.
   const watch = await driver.watchRequests();
   try {
-    await run(session, driver, query, request.action, timeoutMs).catch(async (error: unknown) => {
+    await run(session, window, driver, query, request.action, timeoutMs).catch(async (error: unknown) => {
       const context = { session, windowId: window.id, driver, located, watch, timeoutMs };
       throw withRecovery(await withStateAfter(error, context), session, window.id, located);
     });
@@ -99,6 +103,7 @@ export async function performAction(session: Session, request: ActionRequest): P
       target,
       diff: before && after ? diff(before, after) : null,
       settle: settled,
+      resolvedBy: chosen.resolvedBy ?? null,
       elapsedMs: Date.now() - started,
     };
   } finally {
@@ -108,6 +113,7 @@ export async function performAction(session: Session, request: ActionRequest): P
 
 async function run(
   session: Session,
+  window: SessionWindow,
   driver: WindowDriver,
   query: TargetQuery | undefined,
   action: ActionSpec,
@@ -120,7 +126,7 @@ async function run(
     action.type === 'pressKeys'
       ? { type: 'press', key: action.key }
       : action.type === 'dragTo'
-        ? { type: 'dragTo', to: toTargetQuery(action.to, (ref) => session.snapshots.resolve(ref)).query }
+        ? { type: 'dragTo', to: await targetInWindow(session, window, driver, action.to, timeoutMs) }
         : action.type === 'setInputFiles'
           ? { type: 'setInputFiles', paths: await confineUploadPaths(action.paths, session.uploadRoots) }
           : action;

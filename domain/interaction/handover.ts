@@ -1,5 +1,6 @@
 import type { ResolvedNode, TargetQuery, WindowDriver } from '../../transports/contract/window-driver.js';
 import type { Session, SessionWindow } from '../sessions/session.js';
+import type { ResolvedBy } from './selector/confidence.js';
 import { type TargetRequest, toTargetQuery } from './target-input.js';
 
 /**
@@ -12,6 +13,9 @@ export interface PreviewedTarget {
   readonly driver: WindowDriver;
   readonly query: TargetQuery;
   readonly located: ResolvedNode;
+  readonly resolvedBy?: ResolvedBy;
+  /** For a `query` target: the target as asked, since its resolved `query` is a key the request never named. */
+  readonly asked?: string;
 }
 
 export interface HandoverRequest {
@@ -25,6 +29,7 @@ export function handedOver(session: Session, request: HandoverRequest): Previewe
   const { previewed, target } = request;
   if (!previewed || !target || !session.hasWindow(previewed.window.id)) return null;
   if (request.window && request.window !== previewed.window.id) return null;
+  if (target.query != null) return previewed.asked === JSON.stringify(target) ? previewed : null;
   try {
     const resolved = toTargetQuery(target, (ref) => session.snapshots.resolve(ref));
     if (resolved.windowId && resolved.windowId !== previewed.window.id) return null;

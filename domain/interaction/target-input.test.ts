@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RefLocation, toTargetQuery } from './target-input.js';
+import { querySelectorOf, type RefLocation, toTargetQuery } from './target-input.js';
 
 const refs: Record<string, RefLocation> = {
   e1: { windowId: 'w1', documentId: 'd1', key: 11 },
@@ -41,6 +41,8 @@ describe('target input', () => {
     [{ name: 'Save' }, /give `role` too/],
     [{ text: 'x', nth: -1 }, /zero-based/],
     [{ ref: 'e1', within: { ref: 'e2' } }, /different windows/],
+    [{ query: 'role=button', testId: 'x' }, /testId and query/],
+    [{ role: 'button', within: { query: 'role=list' } }, /cannot sit inside another target/],
   ])('refuses %j as BAD_INPUT', (request, message) => {
     expect(() => toTargetQuery(request, resolveRef)).toThrow(message);
     try {
@@ -48,5 +50,13 @@ describe('target input', () => {
     } catch (error) {
       expect(error).toMatchObject({ code: 'BAD_INPUT' });
     }
+  });
+
+  it('parses a query target, and refuses what the query says itself', () => {
+    expect(querySelectorOf({ role: 'button' })).toBeNull();
+    expect(querySelectorOf({ query: 'role=button', nth: 1 })?.alternatives).toHaveLength(1);
+    expect(() => querySelectorOf({ query: 'role=button', within: { ref: 'e1' } })).toThrow(/A >> B/);
+    expect(() => querySelectorOf({ query: 'name=x', exact: false })).toThrow(/name~=/);
+    expect(() => querySelectorOf({ query: 'role=' })).toThrow(/column 6/);
   });
 });

@@ -1,5 +1,6 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { TargetQuery, TargetSpec } from '../../transports/contract/window-driver.js';
+import { parseSelector, type Selector } from './selector/parser.js';
 
 /** A target as clients give it: exactly one way of naming the element, optionally narrowed. */
 export interface TargetRequest {
@@ -9,6 +10,8 @@ export interface TargetRequest {
   readonly role?: string | null;
   readonly name?: string | null;
   readonly text?: string | null;
+  /** A query selector (`role=button name="Save"`, `A >> B`, `X right-of Y`, `A ?? B`), resolved in the domain. */
+  readonly query?: string | null;
   /** For `role` + `name` and `text`: whole-string, case-sensitive match (default true for names, false for text). */
   readonly exact?: boolean | null;
   readonly nth?: number | null;
@@ -28,26 +31,45 @@ export interface ResolvedTargetRequest {
   readonly windowId: string | undefined;
 }
 
-const WAYS = ['ref', 'selector', 'testId', 'role', 'text'] as const;
+const WAYS = ['ref', 'selector', 'testId', 'role', 'text', 'query'] as const;
+
+/**
+ * A `query` target's parsed selector, or null for the other ways. It is resolved over the window's snapshot
+ * (selector/resolve.ts) rather than handed to a transport, so it takes no `within` (`A >> B` says that) and
+ * nests in no other target's `within`.
+ */
+export function querySelectorOf(request: TargetRequest): Selector | null {
+  if (request.query == null) return null;
+  assertOneWay(request);
+  if (request.within != null) {
+    throw new StagegraphError(
+      'BAD_INPUT',
+      'A `query` target takes no `within`; say it in the query: `A >> B`.',
+    );
+  }
+  if (request.exact != null) {
+    throw new StagegraphError(
+      'BAD_INPUT',
+      'A `query` target takes no `exact`: `name=` is exact, `name~=` contains.',
+    );
+  }
+  if (request.nth != null && request.nth < 0) {
+    throw new StagegraphError('BAD_INPUT', `nth is zero-based and cannot be ${request.nth}.`);
+  }
+  return parseSelector(request.query);
+}
 
 /** Validates a client's target and turns refs into document keys; mistakes are BAD_INPUT naming the fix. */
 export function toTargetQuery(
   request: TargetRequest,
   resolveRef: (ref: string) => RefLocation,
 ): ResolvedTargetRequest {
-  if (request.name != null && request.role == null) {
-    throw new StagegraphError('BAD_INPUT', '`name` narrows a `role` target; give `role` too.', {
-      hint: 'For example `{ role: "button", name: "Save" }`, or use `text` to match visible text.',
-    });
-  }
-  const given = WAYS.filter((way) => request[way] != null && request[way] !== '');
-  if (given.length !== 1) {
+  assertOneWay(request);
+  if (request.query != null) {
     throw new StagegraphError(
       'BAD_INPUT',
-      given.length === 0
-        ? 'A target needs one of ref, selector, testId, role (with an optional name) or text.'
-        : `A target takes one of ref, selector, testId, role or text; got ${given.join(' and ')}.`,
-      { hint: 'Prefer a ref from a snapshot: `{ ref: "e12" }`.' },
+      'A `query` target names one element of its window and cannot sit inside another target.',
+      { hint: 'Put the scope in the query itself: `A >> B`.' },
     );
   }
   if (request.nth != null && request.nth < 0) {
@@ -66,6 +88,24 @@ export function toTargetQuery(
     },
     windowId: windowId ?? within?.windowId,
   };
+}
+
+function assertOneWay(request: TargetRequest): void {
+  if (request.name != null && request.role == null) {
+    throw new StagegraphError('BAD_INPUT', '`name` narrows a `role` target; give `role` too.', {
+      hint: 'For example `{ role: "button", name: "Save" }`, or use `text` to match visible text.',
+    });
+  }
+  const given = WAYS.filter((way) => request[way] != null && request[way] !== '');
+  if (given.length !== 1) {
+    throw new StagegraphError(
+      'BAD_INPUT',
+      given.length === 0
+        ? 'A target needs one of ref, selector, testId, role (with an optional name), text or query.'
+        : `A target takes one of ref, selector, testId, role, text or query; got ${given.join(' and ')}.`,
+      { hint: 'Prefer a ref from a snapshot: `{ ref: "e12" }`.' },
+    );
+  }
 }
 
 function specOf(

@@ -84,7 +84,7 @@ export type SessionStatus =
   /** Ended by stop or forceKill (or server shutdown) of an app Stagegraph started. */
   | 'STOPPED';
 
-/** One element, named exactly one way: a ref from a snapshot (preferred), a CSS selector, a test id, a role with an optional accessible name, or visible text. */
+/** One element, named exactly one way: a ref from a snapshot (preferred), a CSS selector, a test id, a role with an optional accessible name, visible text, or a query selector (the same language on every transport). */
 export type TargetInput = {
   /** Whole-string match for name (default true) and text. */
   exact?: boolean | null | undefined;
@@ -92,6 +92,8 @@ export type TargetInput = {
   name?: string | null | undefined;
   /** Zero-based pick when several match. */
   nth?: number | null | undefined;
+  /** A query selector, resolved over the window's snapshot the same way on Electron, Chromium and desktop windows: predicates `role=button name="Save"` (exact), `name~="sav"` (contains, any case), `text=`/`text~=` (name or value), `enabled=`, `visible=`, `testId=`, `atspiPath=`, ANDed; `A >> B` (B inside the one match of A); `X right-of Y` (also left-of, above, below, near: nearest to the one anchor Y); `A ?? B` (B only when A matches nothing). SELECTOR_SYNTAX names the column of a mistake. The action's `resolvedBy` says how it was found. */
+  query?: string | null | undefined;
   /** A ref from a snapshot (e12): the preferred way, and it knows its window. REF_STALE when its element has left the page. */
   ref?: string | number | null | undefined;
   /** An ARIA role, e.g. button, textbox, link. */
