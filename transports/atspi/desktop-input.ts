@@ -1,13 +1,53 @@
 import type { Bounds } from '../contract/transport.js';
 import type { Screenshot } from '../contract/window-driver.js';
+import type { AtspiBus } from './atspi-bus.js';
+import { DeviceEvents } from './device-events.js';
+import { Keyboard } from './keyboard.js';
+import { Pointer } from './pointer.js';
+import { captureScreen } from './x11-capture.js';
+import { LazyX11 } from './x11-connection.js';
 
-/** Keyboard, pointer and screen capture on the desktop's X server: what AT-SPI itself cannot do. */
+/**
+ * Keyboard, pointer and screen of a desktop, as one person at the machine would use them: what the window
+ * driver falls back on where an accessible action or text call does not do what a click or a key does.
+ *
+ * Keys and clicks go through the accessibility registry's device event controller first (device-events.ts
+ * says why), XTEST on the X server directly when it cannot deliver; captures read the X root window. One X
+ * connection serves all of it, opened on first use: keys need its keyboard map, captures its pixels.
+ */
 export interface DesktopInput {
-  /** Playwright key names: 'Enter', 'Tab', 'Control+a', 'a'. */
+  /** Playwright key names: 'Enter', 'Tab', 'Control+a', 'Shift+Tab', 'a', 'ArrowDown', 'F5'. */
   pressKey(key: string): Promise<void>;
   typeText(text: string, delayMs?: number): Promise<void>;
   /** Screen pixels. */
   clickAt(x: number, y: number, button: 'left' | 'right' | 'middle', clickCount: number): Promise<void>;
-  /** The X server's pixels in `region` (the whole screen when null). */
   capture(region: Bounds | null, format: 'png' | 'jpeg', quality?: number): Promise<Screenshot>;
+  /** Closes the X connection; the input is unusable afterwards. */
+  dispose?(): Promise<void>;
+}
+
+export interface DesktopInputOptions {
+  /** False sends keys and clicks through XTEST only (the registry's controller is not asked). */
+  readonly deviceEvents?: boolean;
+}
+
+export function createDesktopInput(
+  bus: AtspiBus,
+  display: string,
+  options: DesktopInputOptions = {},
+): DesktopInput {
+  const x = new LazyX11(display);
+  const events = new DeviceEvents(
+    bus,
+    options.deviceEvents === false ? 'turned off by the caller' : undefined,
+  );
+  const keyboard = new Keyboard(events, x);
+  const pointer = new Pointer(events, x);
+  return {
+    pressKey: (key) => keyboard.press(key),
+    typeText: (text, delayMs) => keyboard.type(text, delayMs),
+    clickAt: (atX, atY, button, clickCount) => pointer.click(atX, atY, button, clickCount),
+    capture: async (region, format, quality) => captureScreen(await x.get(), region, format, quality),
+    dispose: () => x.close(),
+  };
 }
