@@ -44,6 +44,10 @@ export interface RawNode {
   readonly url?: string;
   /** How many options a native select holds, so a listing can count them without listing them. */
   readonly optionCount?: number;
+  /** A desktop node's AT-SPI role name (`push button`, `password text`); absent for page nodes. */
+  readonly atspiRole?: string;
+  /** A desktop node's AT-SPI object path on its application's bus; absent for page nodes. */
+  readonly atspiPath?: string;
 }
 
 /** What a secret's value reads as, everywhere. */

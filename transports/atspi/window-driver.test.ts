@@ -1,0 +1,265 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StagegraphError } from '../../errors/stagegraph-error.js';
+import { type RawNode, type RawSnapshot, REDACTED_VALUE } from '../contract/window-driver.js';
+import { ACCESSIBLE_IFACE, type AccessibleRef, AtspiBus } from './atspi-bus.js';
+import { type DesktopHost, openDesktop } from './desktop-host.js';
+import type { DesktopInput } from './desktop-input.js';
+import { KeyTable } from './key-table.js';
+import { DesktopWindowDriver } from './window-driver.js';
+
+const WAIT_MS = 30_000;
+
+/** None of these tests needs the X pointer, keyboard or capture: every action goes through AT-SPI. */
+const noInput: DesktopInput = {
+  pressKey: () => Promise.reject(new Error('pressKey is not exercised here')),
+  typeText: () => Promise.reject(new Error('typeText is not exercised here')),
+  clickAt: () => Promise.reject(new Error('clickAt is not exercised here')),
+  capture: () => Promise.reject(new Error('capture is not exercised here')),
+};
+
+let host: DesktopHost;
+let bus: AtspiBus;
+let app: ChildProcess;
+let driver: DesktopWindowDriver;
+const lines: string[] = [];
+const lineWaiters = new Set<() => void>();
+
+/** Resolves once the app has printed `line` (it prints one line per change it sees). */
+function appPrinted(line: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!lines.includes(line)) return;
+      lineWaiters.delete(check);
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      lineWaiters.delete(check);
+      reject(new Error(`the app did not print ${line}; it printed ${JSON.stringify(lines)}`));
+    }, WAIT_MS);
+    lineWaiters.add(check);
+    check();
+  });
+}
+
+async function fixtureWindow(): Promise<AccessibleRef> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    for (const application of await bus.applications()) {
+      const [children] = await bus.call(
+        application.busName,
+        application.path,
+        ACCESSIBLE_IFACE,
+        'GetChildren',
+      );
+      for (const [busName, path] of children as [string, string][]) {
+        const ref = { busName, path };
+        if ((await bus.property(ref, ACCESSIBLE_IFACE, 'Name')) === 'Desktop Fixture') return ref;
+      }
+    }
+    if (Date.now() > deadline)
+      throw new Error('the fixture never registered with the accessibility registry');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function find(snapshot: RawSnapshot, role: string, name: string): RawNode {
+  const node = snapshot.nodes.find((candidate) => candidate.role === role && candidate.name === name);
+  if (!node) throw new Error(`no ${role} named ${name} in the snapshot`);
+  return node;
+}
+
+async function failure(promise: Promise<unknown>): Promise<StagegraphError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as StagegraphError;
+  }
+  throw new Error('expected a failure');
+}
+
+beforeAll(async () => {
+  host = await openDesktop({}, WAIT_MS);
+  bus = await AtspiBus.connect(host.sessionBusAddress, WAIT_MS);
+  app = spawn('/usr/bin/python3', ['fixtures/desktop-app/app.py'], {
+    env: { ...process.env, ...host.env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let buffered = '';
+  app.stdout?.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    const complete = buffered.split('\n');
+    buffered = complete.pop() ?? '';
+    lines.push(...complete);
+    for (const check of [...lineWaiters]) check();
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the fixture did not start')), WAIT_MS);
+    const check = () => {
+      if (!lines.some((line) => line.startsWith('ready pid='))) return;
+      lineWaiters.delete(check);
+      clearTimeout(timer);
+      resolve();
+    };
+    lineWaiters.add(check);
+  });
+  driver = new DesktopWindowDriver({
+    bus,
+    window: await fixtureWindow(),
+    keys: new KeyTable(),
+    input: noInput,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  driver?.dispose();
+  if (app?.pid) {
+    try {
+      process.kill(-app.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  bus?.disconnect();
+  await host?.dispose();
+});
+
+describe('DesktopWindowDriver on the GTK fixture', () => {
+  it('reads the form with page-engine roles and names, secrets redacted, and the 1,000 rows', async () => {
+    let started = Date.now();
+    const first = await driver.snapshot({});
+    const firstMs = Date.now() - started;
+    started = Date.now();
+    const second = await driver.snapshot({});
+    const secondMs = Date.now() - started;
+    started = Date.now();
+    await driver.snapshot({ bounds: false });
+    const unboundedMs = Date.now() - started;
+    console.log(
+      `full snapshot of ${first.nodes.length} nodes: first ${firstMs} ms, second ${secondMs} ms, second without bounds ${unboundedMs} ms`,
+    );
+
+    expect(first.title).toBe('Desktop Fixture');
+    expect(first.nodes[0]?.role).toBe('window');
+    expect(find(first, 'textbox', 'Name').value).toBe('');
+    const password = find(first, 'textbox', 'Password');
+    expect(password.value).toBe(REDACTED_VALUE);
+    expect(password.secret).toBe(true);
+    expect(password.atspiRole).toBe('password text');
+    expect(find(first, 'checkbox', 'Subscribe').interactive).toBe(true);
+    expect(find(first, 'combobox', 'Colour').value).toBe('Red');
+    expect(find(first, 'spinbutton', 'Quantity').value).toBe('0');
+    const submit = find(first, 'button', 'Submit');
+    expect(submit.bbox?.width).toBeGreaterThan(0);
+    expect(submit.atspiPath).toMatch(/^\/org\/a11y\/atspi\/accessible\//);
+    expect(find(first, 'menuitem', 'Save').states).toContain('DISABLED');
+    const rows = first.nodes.filter((node) => node.role === 'listitem');
+    expect(rows).toHaveLength(1000);
+    expect(rows[999]?.name).toBe('Row 1000');
+
+    const keyOf = (snapshot: RawSnapshot) =>
+      new Map(snapshot.nodes.map((node) => [`${node.role}|${node.name}`, node.key]));
+    expect(keyOf(second)).toEqual(keyOf(first));
+    expect(second.documentId).toBe(first.documentId);
+  }, 120_000);
+
+  it('honours interactiveOnly, within and depth', async () => {
+    const interactive = await driver.snapshot({ interactiveOnly: true, bounds: false });
+    expect(interactive.nodes.slice(1).every((node) => node.interactive)).toBe(true);
+    expect(interactive.nodes.some((node) => node.role === 'text')).toBe(false);
+    const list = find(await driver.snapshot({ bounds: false }), 'listbox', '');
+    const within = await driver.snapshot({ within: list.key, bounds: false });
+    expect(within.nodes[0]?.key).toBe(list.key);
+    expect(within.nodes.slice(1).every((node) => node.role === 'listitem')).toBe(true);
+    expect(within.nodes).toHaveLength(1001);
+    const shallow = await driver.snapshot({ depth: 1, bounds: false });
+    const rootKey = shallow.nodes[0]?.key;
+    expect(shallow.nodes.slice(1).every((node) => node.parent === rootKey)).toBe(true);
+  }, 60_000);
+
+  it('reports a disabled menu item with the page engine code', async () => {
+    const error = await failure(
+      driver.act({ spec: { kind: 'role', role: 'menuitem', name: 'Save' } }, { type: 'click' }, 1_000),
+    );
+    expect(error.code).toBe('ELEMENT_DISABLED');
+  }, 60_000);
+
+  it('answers AMBIGUOUS_TARGET with candidates, and SELECTOR_NO_MATCH for none', async () => {
+    const ambiguous = await failure(driver.locate({ spec: { kind: 'text', text: 'Row 1' } }, 1_000));
+    expect(ambiguous.code).toBe('AMBIGUOUS_TARGET');
+    const details = ambiguous.details as { count: number; candidates: { node: RawNode }[] };
+    expect(details.count).toBe(112);
+    expect(details.candidates).toHaveLength(10);
+    expect(details.candidates[0]?.node.name).toBe('Row 1');
+    const exact = await driver.locate({ spec: { kind: 'text', text: 'Row 1', exact: true } }, 1_000);
+    expect(exact.node.role).toBe('listitem');
+    const none = await failure(driver.locate({ spec: { kind: 'role', role: 'button', name: 'Nope' } }, 500));
+    expect(none.code).toBe('SELECTOR_NO_MATCH');
+    const selector = await failure(driver.locate({ spec: { kind: 'selector', selector: '#x' } }, 500));
+    expect(selector.code).toBe('BAD_INPUT');
+  }, 60_000);
+
+  it('fills, checks and selects through AT-SPI, and the app sees each', async () => {
+    await driver.act(
+      { spec: { kind: 'role', role: 'textbox', name: 'Name' } },
+      { type: 'fill', value: 'Ada' },
+      WAIT_MS,
+    );
+    await appPrinted('name=Ada');
+    expect(find(await driver.snapshot({ bounds: false }), 'textbox', 'Name').value).toBe('Ada');
+
+    await driver.act(
+      { spec: { kind: 'role', role: 'checkbox', name: 'Subscribe' } },
+      { type: 'setChecked', checked: true },
+      WAIT_MS,
+    );
+    await appPrinted('subscribe=True');
+
+    await driver.act(
+      { spec: { kind: 'role', role: 'combobox', name: 'Colour' } },
+      { type: 'selectOption', labels: ['Green'] },
+      WAIT_MS,
+    );
+    await appPrinted('colour=Green');
+    const result = await driver.expect(
+      'VALUE',
+      { equals: 'Green' },
+      { spec: { kind: 'role', role: 'combobox', name: 'Colour' } },
+      WAIT_MS,
+    );
+    expect(result.actual).toBe('Green');
+
+    await driver.act(
+      { spec: { kind: 'role', role: 'spinbutton', name: 'Quantity' } },
+      { type: 'fill', value: '3' },
+      WAIT_MS,
+    );
+    await appPrinted('quantity=3');
+  }, 120_000);
+
+  it('waits for a later change on the app signals', async () => {
+    const status = find(await driver.snapshot({ bounds: false }), 'text', 'Ready');
+    const target = {
+      spec: {
+        kind: 'key' as const,
+        key: status.key,
+        ref: 'e1',
+        documentId: (await driver.snapshot({ depth: 0, bounds: false })).documentId,
+      },
+    };
+    const before = await driver.nextChange(null, 0);
+    await driver.act(
+      { spec: { kind: 'role', role: 'button', name: 'Change later' } },
+      { type: 'click' },
+      WAIT_MS,
+    );
+    const result = await driver.expect('TEXT', { equals: 'Changed' }, target, WAIT_MS);
+    expect(result.actual).toBe('Changed');
+    await appPrinted('status=Changed');
+    expect(await driver.nextChange(before, WAIT_MS)).toBeGreaterThan(before);
+    const failed = await failure(driver.expect('TEXT', { equals: 'Never' }, target, 300));
+    expect(failed.code).toBe('EXPECTATION_FAILED');
+  }, 60_000);
+});
