@@ -41,6 +41,12 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'Install the desktop packages (apt-get install -y xvfb dbus at-spi2-core), or set DISPLAY and DBUS_SESSION_BUS_ADDRESS to a running X desktop with accessibility on.',
   },
+  DESKTOP_APP_NOT_FOUND: {
+    meaning:
+      "No application registered with the desktop's accessibility registry has the pid or accessible name asked for (attachDesktop); `details.registered` lists those that are.",
+    retryable: true,
+    hint: 'List the accessible apps with `desktopApps { name pid windowTitles }`. An app is listed only once its accessibility bridge is loaded: GTK loads it unless NO_AT_BRIDGE=1, Qt needs QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1; a just-started app may still be registering.',
+  },
   LAUNCH_FAILED: {
     meaning:
       'The app could not be started: no executable resolved, the entry script is missing, or the process died during start-up.',

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import {
   type DebuggableApp,
+  type DesktopApp,
   isAttachTransport,
+  isDesktopTransport,
   isInjectTransport,
   isLaunchTransport,
   type LaunchOptions,
@@ -20,6 +22,12 @@ import {
   type InjectRequest,
   injectOptions,
 } from './attach-requests.js';
+import {
+  type DesktopAttachRequest,
+  type DesktopLaunchRequest,
+  desktopAttachOptions,
+  desktopLaunchOptions,
+} from './desktop-requests.js';
 import { sessionActions } from './next-actions.js';
 import { Session, type SessionFiles, type SessionLaunch } from './session.js';
 import type { SessionTopics } from './session-event.js';
@@ -172,6 +180,46 @@ export class SessionRegistry {
     );
   }
 
+  /** Starts a desktop app (on a desktop of its own when the server has none), records its output, and follows it. */
+  async launchDesktop(request: DesktopLaunchRequest): Promise<Session> {
+    this.#assertAccepting();
+    const transport = this.#transportFor('LAUNCH', isDesktopTransport);
+    const id = this.#reserveId();
+    const options = desktopLaunchOptions(request, join(this.#files.artifactsDir, id));
+    const started = Date.now();
+    const transportSession = await transport.launchDesktop(options);
+    return this.#adopt(
+      id,
+      transport,
+      transportSession,
+      { main: null, executablePath: request.command },
+      Math.max(0, options.timeoutMs - (Date.now() - started)),
+      `launchDesktop of ${request.command}`,
+    );
+  }
+
+  /** Reaches an app of the current desktop by pid or accessible name; it keeps running when let go. */
+  async attachDesktop(request: DesktopAttachRequest): Promise<Session> {
+    this.#assertAccepting();
+    const transport = this.#transportFor('ATTACH', isDesktopTransport);
+    const options = desktopAttachOptions(request);
+    const transportSession = await transport.attachDesktop(options);
+    const which = options.pid !== undefined ? `pid ${options.pid}` : `app ${options.appName}`;
+    return this.#adopt(
+      this.#reserveId(),
+      transport,
+      transportSession,
+      NOT_LAUNCHED,
+      0,
+      `attachDesktop to ${which}`,
+    );
+  }
+
+  /** The accessible apps of the current desktop. */
+  desktopApps(): Promise<DesktopApp[]> {
+    return this.#transportFor('ATTACH', isDesktopTransport).desktopApps();
+  }
+
   /** Debuggable browsers and apps answering on loopback ports. */
   discover(ports: readonly number[], host?: string | null): Promise<DebuggableApp[]> {
     return this.#transportFor('ATTACH', isAttachTransport).discover(ports, host ?? ATTACH_HOST_DEFAULT);
@@ -257,7 +305,7 @@ export class SessionRegistry {
   }
 
   #transportFor<T extends Transport>(
-    capability: 'ATTACH' | 'INJECT',
+    capability: 'ATTACH' | 'INJECT' | 'LAUNCH',
     kind: (transport: Transport) => transport is T,
   ): T {
     const transport = [...this.#transports.values()].find(

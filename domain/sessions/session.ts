@@ -131,6 +131,11 @@ export class Session {
     return this.#transport.ownsProcess !== false;
   }
 
+  /** Why the session can do less than its transport, in words (a desktop with no X input path). */
+  get capabilityNotes(): readonly string[] {
+    return this.#transport.capabilityNotes ?? [];
+  }
+
   /** The CDP or inspector endpoint of an attached session. */
   get endpoint(): string | null {
     return this.#transport.endpoint ?? null;

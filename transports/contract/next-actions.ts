@@ -12,4 +12,6 @@ export const transportActions = {
   /** The same inject with a longer budget: twice the one that ran out, at most INJECT_RETRY_MAX_MS. */
   injectAgain: (pid: number, timeoutMs: number) =>
     `mutation { inject(input: { pid: ${pid}, timeoutMs: ${Math.min(timeoutMs * 2, INJECT_RETRY_MAX_MS)} }) { id status } }`,
+  /** The accessible apps of the current desktop, by name and pid, for attachDesktop. */
+  desktopApps: () => 'query { desktopApps { name pid windowTitles } }',
 };

@@ -215,6 +215,8 @@ export interface TransportSession {
   readonly app: AppInfo;
   /** This session's own matrix where it is narrower than its transport's (what an inject upgrade achieved). */
   readonly capabilities?: CapabilityMatrix;
+  /** Why `capabilities` is narrower than the transport's, a sentence each, where the session knows. */
+  readonly capabilityNotes?: readonly string[];
   /**
    * False for an app Stagegraph reached but did not start: stop and forceKill are refused (they would kill
    * someone else's process) and detach lets go instead. Absent means true.
