@@ -238,6 +238,45 @@ describe('DesktopInput on a real Xvfb desktop and the GTK fixture', () => {
     }
   });
 
+  it('moves the pointer, which on a desktop without a window manager decides where keys go', async () => {
+    const entry = centre(nameBounds);
+    await input.clickAt(entry.x, entry.y, 'left', 1);
+    await input.pressKey('End');
+    const from = lines.mark;
+    await input.moveTo?.(1100, 700);
+    await input.typeText('lost');
+    const over = centre(submitBounds);
+    await input.moveTo?.(over.x + submitBounds.width, over.y);
+    await input.typeText('q');
+    await lines.next((line) => line === 'name=xq', from, 'name=xq');
+    expect(lines.lines.slice(from).some((line) => line.includes('lost'))).toBe(false);
+    const typed = lines.mark;
+    await input.pressKey('Backspace');
+    await lines.next((line) => line === 'name=x', typed, 'name=x after Backspace');
+  });
+
+  it('falls back to XTEST when the accessibility bus cannot carry the device events', async () => {
+    const gone = await AtspiBus.connect(host.sessionBusAddress, WAIT_MS);
+    gone.disconnect();
+    const fallback = createDesktopInput(gone, host.display);
+    try {
+      const from = lines.mark;
+      const at = centre(nameBounds);
+      await fallback.clickAt(at.x, at.y, 'left', 2);
+      await fallback.pressKey('End');
+      await fallback.typeText('y');
+      await lines.next((line) => line === 'name=xy', from, 'name=xy');
+      const typed = lines.mark;
+      await fallback.pressKey('Shift+Home');
+      await fallback.pressKey('Delete');
+      await lines.next((line) => line === 'name=', typed, 'name= after Shift+Home, Delete');
+      await fallback.typeText('x');
+      await lines.next((line) => line === 'name=x', typed, 'name=x typed again');
+    } finally {
+      await fallback.dispose?.();
+    }
+  });
+
   it('measures click latency through the device event controller and through XTEST directly', async () => {
     const xtest = createDesktopInput(bus, host.display, { deviceEvents: false });
     try {

@@ -22,6 +22,11 @@ export interface DesktopInput {
   /** Screen pixels. */
   clickAt(x: number, y: number, button: 'left' | 'right' | 'middle', clickCount: number): Promise<void>;
   capture(region: Bounds | null, format: 'png' | 'jpeg', quality?: number): Promise<Screenshot>;
+  /**
+   * Moves the pointer (screen px) without clicking. Without a window manager the X keyboard focus follows
+   * the pointer, so keys reach the window under it: move over a window before typing into it.
+   */
+  moveTo?(x: number, y: number): Promise<void>;
   /** Closes the X connection; the input is unusable afterwards. */
   dispose?(): Promise<void>;
 }
@@ -43,10 +48,18 @@ export function createDesktopInput(
   );
   const keyboard = new Keyboard(events, x);
   const pointer = new Pointer(events, x);
+  // One gesture at a time: a combo's modifiers must not be held while another call's keys or clicks go.
+  let last: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(gesture: () => Promise<T>): Promise<T> => {
+    const next = last.then(gesture, gesture);
+    last = next.catch(() => undefined);
+    return next;
+  };
   return {
-    pressKey: (key) => keyboard.press(key),
-    typeText: (text, delayMs) => keyboard.type(text, delayMs),
-    clickAt: (atX, atY, button, clickCount) => pointer.click(atX, atY, button, clickCount),
+    pressKey: (key) => inTurn(() => keyboard.press(key)),
+    typeText: (text, delayMs) => inTurn(() => keyboard.type(text, delayMs)),
+    clickAt: (atX, atY, button, clickCount) => inTurn(() => pointer.click(atX, atY, button, clickCount)),
+    moveTo: (atX, atY) => inTurn(() => pointer.move(atX, atY)),
     capture: async (region, format, quality) => captureScreen(await x.get(), region, format, quality),
     dispose: () => x.close(),
   };

@@ -33,10 +33,7 @@ export class Pointer {
         `clickCount must be a whole number of at least 1 (got ${clickCount}).`,
       );
     }
-    if (!Number.isFinite(x) || !Number.isFinite(y)) {
-      throw new StagegraphError('BAD_INPUT', `A click needs finite screen coordinates (got ${x}, ${y}).`);
-    }
-    const at = { x: Math.round(x), y: Math.round(y) };
+    const at = onScreen(x, y);
     const names = [
       ...Array.from({ length: Math.floor(clickCount / 2) }, () => `b${number}d`),
       ...(clickCount % 2 ? [`b${number}c`] : []),
@@ -46,6 +43,14 @@ export class Pointer {
       const left = clickCount - index * 2;
       return this.#fake(at, number, left);
     }
+  }
+
+  /** Moves the pointer there without a click: a hover, and on a desktop without a window manager, where
+   * the keyboard follows the pointer, what decides which window the next keys reach. */
+  async move(x: number, y: number): Promise<void> {
+    const at = onScreen(x, y);
+    if (await this.#events.mouse(at.x, at.y, 'abs')) return;
+    await (await this.#x.get()).fakeInput([{ type: FAKE.motion, detail: 0, ...at }]);
   }
 
   async #fake(at: { x: number; y: number }, button: number, count: number): Promise<void> {
@@ -60,4 +65,11 @@ export class Pointer {
     }
     await (await this.#x.get()).fakeInput(events);
   }
+}
+
+function onScreen(x: number, y: number): { x: number; y: number } {
+  if (!Number.isFinite(x) || !Number.isFinite(y)) {
+    throw new StagegraphError('BAD_INPUT', `The pointer needs finite screen coordinates (got ${x}, ${y}).`);
+  }
+  return { x: Math.round(x), y: Math.round(y) };
 }
