@@ -121,18 +121,18 @@ export const ERROR_CODES = {
     retryable: true,
     hint: 'Check the target against a fresh snapshot; `similarRefs` lists near candidates by role and name.',
   },
-  AMBIGUOUS_TARGET: {
-    meaning: 'The target matched more than one element and no `nth` was given.',
-    retryable: false,
-    hint: 'Add `nth`, narrow it with `within`, or use a ref; the candidates are listed in `details`.',
-  },
-  ELEMENT_DISABLED: {
   SELECTOR_SYNTAX: {
     meaning:
       'A `query` target is not a well-formed query selector; `details.column` (1-based) points at the mistake, `details.expected` says what belongs there and `details.found` what was there instead.',
     retryable: false,
     hint: 'Fix the query at the column named, e.g. `role=button name="Save"`, `name~="sav"`, `A >> B`, `role=textbox right-of name="Name"`, `A ?? B`; docs/agents.md, "Query selectors", has the grammar.',
   },
+  AMBIGUOUS_TARGET: {
+    meaning: 'The target matched more than one element and no `nth` was given.',
+    retryable: false,
+    hint: 'Add `nth`, narrow it with `within`, or use a ref; the candidates are listed in `details`.',
+  },
+  ELEMENT_DISABLED: {
     meaning: 'The target stayed disabled for the whole actionability timeout.',
     retryable: true,
     hint: 'Do what enables it first (fill required fields, wait for loading), or raise `timeoutMs`.',
