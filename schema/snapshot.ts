@@ -86,6 +86,18 @@ SnapshotNodeRef.implement({
       description: "CSS pixels in the window's viewport; null when the node renders no box.",
       resolve: ({ node }) => node.bbox,
     }),
+    atspiRole: t.string({
+      nullable: true,
+      description:
+        "A desktop node's AT-SPI role name as the toolkit reports it (`push button`, `password text`), beside the ARIA `role` it maps to; null for page nodes.",
+      resolve: ({ node }) => node.atspiRole ?? null,
+    }),
+    atspiPath: t.string({
+      nullable: true,
+      description:
+        "A desktop node's AT-SPI object path on its application's accessibility bus (`/org/a11y/atspi/accessible/12`), for tools such as accerciser; null for page nodes.",
+      resolve: ({ node }) => node.atspiPath ?? null,
+    }),
     interactive: t.boolean({
       description: 'True for what an agent acts on: links, buttons, form controls, focusable widgets.',
       resolve: ({ node }) => node.interactive,

@@ -56,6 +56,9 @@ export interface SnapshotNode {
   readonly url: string | null;
   /** A native select's option count; null for anything else. Lets an outline collapse the options. */
   readonly optionCount: number | null;
+  /** A desktop node's AT-SPI role name and object path; absent for page nodes. */
+  readonly atspiRole?: string;
+  readonly atspiPath?: string;
   readonly parentRef: string | null;
   readonly childRefs: readonly string[];
 }
@@ -83,6 +86,8 @@ export function toSnapshotNode(
     interactive: raw.interactive,
     url: raw.url ?? null,
     optionCount: raw.optionCount ?? null,
+    ...(raw.atspiRole === undefined ? {} : { atspiRole: raw.atspiRole }),
+    ...(raw.atspiPath === undefined ? {} : { atspiPath: raw.atspiPath }),
     parentRef,
     childRefs,
   };
