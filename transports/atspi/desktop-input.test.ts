@@ -316,6 +316,22 @@ describe('DesktopInput on a real Xvfb desktop and the GTK fixture', () => {
     }
   });
 
+  it('answers DESKTOP_UNAVAILABLE, not a hang, once its X server has gone', async () => {
+    const other = await openDesktop({}, WAIT_MS);
+    const doomed = createDesktopInput(bus, other.display, { deviceEvents: false });
+    try {
+      expect((await doomed.capture({ x: 0, y: 0, width: 8, height: 8 }, 'png')).width).toBe(8);
+      await other.dispose();
+      const capture = await doomed.capture(null, 'png').catch((caught) => caught);
+      expect((capture as StagegraphError).code).toBe('DESKTOP_UNAVAILABLE');
+      const click = await doomed.clickAt(10, 10, 'left', 1).catch((caught) => caught);
+      expect((click as StagegraphError).code).toBe('DESKTOP_UNAVAILABLE');
+    } finally {
+      await doomed.dispose?.();
+      await other.dispose();
+    }
+  });
+
   it('answers DESKTOP_UNAVAILABLE for an X server that cannot be reached', async () => {
     const nowhere = createDesktopInput(bus, ':4999');
     try {

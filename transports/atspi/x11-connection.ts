@@ -97,28 +97,40 @@ export class X11Connection {
   #keymap: Promise<Map<number, KeyPlace>> | undefined;
   #xtest: Promise<X11Xtest> | undefined;
   #lost: Error | undefined;
+  /** Requests awaiting a reply, failed at once when the connection goes: a reply would never come. */
+  readonly #pending = new Set<(error: Error) => void>();
 
   private constructor(display: X11Display, name: string) {
     this.#display = display;
     this.#name = name;
     display.client.on('error', (error) => {
-      this.#lost = error ?? new Error('connection error');
+      // The package also emits an X protocol error (it has the request's sequence number) after handing it
+      // to the request's callback; only a failure of the connection itself ends it.
+      if (typeof (error as { seq?: unknown } | undefined)?.seq === 'number') return;
+      this.#lose(error ?? new Error('connection error'));
     });
-    display.client.on('end', () => {
-      this.#lost ??= new Error('connection closed');
-    });
+    display.client.on('end', () => this.#lose(new Error('the server closed the connection')));
+  }
+
+  #lose(why: Error): void {
+    this.#lost ??= why;
+    const failure = unavailable(this.#name, `connection was lost (${why.message})`);
+    for (const fail of this.#pending) fail(failure);
+    this.#pending.clear();
   }
 
   static open(display: string, timeoutMs: number): Promise<X11Connection> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(unavailable(display, `did not answer within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
+      let late = false;
+      const timer = setTimeout(() => {
+        late = true;
+        reject(unavailable(display, `did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
       try {
         x11.createClient({ display }, (error, opened) => {
           clearTimeout(timer);
           if (error) reject(unavailable(display, `could not be reached (${error.message})`));
+          else if (late) opened.client.terminate();
           else resolve(new X11Connection(opened, display));
         });
       } catch (error) {
@@ -142,7 +154,9 @@ export class X11Connection {
     if (this.#lost)
       return Promise.reject(unavailable(this.#name, `connection was lost (${this.#lost.message})`));
     return new Promise((resolve, reject) => {
+      this.#pending.add(reject);
       send((error, result) => {
+        this.#pending.delete(reject);
         if (error) reject(unavailable(this.#name, `refused ${what} (${error.message})`));
         else resolve(result);
       });
@@ -210,7 +224,7 @@ export class X11Connection {
 
   close(): Promise<void> {
     if (this.#lost) return Promise.resolve();
-    this.#lost = new Error('connection closed');
+    this.#lose(new Error('closed by its owner'));
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.#display.client.terminate();
