@@ -1,0 +1,126 @@
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type {
+  EvalOutcome,
+  IpcInvocation,
+  MenuInvocation,
+  NativeMenuItem,
+  NativeSurface,
+  OpenContextMenu,
+  TrayInvocation,
+  TrayState,
+} from '../contract/native.js';
+import type { AccessibleRef, AtspiBus } from './atspi-bus.js';
+import {
+  AppObjects,
+  findMenuBar,
+  invokeMenuNode,
+  type MenuNode,
+  type MenuObject,
+  readMenuNodes,
+} from './menu-bar.js';
+import { hasState } from './states.js';
+
+/** Parents under which a showing menu is part of something else: a menu bar's menu, a submenu, a combo's list. */
+const OWNED_MENU_PARENTS = new Set(['menu bar', 'menu', 'menu item', 'combo box']);
+const POPUP_ROLES = new Set(['menu', 'popup menu']);
+
+/**
+ * The native surface of a desktop session, over AT-SPI: the application menu is the window's menu bar and
+ * a context menu is a popup menu the app is showing, both read and clicked through the accessibility tree.
+ * What only an Electron main process has — trays it made, dialog policies, IPC, main and renderer eval —
+ * has no AT-SPI counterpart: trays live in the shell's StatusNotifier protocol, not in the app's tree, and
+ * the rest are refused with CAPABILITY_UNSUPPORTED rather than pretended.
+ */
+export function createDesktopNativeSurface(bus: AtspiBus, windows: () => AccessibleRef[]): NativeSurface {
+  let popups = 0;
+  let open: { path: string; seq: number; time: string } | null = null;
+
+  /** The windows' menu bars, the focused window's (ACTIVE) first: the first that has one answers. */
+  const menuBar = async (withAccelerators: boolean): Promise<MenuNode[] | null> => {
+    const refs = windows();
+    const apps = await readApps(bus, refs);
+    const candidates = refs
+      .map((ref) => ({ ref, objects: apps.get(ref.busName) }))
+      .flatMap(({ ref, objects }) => (objects ? [{ ref, objects }] : []));
+    const active = ({ ref, objects }: (typeof candidates)[number]) => {
+      const states = objects.get(ref)?.states;
+      return states !== undefined && hasState(states, 'ACTIVE');
+    };
+    for (const { ref, objects } of [...candidates.filter(active), ...candidates.filter((c) => !active(c))]) {
+      const bar = await findMenuBar(objects, ref);
+      if (bar) return readMenuNodes(bus, objects, bar, withAccelerators);
+    }
+    return null;
+  };
+
+  /** A popup menu the app is showing, read with its items; forgets the last one when none shows. */
+  const popup = async (
+    withAccelerators: boolean,
+  ): Promise<{ menu: OpenContextMenu; nodes: MenuNode[] } | null> => {
+    for (const objects of (await readApps(bus, windows())).values()) {
+      const shown = showingPopup(objects);
+      if (!shown) continue;
+      const nodes = await readMenuNodes(bus, objects, shown, withAccelerators);
+      const path = `${shown.ref.busName}${shown.ref.path}`;
+      if (open?.path !== path) open = { path, seq: ++popups, time: new Date().toISOString() };
+      const items: NativeMenuItem[] = nodes.map((node) => node.item);
+      return {
+        menu: { seq: open.seq, browserWindowId: null, x: null, y: null, time: open.time, items },
+        nodes,
+      };
+    }
+    open = null;
+    return null;
+  };
+
+  return {
+    instrumented: false,
+    applicationMenu: async () => {
+      const nodes = await menuBar(true);
+      return nodes ? nodes.map((node) => node.item) : null;
+    },
+    invokeMenuItem: async (path) => invokeMenuNode(bus, await menuBar(false), path),
+    contextMenu: async () => (await popup(true))?.menu ?? null,
+    invokeContextMenuItem: async (path): Promise<MenuInvocation> =>
+      invokeMenuNode(bus, (await popup(false))?.nodes ?? null, path),
+    // A tray icon is the shell's StatusNotifierItem on the session bus, not an object of the app's
+    // accessibility tree: AT-SPI has none to list.
+    trays: async (): Promise<TrayState[]> => [],
+    invokeTray: async (): Promise<TrayInvocation> => ({ emitted: false, reason: 'not_found', tray: null }),
+    setDialogPolicy: async () => unsupported('Answering native dialogs by policy'),
+    windowIdOf: async () => null,
+    setIpcCapture: async () => unsupported('IPC capture'),
+    invokeIpc: async (): Promise<IpcInvocation> => unsupported('IPC'),
+    evalMain: async (): Promise<EvalOutcome> => unsupported('Main-process eval'),
+    evalRenderer: async (): Promise<EvalOutcome> => unsupported('Renderer eval'),
+  };
+}
+
+async function readApps(bus: AtspiBus, windows: readonly AccessibleRef[]): Promise<Map<string, AppObjects>> {
+  const busNames = [...new Set(windows.map((ref) => ref.busName))];
+  const read = await Promise.all(busNames.map((busName) => AppObjects.read(bus, busName)));
+  return new Map(busNames.map((busName, index) => [busName, read[index] as AppObjects]));
+}
+
+/**
+ * A menu the app popped up: GTK shows it in a window of its own below the application, as a showing menu
+ * whose parent is that window. A menu bar's open menu, a submenu and a combo box's list have owners and
+ * are not context menus. GTK leaves a popup attached to a widget (gtk_menu_attach_to_widget) out of the
+ * tree altogether — its window is not listed and its parent does not list it — so that one is not seen.
+ */
+function showingPopup(objects: AppObjects): MenuObject | null {
+  for (const object of objects.all) {
+    if (!POPUP_ROLES.has(object.role) || !hasState(object.states, 'SHOWING')) continue;
+    const parent = objects.get({ busName: object.ref.busName, path: object.parentPath });
+    if (parent && OWNED_MENU_PARENTS.has(parent.role)) continue;
+    return object;
+  }
+  return null;
+}
+
+function unsupported(what: string): never {
+  throw new StagegraphError(
+    'CAPABILITY_UNSUPPORTED',
+    `${what} needs an Electron main process; the desktop (AT-SPI) transport drives the app through its accessibility tree only.`,
+  );
+}
