@@ -45,7 +45,14 @@ async function readActual(
 ): Promise<Actual> {
   const tree = await reads.read();
   if (kind === 'TITLE') return tree.root.ownName;
-  const found = target ? await matchesOf(reads, tree, target) : [];
+  // As the page engine's expectations do, a target that cannot be resolved now (a ref gone, an ambiguous
+  // `within`) reads as nothing matching; only a target the transport refuses outright fails at once.
+  const found = target
+    ? await matchesOf(reads, tree, target).catch((error: unknown) => {
+        if ((error as StagegraphError).code === 'BAD_INPUT') throw error;
+        return [];
+      })
+    : [];
   const node = found.length === 1 ? found[0] : undefined;
   switch (kind) {
     case 'COUNT':

@@ -21,9 +21,9 @@ const CHECKABLE_ROLES = new Set([
 const SCROLL_ANYWHERE = 6;
 
 /** What an action does that the transport cannot: the page engine's verbs a desktop has no counterpart for. */
-export function unsupportedAction(type: string): StagegraphError | null {
+export function unsupportedAction(type: string, input: DesktopInput): StagegraphError | null {
   const why: Record<string, string> = {
-    hover: 'AT-SPI has no hover, and moving the pointer alone is not offered yet',
+    ...(input.moveTo ? {} : { hover: 'AT-SPI has no hover, and this desktop input cannot move the pointer' }),
     dragTo: 'dragging between desktop elements is not offered yet',
     setInputFiles: 'a desktop window has no file input: open its file chooser and fill the path instead',
   };
@@ -97,10 +97,10 @@ export async function perform(
     case 'clear':
       return fill(bus, node, action.type === 'fill' ? action.value : '');
     case 'type':
-      await focus(bus, ref);
+      await focusForKeys(context, node);
       return input.typeText(action.text, action.delayMs);
     case 'press':
-      await focus(bus, ref);
+      await focusForKeys(context, node);
       return input.pressKey(action.key);
     case 'focus':
       return focus(bus, ref);
@@ -112,10 +112,31 @@ export async function perform(
       // GTK 3 answers false (it cannot scroll to an object); a SHOWING object is already on screen.
       await call(bus, ref, 'Component', 'ScrollTo', 'u', [SCROLL_ANYWHERE]).catch(() => undefined);
       return;
-    case 'hover':
+    case 'hover': {
+      const centre = await centreOf(context, node);
+      if (!input.moveTo) throw unsupportedAction('hover', input);
+      return input.moveTo(centre.x, centre.y);
+    }
     case 'setInputFiles':
-      throw unsupportedAction(action.type);
+      throw unsupportedAction(action.type, input);
   }
+}
+
+async function centreOf(context: ActionContext, node: TreeNode): Promise<{ x: number; y: number }> {
+  const extents = await screenExtents(context.bus, node);
+  if (!extents) throw new StagegraphError('ELEMENT_NOT_VISIBLE', `${node.role}: it has no box on screen.`);
+  return { x: Math.round(extents.x + extents.width / 2), y: Math.round(extents.y + extents.height / 2) };
+}
+
+/**
+ * Keys go to the focused object of the window that has the X keyboard focus. Without a window manager
+ * that focus follows the pointer, so the pointer is moved over the object first when the input can.
+ */
+async function focusForKeys(context: ActionContext, node: TreeNode): Promise<void> {
+  await focus(context.bus, node.ref);
+  if (!context.input.moveTo) return;
+  const centre = await centreOf(context, node).catch(() => null);
+  if (centre) await context.input.moveTo(centre.x, centre.y);
 }
 
 /**

@@ -4,24 +4,17 @@ import type { StagegraphError } from '../../errors/stagegraph-error.js';
 import { type RawNode, type RawSnapshot, REDACTED_VALUE } from '../contract/window-driver.js';
 import { ACCESSIBLE_IFACE, type AccessibleRef, AtspiBus } from './atspi-bus.js';
 import { type DesktopHost, openDesktop } from './desktop-host.js';
-import type { DesktopInput } from './desktop-input.js';
+import { createDesktopInput, type DesktopInput } from './desktop-input.js';
 import { KeyTable } from './key-table.js';
 import { DesktopWindowDriver } from './window-driver.js';
 
 const WAIT_MS = 30_000;
 
-/** None of these tests needs the X pointer, keyboard or capture: every action goes through AT-SPI. */
-const noInput: DesktopInput = {
-  pressKey: () => Promise.reject(new Error('pressKey is not exercised here')),
-  typeText: () => Promise.reject(new Error('typeText is not exercised here')),
-  clickAt: () => Promise.reject(new Error('clickAt is not exercised here')),
-  capture: () => Promise.reject(new Error('capture is not exercised here')),
-};
-
 let host: DesktopHost;
 let bus: AtspiBus;
 let app: ChildProcess;
 let driver: DesktopWindowDriver;
+let input: DesktopInput | undefined;
 const lines: string[] = [];
 const lineWaiters = new Set<() => void>();
 
@@ -105,16 +98,19 @@ beforeAll(async () => {
     };
     lineWaiters.add(check);
   });
+  const desktopInput = createDesktopInput(bus, host.display);
+  input = desktopInput;
   driver = new DesktopWindowDriver({
     bus,
     window: await fixtureWindow(),
     keys: new KeyTable(),
-    input: noInput,
+    input: desktopInput,
   });
 }, 120_000);
 
 afterAll(async () => {
   driver?.dispose();
+  await input?.dispose?.();
   if (app?.pid) {
     try {
       process.kill(-app.pid, 'SIGKILL');
@@ -261,5 +257,55 @@ describe('DesktopWindowDriver on the GTK fixture', () => {
     expect(await driver.nextChange(before, WAIT_MS)).toBeGreaterThan(before);
     const failed = await failure(driver.expect('TEXT', { equals: 'Never' }, target, 300));
     expect(failed.code).toBe('EXPECTATION_FAILED');
+  }, 60_000);
+
+  it('types and presses through the X keyboard, clicks at a position and captures the window', async () => {
+    const name = { spec: { kind: 'role' as const, role: 'textbox', name: 'Name' } };
+    await driver.act(name, { type: 'clear' }, WAIT_MS);
+    await appPrinted('name=');
+    await driver.act(name, { type: 'type', text: 'Bo' }, WAIT_MS);
+    await appPrinted('name=Bo');
+    await driver.act(
+      { spec: { kind: 'role', role: 'checkbox', name: 'Subscribe' } },
+      { type: 'press', key: 'space' },
+      WAIT_MS,
+    );
+    await appPrinted('subscribe=False');
+    await driver.act(
+      { spec: { kind: 'role', role: 'button', name: 'Submit' } },
+      { type: 'click', position: { x: 4, y: 4 } },
+      WAIT_MS,
+    );
+    await appPrinted('status=Submitted Bo');
+
+    const snapshot = await driver.snapshot({ depth: 0 });
+    const shot = await driver.screenshot({ format: 'png' }, WAIT_MS);
+    expect(shot.format).toBe('png');
+    expect(shot.width).toBeGreaterThanOrEqual(640);
+    expect(shot.height).toBeGreaterThanOrEqual(snapshot.nodes[0]?.bbox?.height ?? 1);
+    const button = await driver.screenshot(
+      { format: 'png', target: { spec: { kind: 'role', role: 'button', name: 'Submit' } } },
+      WAIT_MS,
+    );
+    expect(button.width).toBeLessThan(shot.width);
+  }, 120_000);
+
+  it('refuses what a desktop window cannot do with registered codes', async () => {
+    const submit = { spec: { kind: 'role' as const, role: 'button', name: 'Submit' } };
+    expect((await failure(driver.act(submit, { type: 'setInputFiles', paths: ['/tmp/x'] }, 500))).code).toBe(
+      'CAPABILITY_UNSUPPORTED',
+    );
+    expect((await failure(driver.html(undefined, true, 100))).code).toBe('CAPABILITY_UNSUPPORTED');
+    expect((await failure(driver.expect('URL', { equals: 'x' }, undefined, 500))).code).toBe(
+      'CAPABILITY_UNSUPPORTED',
+    );
+    expect((await failure(driver.act(submit, { type: 'fill', value: 'x' }, 500))).code).toBe(
+      'ELEMENT_NOT_EDITABLE',
+    );
+    expect(await driver.history()).toBeNull();
+    expect(await driver.waitForLoad('LOAD', 500)).toBe(true);
+    expect(await driver.countMatches([submit, { spec: { kind: 'text', text: 'Row 1' } }])).toEqual([1, 112]);
+    const title = await driver.expect('TITLE', { equals: 'Desktop Fixture' }, undefined, 500);
+    expect(title.actual).toBe('Desktop Fixture');
   }, 60_000);
 });

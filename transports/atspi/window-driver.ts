@@ -7,6 +7,7 @@ import type {
   Matcher,
   NavigationHistory,
   NavigationResult,
+  NavigationTarget,
   RawSnapshot,
   RequestWatch,
   ResolvedNode,
@@ -171,8 +172,8 @@ export class DesktopWindowDriver implements WindowDriver {
    * shown, enabled, editable as the action needs — then performs it once.
    */
   async act(target: TargetQuery, action: TargetedAction, timeoutMs: number): Promise<void> {
-    const refused = unsupportedAction(action.type);
-    if (refused || action.type === 'dragTo') throw refused ?? unsupportedAction('dragTo');
+    const refused = unsupportedAction(action.type, this.#input);
+    if (refused || action.type === 'dragTo') throw refused ?? unsupportedAction('dragTo', this.#input);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const seen = this.#changes;
@@ -203,7 +204,7 @@ export class DesktopWindowDriver implements WindowDriver {
   }
 
   /** AT-SPI has no scroll-by-delta, and a wheel at a guessed point would scroll whatever lies under it. */
-  async scrollBy(): Promise<void> {
+  async scrollBy(_target: TargetQuery | undefined, _dx: number, _dy: number): Promise<void> {
     throw new StagegraphError(
       'CAPABILITY_UNSUPPORTED',
       'A desktop window does not scroll by a pixel delta; use scrollIntoView on the element to reach.',
@@ -243,12 +244,12 @@ export class DesktopWindowDriver implements WindowDriver {
     return NO_REQUESTS;
   }
 
-  async navigate(): Promise<NavigationResult> {
+  async navigate(_target: NavigationTarget): Promise<NavigationResult> {
     throw new StagegraphError('CAPABILITY_UNSUPPORTED', 'A desktop window has no URL to navigate.');
   }
 
   /** A desktop window has no loading document: it is as loaded as it will be. */
-  async waitForLoad(_state: LoadState): Promise<boolean> {
+  async waitForLoad(_state: LoadState, _timeoutMs: number): Promise<boolean> {
     return true;
   }
 
@@ -256,7 +257,7 @@ export class DesktopWindowDriver implements WindowDriver {
     return null;
   }
 
-  async html(): Promise<HtmlRead> {
+  async html(_target: TargetQuery | undefined, _outer: boolean, _maxChars: number): Promise<HtmlRead> {
     throw new StagegraphError('CAPABILITY_UNSUPPORTED', 'A desktop window has no HTML; read its snapshot.');
   }
 
