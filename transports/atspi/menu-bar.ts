@@ -287,6 +287,9 @@ export function findMenuNode(nodes: readonly MenuNode[], path: readonly string[]
  * closed menu without the menu being opened — it selects the item in its menu shell and activates it as
  * Return would — so the parents are left closed. GTK's action answers before it runs (atk-bridge defers it
  * to the app's main loop), so `invoked` says the click was delivered; the app's handler runs just after.
+ * GTK then walks up from the item to close its menu and, finding none open, logs a harmless Gtk-CRITICAL
+ * on the app's stderr when the walk reaches the application object; opening the parents to avoid it would
+ * flash menus on the user's screen.
  */
 export async function invokeMenuNode(
   bus: AtspiBus,
