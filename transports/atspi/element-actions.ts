@@ -259,14 +259,19 @@ async function childrenOf(bus: AtspiBus, ref: AccessibleRef): Promise<Accessible
   return (list as [string, string][]).map(([busName, path]) => ({ busName, path }));
 }
 
+/** A list's rows are named by their content, so the tree's names are used for the children it read. */
 async function optionNames(bus: AtspiBus, node: TreeNode): Promise<string[]> {
   let holder = node.ref;
   if (node.role === 'combobox') {
     const [menu] = await childrenOf(bus, node.ref);
     if (menu) holder = menu;
   }
+  const read = new Map(node.children.map((child) => [child.ref.path, child.name]));
   const options = await childrenOf(bus, holder);
   return Promise.all(
-    options.map(async (option) => String(await bus.property(option, 'org.a11y.atspi.Accessible', 'Name'))),
+    options.map(
+      async (option) =>
+        read.get(option.path) ?? String(await bus.property(option, 'org.a11y.atspi.Accessible', 'Name')),
+    ),
   );
 }

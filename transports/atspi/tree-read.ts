@@ -76,11 +76,18 @@ export class TreeReader {
     this.#keys = keys;
   }
 
-  /** Forgets what was read by hand about an object a signal names. */
-  invalidate(path: string, childrenChanged: boolean): void {
+  /**
+   * Forgets what was read by hand about the object a signal names (`member` is the signal's: StateChanged,
+   * ChildrenChanged …). A selection change is announced on the container alone — GTK sends no state change
+   * for the rows that gained or lost SELECTED — so it voids what was read of the container's children too.
+   */
+  invalidate(path: string, member: string): void {
     this.#records.delete(path);
     this.#labels.delete(path);
-    if (childrenChanged) this.#children.delete(path);
+    if (member === 'ChildrenChanged') this.#children.delete(path);
+    if (member === 'SelectionChanged' || member === 'ActiveDescendantChanged') {
+      for (const child of this.#children.get(path) ?? []) this.#records.delete(child.path);
+    }
   }
 
   async read(window: AccessibleRef): Promise<WindowTree> {

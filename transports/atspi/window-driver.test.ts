@@ -233,10 +233,21 @@ describe('DesktopWindowDriver on the GTK fixture', () => {
       WAIT_MS,
     );
     await appPrinted('quantity=3');
+
+    // File > Save, enabled by the edit, is activated in its closed menu.
+    await driver.act({ spec: { kind: 'role', role: 'menuitem', name: 'Save' } }, { type: 'click' }, WAIT_MS);
+    await appPrinted('status=Saved');
+
+    const list = { spec: { kind: 'role' as const, role: 'listbox' } };
+    await driver.act(list, { type: 'selectOption', labels: ['Row 3'] }, WAIT_MS);
+    const row = { spec: { kind: 'role' as const, role: 'listitem', name: 'Row 3', exact: true } };
+    await driver.expect('VISIBLE', {}, row, WAIT_MS);
+    const rowNode = await driver.locate(row, WAIT_MS);
+    expect(rowNode.node.states).toContain('SELECTED');
   }, 120_000);
 
   it('waits for a later change on the app signals', async () => {
-    const status = find(await driver.snapshot({ bounds: false }), 'text', 'Ready');
+    const status = find(await driver.snapshot({ bounds: false }), 'text', 'Saved');
     const target = {
       spec: {
         kind: 'key' as const,

@@ -18,7 +18,7 @@ import type {
   TargetQuery,
   WindowDriver,
 } from '../contract/window-driver.js';
-import type { AccessibleRef, AtspiBus, AtspiSignal } from './atspi-bus.js';
+import { type AccessibleRef, type AtspiBus, type AtspiSignal, REGISTRY_BUS } from './atspi-bus.js';
 import { textOf, waitForExpectation } from './desktop-expect.js';
 import type { DesktopInput } from './desktop-input.js';
 import { extrasOf, rawNode, screenExtents, snapshotOf } from './desktop-snapshot.js';
@@ -36,6 +36,9 @@ export interface DesktopWindowContext {
   /** Keyboard, pointer and screen capture. */
   readonly input: DesktopInput;
 }
+
+const REGISTRY_PATH = '/org/a11y/atspi/registry';
+const SELECTION_EVENTS = ['object:selection-changed', 'object:active-descendant-changed'];
 
 const NO_REQUESTS: RequestWatch = {
   finished: 0,
@@ -85,6 +88,13 @@ export class DesktopWindowDriver implements WindowDriver {
       nextChange: (after, timeoutMs) => this.#nextChange(after, timeoutMs),
     };
     this.#unsubscribe = context.bus.onSignal((signal) => this.#onSignal(signal));
+    // Toolkits send only the events some client registered for; the bus registers the common ones, and a
+    // list's selection changes are announced by these alone.
+    for (const event of SELECTION_EVENTS) {
+      context.bus
+        .call(REGISTRY_BUS, REGISTRY_PATH, 'org.a11y.atspi.Registry', 'RegisterEvent', 's', [event])
+        .catch(() => undefined);
+    }
   }
 
   /** Stops listening to the app's signals (the bus's disconnect does it too). */
@@ -97,7 +107,7 @@ export class DesktopWindowDriver implements WindowDriver {
   #onSignal(signal: AtspiSignal): void {
     if (signal.sender !== this.#window.busName) return;
     const childrenChanged = signal.member === 'ChildrenChanged';
-    this.#reader.invalidate(signal.path, childrenChanged);
+    this.#reader.invalidate(signal.path, signal.member);
     const removed =
       signal.member === 'RemoveAccessible'
         ? signal.body[0]
