@@ -48,6 +48,9 @@ export const ARGUMENTS_IN_CLEAR: readonly string[] = [
   // A launch's arguments are what a launch allowlist matches on.
   'LaunchInput.args',
   'LaunchCommandInput.args',
+  'LaunchDesktopInput.args',
+  // Which running desktop app an attach reaches: what it acts on, as `command` names a launch's.
+  'AttachDesktopInput.appName',
 ];
 
 /** Input types that only locate things (a target, a window, a point): shown whole. */

@@ -72,6 +72,7 @@ describe('the governance gate', () => {
       invokeTray: 'tray',
       launch: 'program',
       launchCommand: 'program',
+      launchDesktop: 'program',
       navigate: 'location',
     });
     // A mutation that names a menu path, a tray or a program without saying what it acts on is a hole.

@@ -8,6 +8,7 @@ import './attach.js';
 import './audit.js';
 import './clock.js';
 import './console.js';
+import './desktop.js';
 import './dialogs.js';
 import './error-code.js';
 import './eval.js';

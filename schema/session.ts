@@ -89,13 +89,18 @@ export const SessionRef = builder.objectRef<Session>('Session').implement({
     }),
     transport: t.exposeString('transportId', {
       description:
-        'The id of the transport driving it (playwright-electron, cdp or inspector); see `transports`.',
+        'The id of the transport driving it (playwright-electron, cdp, inspector or atspi); see `transports`.',
     }),
     capabilities: t.field({
       type: CapabilitiesRef,
       description:
         "What this session can do: its transport's matrix, narrower where the session achieved less (an inject whose renderer upgrade failed). A field needing a false one fails with CAPABILITY_UNSUPPORTED.",
       resolve: (session) => session.capabilities,
+    }),
+    capabilityNotes: t.stringList({
+      description:
+        "Why `capabilities` is narrower than the transport's, a sentence each, where the session can tell (an atspi session on a Wayland desktop with no X display has INTERACTION false); empty otherwise.",
+      resolve: (session) => [...session.capabilityNotes],
     }),
     status: t.field({
       type: SessionStatusEnum,
@@ -114,7 +119,8 @@ export const SessionRef = builder.objectRef<Session>('Session').implement({
     }),
     endpoint: t.string({
       nullable: true,
-      description: 'The DevTools or inspector websocket an attached session speaks to.',
+      description:
+        'The DevTools or inspector websocket an attached session speaks to; for atspi, `atspi://<bus name>` of the app on the accessibility bus.',
       resolve: (session) => session.endpoint,
     }),
     app: t.field({

@@ -6,7 +6,8 @@ export const TransportRef = builder.objectRef<Transport>('Transport').implement(
   description: 'A way of reaching apps, with the capabilities it really has.',
   fields: (t) => ({
     id: t.exposeString('id', {
-      description: 'playwright-electron (launch), cdp (attach, launchCommand) or inspector (inject).',
+      description:
+        'playwright-electron (launch), cdp (attach, launchCommand), inspector (inject) or atspi (launchDesktop, attachDesktop, desktopApps).',
     }),
     description: t.exposeString('description', { description: 'What it reaches, and how, in a sentence.' }),
     capabilities: t.field({

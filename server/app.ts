@@ -12,6 +12,7 @@ import { SessionRegistry } from '../domain/sessions/session-registry.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import type { GatewayContext } from '../schema/context.js';
 import { buildSchema } from '../schema/index.js';
+import { createAtspiTransport } from '../transports/atspi/transport.js';
 import { createCdpTransport } from '../transports/cdp/transport.js';
 import type { Transport } from '../transports/contract/transport.js';
 import { createInspectorTransport } from '../transports/inspector/transport.js';
@@ -33,7 +34,7 @@ const IDLE_CONNECTION_MS = 65_000;
 
 export interface GatewayDeps {
   readonly config: ServeConfig;
-  /** Defaults to the launch (Playwright Electron), attach (CDP) and inject (inspector) transports, from `config`. */
+  /** Defaults to the launch (Playwright Electron), attach (CDP), inject (inspector) and desktop (AT-SPI) transports, from `config`. */
   readonly transports?: readonly Transport[];
   readonly log?: (message: string) => void;
   /**
@@ -69,6 +70,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }),
     createCdpTransport({ environment: appEnvironment, allowRemoteHosts: config.allowRemoteCdp === true }),
     createInspectorTransport(),
+    createAtspiTransport({ environment: appEnvironment }),
   ];
   const sessions = new SessionRegistry(transports, hub, {
     artifactsDir: config.artifactsDir,

@@ -114,6 +114,7 @@ const BUILDERS = {
         [4242, 10_000],
         [4242, 100_000],
       ],
+      desktopApps: [[]],
     },
   }),
   'domain/page-state/next-actions.ts': examples(pageStateBuilders, {

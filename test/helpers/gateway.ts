@@ -5,7 +5,7 @@ import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createGateway, type Gateway } from '../../server/app.js';
 import type { ServeConfig } from '../../server/config.js';
-import type { LaunchTransport } from '../../transports/contract/transport.js';
+import type { Transport } from '../../transports/contract/transport.js';
 
 export interface RunningGateway {
   readonly gateway: Gateway;
@@ -22,7 +22,7 @@ export const UPLOAD_ROOT = fileURLToPath(new URL('../../fixtures', import.meta.u
 /** A real gateway on a free loopback port; stop() ends its sessions and sockets. */
 export async function startGateway(
   overrides: Partial<ServeConfig> = {},
-  transports?: readonly LaunchTransport[],
+  transports?: readonly Transport[],
 ): Promise<RunningGateway> {
   const gateway = createGateway({
     ...(transports ? { transports } : {}),

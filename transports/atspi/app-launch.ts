@@ -7,7 +7,7 @@ import type { ExitInfo } from '../contract/transport.js';
 import { readLines } from '../process/output-lines.js';
 import { delay, livingGroupMembers, OwnedGroup, signalGroup } from '../process/process-group.js';
 import type { AtspiBus } from './atspi-bus.js';
-import { type RegisteredApp, registeredApps, windowRefs } from './registered-apps.js';
+import { type RegisteredApp, registeredAppWhere, windowRefs } from './registered-apps.js';
 
 /** Lines of stderr kept for a launch error: enough to show the app's last words. */
 const STDERR_TAIL_LINES = 20;
@@ -152,9 +152,7 @@ export async function waitForLaunchedApp(
   let registered: RegisteredApp | undefined;
   for (;;) {
     if (app.hasExited()) throw await exitedError(app);
-    registered ??= (await registeredApps(bus)).find(
-      (candidate) => candidate.pid !== null && app.owns(candidate.pid),
-    );
+    registered ??= await registeredAppWhere(bus, (pid) => app.owns(pid));
     if (registered && (await windowRefs(bus, registered.ref).catch(() => [])).length > 0) return registered;
     if (Date.now() >= deadline) {
       throw new StagegraphError(

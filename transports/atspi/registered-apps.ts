@@ -25,18 +25,30 @@ export async function pidOf(bus: AtspiBus, busName: string): Promise<number | nu
   }
 }
 
-/** Every registered application with its name and pid, read in parallel; one that does not answer keeps an empty name. */
-export async function registeredApps(bus: AtspiBus): Promise<RegisteredApp[]> {
+/** Every registered application with the process behind it: no call reaches the apps themselves. */
+export async function registeredPids(bus: AtspiBus): Promise<{ ref: AccessibleRef; pid: number | null }[]> {
   const refs = await bus.applications();
-  return Promise.all(
-    refs.map(async (ref) => {
-      const [name, pid] = await Promise.all([
-        bus.property(ref, ACCESSIBLE_IFACE, 'Name').then(String, () => ''),
-        pidOf(bus, ref.busName),
-      ]);
-      return { ref, name, pid };
-    }),
-  );
+  const pids = await Promise.all(refs.map((ref) => pidOf(bus, ref.busName)));
+  return refs.map((ref, index) => ({ ref, pid: pids[index] ?? null }));
+}
+
+/**
+ * Every registered application with its name and pid, read in parallel. An app that answers no calls
+ * (GTK inside a modal loop an action opened) keeps an empty name, after the bus's call timeout.
+ */
+export async function registeredApps(bus: AtspiBus): Promise<RegisteredApp[]> {
+  const apps = await registeredPids(bus);
+  const names = await Promise.all(apps.map(({ ref }) => nameOf(bus, ref)));
+  return apps.map((app, index) => ({ ...app, name: names[index] ?? '' }));
+}
+
+/** The first registered application whose pid passes `test`, named; undefined when none does. */
+export async function registeredAppWhere(
+  bus: AtspiBus,
+  test: (pid: number) => boolean,
+): Promise<RegisteredApp | undefined> {
+  const found = (await registeredPids(bus)).find(({ pid }) => pid !== null && test(pid));
+  return found ? { ...found, name: await nameOf(bus, found.ref) } : undefined;
 }
 
 /** An application's top-level windows, as its root lists them. */

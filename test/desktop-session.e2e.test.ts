@@ -1,0 +1,313 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Client } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DesktopHost, openDesktop } from '../transports/atspi/desktop-host.js';
+import { createAtspiTransport } from '../transports/atspi/transport.js';
+import { SessionEventsDocument } from './generated/graphql.js';
+import { type RunningGateway, startGateway, subscribe, wsClient } from './helpers/gateway.js';
+import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
+import { childrenOf, commandLine, expectPidsGone, isAlive } from './helpers/processes.js';
+
+const APP = fileURLToPath(new URL('../fixtures/desktop-app/app.py', import.meta.url));
+/** The system Python: it has PyGObject (gi); the python3 on PATH may not. */
+const PYTHON = '/usr/bin/python3';
+const HAS_XVFB = spawnSync('which', ['Xvfb']).status === 0;
+const DESKTOP_COMMANDS = /Xvfb|dbus-daemon|at-spi-bus-launcher|at-spi2-registryd/;
+const SESSION_FIELDS =
+  'id status transport ownsProcess pid app { name executablePath } capabilityNotes capabilities { LAUNCH ATTACH INTERACTION SNAPSHOT SCREENSHOT NATIVE_UI WINDOWS INTERCEPT CLOCK MAIN_EVAL RENDERER_EVAL STORAGE CONSOLE DIALOGS INJECT }';
+const DESKTOP_MATRIX = {
+  LAUNCH: true,
+  ATTACH: true,
+  INTERACTION: true,
+  SNAPSHOT: true,
+  SCREENSHOT: true,
+  NATIVE_UI: true,
+  WINDOWS: true,
+  INTERCEPT: false,
+  CLOCK: false,
+  MAIN_EVAL: false,
+  RENDERER_EVAL: false,
+  STORAGE: false,
+  CONSOLE: false,
+  DIALOGS: false,
+  INJECT: false,
+};
+
+/** The gateway's environment without a desktop: launchDesktop must start one of its own. */
+function withoutDesktop(): NodeJS.ProcessEnv {
+  const { DISPLAY: _d, DBUS_SESSION_BUS_ADDRESS: _b, WAYLAND_DISPLAY: _w, ...rest } = process.env;
+  return rest;
+}
+
+function environOf(pid: number): Map<string, string> {
+  try {
+    const entries = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+    return new Map(
+      entries.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+    );
+  } catch {
+    return new Map();
+  }
+}
+
+/**
+ * The processes of the desktop a launched session started: every live process sharing the app's private
+ * XDG_RUNTIME_DIR (the host gives Xvfb, both buses, the launcher and the registry that folder), the app included.
+ */
+function desktopProcessesOf(appPid: number): number[] {
+  const runtimeDir = environOf(appPid).get('XDG_RUNTIME_DIR');
+  expect(runtimeDir, 'the app runs with the desktop host runtime folder').toMatch(/stagegraph-desktop-/);
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => isAlive(pid) && environOf(pid).get('XDG_RUNTIME_DIR') === runtimeDir);
+}
+
+/** The fixture app on a test's own desktop, once it says it is shown. */
+async function startFixture(host: DesktopHost): Promise<{ child: ChildProcess; pid: number }> {
+  const child = spawn(PYTHON, [APP], {
+    env: { ...process.env, ...host.env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const pid = await new Promise<number>((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /ready pid=(\d+)/.exec(output);
+      if (ready) resolve(Number(ready[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the fixture exited (${code}) before it was ready`)));
+  });
+  return { child, pid };
+}
+
+function killGroup(child: ChildProcess | undefined): void {
+  if (!child?.pid) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+/** The desktop processes this test process started directly (the in-process gateway's hosts). */
+function ownDesktopChildren(): number[] {
+  return childrenOf(process.pid).filter((pid) => DESKTOP_COMMANDS.test(commandLine(pid).join(' ')));
+}
+
+if (!HAS_XVFB) {
+  describe.skip('desktop sessions over AT-SPI (Xvfb not installed)', () => {
+    it('launches, attaches, lists and ends desktop apps end to end', () => {});
+  });
+}
+
+describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, launched on a desktop of their own', () => {
+  let gateway: RunningGateway;
+  let api: GatewayClient;
+  const artifactsDir = mkdtempSync(join(tmpdir(), 'stagegraph-desktop-session-'));
+  const launchDesktop = (input: Record<string, unknown>) =>
+    api.send(
+      `mutation ($input: LaunchDesktopInput!) { launchDesktop(input: $input) { ${SESSION_FIELDS} } }`,
+      {
+        input,
+      },
+    );
+
+  beforeAll(async () => {
+    gateway = await startGateway({ artifactsDir }, [createAtspiTransport({ environment: withoutDesktop() })]);
+    api = gatewayClient(gateway.url);
+  });
+  afterAll(() => gateway?.stop());
+
+  it('launches the fixture with both its windows, refuses what AT-SPI cannot do, and a kill -9 is a crash that leaves nothing', async () => {
+    const response = await launchDesktop({ command: PYTHON, args: [APP], timeoutMs: 60_000 });
+    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+    const session = response.data.launchDesktop;
+    expect(session).toMatchObject({
+      status: 'RUNNING',
+      transport: 'atspi',
+      ownsProcess: true,
+      app: { name: 'app.py', executablePath: PYTHON },
+      capabilities: DESKTOP_MATRIX,
+      capabilityNotes: [],
+    });
+    await expect
+      .poll(
+        async () =>
+          (await api.data(`{ session(id: "${session.id}") { windows { id title url } } }`)).session.windows,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toEqual([
+        {
+          id: 'w1',
+          title: 'Desktop Fixture',
+          url: expect.stringMatching(/^atspi:\/\/:1\.\d+\/org\/a11y\/atspi\/accessible\//),
+        },
+        { id: 'w2', title: 'Inspector Panel', url: expect.stringMatching(/^atspi:\/\//) },
+      ]);
+
+    const clock = await api.failure(`{ session(id: "${session.id}") { clock { installed } } }`);
+    expect(clock).toMatchObject({ code: 'CAPABILITY_UNSUPPORTED' });
+    const network = await api.failure(`mutation { startNetworkCapture(session: "${session.id}") { id } }`);
+    expect(network).toMatchObject({ code: 'CAPABILITY_UNSUPPORTED' });
+
+    const desktop = desktopProcessesOf(session.pid);
+    const commands = desktop.map((pid) => commandLine(pid).join(' '));
+    expect(commands.join('\n')).toMatch(/Xvfb/);
+    expect(commands.join('\n')).toMatch(/at-spi-bus-launcher/);
+    expect(desktop).toContain(session.pid);
+
+    process.kill(session.pid, 'SIGKILL');
+    await expect
+      .poll(
+        async () => (await api.data(`{ session(id: "${session.id}") { status exit { signal } } }`)).session,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toEqual({ status: 'CRASHED', exit: { signal: 'SIGKILL' } });
+    await expectPidsGone(desktop, 30_000);
+  });
+
+  it('stop ends the app and its desktop, and the output is in the session folder', async () => {
+    const response = await launchDesktop({ command: PYTHON, args: [APP], timeoutMs: 60_000 });
+    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+    const session = response.data.launchDesktop;
+    const desktop = desktopProcessesOf(session.pid);
+    const { stop } = await api.data(`mutation { stop(id: "${session.id}") { status } }`);
+    expect(stop.status).toBe('STOPPED');
+    await expectPidsGone(desktop, 30_000);
+    expect(readFileSync(join(artifactsDir, session.id, 'stdout.log'), 'utf8')).toMatch(/^ready pid=\d+$/m);
+  });
+
+  it('answers a missing command with LAUNCH_FAILED and a hint, leaving no desktop behind', async () => {
+    const before = ownDesktopChildren();
+    const failure = await api.failure(
+      'mutation { launchDesktop(input: { command: "/nonexistent/stagegraph-app", timeoutMs: 30000 }) { id } }',
+    );
+    expect(failure).toMatchObject({ code: 'LAUNCH_FAILED', hint: expect.stringContaining('PATH') });
+    expect(failure.message).toContain('ENOENT');
+    await expect.poll(() => ownDesktopChildren(), { timeout: 30_000 }).toEqual(before);
+  });
+});
+
+describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, on the current desktop', () => {
+  let host: DesktopHost;
+  let app: ChildProcess;
+  let appPid: number;
+  let gateway: RunningGateway;
+  let api: GatewayClient;
+  let client: Client;
+  const attachDesktop = (input: string) =>
+    api.send(`mutation { attachDesktop(input: ${input}) { ${SESSION_FIELDS} windows { id title } } }`);
+
+  beforeAll(async () => {
+    host = await openDesktop({}, 60_000);
+    ({ child: app, pid: appPid } = await startFixture(host));
+    // The gateway runs on the test's desktop, as it would on a user's.
+    gateway = await startGateway({}, [
+      createAtspiTransport({ environment: { ...withoutDesktop(), ...host.env } }),
+    ]);
+    api = gatewayClient(gateway.url);
+    client = wsClient(gateway.wsUrl);
+  }, 180_000);
+
+  afterAll(async () => {
+    await client?.dispose();
+    await gateway?.stop();
+    killGroup(app);
+    await host?.dispose();
+  });
+
+  it('lists the desktop apps with their pids and window titles', async () => {
+    await expect
+      .poll(async () => (await api.data('{ desktopApps { name pid busName windowTitles } }')).desktopApps, {
+        timeout: 30_000,
+      })
+      .toContainEqual({
+        name: 'app.py',
+        pid: appPid,
+        busName: expect.stringMatching(/^:1\.\d+$/),
+        windowTitles: ['Desktop Fixture', 'Inspector Panel'],
+      });
+  });
+
+  it('attaches by pid and lets go, leaving the app running', async () => {
+    const response = await attachDesktop(`{ pid: ${appPid}, timeoutMs: 30000 }`);
+    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+    const session = response.data.attachDesktop;
+    expect(session).toMatchObject({
+      status: 'RUNNING',
+      transport: 'atspi',
+      ownsProcess: false,
+      pid: appPid,
+      capabilities: DESKTOP_MATRIX,
+      windows: [
+        { id: 'w1', title: 'Desktop Fixture' },
+        { id: 'w2', title: 'Inspector Panel' },
+      ],
+    });
+    const stop = await api.failure(`mutation { stop(id: "${session.id}") { id } }`);
+    expect(stop.code).toBe('NOT_OWNED');
+    const { detach } = await api.data(`mutation { detach(id: "${session.id}") { status } }`);
+    expect(detach.status).toBe('DETACHED');
+    expect(isAlive(appPid)).toBe(true);
+  });
+
+  it('attaches by name and announces the modal dialog the app opens as a new window', async () => {
+    const response = await attachDesktop('{ appName: "app.py", timeoutMs: 30000 }');
+    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+    const session = response.data.attachDesktop;
+    const live = subscribe(client, SessionEventsDocument, { session: session.id });
+    // GTK runs the dialog's modal loop inside the click: the window is announced from the app's signals
+    // while it answers no calls.
+    const clicking = api.send(
+      `mutation { click(session: "${session.id}", target: { role: "button", name: "Show dialog" }) { windowId } }`,
+    );
+    const opened = await live.waitFor(
+      (event) => event.sessionEvents.type === 'WINDOW_OPENED' && event.sessionEvents.window?.id === 'w3',
+      60_000,
+    );
+    // GTK names a message dialog by its kind (Question), not by its title.
+    expect(opened.sessionEvents.window?.title).toMatch(/Question|Confirm/);
+    expect(opened.sessionEvents.window?.url).toMatch(/^atspi:\/\/:1\.\d+\/org\/a11y\/atspi\/accessible\//);
+    const clicked = await clicking;
+    expect(clicked.errors, JSON.stringify(clicked.errors)).toBeUndefined();
+    live.dispose();
+    const { detach } = await api.data(`mutation { detach(id: "${session.id}") { status } }`);
+    expect(detach.status).toBe('DETACHED');
+  });
+
+  it('is DISCONNECTED when an attached app leaves the registry (killed by someone else)', async () => {
+    // An app of its own: the other one is inside its modal dialog's loop, where GTK answers no calls.
+    const other = await startFixture(host);
+    try {
+      const response = await attachDesktop(`{ pid: ${other.pid}, timeoutMs: 30000 }`);
+      expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+      const session = response.data.attachDesktop;
+      process.kill(other.pid, 'SIGKILL');
+      await expect
+        .poll(async () => (await api.data(`{ session(id: "${session.id}") { status } }`)).session.status)
+        .toBe('DISCONNECTED');
+    } finally {
+      killGroup(other.child);
+    }
+  });
+
+  it('answers a pid with no accessible app with DESKTOP_APP_NOT_FOUND and where to look', async () => {
+    const failure = await api.failure(
+      `mutation { attachDesktop(input: { pid: ${process.pid}, timeoutMs: 1000 }) { id } }`,
+    );
+    expect(failure).toMatchObject({
+      code: 'DESKTOP_APP_NOT_FOUND',
+      nextActions: ['query { desktopApps { name pid windowTitles } }'],
+    });
+  });
+});

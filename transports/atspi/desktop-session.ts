@@ -1,0 +1,243 @@
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { CapabilityMatrix } from '../contract/capabilities.js';
+import { EventRelay } from '../contract/event-relay.js';
+import type { NativeSurface } from '../contract/native.js';
+import type {
+  AppInfo,
+  Bounds,
+  ExitInfo,
+  TransportEvent,
+  TransportSession,
+  WindowInfo,
+} from '../contract/transport.js';
+import type { WindowDriver } from '../contract/window-driver.js';
+import type { LaunchedApp } from './app-launch.js';
+import { AppWindows } from './app-windows.js';
+import { ACCESSIBLE_IFACE, type AtspiBus, type AtspiSignal, ROOT_PATH } from './atspi-bus.js';
+import type { DesktopHost } from './desktop-host.js';
+import type { DesktopInput } from './desktop-input.js';
+import { KeyTable } from './key-table.js';
+import { createDesktopNativeSurface } from './native-surface.js';
+import type { RegisteredApp } from './registered-apps.js';
+import { DesktopWindowDriver } from './window-driver.js';
+
+/** AT-SPI's ACTIVE state: bit 1 of the state set's first word. */
+const ACTIVE_BIT = 1 << 1;
+
+export interface DesktopSessionSetup {
+  readonly bus: AtspiBus;
+  readonly host: DesktopHost;
+  readonly app: RegisteredApp;
+  readonly appInfo: AppInfo;
+  readonly capabilities: CapabilityMatrix;
+  /** Why the session's matrix is narrower than the transport's, where it is. */
+  readonly capabilityNotes: readonly string[];
+  readonly input: DesktopInput;
+  /** Set by launchDesktop: the process group this session started and must reap. */
+  readonly launched?: LaunchedApp;
+}
+
+/**
+ * One desktop application reached over AT-SPI2: its top-level windows (each driven by a DesktopWindowDriver
+ * over one key table), its process when Stagegraph launched it, and the desktop it runs on when Stagegraph
+ * started that too. Disposal leaves nothing: the app's group (when owned), the bus connection, the input
+ * connection, and the owned Xvfb, session bus and accessibility bus.
+ */
+export class DesktopSession implements TransportSession {
+  readonly pid: number | undefined;
+  readonly app: AppInfo;
+  readonly ownsProcess: boolean;
+  readonly capabilities: CapabilityMatrix;
+  readonly capabilityNotes: readonly string[];
+  readonly endpoint: string;
+  readonly native: NativeSurface;
+  readonly #bus: AtspiBus;
+  readonly #host: DesktopHost;
+  readonly #registered: RegisteredApp;
+  readonly #input: DesktopInput;
+  readonly #launched: LaunchedApp | undefined;
+  readonly #keys = new KeyTable();
+  readonly #windows: AppWindows;
+  readonly #drivers = new Map<string, DesktopWindowDriver>();
+  readonly #events = new EventRelay<TransportEvent>();
+  readonly #unsubscribe: (() => void)[] = [];
+  /** Set once the session has let go of the app, or lost it: a later departure is not news. */
+  #ended = false;
+  #disposed: Promise<void> | undefined;
+
+  private constructor(setup: DesktopSessionSetup) {
+    this.#bus = setup.bus;
+    this.#host = setup.host;
+    this.#registered = setup.app;
+    this.#input = setup.input;
+    this.#launched = setup.launched;
+    this.pid = setup.app.pid ?? setup.launched?.pid;
+    this.app = setup.appInfo;
+    this.ownsProcess = setup.launched !== undefined;
+    this.capabilities = setup.capabilities;
+    this.capabilityNotes = setup.capabilityNotes;
+    this.endpoint = `atspi://${setup.app.ref.busName}`;
+    this.#windows = new AppWindows(setup.bus, setup.app.ref, (event) => this.#onWindowEvent(event));
+    this.native = createDesktopNativeSurface(setup.bus, () => this.#windows.refs());
+  }
+
+  /** Follows the app's windows, exit and output; on failure releases what the setup holds. */
+  static async open(setup: DesktopSessionSetup): Promise<DesktopSession> {
+    const session = new DesktopSession(setup);
+    try {
+      await session.#start();
+    } catch (error) {
+      await session.dispose();
+      throw error;
+    }
+    return session;
+  }
+
+  async #start(): Promise<void> {
+    this.#unsubscribe.push(this.#bus.onSignal((signal) => this.#onRegistrySignal(signal)));
+    if (this.#launched) {
+      void this.#launched.exited.then((exit) => this.#emit({ type: 'exited', exit }));
+      this.#unsubscribe.push(
+        this.#launched.onOutput((stream, text) => this.#emit({ type: 'output', stream, text })),
+      );
+    }
+    await this.#windows.start();
+  }
+
+  async windows(): Promise<WindowInfo[]> {
+    return this.#windows.list();
+  }
+
+  async bounds(windowId: string): Promise<Bounds | null> {
+    const ref = this.#windows.refOf(windowId);
+    if (!ref || this.#ended) return null;
+    try {
+      const [extents] = await this.#bus.call(
+        ref.busName,
+        ref.path,
+        'org.a11y.atspi.Component',
+        'GetExtents',
+        'u',
+        [0],
+      );
+      const [x = 0, y = 0, width = 0, height = 0] = extents as number[];
+      return { x, y, width, height };
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The window in the ACTIVE state. A window manager activates windows; on a bare Xvfb nothing does, so
+   * no window is active and this is null.
+   */
+  async focusedWindowId(): Promise<string | null> {
+    const signalled = this.#windows.activeId();
+    if (signalled) return signalled;
+    const windows = this.#windows.list();
+    const states = await Promise.all(
+      windows.map((window) => {
+        const ref = this.#windows.refOf(window.id);
+        return ref
+          ? this.#bus.call(ref.busName, ref.path, ACCESSIBLE_IFACE, 'GetState').catch(() => [[0, 0]])
+          : [[0, 0]];
+      }),
+    );
+    const index = states.findIndex(([words]) => ((words as number[])[0] ?? 0) & ACTIVE_BIT);
+    return index < 0 ? null : (windows[index]?.id ?? null);
+  }
+
+  /**
+   * Asks the app to focus the window (Component.GrabFocus). Raising a window is a window manager's work:
+   * without one (a bare Xvfb) GTK answers false and nothing changes, which is no error — every AT-SPI action
+   * reaches a window whether it is in front or not.
+   */
+  async bringToFront(windowId: string): Promise<void> {
+    const ref = this.#windows.refOf(windowId);
+    if (!ref) return;
+    await this.#bus
+      .call(ref.busName, ref.path, 'org.a11y.atspi.Component', 'GrabFocus')
+      .catch(() => undefined);
+  }
+
+  window(windowId: string): WindowDriver | undefined {
+    const ref = this.#windows.refOf(windowId);
+    if (!ref) return undefined;
+    let driver = this.#drivers.get(windowId);
+    if (!driver) {
+      driver = new DesktopWindowDriver({ bus: this.#bus, window: ref, keys: this.#keys, input: this.#input });
+      this.#drivers.set(windowId, driver);
+    }
+    return driver;
+  }
+
+  onEvent(listener: (event: TransportEvent) => void): () => void {
+    return this.#events.on(listener);
+  }
+
+  /** SIGINT to the app's group, then SIGTERM, then SIGKILL within the grace; then the owned desktop ends. */
+  async stop(graceMs: number): Promise<ExitInfo> {
+    const exit = await this.#owned('stop').stop(graceMs);
+    await this.#host.dispose();
+    return exit;
+  }
+
+  async forceKill(): Promise<ExitInfo> {
+    const exit = await this.#owned('forceKill').kill();
+    await this.#host.dispose();
+    return exit;
+  }
+
+  async detach(): Promise<void> {
+    if (this.#launched) {
+      throw new StagegraphError(
+        'BAD_INPUT',
+        'This session started its app: detaching would leave a process nobody reaps. Stop it instead.',
+      );
+    }
+    this.#ended = true;
+  }
+
+  dispose(): Promise<void> {
+    this.#disposed ??= this.#release();
+    return this.#disposed;
+  }
+
+  async #release(): Promise<void> {
+    this.#ended = true;
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    this.#windows.stop();
+    if (this.#launched && !this.#launched.hasExited()) await this.#launched.end();
+    await Promise.resolve(this.#input.dispose?.()).catch(() => undefined);
+    this.#bus.disconnect();
+    await this.#host.dispose();
+    this.#events.close();
+  }
+
+  #owned(operation: string): LaunchedApp {
+    if (this.#launched) return this.#launched;
+    throw new StagegraphError('NOT_OWNED', `${operation} would end an app Stagegraph did not start.`);
+  }
+
+  /** The registry announces an application leaving (it quit, crashed, or closed its bus connection). */
+  #onRegistrySignal(signal: AtspiSignal): void {
+    if (signal.member !== 'ChildrenChanged' || signal.path !== ROOT_PATH) return;
+    if (signal.sender === this.#registered.ref.busName) return;
+    if (!String(signal.body[0] ?? '').startsWith('remove')) return;
+    const value = (signal.body[3] as { value?: unknown } | undefined)?.value;
+    if (!Array.isArray(value) || value[0] !== this.#registered.ref.busName) return;
+    // A launched app's exit says how it ended (EXITED, CRASHED); only an attached app is merely gone.
+    if (this.#launched || this.#ended) return;
+    this.#ended = true;
+    this.#emit({ type: 'disconnected', reason: 'the app left the accessibility registry' });
+  }
+
+  #onWindowEvent(event: TransportEvent & { type: 'window-opened' | 'window-closed' }): void {
+    if (event.type === 'window-closed') this.#drivers.delete(event.window.id);
+    this.#emit(event);
+  }
+
+  #emit(event: TransportEvent): void {
+    if (!this.#disposed) this.#events.emit(event);
+  }
+}
