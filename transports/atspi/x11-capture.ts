@@ -1,3 +1,4 @@
+import { endianness } from 'node:os';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
@@ -46,17 +47,26 @@ export function toRgba(image: ScreenImage): Buffer {
       `Screen capture reads 32-bit pixels; this X server sends ${image.bitsPerPixel}-bit ones.`,
     );
   }
-  const { width, height, data, visual } = image;
+  const { width, height, visual } = image;
   const red = shiftOf(visual.red_mask);
   const green = shiftOf(visual.green_mask);
   const blue = shiftOf(visual.blue_mask);
   const rgba = Buffer.alloc(width * height * 4);
-  for (let offset = 0; offset < rgba.length; offset += 4) {
-    const pixel = image.bigEndian ? data.readUInt32BE(offset) : data.readUInt32LE(offset);
-    rgba[offset] = (pixel >>> red) & 0xff;
-    rgba[offset + 1] = (pixel >>> green) & 0xff;
-    rgba[offset + 2] = (pixel >>> blue) & 0xff;
-    rgba[offset + 3] = 0xff;
+  const out = new Uint32Array(rgba.buffer, rgba.byteOffset, width * height);
+  // Word by word (a 1280×800 screen is a million pixels): the reply's bytes are copied to an aligned
+  // buffer in the host's order, then each word is remapped to RGBA in the host's order.
+  const source = Buffer.from(image.data.subarray(0, width * height * 4));
+  if (image.bigEndian !== (endianness() === 'BE')) source.swap32();
+  const pixels = new Uint32Array(source.buffer, source.byteOffset, width * height);
+  const littleHost = endianness() === 'LE';
+  for (let index = 0; index < pixels.length; index++) {
+    const pixel = pixels[index] as number;
+    const r = (pixel >>> red) & 0xff;
+    const g = (pixel >>> green) & 0xff;
+    const b = (pixel >>> blue) & 0xff;
+    out[index] = littleHost
+      ? (0xff000000 | (b << 16) | (g << 8) | r) >>> 0
+      : ((r << 24) | (g << 16) | (b << 8) | 0xff) >>> 0;
   }
   return rgba;
 }
