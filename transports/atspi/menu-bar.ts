@@ -97,13 +97,17 @@ export class AppObjects {
       .call(object.ref.busName, object.ref.path, ACCESSIBLE_IFACE, 'GetChildren')
       .catch(() => [[]]);
     const refs = (list as [string, string][]).map(([busName, path]) => ({ busName, path }));
-    await Promise.all(
-      refs.filter((ref) => !this.#objects.has(ref.path)).map((ref) => this.#readByHand(ref, object)),
-    );
+    await Promise.all(refs.filter((ref) => !this.#objects.has(ref.path)).map((ref) => this.#readByHand(ref)));
     return refs.flatMap((ref) => this.#objects.get(ref.path) ?? []);
   }
 
-  async #readByHand(ref: AccessibleRef, parent: MenuObject): Promise<void> {
+  /** An object the Cache may not list (GTK leaves out a popup menu attached to a widget), read by hand. */
+  async describe(ref: AccessibleRef): Promise<MenuObject | undefined> {
+    if (!this.#objects.has(ref.path)) await this.#readByHand(ref);
+    return this.#objects.get(ref.path);
+  }
+
+  async #readByHand(ref: AccessibleRef): Promise<void> {
     const call = (iface: string, member: string, signature?: string, body?: unknown[]) =>
       this.#bus.call(ref.busName, ref.path, iface, member, signature, body);
     try {
@@ -121,7 +125,7 @@ export class AppObjects {
         states: stateWords(states as number[]),
         interfaces: interfaces as string[],
         childCount: Number(property('ChildCount') ?? -1),
-        parentPath: parent.ref.path,
+        parentPath: String((property('Parent') as [string, string] | undefined)?.[1] ?? ''),
       });
     } catch {
       // The object left the app between its parent's listing and this read.

@@ -10,7 +10,8 @@ const WAIT_MS = 30_000;
 
 /**
  * A GTK app that pops up a context menu (not attached to a widget, as gtk_menu_popup_at_pointer menus are
- * made) when its Pop button is clicked: Copy (Ctrl+C, mnemonic _Copy), Paste, and More > Deep.
+ * made) when its Pop button is clicked: Copy (Ctrl+C, mnemonic _Copy), Paste, and More > Deep; and one
+ * attached to the Pop attached button (Rename), which GTK leaves out of the accessibility tree.
  */
 const POPUP_APP = `
 import gi
@@ -40,7 +41,19 @@ def pop(_):
     menu.popup_at_widget(button, Gdk.Gravity.SOUTH, Gdk.Gravity.NORTH_WEST, None)
     print("popup=shown", flush=True)
 button.connect("clicked", pop)
-window.add(button)
+attached_button = Gtk.Button(label="Pop attached")
+attached = Gtk.Menu()
+item("Rename", attached)
+attached.show_all()
+attached.attach_to_widget(attached_button, None)
+def pop_attached(_):
+    attached.popup_at_widget(attached_button, Gdk.Gravity.SOUTH, Gdk.Gravity.NORTH_WEST, None)
+    print("attached=shown", flush=True)
+attached_button.connect("clicked", pop_attached)
+box = Gtk.Box(spacing=4)
+box.pack_start(button, False, False, 0)
+box.pack_start(attached_button, False, False, 0)
+window.add(box)
 window.connect("destroy", Gtk.main_quit)
 window.show_all()
 print("ready", flush=True)
@@ -122,10 +135,14 @@ async function contextMenuWhen(open: boolean): Promise<OpenContextMenu | null> {
   }
 }
 
-async function pop(times: number): Promise<void> {
-  const [button] = (await bus.cacheItems(popupHost.busName)).filter(({ name }) => name === 'Pop');
-  if (!button) throw new Error('no Pop button');
+async function click(name: string): Promise<void> {
+  const [button] = (await bus.cacheItems(popupHost.busName)).filter((item) => item.name === name);
+  if (!button) throw new Error(`no ${name} button`);
   await bus.call(button.ref.busName, button.ref.path, 'org.a11y.atspi.Action', 'DoAction', 'i', [0]);
+}
+
+async function pop(times: number): Promise<void> {
+  await click('Pop');
   await appPrinted('popup=shown', times);
 }
 
@@ -213,6 +230,17 @@ describe('the desktop native surface', () => {
     expect(again?.seq).toBeGreaterThan(menu?.seq ?? 0);
     expect((await surface.invokeContextMenuItem(['More', 'Deep'])).invoked).toBe(true);
     await appPrinted('ctx=Deep');
+  });
+
+  it('reads and clicks a popup attached to a widget, which GTK leaves out of the tree', async () => {
+    await contextMenuWhen(false);
+    await click('Pop attached');
+    await appPrinted('attached=shown');
+    const menu = await contextMenuWhen(true);
+    expect(menu?.items.map(({ label }) => label)).toEqual(['Rename']);
+    expect((await surface.invokeContextMenuItem(['Rename'])).invoked).toBe(true);
+    await appPrinted('ctx=Rename');
+    await contextMenuWhen(false);
   });
 
   it('has no trays, and refuses what only an Electron main process has with CAPABILITY_UNSUPPORTED', async () => {

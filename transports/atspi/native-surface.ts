@@ -23,6 +23,9 @@ import { hasState } from './states.js';
 /** Parents under which a showing menu is part of something else: a menu bar's menu, a submenu, a combo's list. */
 const OWNED_MENU_PARENTS = new Set(['menu bar', 'menu', 'menu item', 'combo box']);
 const POPUP_ROLES = new Set(['menu', 'popup menu']);
+/** A popped-up menu takes the focus, its window becomes active. */
+const SIGNALLED_STATES = new Set(['focused', 'active', 'showing']);
+const MAX_SIGNALLED = 256;
 
 /**
  * The native surface of a desktop session, over AT-SPI: the application menu is the window's menu bar and
@@ -34,6 +37,16 @@ const POPUP_ROLES = new Set(['menu', 'popup menu']);
 export function createDesktopNativeSurface(bus: AtspiBus, windows: () => AccessibleRef[]): NativeSurface {
   let popups = 0;
   let open: { path: string; seq: number; time: string } | null = null;
+  /** Objects that took focus or became active since: a popup GTK leaves out of the tree is among them. */
+  const signalled = new Map<string, AccessibleRef>();
+  bus.onSignal(({ sender, path, member, body }) => {
+    if (member !== 'StateChanged' || body[1] !== 1 || !SIGNALLED_STATES.has(String(body[0]))) return;
+    const key = `${sender}${path}`;
+    signalled.delete(key);
+    signalled.set(key, { busName: sender, path });
+    // The oldest go first: a popup is read soon after it signals, or it has closed.
+    if (signalled.size > MAX_SIGNALLED) signalled.delete(signalled.keys().next().value as string);
+  });
 
   /** The windows' menu bars, the focused window's (ACTIVE) first: the first that has one answers. */
   const menuBar = async (withAccelerators: boolean): Promise<MenuNode[] | null> => {
@@ -57,8 +70,8 @@ export function createDesktopNativeSurface(bus: AtspiBus, windows: () => Accessi
   const popup = async (
     withAccelerators: boolean,
   ): Promise<{ menu: OpenContextMenu; nodes: MenuNode[] } | null> => {
-    for (const objects of (await readApps(bus, windows())).values()) {
-      const shown = showingPopup(objects);
+    for (const [busName, objects] of await readApps(bus, windows())) {
+      const shown = await showingPopup(busName, objects, signalled);
       if (!shown) continue;
       const nodes = await readMenuNodes(bus, objects, shown, withAccelerators);
       const path = `${shown.ref.busName}${shown.ref.path}`;
@@ -103,19 +116,30 @@ async function readApps(bus: AtspiBus, windows: readonly AccessibleRef[]): Promi
 }
 
 /**
- * A menu the app popped up: GTK shows it in a window of its own below the application, as a showing menu
- * whose parent is that window. A menu bar's open menu, a submenu and a combo box's list have owners and
- * are not context menus. GTK leaves a popup attached to a widget (gtk_menu_attach_to_widget) out of the
- * tree altogether — its window is not listed and its parent does not list it — so that one is not seen.
+ * A menu the app popped up: a showing menu that no menu bar, menu or combo box owns. GTK shows an unattached
+ * popup in a window of its own below the application, which its Cache lists. One attached to a widget
+ * (gtk_menu_attach_to_widget) it leaves out of the tree — its window is not listed, its parent (the widget)
+ * does not list it — so those are found among the objects whose focus or activation the app signalled;
+ * signalled objects that are not menus, or have gone, are dropped from that list as they are seen.
  */
-function showingPopup(objects: AppObjects): MenuObject | null {
-  for (const object of objects.all) {
-    if (!POPUP_ROLES.has(object.role) || !hasState(object.states, 'SHOWING')) continue;
-    const parent = objects.get({ busName: object.ref.busName, path: object.parentPath });
-    if (parent && OWNED_MENU_PARENTS.has(parent.role)) continue;
-    return object;
-  }
-  return null;
+async function showingPopup(
+  busName: string,
+  objects: AppObjects,
+  signalled: Map<string, AccessibleRef>,
+): Promise<MenuObject | null> {
+  const unlisted = [...signalled].filter(([, ref]) => ref.busName === busName && !objects.get(ref));
+  const described = await Promise.all(unlisted.map(([, ref]) => objects.describe(ref)));
+  unlisted.forEach(([key], index) => {
+    const object = described[index];
+    if (!object || !POPUP_ROLES.has(object.role)) signalled.delete(key);
+  });
+  const candidates = [...objects.all, ...described.flatMap((object) => object ?? [])].filter(
+    (object) => POPUP_ROLES.has(object.role) && hasState(object.states, 'SHOWING'),
+  );
+  const parents = await Promise.all(
+    candidates.map((object) => objects.describe({ busName: object.ref.busName, path: object.parentPath })),
+  );
+  return candidates.find((_, index) => !OWNED_MENU_PARENTS.has(parents[index]?.role ?? '')) ?? null;
 }
 
 function unsupported(what: string): never {
