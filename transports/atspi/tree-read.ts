@@ -1,4 +1,5 @@
 import type { Variant } from 'dbus-next';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { ACCESSIBLE_IFACE, type AccessibleRef, type AtspiBus, type CacheItem } from './atspi-bus.js';
 import type { KeyTable } from './key-table.js';
 import { ariaRole, atspiRoleName, namedByLabel, namedFromContent } from './roles.js';
@@ -102,7 +103,9 @@ export class TreeReader {
     const recordOf = (ref: AccessibleRef) => cache.get(ref.path) ?? this.#records.get(ref.path);
     await this.#readByHand([window], recordOf);
     const rootRecord = recordOf(window);
-    if (!rootRecord) return this.#build({ ref: window, record: EMPTY_RECORD, children: [] });
+    if (!rootRecord || hasState(rootRecord.states, 'DEFUNCT')) {
+      throw new StagegraphError('WINDOW_NOT_FOUND', 'The window has closed.');
+    }
     const root: Draft = { ref: window, record: rootRecord, children: [] };
     let level = [root];
     while (level.length > 0) {
@@ -265,15 +268,6 @@ export class TreeReader {
     return { root: visit(root, null, false, false), nodes, byKey };
   }
 }
-
-const EMPTY_RECORD: ObjectRecord = {
-  role: 0,
-  name: '',
-  description: '',
-  states: [0, 0],
-  interfaces: [],
-  childCount: 0,
-};
 
 /** Accname's name from content, over the toolkit's names: a list row's label names the row. */
 function contentText(draft: Draft): string {

@@ -37,6 +37,10 @@ function appPrinted(line: string): Promise<void> {
 }
 
 async function fixtureWindow(): Promise<AccessibleRef> {
+  return topLevel('Desktop Fixture');
+}
+
+async function topLevel(title: string): Promise<AccessibleRef> {
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     for (const application of await bus.applications()) {
@@ -48,11 +52,11 @@ async function fixtureWindow(): Promise<AccessibleRef> {
       );
       for (const [busName, path] of children as [string, string][]) {
         const ref = { busName, path };
-        if ((await bus.property(ref, ACCESSIBLE_IFACE, 'Name')) === 'Desktop Fixture') return ref;
+        if ((await bus.property(ref, ACCESSIBLE_IFACE, 'Name')) === title) return ref;
       }
     }
     if (Date.now() > deadline)
-      throw new Error('the fixture never registered with the accessibility registry');
+      throw new Error(`no window ${title} registered with the accessibility registry`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -316,6 +320,9 @@ describe('DesktopWindowDriver on the GTK fixture', () => {
     expect(await driver.history()).toBeNull();
     expect(await driver.waitForLoad('LOAD', 500)).toBe(true);
     expect(await driver.countMatches([submit, { spec: { kind: 'text', text: 'Row 1' } }])).toEqual([1, 112]);
+    expect(await driver.testIds(10)).toEqual([]);
+    const noId = await failure(driver.locate({ spec: { kind: 'testId', testId: 'submit' } }, 300));
+    expect(noId.code).toBe('SELECTOR_NO_MATCH');
     const title = await driver.expect('TITLE', { equals: 'Desktop Fixture' }, undefined, 500);
     expect(title.actual).toBe('Desktop Fixture');
   }, 60_000);
