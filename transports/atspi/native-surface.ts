@@ -133,7 +133,8 @@ async function showingPopup(
     const object = described[index];
     if (!object || !POPUP_ROLES.has(object.role)) signalled.delete(key);
   });
-  const candidates = [...objects.all, ...described.flatMap((object) => object ?? [])].filter(
+  // What was described by hand joined the app's objects.
+  const candidates = [...objects.all].filter(
     (object) => POPUP_ROLES.has(object.role) && hasState(object.states, 'SHOWING'),
   );
   const parents = await Promise.all(
