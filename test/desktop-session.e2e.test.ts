@@ -196,6 +196,19 @@ describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, launched on a desktop of
     expect(failure.message).toContain('ENOENT');
     await expect.poll(() => ownDesktopChildren(), { timeout: 30_000 }).toEqual(before);
   });
+
+  it('answers attachDesktop and desktopApps with DESKTOP_UNAVAILABLE when the server runs on no desktop', async () => {
+    for (const operation of [
+      '{ desktopApps { name } }',
+      'mutation { attachDesktop(input: { appName: "app.py" }) { id } }',
+    ]) {
+      const failure = await api.failure(operation);
+      expect(failure, operation).toMatchObject({
+        code: 'DESKTOP_UNAVAILABLE',
+        hint: expect.stringContaining('launchDesktop'),
+      });
+    }
+  });
 });
 
 describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, on the current desktop', () => {
@@ -297,6 +310,34 @@ describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, on the current desktop',
         .poll(async () => (await api.data(`{ session(id: "${session.id}") { status } }`)).session.status)
         .toBe('DISCONNECTED');
     } finally {
+      killGroup(other.child);
+    }
+  });
+
+  it('says INTERACTION is false, and why, on a Wayland desktop with no X display, and refuses actions first', async () => {
+    const { DISPLAY: _display, ...busOnly } = host.env;
+    const other = await startFixture(host);
+    const wayland = await startGateway({}, [
+      createAtspiTransport({
+        environment: { ...withoutDesktop(), ...busOnly, WAYLAND_DISPLAY: 'wayland-0' },
+      }),
+    ]);
+    try {
+      const waylandApi = gatewayClient(wayland.url);
+      const { attachDesktop } = await waylandApi.data(
+        `mutation { attachDesktop(input: { pid: ${other.pid}, timeoutMs: 30000 }) { ${SESSION_FIELDS} } }`,
+      );
+      expect(attachDesktop).toMatchObject({
+        status: 'RUNNING',
+        capabilities: { ...DESKTOP_MATRIX, INTERACTION: false },
+        capabilityNotes: [expect.stringContaining('Wayland')],
+      });
+      const click = await waylandApi.failure(
+        `mutation { focus(session: "${attachDesktop.id}", target: { role: "textbox", name: "Name" }) { windowId } }`,
+      );
+      expect(click.code).toBe('CAPABILITY_UNSUPPORTED');
+    } finally {
+      await wayland.stop();
       killGroup(other.child);
     }
   });
