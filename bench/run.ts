@@ -12,6 +12,7 @@ const BENCHES = [
   'attach.ts',
   'network-capture.ts',
   'outline-size.ts',
+  'atspi-snapshot.ts',
 ];
 const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
