@@ -168,19 +168,33 @@ describe('DesktopInput on a real Xvfb desktop and the GTK fixture', () => {
     await lines.next((line) => line === 'name=x', typed, 'name=x again');
   });
 
-  it('presses Tab, which moves focus out of the Name entry', async () => {
-    const focused = new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no focus change within the wait')), WAIT_MS);
+  /** The path of the next object to gain focus for which `match` holds. */
+  function nextFocus(match: (path: string) => boolean): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        stop();
+        reject(new Error('no focus change within the wait'));
+      }, WAIT_MS);
       const stop = bus.onSignal((signal) => {
         if (signal.member !== 'StateChanged' || signal.body[0] !== 'focused' || signal.body[1] !== 1) return;
-        if (signal.path === nameEntry.ref.path) return;
+        if (!match(signal.path)) return;
         clearTimeout(timer);
         stop();
         resolve(signal.path);
       });
     });
+  }
+
+  it('presses Tab, which moves focus out of the Name entry, and Shift+Tab, which brings it back', async () => {
+    const away = nextFocus((path) => path !== nameEntry.ref.path);
     await input.pressKey('Tab');
-    expect(await focused).not.toBe(nameEntry.ref.path);
+    await away;
+    const back = nextFocus((path) => path === nameEntry.ref.path);
+    await input.pressKey('Shift+Tab');
+    await back;
+    const onwards = nextFocus((path) => path !== nameEntry.ref.path);
+    await input.pressKey('Tab');
+    await onwards;
   });
 
   it('clicks the Submit button', async () => {

@@ -55,7 +55,8 @@ export function toRgba(image: ScreenImage): Buffer {
   const out = new Uint32Array(rgba.buffer, rgba.byteOffset, width * height);
   // Word by word (a 1280×800 screen is a million pixels): the reply's bytes are copied to an aligned
   // buffer in the host's order, then each word is remapped to RGBA in the host's order.
-  const source = Buffer.from(image.data.subarray(0, width * height * 4));
+  const source = Buffer.alloc(width * height * 4);
+  image.data.copy(source, 0, 0, source.length);
   if (image.bigEndian !== (endianness() === 'BE')) source.swap32();
   const pixels = new Uint32Array(source.buffer, source.byteOffset, width * height);
   const littleHost = endianness() === 'LE';

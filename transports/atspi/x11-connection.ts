@@ -119,23 +119,52 @@ export class X11Connection {
     this.#pending.clear();
   }
 
-  static open(display: string, timeoutMs: number): Promise<X11Connection> {
+  /**
+   * Connects, retrying while the server takes connections but drops them in setup: an X server with no
+   * client left resets itself (Xvfb does so once the accessibility bus launcher has set its root property
+   * and gone), and closes whoever connects meanwhile. A display with nothing listening fails at once.
+   */
+  static async open(display: string, timeoutMs: number): Promise<X11Connection> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        return await X11Connection.#connect(display, Math.max(1, deadline - Date.now()));
+      } catch (error) {
+        const code = (error as { cause?: { code?: string } }).cause?.code;
+        const refused = ['ECONNREFUSED', 'ENOENT', 'EACCES', 'ENOTFOUND'].includes(code ?? '');
+        if (refused || Date.now() >= deadline) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  static #connect(display: string, timeoutMs: number): Promise<X11Connection> {
     return new Promise((resolve, reject) => {
       let late = false;
       const timer = setTimeout(() => {
         late = true;
         reject(unavailable(display, `did not answer within ${timeoutMs} ms`));
       }, timeoutMs);
+      const fail = (error: Error) =>
+        reject(
+          new StagegraphError(
+            'DESKTOP_UNAVAILABLE',
+            `The X server ${display} could not be reached (${error.message}).`,
+            {
+              cause: error,
+            },
+          ),
+        );
       try {
         x11.createClient({ display }, (error, opened) => {
           clearTimeout(timer);
-          if (error) reject(unavailable(display, `could not be reached (${error.message})`));
+          if (error) fail(error);
           else if (late) opened.client.terminate();
           else resolve(new X11Connection(opened, display));
         });
       } catch (error) {
         clearTimeout(timer);
-        reject(unavailable(display, `could not be reached (${(error as Error).message})`));
+        fail(error as Error);
       }
     });
   }
@@ -238,7 +267,7 @@ export class X11Connection {
   }
 }
 
-/** The one X connection of a DesktopInput: opened on first use, again after it was lost, closed by close(). */
+/** The one X connection of a DesktopInput: opened on first use (tried again if that failed), closed by close(). */
 export class LazyX11 {
   readonly #display: string;
   readonly #timeoutMs: number;
@@ -253,10 +282,9 @@ export class LazyX11 {
 
   get(): Promise<X11Connection> {
     if (this.#closed) return Promise.reject(unavailable(this.#display, 'connection was closed'));
-    if (this.#opened?.lost) {
-      this.#opened = undefined;
-      this.#connection = undefined;
-    }
+    // A lost connection is not opened again: the server is gone with its desktop, and another desktop's
+    // server may since have taken the same display number.
+    if (this.#opened?.lost) return Promise.reject(unavailable(this.#display, 'connection was lost'));
     if (!this.#connection) {
       const opening = X11Connection.open(this.#display, this.#timeoutMs);
       this.#connection = opening;
