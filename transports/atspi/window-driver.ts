@@ -122,6 +122,7 @@ export class DesktopWindowDriver implements WindowDriver {
   }
 
   #forget(ref: AccessibleRef): void {
+    this.#reader.invalidate(ref.path, 'ChildrenChanged');
     const key = this.#handedOut.get(ref.path);
     if (key === undefined) return;
     this.#handedOut.delete(ref.path);
@@ -133,10 +134,6 @@ export class DesktopWindowDriver implements WindowDriver {
     const tree = await this.#reader.read(this.#window);
     for (const node of tree.nodes) this.#handedOut.set(node.ref.path, node.key);
     return tree;
-  }
-
-  #context(): WindowReads {
-    return this.#reads;
   }
 
   #nextChange(after: number, timeoutMs: number): Promise<number> {
@@ -167,7 +164,7 @@ export class DesktopWindowDriver implements WindowDriver {
   }
 
   async locate(target: TargetQuery, timeoutMs: number): Promise<ResolvedNode> {
-    const { tree, node } = await resolveTarget(this.#context(), target, timeoutMs);
+    const { tree, node } = await resolveTarget(this.#reads, target, timeoutMs);
     return { documentId: this.#documentId, node: await this.#describe(tree, node) };
   }
 
@@ -187,7 +184,7 @@ export class DesktopWindowDriver implements WindowDriver {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const seen = this.#changes;
-      const { node } = await resolveTarget(this.#context(), target, Math.max(0, deadline - Date.now()));
+      const { node } = await resolveTarget(this.#reads, target, Math.max(0, deadline - Date.now()));
       const problem = actionability(node, action);
       if (!problem) {
         await perform(
@@ -227,14 +224,14 @@ export class DesktopWindowDriver implements WindowDriver {
     target: TargetQuery | undefined,
     timeoutMs: number,
   ): Promise<ExpectationResult> {
-    return waitForExpectation(this.#context(), kind, matcher, target, timeoutMs);
+    return waitForExpectation(this.#reads, kind, matcher, target, timeoutMs);
   }
 
   /** The X server's pixels of the window's extents, or of the target's. */
   async screenshot(options: ScreenshotOptions, timeoutMs: number): Promise<Screenshot> {
     const tree = await this.#read();
     const node = options.target
-      ? (await resolveTarget(this.#context(), options.target, timeoutMs)).node
+      ? (await resolveTarget(this.#reads, options.target, timeoutMs)).node
       : tree.root;
     const region = await screenExtents(this.#bus, node);
     return this.#input.capture(region, options.format, options.quality);
@@ -279,7 +276,7 @@ export class DesktopWindowDriver implements WindowDriver {
   ): Promise<(string | null)[]> {
     if (documentId !== this.#documentId) return keys.map(() => null);
     const tree = await this.#read();
-    const reads = this.#context();
+    const reads = this.#reads;
     return Promise.all(
       keys.map(async (key) => {
         const node = tree.byKey.get(key);
@@ -297,7 +294,7 @@ export class DesktopWindowDriver implements WindowDriver {
 
   async countMatches(targets: readonly TargetQuery[]): Promise<number[]> {
     const tree = await this.#read();
-    const reads = this.#context();
+    const reads = this.#reads;
     return Promise.all(
       targets.map((target) =>
         matchesOf(reads, tree, target).then(
