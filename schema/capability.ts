@@ -4,9 +4,9 @@ import { builder } from './builder.js';
 /** What works when a capability is true: the operations it opens, by the fields that require it. */
 const CAPABILITY_DESCRIPTIONS: Record<Capability, string> = {
   LAUNCH:
-    'Starts an Electron app from its main script or executable: `launch` runs on a transport with it (CAPABILITY_UNSUPPORTED otherwise).',
+    'Starts an app: `launch` (an Electron app from its main script or executable) runs on a transport with it (CAPABILITY_UNSUPPORTED otherwise); on atspi, `launchDesktop` starts a desktop app.',
   ATTACH:
-    'Reaches a running app over its remote-debugging port: `attach`, `launchCommand` and `discover` use a transport with it.',
+    'Reaches a running app: over its remote-debugging port, `attach`, `launchCommand` and `discover` use a transport with it; on the desktop, `attachDesktop` and `desktopApps` (atspi).',
   INJECT:
     "Enters a running app's main process through its Node inspector, with no debugging flag needed: `inject` uses a transport with it.",
   INTERCEPT:

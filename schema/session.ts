@@ -38,12 +38,12 @@ const VersionRef = builder.objectRef<{ name: string; version: string }>('Compone
 
 const AppInfoRef = builder.objectRef<AppInfo>('AppInfo').implement({
   description:
-    'What the app says about itself: read in its main process (launch, inject) or from its DevTools endpoint (attach, launchCommand).',
+    'What the app says about itself: read in its main process (launch, inject), from its DevTools endpoint (attach, launchCommand), or from the accessibility registry (launchDesktop, attachDesktop: its accessible name, no version).',
   fields: (t) => ({
     name: t.exposeString('name', {
       nullable: true,
       description:
-        "The app's name (Electron's app.getName(); over DevTools, the name in its user agent or the browser's product); null when unknown.",
+        "The app's name (Electron's app.getName(); over DevTools, the name in its user agent or the browser's product; on atspi, its accessible application name); null when unknown.",
     }),
     version: t.exposeString('version', {
       nullable: true,
