@@ -248,6 +248,12 @@ describe('DesktopWindowDriver on the GTK fixture', () => {
     await driver.expect('VISIBLE', {}, row, WAIT_MS);
     const rowNode = await driver.locate(row, WAIT_MS);
     expect(rowNode.node.states).toContain('SELECTED');
+
+    const nameField = find(await driver.snapshot({ bounds: false }), 'textbox', 'Name');
+    await driver.markSecret(nameField.key);
+    const redacted = find(await driver.snapshot({ bounds: false }), 'textbox', 'Name');
+    expect(redacted.value).toBe(REDACTED_VALUE);
+    expect(redacted.secret).toBe(true);
   }, 120_000);
 
   it('waits for a later change on the app signals', async () => {
