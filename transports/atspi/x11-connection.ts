@@ -120,9 +120,9 @@ export class X11Connection {
   }
 
   /**
-   * Connects, retrying while the server takes connections but drops them in setup: an X server with no
-   * client left resets itself (Xvfb does so once the accessibility bus launcher has set its root property
-   * and gone), and closes whoever connects meanwhile. A display with nothing listening fails at once.
+   * Connects, retrying while the server takes connections but drops them in setup: an X server whose last
+   * client has gone resets itself and closes whoever connects meanwhile (seen under load on a just-started
+   * Xvfb, whose first clients come and go). A display with nothing listening fails at once.
    */
   static async open(display: string, timeoutMs: number): Promise<X11Connection> {
     const deadline = Date.now() + timeoutMs;
