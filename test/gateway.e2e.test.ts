@@ -128,7 +128,7 @@ describe('token auth', () => {
     const allowed = await http(secured.url, TransportsDocument, undefined, {
       authorization: 'Bearer correct-horse',
     });
-    expect(allowed.data?.transports).toHaveLength(3);
+    expect(allowed.data?.transports).toHaveLength(4);
   });
 
   it('closes a WebSocket whose connection_init lacks the token, with a reason', async () => {
@@ -142,7 +142,7 @@ describe('token auth', () => {
     });
     expect(await closed).toMatchObject({ code: 4403, reason: expect.stringContaining('UNAUTHENTICATED') });
     const client = wsClient(secured.wsUrl, { authorization: 'Bearer correct-horse' });
-    expect((await wsRequest(client, TransportsDocument)).data?.transports).toHaveLength(3);
+    expect((await wsRequest(client, TransportsDocument)).data?.transports).toHaveLength(4);
     await client.dispose();
   });
 });

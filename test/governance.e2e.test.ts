@@ -267,7 +267,7 @@ describe('limits', () => {
       const refused = flood.find((response) => response.errors?.[0]?.extensions?.code === 'RATE_LIMITED');
       expect(refused?.errors?.[0]?.extensions?.details).toMatchObject({ retryAfterMs: expect.any(Number) });
       // Reads are not rate-limited.
-      expect((await limited.agent.data('{ transports { id } }')).transports).toHaveLength(3);
+      expect((await limited.agent.data('{ transports { id } }')).transports).toHaveLength(4);
     } finally {
       await limited.stop();
       await limited.cleanup();
