@@ -197,6 +197,32 @@ describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, launched on a desktop of
     await expect.poll(() => ownDesktopChildren(), { timeout: 30_000 }).toEqual(before);
   });
 
+  it('forceKill ends the app and its desktop at once', async () => {
+    const response = await launchDesktop({ command: PYTHON, args: [APP], timeoutMs: 60_000 });
+    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+    const session = response.data.launchDesktop;
+    const desktop = desktopProcessesOf(session.pid);
+    const { forceKill } = await api.data(
+      `mutation { forceKill(id: "${session.id}") { status exit { signal } } }`,
+    );
+    expect(forceKill).toEqual({ status: 'STOPPED', exit: { signal: 'SIGKILL' } });
+    await expectPidsGone(desktop, 30_000);
+  });
+
+  it('answers a command that never shows an accessible window with LAUNCH_TIMEOUT, leaving nothing behind', async () => {
+    const before = ownDesktopChildren();
+    // The budget covers starting the desktop too: generous, so a loaded machine still reaches the app's wait.
+    const failure = await api.failure(
+      'mutation { launchDesktop(input: { command: "/bin/sleep", args: ["600"], timeoutMs: 20000 }) { id } }',
+    );
+    expect(failure).toMatchObject({ code: 'LAUNCH_TIMEOUT', details: { command: '/bin/sleep' } });
+    await expect.poll(() => ownDesktopChildren(), { timeout: 30_000 }).toEqual(before);
+    const sleeper = readdirSync('/proc').find(
+      (pid) => /^\d+$/.test(pid) && commandLine(Number(pid)).join(' ') === '/bin/sleep 600',
+    );
+    expect(sleeper).toBeUndefined();
+  });
+
   it('answers attachDesktop and desktopApps with DESKTOP_UNAVAILABLE when the server runs on no desktop', async () => {
     for (const operation of [
       '{ desktopApps { name } }',
