@@ -1,8 +1,18 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_HOSTS, type FixtureSession, type Loose } from './helpers/fixture-session.js';
+import { createAtspiTransport } from '../transports/atspi/transport.js';
+import {
+  FIXTURE_HOSTS,
+  type FixtureSession,
+  type Loose,
+  UNATTENDED_POLICY,
+} from './helpers/fixture-session.js';
+import { startGateway } from './helpers/gateway.js';
+import { gatewayClient } from './helpers/gateway-client.js';
 import { type GovernedRun, startGovernedRun } from './helpers/governed-gateway.js';
 
 /**
@@ -21,11 +31,31 @@ interface SelectorHost {
 }
 
 /**
- * Every host the table runs on. A desktop host is one more entry with `fixture: 'desktop'` and a `start`
- * that launches fixtures/desktop-app/app.py through launchDesktop; the table's `desktop` column already
- * names that app's elements.
+ * Every host the table runs on: the web fixture on the page-level suites' hosts, and the GTK fixture on a
+ * desktop of its own (where Xvfb is installed). Another host is one entry naming the fixture whose column
+ * it answers.
  */
-const SELECTOR_HOSTS: readonly SelectorHost[] = FIXTURE_HOSTS.map((host) => ({ ...host, fixture: 'web' }));
+const SELECTOR_HOSTS: readonly SelectorHost[] = [
+  ...FIXTURE_HOSTS.map((host) => ({ ...host, fixture: 'web' as const })),
+  ...(spawnSync('which', ['Xvfb']).status === 0
+    ? [{ name: 'GTK desktop', fixture: 'desktop' as const, start: startDesktopFixture }]
+    : []),
+];
+
+/** A gateway with the desktop transport and the GTK fixture launched on a desktop the session owns. */
+async function startDesktopFixture(): Promise<FixtureSession> {
+  const { DISPLAY: _d, DBUS_SESSION_BUS_ADDRESS: _b, WAYLAND_DISPLAY: _w, ...environment } = process.env;
+  const gateway = await startGateway({ policyFile: UNATTENDED_POLICY, mutationsPerSecond: 1_000 }, [
+    createAtspiTransport({ environment }),
+  ]);
+  const client = gatewayClient(gateway.url);
+  const app = fileURLToPath(new URL('../fixtures/desktop-app/app.py', import.meta.url));
+  const { launchDesktop } = await client.data(
+    'mutation ($input: LaunchDesktopInput!) { launchDesktop(input: $input) { id } }',
+    { input: { command: '/usr/bin/python3', args: [app], timeoutMs: 60_000 } },
+  );
+  return { ...client, gateway, sessionId: launchDesktop.id, stop: () => gateway.stop() };
+}
 
 interface Variant {
   readonly query: string;
