@@ -50,11 +50,17 @@ async function startDesktopFixture(): Promise<FixtureSession> {
   ]);
   const client = gatewayClient(gateway.url);
   const app = fileURLToPath(new URL('../fixtures/desktop-app/app.py', import.meta.url));
-  const { launchDesktop } = await client.data(
-    'mutation ($input: LaunchDesktopInput!) { launchDesktop(input: $input) { id } }',
-    { input: { command: '/usr/bin/python3', args: [app], timeoutMs: 60_000 } },
-  );
-  return { ...client, gateway, sessionId: launchDesktop.id, stop: () => gateway.stop() };
+  try {
+    const { launchDesktop } = await client.data(
+      'mutation ($input: LaunchDesktopInput!) { launchDesktop(input: $input) { id } }',
+      { input: { command: '/usr/bin/python3', args: [app], timeoutMs: 60_000 } },
+    );
+    return { ...client, gateway, sessionId: launchDesktop.id, stop: () => gateway.stop() };
+  } catch (error) {
+    // A launch that failed halfway may have started a desktop: the gateway's stop ends it.
+    await gateway.stop();
+    throw error;
+  }
 }
 
 interface Variant {
