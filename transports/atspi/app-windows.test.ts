@@ -1,0 +1,149 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppWindows, type WindowEvent } from './app-windows.js';
+import { type AccessibleRef, AtspiBus } from './atspi-bus.js';
+import { type DesktopHost, openDesktop } from './desktop-host.js';
+import { createDesktopInput } from './desktop-input.js';
+import { nameOf, registeredAppWhere, windowRefs } from './registered-apps.js';
+
+const APP = fileURLToPath(new URL('../../fixtures/desktop-app/app.py', import.meta.url));
+const HAS_XVFB = spawnSync('which', ['Xvfb']).status === 0;
+const WAIT_MS = 30_000;
+
+/** Events as they come, and a wait for the first (past or future) that matches. */
+class Recorded {
+  readonly events: WindowEvent[] = [];
+  readonly #waiters = new Set<() => void>();
+
+  push = (event: WindowEvent): void => {
+    this.events.push(event);
+    for (const waiter of this.#waiters) waiter();
+  };
+
+  waitFor(match: (event: WindowEvent) => boolean, what: string): Promise<WindowEvent> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const found = this.events.find(match);
+        if (!found) return;
+        this.#waiters.delete(check);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.delete(check);
+        reject(new Error(`no ${what} within ${WAIT_MS} ms; got ${JSON.stringify(this.events)}`));
+      }, WAIT_MS);
+      this.#waiters.add(check);
+      check();
+    });
+  }
+}
+
+/** The first object under `root` whose name matches, walked breadth first (GTK creates a dialog's buttons on request). */
+async function findNamed(
+  bus: AtspiBus,
+  root: AccessibleRef,
+  name: RegExp,
+): Promise<AccessibleRef | undefined> {
+  let level = [root];
+  while (level.length > 0) {
+    const children = (await Promise.all(level.map((ref) => windowRefs(bus, ref).catch(() => [])))).flat();
+    const names = await Promise.all(children.map((ref) => nameOf(bus, ref)));
+    const found = children.find((_, index) => name.test(names[index] ?? ''));
+    if (found) return found;
+    level = children;
+  }
+  return undefined;
+}
+
+if (!HAS_XVFB) {
+  describe.skip('an app’s top-level windows over AT-SPI (Xvfb not installed)', () => {
+    it('follows windows opening and closing', () => {});
+  });
+}
+
+describe.runIf(HAS_XVFB)('an app’s top-level windows over AT-SPI', () => {
+  let host: DesktopHost;
+  let bus: AtspiBus;
+  let app: ChildProcess;
+  let appRef: AccessibleRef;
+
+  beforeAll(async () => {
+    host = await openDesktop({}, 60_000);
+    bus = await AtspiBus.connect(host.sessionBusAddress, 60_000);
+    app = spawn('/usr/bin/python3', [APP], {
+      env: { ...process.env, ...host.env },
+      detached: true,
+      stdio: 'ignore',
+    });
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      const found = await registeredAppWhere(bus, (pid) => pid === app.pid);
+      if (found) {
+        appRef = found.ref;
+        break;
+      }
+      if (Date.now() > deadline) throw new Error('the fixture never registered');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    if (app?.pid) process.kill(-app.pid, 'SIGKILL');
+    bus?.disconnect();
+    await host?.dispose();
+  });
+
+  it('announces the open windows in order, then a dialog opening and closing, from the app’s signals', async () => {
+    const recorded = new Recorded();
+    const windows = new AppWindows(bus, appRef, recorded.push);
+    try {
+      // Windows the root does not list yet at start are announced by its children-changed signals.
+      await windows.start();
+      await recorded.waitFor((event) => event.window.id === 'w2', 'second window');
+      expect(windows.list().map(({ id, title }) => ({ id, title }))).toEqual([
+        { id: 'w1', title: 'Desktop Fixture' },
+        { id: 'w2', title: 'Inspector Panel' },
+      ]);
+      expect(windows.list()[0]?.url).toBe(`atspi://${appRef.busName}${windows.refOf('w1')?.path}`);
+
+      // A pointer click, not Action.DoAction: GTK would run the modal loop inside the action call and
+      // answer nothing more until the dialog closed; clicked, it stays reachable and Cancel can close it.
+      const items = await bus.cacheItems(appRef.busName);
+      const button = items.find((item) => item.name === 'Show dialog');
+      const [extents] = await bus.call(
+        appRef.busName,
+        button?.ref.path ?? '',
+        'org.a11y.atspi.Component',
+        'GetExtents',
+        'u',
+        [0],
+      );
+      const [x = 0, y = 0, width = 0, height = 0] = extents as number[];
+      const input = createDesktopInput(bus, host.display);
+      try {
+        await input.clickAt(x + width / 2, y + height / 2, 'left', 1);
+        const opened = await recorded.waitFor(
+          (event) => event.type === 'window-opened' && event.window.id === 'w3',
+          'dialog opened',
+        );
+        expect(opened.window.title).toMatch(/Question|Confirm/);
+
+        const dialog = windows.refOf('w3');
+        const cancel = dialog ? await findNamed(bus, dialog, /Cancel/) : undefined;
+        expect(cancel, `a Cancel button under ${dialog?.path}`).toBeDefined();
+        await bus.call(appRef.busName, cancel?.path ?? '', 'org.a11y.atspi.Action', 'DoAction', 'i', [0]);
+        await recorded.waitFor(
+          (event) => event.type === 'window-closed' && event.window.id === 'w3',
+          'dialog closed',
+        );
+        expect(windows.list().map(({ id }) => id)).toEqual(['w1', 'w2']);
+      } finally {
+        await input.dispose?.();
+      }
+    } finally {
+      windows.stop();
+    }
+  });
+});
