@@ -5,7 +5,7 @@ import { nameOf, windowRefs } from './registered-apps.js';
 
 /**
  * A window that appeared without a title is announced once its name is read, or after this at most:
- * an app inside a modal loop opened by an action (GTK's dialog.run()) answers no calls until the loop
+ * an app inside a modal loop opened by an action (GTK's dialog.run()) can answer no calls until the loop
  * ends, though its signals still arrive — the dialog's window:create carries its title.
  */
 const TITLE_WAIT_MS = 2_000;

@@ -7,6 +7,7 @@ import type {
   DesktopTransport,
   TransportSession,
 } from '../contract/transport.js';
+import { TransportError } from '../contract/transport-error.js';
 import { executableOf } from '../process/proc-sockets.js';
 import { delay } from '../process/process-group.js';
 import { LaunchedApp, waitForLaunchedApp } from './app-launch.js';
@@ -37,6 +38,9 @@ const REGISTRY_POLL_MS = 200;
 
 const NO_X_INPUT =
   'INTERACTION is false: this desktop is Wayland with no X DISPLAY, and Stagegraph sends input through X (XTest); Wayland offers an outside process no way to type or click. Reading (snapshot, screenshot of windows) still works.';
+
+const BUSY_APP_HINT =
+  'The app is registered but answers no accessibility calls: busy, hung, or (GTK) inside a modal dialog opened from an accessibility action, which can leave it answering nothing until the dialog closes. Close the dialog or wait, then retry.';
 
 export interface AtspiTransportConfig {
   /** The gateway's environment: its DISPLAY and DBUS_SESSION_BUS_ADDRESS name the current desktop. */
@@ -113,16 +117,25 @@ export function createAtspiTransport(config: AtspiTransportConfig = {}): Desktop
     // An X display is what input goes through; a Wayland desktop without one can be read, not driven.
     const xInput = host.display !== '';
     const input = createDesktopInput(bus, host.display);
-    return DesktopSession.open({
-      bus,
-      host,
-      app,
-      appInfo: { name: app.name || null, version: null, executablePath, versions: {}, standIn: false },
-      capabilities: xInput ? capabilities : { ...capabilities, INTERACTION: false },
-      capabilityNotes: xInput ? [] : [NO_X_INPUT],
-      input,
-      ...(launched ? { launched } : {}),
-    });
+    try {
+      return await DesktopSession.open({
+        bus,
+        host,
+        app,
+        appInfo: { name: app.name || null, version: null, executablePath, versions: {}, standIn: false },
+        capabilities: xInput ? capabilities : { ...capabilities, INTERACTION: false },
+        capabilityNotes: xInput ? [] : [NO_X_INPUT],
+        input,
+        ...(launched ? { launched } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof TransportError) || error.kind !== 'timeout') throw error;
+      throw new TransportError('timeout', `${app.name || app.ref.busName} answers no accessibility calls`, {
+        ...(error.method ? { method: error.method } : {}),
+        hint: BUSY_APP_HINT,
+        cause: error,
+      });
+    }
   }
 }
 
