@@ -248,7 +248,7 @@ export const GovernedTargetRef = builder.objectRef<TargetInfo>('GovernedTarget')
     path: t.stringList({
       nullable: true,
       description:
-        'Menu labels from the top, [tray id], [command, ...arguments], or [the URL a navigation leaves, the URL it goes to].',
+        'Menu labels from the top, [tray id], [command, ...arguments], [the URL a navigation leaves, the URL it goes to], or [the AT-SPI object path] of a desktop element.',
       resolve: (target) => (target.path ? [...target.path] : null),
     }),
     windowId: t.exposeID('windowId', {

@@ -44,7 +44,7 @@ export type TargetInfo = {
   readonly role: string;
   /** The accessible name, menu label, tray tooltip or executable: what destructive words are read in. */
   readonly name: string;
-  /** Where it sits: menu labels from the top, [tray id], [command, ...arguments], [from URL, to URL]. */
+  /** Where it sits: menu labels from the top, [tray id], [command, ...arguments], [from URL, to URL], [AT-SPI object path]. */
   readonly path?: readonly string[] | null;
   /** The gateway's window id, where the thing lives in one. */
   readonly windowId?: string | null;

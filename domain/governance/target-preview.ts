@@ -200,5 +200,7 @@ function targetInfo(
     selector: asked?.selector ?? (asked?.testId ? `[data-testid="${asked.testId}"]` : null),
     bbox: node.bbox ?? null,
     inputType: node.secret ? 'password' : null,
+    // A desktop element's object path: what an auditor needs to find the very object again.
+    ...(node.atspiPath ? { path: [node.atspiPath] } : {}),
   };
 }

@@ -44,8 +44,10 @@ function appEnv(address: DesktopAddress, runtimeDir?: string): Record<string, st
   return {
     DISPLAY: address.display,
     DBUS_SESSION_BUS_ADDRESS: address.sessionBusAddress,
-    // GTK and Qt load their accessibility bridge only when asked not to skip it.
+    // GTK and Qt load their accessibility bridge only when asked not to skip it; Chromium and Electron
+    // register on the accessibility bus only with ACCESSIBILITY_ENABLED.
     NO_AT_BRIDGE: '0',
+    ACCESSIBILITY_ENABLED: '1',
     QT_ACCESSIBILITY: '1',
     QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1',
     GTK_A11Y: 'atspi',
