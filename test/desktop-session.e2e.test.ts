@@ -305,8 +305,7 @@ describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, on the current desktop',
     expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
     const session = response.data.attachDesktop;
     const live = subscribe(client, SessionEventsDocument, { session: session.id });
-    // GTK runs the dialog's modal loop inside the click: the window is announced from the app's signals
-    // while it may answer no calls.
+    // The window is announced from the app's own signals, before anything reads the dialog.
     const clicking = api.send(
       `mutation { click(session: "${session.id}", target: { role: "button", name: "Show dialog" }) { windowId } }`,
     );
@@ -325,7 +324,7 @@ describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, on the current desktop',
   });
 
   it('is DISCONNECTED when an attached app leaves the registry (killed by someone else)', async () => {
-    // An app of its own: the other one is inside its modal dialog's loop, where GTK may answer no calls.
+    // An app of its own: the other one is left showing its modal dialog.
     const other = await startFixture(host);
     try {
       const response = await attachDesktop(`{ pid: ${other.pid}, timeoutMs: 30000 }`);

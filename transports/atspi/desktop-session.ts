@@ -11,7 +11,7 @@ import type {
   WindowInfo,
 } from '../contract/transport.js';
 import type { WindowDriver } from '../contract/window-driver.js';
-import type { LaunchedApp } from './app-launch.js';
+import type { OwnedProcess } from '../process/owned-process.js';
 import { AppWindows } from './app-windows.js';
 import { ACCESSIBLE_IFACE, type AtspiBus, type AtspiSignal, ROOT_PATH } from './atspi-bus.js';
 import type { DesktopHost } from './desktop-host.js';
@@ -34,7 +34,7 @@ export interface DesktopSessionSetup {
   readonly capabilityNotes: readonly string[];
   readonly input: DesktopInput;
   /** Set by launchDesktop: the process group this session started and must reap. */
-  readonly launched?: LaunchedApp;
+  readonly launched?: OwnedProcess;
 }
 
 /**
@@ -55,7 +55,7 @@ export class DesktopSession implements TransportSession {
   readonly #host: DesktopHost;
   readonly #registered: RegisteredApp;
   readonly #input: DesktopInput;
-  readonly #launched: LaunchedApp | undefined;
+  readonly #launched: OwnedProcess | undefined;
   readonly #keys = new KeyTable();
   readonly #windows: AppWindows;
   readonly #drivers = new Map<string, DesktopWindowDriver>();
@@ -214,7 +214,7 @@ export class DesktopSession implements TransportSession {
     this.#events.close();
   }
 
-  #owned(operation: string): LaunchedApp {
+  #owned(operation: string): OwnedProcess {
     if (this.#launched) return this.#launched;
     throw new StagegraphError('NOT_OWNED', `${operation} would end an app Stagegraph did not start.`);
   }

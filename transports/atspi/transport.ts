@@ -8,9 +8,10 @@ import type {
   TransportSession,
 } from '../contract/transport.js';
 import { TransportError } from '../contract/transport-error.js';
+import { OwnedProcess } from '../process/owned-process.js';
 import { executableOf } from '../process/proc-sockets.js';
 import { delay } from '../process/process-group.js';
-import { LaunchedApp, waitForLaunchedApp } from './app-launch.js';
+import { waitForLaunchedApp } from './app-launch.js';
 import { AtspiBus } from './atspi-bus.js';
 import { type DesktopHost, openDesktop } from './desktop-host.js';
 import { createDesktopInput } from './desktop-input.js';
@@ -65,12 +66,10 @@ export function createAtspiTransport(config: AtspiTransportConfig = {}): Desktop
       const deadline = Date.now() + options.timeoutMs;
       const host = await openDesktop(environment, options.timeoutMs);
       let bus: AtspiBus | undefined;
-      let launched: LaunchedApp | undefined;
+      let launched: OwnedProcess | undefined;
       try {
         bus = await AtspiBus.connect(host.sessionBusAddress, remaining(deadline));
-        launched = LaunchedApp.start({
-          command: options.command,
-          args: options.args,
+        launched = OwnedProcess.start(options.command, options.args, {
           ...(options.cwd ? { cwd: options.cwd } : {}),
           env: { ...environment, ...host.env, ...options.env },
           outputDir: options.outputDir,
@@ -112,7 +111,7 @@ export function createAtspiTransport(config: AtspiTransportConfig = {}): Desktop
     host: DesktopHost,
     app: RegisteredApp,
     executablePath: string,
-    launched: LaunchedApp | undefined,
+    launched: OwnedProcess | undefined,
   ): Promise<TransportSession> {
     // An X display is what input goes through; a Wayland desktop without one can be read, not driven.
     const xInput = host.display !== '';

@@ -16,9 +16,9 @@ import { PageContextControls } from '../page-engine/page-context-controls.js';
 import { documentParsed } from '../page-engine/page-events.js';
 import { pageTitle } from '../page-engine/page-title.js';
 import { evalInPage } from '../page-engine/renderer-eval.js';
+import type { OwnedProcess } from '../process/owned-process.js';
 import { CdpConnection } from '../protocol/cdp-connection.js';
 import type { BrowserEndpoint } from './endpoint.js';
-import type { OwnedProcess } from './owned-process.js';
 import { PageWindows } from './page-windows.js';
 import { pickRenderer } from './renderer-pick.js';
 

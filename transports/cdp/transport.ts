@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { capabilityMatrix } from '../contract/capabilities.js';
 import type { AppInfo, AttachOptions, AttachTransport, CommandOptions } from '../contract/transport.js';
+import { OwnedProcess } from '../process/owned-process.js';
 import { commandLineOf, executableOf, listenerOf, parentOf } from '../process/proc-sockets.js';
 import { delay } from '../process/process-group.js';
 import {
@@ -11,7 +12,6 @@ import {
   endpointAddress,
   readBrowserEndpoint,
 } from './endpoint.js';
-import { OwnedProcess } from './owned-process.js';
 import { CdpSession } from './session.js';
 
 /** How often a launched command's port is probed while Stagegraph waits for it to open. */

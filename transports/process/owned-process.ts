@@ -3,10 +3,10 @@ import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { EARLY_EVENT_LIMIT } from '../contract/event-relay.js';
 import type { ExitInfo } from '../contract/transport.js';
-import { readLines } from '../process/output-lines.js';
-import { OwnedGroup, signalGroup } from '../process/process-group.js';
+import { readLines } from './output-lines.js';
+import { livingGroupMembers, OwnedGroup, signalGroup } from './process-group.js';
 
-/** Lines of stderr kept for an EXITED_EARLY or LAUNCH_TIMEOUT error: enough to show the last words. */
+/** Lines of stderr kept for a launch error (EXITED_EARLY, LAUNCH_FAILED, LAUNCH_TIMEOUT): the last words. */
 export const STDERR_TAIL_LINES = 20;
 
 export type OutputStream = 'stdout' | 'stderr';
@@ -78,12 +78,18 @@ export class OwnedProcess {
     return this.#tail.join('\n');
   }
 
+  /** Whether `pid` is in this process's group: a launcher script's child may be what a transport finds. */
+  owns(pid: number): boolean {
+    return pid === this.pid || (this.pid > 0 && livingGroupMembers(this.pid).includes(pid));
+  }
+
   /** Listens to every line from now on; the first listener also gets the lines written before it. */
-  onOutput(listener: (stream: OutputStream, text: string) => void): void {
+  onOutput(listener: (stream: OutputStream, text: string) => void): () => void {
     this.#listeners.add(listener);
     const early = this.#early;
     this.#early = [];
     for (const [stream, text] of early) listener(stream, text);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Whether stop() has been called: a connection lost from then on is the stop's doing, not news. */
