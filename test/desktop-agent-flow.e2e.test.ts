@@ -207,6 +207,11 @@ describe.runIf(HAS_XVFB)('an agent drives a desktop app over AT-SPI', () => {
       `invokeMenuItem(session: "${session}", path: ["File", "Nope"]) { invoked reason }`,
     );
     expect(missing).toEqual({ invoked: false, reason: 'NOT_FOUND' });
+    const trays = await api.failure(`{ session(id: "${session}") { trays { id } } }`);
+    expect(trays).toMatchObject({
+      code: 'CAPABILITY_UNSUPPORTED',
+      message: expect.stringContaining('StatusNotifierItem'),
+    });
   });
 
   it('announces the modal dialog as a window, and its OK button answers it', async () => {

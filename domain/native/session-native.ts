@@ -175,6 +175,9 @@ export class SessionNative {
   #instrumented(field: string): NativeSurface {
     const native = this.#surface();
     if (native.instrumented) return native;
+    if (native.traysUnreachable) {
+      throw new StagegraphError('CAPABILITY_UNSUPPORTED', `${field}: ${native.traysUnreachable}`);
+    }
     throw new StagegraphError(
       'NOT_INSTRUMENTED',
       `${field} needs the native hooks from the app's first line: Electron keeps no list of trays, so one created before the hooks is invisible.`,

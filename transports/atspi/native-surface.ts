@@ -88,6 +88,8 @@ export function createDesktopNativeSurface(bus: AtspiBus, windows: () => Accessi
 
   return {
     instrumented: false,
+    traysUnreachable:
+      "a desktop app's tray icons are the shell's (StatusNotifierItem on the session bus), not objects of its accessibility tree, so the desktop transport cannot list or click them.",
     applicationMenu: async () => {
       const nodes = await menuBar(true);
       return nodes ? nodes.map((node) => node.item) : null;

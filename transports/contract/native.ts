@@ -164,6 +164,11 @@ export type EvalOutcome =
 export interface NativeSurface {
   /** True when the hooks were installed before the app's main ran (launch with instrumentNative). */
   readonly instrumented: boolean;
+  /**
+   * Why this surface can never see trays, however it was started (a desktop app over AT-SPI: trays are the
+   * shell's, not in the app's tree); absent where instrumenting would show them.
+   */
+  readonly traysUnreachable?: string;
   applicationMenu(): Promise<NativeMenuItem[] | null>;
   invokeMenuItem(path: readonly string[]): Promise<MenuInvocation>;
   contextMenu(): Promise<OpenContextMenu | null>;
