@@ -211,14 +211,16 @@ describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, launched on a desktop of
 
   it('answers a command that never shows an accessible window with LAUNCH_TIMEOUT, leaving nothing behind', async () => {
     const before = ownDesktopChildren();
+    // A duration no other run uses, so the check below finds this run's sleeper and no one else's.
+    const seconds = (600 + process.pid / 1e7).toFixed(7);
     // The budget covers starting the desktop too: generous, so a loaded machine still reaches the app's wait.
     const failure = await api.failure(
-      'mutation { launchDesktop(input: { command: "/bin/sleep", args: ["600"], timeoutMs: 20000 }) { id } }',
+      `mutation { launchDesktop(input: { command: "/bin/sleep", args: ["${seconds}"], timeoutMs: 20000 }) { id } }`,
     );
     expect(failure).toMatchObject({ code: 'LAUNCH_TIMEOUT', details: { command: '/bin/sleep' } });
     await expect.poll(() => ownDesktopChildren(), { timeout: 30_000 }).toEqual(before);
     const sleeper = readdirSync('/proc').find(
-      (pid) => /^\d+$/.test(pid) && commandLine(Number(pid)).join(' ') === '/bin/sleep 600',
+      (pid) => /^\d+$/.test(pid) && commandLine(Number(pid)).join(' ') === `/bin/sleep ${seconds}`,
     );
     expect(sleeper).toBeUndefined();
   });
