@@ -1,65 +1,23 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StagegraphError } from '../../errors/stagegraph-error.js';
+import {
+  DESKTOP_AVAILABLE,
+  type DesktopFixture,
+  desktopSkipReason,
+  startDesktopFixture,
+} from '../../test/helpers/desktop-fixture.js';
 import { type RawNode, type RawSnapshot, REDACTED_VALUE } from '../contract/window-driver.js';
-import { ACCESSIBLE_IFACE, type AccessibleRef, AtspiBus } from './atspi-bus.js';
-import { type DesktopHost, openDesktop } from './desktop-host.js';
+import type { AtspiBus } from './atspi-bus.js';
 import { createDesktopInput, type DesktopInput } from './desktop-input.js';
 import { KeyTable } from './key-table.js';
 import { DesktopWindowDriver } from './window-driver.js';
 
 const WAIT_MS = 30_000;
 
-let host: DesktopHost;
+let fixture: DesktopFixture;
 let bus: AtspiBus;
-let app: ChildProcess;
 let driver: DesktopWindowDriver;
 let input: DesktopInput | undefined;
-const lines: string[] = [];
-const lineWaiters = new Set<() => void>();
-
-/** Resolves once the app has printed `line` (it prints one line per change it sees). */
-function appPrinted(line: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      if (!lines.includes(line)) return;
-      lineWaiters.delete(check);
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      lineWaiters.delete(check);
-      reject(new Error(`the app did not print ${line}; it printed ${JSON.stringify(lines)}`));
-    }, WAIT_MS);
-    lineWaiters.add(check);
-    check();
-  });
-}
-
-async function fixtureWindow(): Promise<AccessibleRef> {
-  return topLevel('Desktop Fixture');
-}
-
-async function topLevel(title: string): Promise<AccessibleRef> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    for (const application of await bus.applications()) {
-      const [children] = await bus.call(
-        application.busName,
-        application.path,
-        ACCESSIBLE_IFACE,
-        'GetChildren',
-      );
-      for (const [busName, path] of children as [string, string][]) {
-        const ref = { busName, path };
-        if ((await bus.property(ref, ACCESSIBLE_IFACE, 'Name')) === title) return ref;
-      }
-    }
-    if (Date.now() > deadline)
-      throw new Error(`no window ${title} registered with the accessibility registry`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 function find(snapshot: RawSnapshot, role: string, name: string): RawNode {
   const node = snapshot.nodes.find((candidate) => candidate.role === role && candidate.name === name);
@@ -77,36 +35,13 @@ async function failure(promise: Promise<unknown>): Promise<StagegraphError> {
 }
 
 beforeAll(async () => {
-  host = await openDesktop({}, WAIT_MS);
-  bus = await AtspiBus.connect(host.sessionBusAddress, WAIT_MS);
-  app = spawn('/usr/bin/python3', ['fixtures/desktop-app/app.py'], {
-    env: { ...process.env, ...host.env },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let buffered = '';
-  app.stdout?.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    const complete = buffered.split('\n');
-    buffered = complete.pop() ?? '';
-    lines.push(...complete);
-    for (const check of [...lineWaiters]) check();
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the fixture did not start')), WAIT_MS);
-    const check = () => {
-      if (!lines.some((line) => line.startsWith('ready pid='))) return;
-      lineWaiters.delete(check);
-      clearTimeout(timer);
-      resolve();
-    };
-    lineWaiters.add(check);
-  });
-  const desktopInput = createDesktopInput(bus, host.display);
+  fixture = await startDesktopFixture();
+  bus = fixture.bus;
+  const desktopInput = createDesktopInput(bus, fixture.host.display);
   input = desktopInput;
   driver = new DesktopWindowDriver({
     bus,
-    window: await fixtureWindow(),
+    window: await fixture.window('Desktop Fixture'),
     keys: new KeyTable(),
     input: desktopInput,
   });
@@ -115,18 +50,16 @@ beforeAll(async () => {
 afterAll(async () => {
   driver?.dispose();
   await input?.dispose?.();
-  if (app?.pid) {
-    try {
-      process.kill(-app.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  bus?.disconnect();
-  await host?.dispose();
+  await fixture?.stop();
 });
 
-describe('DesktopWindowDriver on the GTK fixture', () => {
+if (!DESKTOP_AVAILABLE) {
+  describe.skip(`DesktopWindowDriver on the GTK fixture (${desktopSkipReason})`, () => {
+    it('reads and drives the fixture', () => {});
+  });
+}
+
+describe.runIf(DESKTOP_AVAILABLE)('DesktopWindowDriver on the GTK fixture', () => {
   it('reads the form with page-engine roles and names, secrets redacted, and the 1,000 rows', async () => {
     let started = Date.now();
     const first = await driver.snapshot({});
@@ -207,7 +140,7 @@ describe('DesktopWindowDriver on the GTK fixture', () => {
       { type: 'fill', value: 'Ada' },
       WAIT_MS,
     );
-    await appPrinted('name=Ada');
+    await fixture.printed('name=Ada');
     expect(find(await driver.snapshot({ bounds: false }), 'textbox', 'Name').value).toBe('Ada');
 
     await driver.act(
@@ -215,14 +148,14 @@ describe('DesktopWindowDriver on the GTK fixture', () => {
       { type: 'setChecked', checked: true },
       WAIT_MS,
     );
-    await appPrinted('subscribe=True');
+    await fixture.printed('subscribe=True');
 
     await driver.act(
       { spec: { kind: 'role', role: 'combobox', name: 'Colour' } },
       { type: 'selectOption', labels: ['Green'] },
       WAIT_MS,
     );
-    await appPrinted('colour=Green');
+    await fixture.printed('colour=Green');
     const result = await driver.expect(
       'VALUE',
       { equals: 'Green' },
@@ -236,11 +169,11 @@ describe('DesktopWindowDriver on the GTK fixture', () => {
       { type: 'fill', value: '3' },
       WAIT_MS,
     );
-    await appPrinted('quantity=3');
+    await fixture.printed('quantity=3');
 
     // File > Save, enabled by the edit, is activated in its closed menu.
     await driver.act({ spec: { kind: 'role', role: 'menuitem', name: 'Save' } }, { type: 'click' }, WAIT_MS);
-    await appPrinted('status=Saved');
+    await fixture.printed('status=Saved');
 
     const list = { spec: { kind: 'role' as const, role: 'listbox' } };
     await driver.act(list, { type: 'selectOption', labels: ['Row 3'] }, WAIT_MS);
@@ -274,7 +207,7 @@ describe('DesktopWindowDriver on the GTK fixture', () => {
     );
     const result = await driver.expect('TEXT', { equals: 'Changed' }, target, WAIT_MS);
     expect(result.actual).toBe('Changed');
-    await appPrinted('status=Changed');
+    await fixture.printed('status=Changed');
     expect(await driver.nextChange(before, WAIT_MS)).toBeGreaterThan(before);
     const failed = await failure(driver.expect('TEXT', { equals: 'Never' }, target, 300));
     expect(failed.code).toBe('EXPECTATION_FAILED');
@@ -283,21 +216,21 @@ describe('DesktopWindowDriver on the GTK fixture', () => {
   it('types and presses through the X keyboard, clicks at a position and captures the window', async () => {
     const name = { spec: { kind: 'role' as const, role: 'textbox', name: 'Name' } };
     await driver.act(name, { type: 'clear' }, WAIT_MS);
-    await appPrinted('name=');
+    await fixture.printed('name=');
     await driver.act(name, { type: 'type', text: 'Bo' }, WAIT_MS);
-    await appPrinted('name=Bo');
+    await fixture.printed('name=Bo');
     await driver.act(
       { spec: { kind: 'role', role: 'checkbox', name: 'Subscribe' } },
       { type: 'press', key: 'space' },
       WAIT_MS,
     );
-    await appPrinted('subscribe=False');
+    await fixture.printed('subscribe=False');
     await driver.act(
       { spec: { kind: 'role', role: 'button', name: 'Submit' } },
       { type: 'click', position: { x: 4, y: 4 } },
       WAIT_MS,
     );
-    await appPrinted('status=Submitted Bo');
+    await fixture.printed('status=Submitted Bo');
 
     const snapshot = await driver.snapshot({ depth: 0 });
     const shot = await driver.screenshot({ format: 'png' }, WAIT_MS);
