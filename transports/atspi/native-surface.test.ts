@@ -1,9 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StagegraphError } from '../../errors/stagegraph-error.js';
+import {
+  DESKTOP_AVAILABLE,
+  type DesktopApp,
+  type DesktopFixture,
+  desktopSkipReason,
+  startDesktopFixture,
+  startOnDesktop,
+} from '../../test/helpers/desktop-fixture.js';
 import type { NativeSurface, OpenContextMenu } from '../contract/native.js';
-import { ACCESSIBLE_IFACE, type AccessibleRef, AtspiBus } from './atspi-bus.js';
-import { type DesktopHost, openDesktop } from './desktop-host.js';
+import type { AccessibleRef, AtspiBus } from './atspi-bus.js';
 import { createDesktopNativeSurface } from './native-surface.js';
 
 const WAIT_MS = 30_000;
@@ -60,66 +66,11 @@ print("ready", flush=True)
 Gtk.main()
 `;
 
-let host: DesktopHost;
+let desktop: DesktopFixture;
+let popupApp: DesktopApp;
 let bus: AtspiBus;
-const apps: ChildProcess[] = [];
-const lines: string[] = [];
-const lineWaiters = new Set<() => void>();
 let surface: NativeSurface;
 let popupHost: AccessibleRef;
-
-/** Resolves once an app has printed `line` `count` times (each prints one line per change it sees). */
-function appPrinted(line: string, count = 1): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      if (lines.filter((candidate) => candidate === line).length < count) return;
-      lineWaiters.delete(check);
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      lineWaiters.delete(check);
-      reject(new Error(`no app printed ${line} ${count} times; they printed ${JSON.stringify(lines)}`));
-    }, WAIT_MS);
-    lineWaiters.add(check);
-    check();
-  });
-}
-
-function start(args: readonly string[]): void {
-  const app = spawn('/usr/bin/python3', args, {
-    env: { ...process.env, ...host.env, STAGEGRAPH_FIXTURE_ROWS: '20' },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  apps.push(app);
-  app.stdout?.on('data', (chunk: Buffer) => {
-    lines.push(...chunk.toString().split('\n').filter(Boolean));
-    for (const waiter of [...lineWaiters]) waiter();
-  });
-}
-
-/** A top-level window of this name, once its app has registered with the registry. */
-async function windowNamed(name: string): Promise<AccessibleRef> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    for (const application of await bus.applications()) {
-      const [children] = await bus.call(
-        application.busName,
-        application.path,
-        ACCESSIBLE_IFACE,
-        'GetChildren',
-      );
-      for (const [busName, path] of children as [string, string][]) {
-        const ref = { busName, path };
-        if ((await bus.property(ref, ACCESSIBLE_IFACE, 'Name').catch(() => '')) === name) return ref;
-      }
-    }
-    if (Date.now() > deadline)
-      throw new Error(`no window ${name} registered with the accessibility registry`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * The context menu once the surface sees it so (`open`), after the app said it popped it up or down: the
@@ -143,7 +94,7 @@ async function click(name: string): Promise<void> {
 
 async function pop(times: number): Promise<void> {
   await click('Pop');
-  await appPrinted('popup=shown', times);
+  await popupApp.printed('popup=shown', { count: times });
 }
 
 async function failure(promise: Promise<unknown>): Promise<StagegraphError> {
@@ -156,31 +107,28 @@ async function failure(promise: Promise<unknown>): Promise<StagegraphError> {
 }
 
 beforeAll(async () => {
-  host = await openDesktop({}, WAIT_MS);
-  bus = await AtspiBus.connect(host.sessionBusAddress, WAIT_MS);
-  start(['fixtures/desktop-app/app.py']);
-  start(['-c', POPUP_APP]);
-  await appPrinted('ready');
-  const fixture = await windowNamed('Desktop Fixture');
-  popupHost = await windowNamed('Popup Host');
-  const panel = await windowNamed('Inspector Panel');
+  desktop = await startDesktopFixture({ env: { STAGEGRAPH_FIXTURE_ROWS: '20' } });
+  bus = desktop.bus;
+  popupApp = await startOnDesktop(desktop.host, { script: POPUP_APP });
+  const fixture = await desktop.window('Desktop Fixture');
+  popupHost = await desktop.window('Popup Host');
+  const panel = await desktop.window('Inspector Panel');
   // The windows without a menu bar come first: the application menu is the first window's that has one.
   surface = createDesktopNativeSurface(bus, () => [popupHost, panel, fixture]);
 }, 120_000);
 
 afterAll(async () => {
-  for (const app of apps) {
-    try {
-      if (app.pid) process.kill(-app.pid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-  }
-  bus?.disconnect();
-  await host?.dispose();
+  popupApp?.stop();
+  await desktop?.stop();
 });
 
-describe('the desktop native surface', () => {
+if (!DESKTOP_AVAILABLE) {
+  describe.skip(`the desktop native surface (${desktopSkipReason})`, () => {
+    it('reads menus and context menus of GTK apps', () => {});
+  });
+}
+
+describe.runIf(DESKTOP_AVAILABLE)('the desktop native surface', () => {
   it('answers the menu bar of the first window that has one as the application menu, and clicks in it', async () => {
     expect(surface.instrumented).toBe(false);
     const menu = await surface.applicationMenu();
@@ -191,7 +139,7 @@ describe('the desktop native surface', () => {
       label: 'About',
       role: null,
     });
-    await appPrinted('status=About Desktop Fixture');
+    await desktop.printed('status=About Desktop Fixture');
     expect((await surface.invokeMenuItem(['File', 'Save'])).reason).toBe('disabled');
   });
 
@@ -221,25 +169,25 @@ describe('the desktop native surface', () => {
       label: 'Copy',
       role: null,
     });
-    await appPrinted('ctx=Copy');
-    await appPrinted('popup=hidden');
+    await popupApp.printed('ctx=Copy');
+    await popupApp.printed('popup=hidden');
     await contextMenuWhen(false);
 
     await pop(2);
     const again = await contextMenuWhen(true);
     expect(again?.seq).toBeGreaterThan(menu?.seq ?? 0);
     expect((await surface.invokeContextMenuItem(['More', 'Deep'])).invoked).toBe(true);
-    await appPrinted('ctx=Deep');
+    await popupApp.printed('ctx=Deep');
   });
 
   it('reads and clicks a popup attached to a widget, which GTK leaves out of the tree', async () => {
     await contextMenuWhen(false);
     await click('Pop attached');
-    await appPrinted('attached=shown');
+    await popupApp.printed('attached=shown');
     const menu = await contextMenuWhen(true);
     expect(menu?.items.map(({ label }) => label)).toEqual(['Rename']);
     expect((await surface.invokeContextMenuItem(['Rename'])).invoked).toBe(true);
-    await appPrinted('ctx=Rename');
+    await popupApp.printed('ctx=Rename');
     await contextMenuWhen(false);
   });
 
