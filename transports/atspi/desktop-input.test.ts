@@ -1,8 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import {
+  DESKTOP_AVAILABLE,
+  type DesktopFixture,
+  desktopSkipReason,
+  startDesktopFixture,
+} from '../../test/helpers/desktop-fixture.js';
 import type { Bounds } from '../contract/transport.js';
 import { type AccessibleRef, AtspiBus, type CacheItem } from './atspi-bus.js';
 import { type DesktopHost, openDesktop } from './desktop-host.js';
@@ -13,49 +18,6 @@ const ROLE_TEXT = 61;
 const ROLE_PUSH_BUTTON = 43;
 const ROLE_FRAME = 23;
 
-/** The app's stdout lines, and a wait for the next one that matches, counted from a mark. */
-class AppLines {
-  readonly lines: string[] = [];
-  readonly #waiters = new Set<() => void>();
-
-  constructor(app: ChildProcess) {
-    let partial = '';
-    app.stdout?.on('data', (chunk: Buffer) => {
-      partial += chunk.toString();
-      const parts = partial.split('\n');
-      partial = parts.pop() ?? '';
-      this.lines.push(...parts);
-      for (const waiter of this.#waiters) waiter();
-    });
-  }
-
-  get mark(): number {
-    return this.lines.length;
-  }
-
-  next(match: (line: string) => boolean, from: number, what: string): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        const line = this.lines.slice(from).find(match);
-        if (line === undefined) return;
-        this.#waiters.delete(check);
-        clearTimeout(timer);
-        resolve(line);
-      };
-      const timer = setTimeout(() => {
-        this.#waiters.delete(check);
-        reject(
-          new Error(
-            `no ${what} within ${WAIT_MS} ms; the app printed: ${this.lines.slice(from).join(' | ')}`,
-          ),
-        );
-      }, WAIT_MS);
-      this.#waiters.add(check);
-      check();
-    });
-  }
-}
-
 function centre(bounds: Bounds): { x: number; y: number } {
   return { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 };
 }
@@ -65,11 +27,16 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-describe('DesktopInput on a real Xvfb desktop and the GTK fixture', () => {
+if (!DESKTOP_AVAILABLE) {
+  describe.skip(`DesktopInput on a real Xvfb desktop and the GTK fixture (${desktopSkipReason})`, () => {
+    it('clicks, types and presses keys into the fixture', () => {});
+  });
+}
+
+describe.runIf(DESKTOP_AVAILABLE)('DesktopInput on a real Xvfb desktop and the GTK fixture', () => {
   let host: DesktopHost;
   let bus: AtspiBus;
-  let app: ChildProcess;
-  let lines: AppLines;
+  let app: DesktopFixture;
   let input: DesktopInput;
   let items: CacheItem[];
   let nameEntry: CacheItem;
@@ -95,15 +62,8 @@ describe('DesktopInput on a real Xvfb desktop and the GTK fixture', () => {
   }
 
   beforeAll(async () => {
-    host = await openDesktop({}, WAIT_MS);
-    bus = await AtspiBus.connect(host.sessionBusAddress, WAIT_MS);
-    app = spawn('/usr/bin/python3', ['fixtures/desktop-app/app.py'], {
-      env: { ...process.env, ...host.env },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    lines = new AppLines(app);
-    await lines.next((line) => line.startsWith('ready pid='), 0, 'ready line');
+    app = await startDesktopFixture();
+    ({ host, bus } = app);
     const deadline = Date.now() + WAIT_MS;
     let apps = await bus.applications();
     while (apps.length === 0 && Date.now() < deadline) {
@@ -132,40 +92,32 @@ describe('DesktopInput on a real Xvfb desktop and the GTK fixture', () => {
 
   afterAll(async () => {
     await input?.dispose?.();
-    if (app?.pid) {
-      try {
-        process.kill(-app.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-    bus?.disconnect();
-    await host?.dispose();
+    await app?.stop();
   }, 60_000);
 
   it('clicks into the Name entry and types text with a non-ASCII character', async () => {
-    const from = lines.mark;
+    const from = app.lines.length;
     const at = centre(nameBounds);
     await input.clickAt(at.x, at.y, 'left', 1);
     await input.typeText('hello wörld');
-    await lines.next((line) => line === 'name=hello wörld', from, 'name=hello wörld');
+    await app.printed((line) => line === 'name=hello wörld', { from });
   });
 
   it('presses Control+a to select everything, so typing replaces it', async () => {
-    const from = lines.mark;
+    const from = app.lines.length;
     await input.pressKey('Control+a');
     await input.typeText('x');
-    await lines.next((line) => line === 'name=x', from, 'name=x');
+    await app.printed((line) => line === 'name=x', { from });
   });
 
   it('types with a delay between characters', async () => {
-    const from = lines.mark;
+    const from = app.lines.length;
     await input.typeText('yz', 20);
-    await lines.next((line) => line === 'name=xyz', from, 'name=xyz');
-    const typed = lines.mark;
+    await app.printed((line) => line === 'name=xyz', { from });
+    const typed = app.lines.length;
     await input.pressKey('Backspace');
     await input.pressKey('Backspace');
-    await lines.next((line) => line === 'name=x', typed, 'name=x again');
+    await app.printed((line) => line === 'name=x', { from: typed });
   });
 
   /** The path of the next object to gain focus for which `match` holds. */
@@ -198,10 +150,10 @@ describe('DesktopInput on a real Xvfb desktop and the GTK fixture', () => {
   });
 
   it('clicks the Submit button', async () => {
-    const from = lines.mark;
+    const from = app.lines.length;
     const at = centre(submitBounds);
     await input.clickAt(at.x, at.y, 'left', 1);
-    await lines.next((line) => line === 'status=Submitted x', from, 'status=Submitted x');
+    await app.printed((line) => line === 'status=Submitted x', { from });
   });
 
   it('captures the whole screen as PNG', async () => {
@@ -256,17 +208,17 @@ describe('DesktopInput on a real Xvfb desktop and the GTK fixture', () => {
     const entry = centre(nameBounds);
     await input.clickAt(entry.x, entry.y, 'left', 1);
     await input.pressKey('End');
-    const from = lines.mark;
+    const from = app.lines.length;
     await input.moveTo?.(1100, 700);
     await input.typeText('lost');
     const over = centre(submitBounds);
     await input.moveTo?.(over.x + submitBounds.width, over.y);
     await input.typeText('q');
-    await lines.next((line) => line === 'name=xq', from, 'name=xq');
-    expect(lines.lines.slice(from).some((line) => line.includes('lost'))).toBe(false);
-    const typed = lines.mark;
+    await app.printed((line) => line === 'name=xq', { from });
+    expect(app.lines.slice(from).some((line) => line.includes('lost'))).toBe(false);
+    const typed = app.lines.length;
     await input.pressKey('Backspace');
-    await lines.next((line) => line === 'name=x', typed, 'name=x after Backspace');
+    await app.printed((line) => line === 'name=x', { from: typed });
   });
 
   it('falls back to XTEST when the accessibility bus cannot carry the device events', async () => {
@@ -274,18 +226,18 @@ describe('DesktopInput on a real Xvfb desktop and the GTK fixture', () => {
     gone.disconnect();
     const fallback = createDesktopInput(gone, host.display);
     try {
-      const from = lines.mark;
+      const from = app.lines.length;
       const at = centre(nameBounds);
       await fallback.clickAt(at.x, at.y, 'left', 2);
       await fallback.pressKey('End');
       await fallback.typeText('y');
-      await lines.next((line) => line === 'name=xy', from, 'name=xy');
-      const typed = lines.mark;
+      await app.printed((line) => line === 'name=xy', { from });
+      const typed = app.lines.length;
       await fallback.pressKey('Shift+Home');
       await fallback.pressKey('Delete');
-      await lines.next((line) => line === 'name=', typed, 'name= after Shift+Home, Delete');
+      await app.printed((line) => line === 'name=', { from: typed });
       await fallback.typeText('x');
-      await lines.next((line) => line === 'name=x', typed, 'name=x typed again');
+      await app.printed((line) => line === 'name=x', { from: typed });
     } finally {
       await fallback.dispose?.();
     }
@@ -298,10 +250,10 @@ describe('DesktopInput on a real Xvfb desktop and the GTK fixture', () => {
       const measure = async (through: DesktopInput) => {
         const took: number[] = [];
         for (let round = 0; round < 5; round++) {
-          const from = lines.mark;
+          const from = app.lines.length;
           const started = performance.now();
           await through.clickAt(at.x, at.y, 'left', 1);
-          await lines.next((line) => line.startsWith('status=Submitted'), from, 'a Submit status');
+          await app.printed((line) => line.startsWith('status=Submitted'), { from });
           took.push(performance.now() - started);
         }
         return median(took);
@@ -319,19 +271,19 @@ describe('DesktopInput on a real Xvfb desktop and the GTK fixture', () => {
   it('types and presses keys through XTEST alone when the controller is not used', async () => {
     const xtest = createDesktopInput(bus, host.display, { deviceEvents: false });
     try {
-      const from = lines.mark;
+      const from = app.lines.length;
       const at = centre(nameBounds);
       await xtest.clickAt(at.x, at.y, 'left', 1);
       await xtest.pressKey('Control+a');
       await xtest.typeText('Xt!');
-      await lines.next((line) => line === 'name=Xt!', from, 'name=Xt!');
+      await app.printed((line) => line === 'name=Xt!', { from });
       // Without the controller a character the keyboard map lacks cannot be pressed; the Control held
       // for it is released all the same, so the next letter is typed rather than taken as a shortcut.
       const refused = await xtest.pressKey('Control+☃').catch((caught) => caught);
       expect((refused as StagegraphError).code).toBe('BAD_INPUT');
-      const typed = lines.mark;
+      const typed = app.lines.length;
       await xtest.typeText('a');
-      await lines.next((line) => line === 'name=Xt!a', typed, 'name=Xt!a');
+      await app.printed((line) => line === 'name=Xt!a', { from: typed });
     } finally {
       await xtest.dispose?.();
     }
