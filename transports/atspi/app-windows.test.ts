@@ -1,14 +1,16 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DESKTOP_AVAILABLE,
+  type DesktopFixture,
+  desktopSkipReason,
+  startDesktopFixture,
+} from '../../test/helpers/desktop-fixture.js';
 import { AppWindows, type WindowEvent } from './app-windows.js';
-import { type AccessibleRef, AtspiBus } from './atspi-bus.js';
-import { type DesktopHost, openDesktop } from './desktop-host.js';
+import type { AccessibleRef, AtspiBus } from './atspi-bus.js';
+import type { DesktopHost } from './desktop-host.js';
 import { createDesktopInput } from './desktop-input.js';
 import { nameOf, registeredAppWhere, windowRefs } from './registered-apps.js';
 
-const APP = fileURLToPath(new URL('../../fixtures/desktop-app/app.py', import.meta.url));
-const HAS_XVFB = spawnSync('which', ['Xvfb']).status === 0;
 const WAIT_MS = 30_000;
 
 /** Events as they come, and a wait for the first (past or future) that matches. */
@@ -57,26 +59,21 @@ async function findNamed(
   return undefined;
 }
 
-if (!HAS_XVFB) {
-  describe.skip('an app’s top-level windows over AT-SPI (Xvfb not installed)', () => {
+if (!DESKTOP_AVAILABLE) {
+  describe.skip(`an app’s top-level windows over AT-SPI (${desktopSkipReason})`, () => {
     it('follows windows opening and closing', () => {});
   });
 }
 
-describe.runIf(HAS_XVFB)('an app’s top-level windows over AT-SPI', () => {
+describe.runIf(DESKTOP_AVAILABLE)('an app’s top-level windows over AT-SPI', () => {
   let host: DesktopHost;
   let bus: AtspiBus;
-  let app: ChildProcess;
+  let app: DesktopFixture;
   let appRef: AccessibleRef;
 
   beforeAll(async () => {
-    host = await openDesktop({}, 60_000);
-    bus = await AtspiBus.connect(host.sessionBusAddress, 60_000);
-    app = spawn('/usr/bin/python3', [APP], {
-      env: { ...process.env, ...host.env },
-      detached: true,
-      stdio: 'ignore',
-    });
+    app = await startDesktopFixture({ timeoutMs: 60_000 });
+    ({ host, bus } = app);
     const deadline = Date.now() + WAIT_MS;
     for (;;) {
       const found = await registeredAppWhere(bus, (pid) => pid === app.pid);
@@ -90,9 +87,7 @@ describe.runIf(HAS_XVFB)('an app’s top-level windows over AT-SPI', () => {
   }, 120_000);
 
   afterAll(async () => {
-    if (app?.pid) process.kill(-app.pid, 'SIGKILL');
-    bus?.disconnect();
-    await host?.dispose();
+    await app?.stop();
   });
 
   it('announces the open windows in order, then a dialog opening and closing, from the app’s signals', async () => {
