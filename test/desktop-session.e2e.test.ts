@@ -1,21 +1,25 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DesktopHost, openDesktop } from '../transports/atspi/desktop-host.js';
+import type { DesktopHost } from '../transports/atspi/desktop-host.js';
 import { createAtspiTransport } from '../transports/atspi/transport.js';
 import { SessionEventsDocument } from './generated/graphql.js';
+import {
+  DESKTOP_AVAILABLE,
+  type DesktopFixture,
+  desktopSkipReason,
+  FIXTURE_APP,
+  SYSTEM_PYTHON,
+  startDesktopFixture,
+  startOnDesktop,
+  withoutDesktop,
+} from './helpers/desktop-fixture.js';
 import { type RunningGateway, startGateway, subscribe, wsClient } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
 import { childrenOf, commandLine, expectPidsGone, isAlive } from './helpers/processes.js';
 
-const APP = fileURLToPath(new URL('../fixtures/desktop-app/app.py', import.meta.url));
-/** The system Python: it has PyGObject (gi); the python3 on PATH may not. */
-const PYTHON = '/usr/bin/python3';
-const HAS_XVFB = spawnSync('which', ['Xvfb']).status === 0;
 const DESKTOP_COMMANDS = /Xvfb|dbus-daemon|at-spi-bus-launcher|at-spi2-registryd/;
 const SESSION_FIELDS =
   'id status transport ownsProcess pid app { name executablePath } capabilityNotes capabilities { LAUNCH ATTACH INTERACTION SNAPSHOT SCREENSHOT NATIVE_UI WINDOWS INTERCEPT CLOCK MAIN_EVAL RENDERER_EVAL STORAGE CONSOLE DIALOGS INJECT }';
@@ -36,12 +40,6 @@ const DESKTOP_MATRIX = {
   DIALOGS: false,
   INJECT: false,
 };
-
-/** The gateway's environment without a desktop: launchDesktop must start one of its own. */
-function withoutDesktop(): NodeJS.ProcessEnv {
-  const { DISPLAY: _d, DBUS_SESSION_BUS_ADDRESS: _b, WAYLAND_DISPLAY: _w, ...rest } = process.env;
-  return rest;
-}
 
 function environOf(pid: number): Map<string, string> {
   try {
@@ -67,46 +65,18 @@ function desktopProcessesOf(appPid: number): number[] {
     .filter((pid) => isAlive(pid) && environOf(pid).get('XDG_RUNTIME_DIR') === runtimeDir);
 }
 
-/** The fixture app on a test's own desktop, once it says it is shown. */
-async function startFixture(host: DesktopHost): Promise<{ child: ChildProcess; pid: number }> {
-  const child = spawn(PYTHON, [APP], {
-    env: { ...process.env, ...host.env },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const pid = await new Promise<number>((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const ready = /ready pid=(\d+)/.exec(output);
-      if (ready) resolve(Number(ready[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`the fixture exited (${code}) before it was ready`)));
-  });
-  return { child, pid };
-}
-
-function killGroup(child: ChildProcess | undefined): void {
-  if (!child?.pid) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
-}
-
 /** The desktop processes this test process started directly (the in-process gateway's hosts). */
 function ownDesktopChildren(): number[] {
   return childrenOf(process.pid).filter((pid) => DESKTOP_COMMANDS.test(commandLine(pid).join(' ')));
 }
 
-if (!HAS_XVFB) {
-  describe.skip('desktop sessions over AT-SPI (Xvfb not installed)', () => {
+if (!DESKTOP_AVAILABLE) {
+  describe.skip(`desktop sessions over AT-SPI (${desktopSkipReason})`, () => {
     it('launches, attaches, lists and ends desktop apps end to end', () => {});
   });
 }
 
-describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, launched on a desktop of their own', () => {
+describe.runIf(DESKTOP_AVAILABLE)('desktop sessions over AT-SPI, launched on a desktop of their own', () => {
   let gateway: RunningGateway;
   let api: GatewayClient;
   const artifactsDir = mkdtempSync(join(tmpdir(), 'stagegraph-desktop-session-'));
@@ -125,14 +95,14 @@ describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, launched on a desktop of
   afterAll(() => gateway?.stop());
 
   it('launches the fixture with both its windows, refuses what AT-SPI cannot do, and a kill -9 is a crash that leaves nothing', async () => {
-    const response = await launchDesktop({ command: PYTHON, args: [APP], timeoutMs: 60_000 });
+    const response = await launchDesktop({ command: SYSTEM_PYTHON, args: [FIXTURE_APP], timeoutMs: 60_000 });
     expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
     const session = response.data.launchDesktop;
     expect(session).toMatchObject({
       status: 'RUNNING',
       transport: 'atspi',
       ownsProcess: true,
-      app: { name: 'app.py', executablePath: PYTHON },
+      app: { name: 'app.py', executablePath: SYSTEM_PYTHON },
       capabilities: DESKTOP_MATRIX,
       capabilityNotes: [],
     });
@@ -177,7 +147,7 @@ describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, launched on a desktop of
   });
 
   it('stop ends the app and its desktop, and the output is in the session folder', async () => {
-    const response = await launchDesktop({ command: PYTHON, args: [APP], timeoutMs: 60_000 });
+    const response = await launchDesktop({ command: SYSTEM_PYTHON, args: [FIXTURE_APP], timeoutMs: 60_000 });
     expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
     const session = response.data.launchDesktop;
     const desktop = desktopProcessesOf(session.pid);
@@ -198,7 +168,7 @@ describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, launched on a desktop of
   });
 
   it('forceKill ends the app and its desktop at once', async () => {
-    const response = await launchDesktop({ command: PYTHON, args: [APP], timeoutMs: 60_000 });
+    const response = await launchDesktop({ command: SYSTEM_PYTHON, args: [FIXTURE_APP], timeoutMs: 60_000 });
     expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
     const session = response.data.launchDesktop;
     const desktop = desktopProcessesOf(session.pid);
@@ -239,9 +209,9 @@ describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, launched on a desktop of
   });
 });
 
-describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, on the current desktop', () => {
+describe.runIf(DESKTOP_AVAILABLE)('desktop sessions over AT-SPI, on the current desktop', () => {
+  let fixture: DesktopFixture;
   let host: DesktopHost;
-  let app: ChildProcess;
   let appPid: number;
   let gateway: RunningGateway;
   let api: GatewayClient;
@@ -250,8 +220,8 @@ describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, on the current desktop',
     api.send(`mutation { attachDesktop(input: ${input}) { ${SESSION_FIELDS} windows { id title } } }`);
 
   beforeAll(async () => {
-    host = await openDesktop({}, 60_000);
-    ({ child: app, pid: appPid } = await startFixture(host));
+    fixture = await startDesktopFixture({ timeoutMs: 60_000 });
+    ({ host, pid: appPid } = fixture);
     // The gateway runs on the test's desktop, as it would on a user's.
     gateway = await startGateway({}, [
       createAtspiTransport({ environment: { ...withoutDesktop(), ...host.env } }),
@@ -263,8 +233,7 @@ describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, on the current desktop',
   afterAll(async () => {
     await client?.dispose();
     await gateway?.stop();
-    killGroup(app);
-    await host?.dispose();
+    await fixture?.stop();
   });
 
   it('lists the desktop apps with their pids and window titles', async () => {
@@ -327,7 +296,7 @@ describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, on the current desktop',
 
   it('is DISCONNECTED when an attached app leaves the registry (killed by someone else)', async () => {
     // An app of its own: the other one is left showing its modal dialog.
-    const other = await startFixture(host);
+    const other = await startOnDesktop(host);
     try {
       const response = await attachDesktop(`{ pid: ${other.pid}, timeoutMs: 30000 }`);
       expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
@@ -337,13 +306,13 @@ describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, on the current desktop',
         .poll(async () => (await api.data(`{ session(id: "${session.id}") { status } }`)).session.status)
         .toBe('DISCONNECTED');
     } finally {
-      killGroup(other.child);
+      other.stop();
     }
   });
 
   it('says INTERACTION is false, and why, on a Wayland desktop with no X display, and refuses actions first', async () => {
     const { DISPLAY: _display, ...busOnly } = host.env;
-    const other = await startFixture(host);
+    const other = await startOnDesktop(host);
     const wayland = await startGateway({}, [
       createAtspiTransport({
         environment: { ...withoutDesktop(), ...busOnly, WAYLAND_DISPLAY: 'wayland-0' },
@@ -365,7 +334,7 @@ describe.runIf(HAS_XVFB)('desktop sessions over AT-SPI, on the current desktop',
       expect(click.code).toBe('CAPABILITY_UNSUPPORTED');
     } finally {
       await wayland.stop();
-      killGroup(other.child);
+      other.stop();
     }
   });
 
