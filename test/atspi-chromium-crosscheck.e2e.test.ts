@@ -5,7 +5,7 @@
 // desktop, which the gateway runs on. It registers its tree on the accessibility bus only when told
 // accessibility is on (ACCESSIBILITY_ENABLED=1): --force-renderer-accessibility alone builds the renderer's
 // tree but leaves the registry's application list empty.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DesktopHost, openDesktop } from '../transports/atspi/desktop-host.js';
 import { CHROMIUM, CHROMIUM_ARGS } from './helpers/browser.js';
+import { DESKTOP_AVAILABLE, desktopSkipReason } from './helpers/desktop-fixture.js';
 import { startGateway } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
 import { expectGroupsGone } from './helpers/processes.js';
@@ -47,9 +48,8 @@ const DEVTOOLS_LINE = /DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//;
 
 /** Why the suite cannot run on this machine, or undefined when it can. */
 function missing(): string | undefined {
-  if (spawnSync('sh', ['-c', 'command -v Xvfb']).status !== 0) return 'Xvfb not installed';
+  if (!DESKTOP_AVAILABLE) return desktopSkipReason;
   if (!existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM}`;
-  if (!existsSync('/usr/libexec/at-spi-bus-launcher')) return 'at-spi-bus-launcher not installed';
   return undefined;
 }
 
