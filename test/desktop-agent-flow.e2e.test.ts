@@ -1,14 +1,19 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAtspiTransport } from '../transports/atspi/transport.js';
+import {
+  DESKTOP_AVAILABLE,
+  desktopSkipReason,
+  FIXTURE_APP,
+  SYSTEM_PYTHON,
+  withoutDesktop,
+} from './helpers/desktop-fixture.js';
 import { type RunningGateway, type Subscription, startGateway, subscribe } from './helpers/gateway.js';
 import type { Loose } from './helpers/gateway-client.js';
 import {
@@ -20,19 +25,8 @@ import {
 } from './helpers/governed-gateway.js';
 import { expectPidsGone } from './helpers/processes.js';
 
-const APP = fileURLToPath(new URL('../fixtures/desktop-app/app.py', import.meta.url));
-/** The system Python: it has PyGObject (gi); the python3 on PATH may not. */
-const PYTHON = '/usr/bin/python3';
-const HAS_XVFB = spawnSync('which', ['Xvfb']).status === 0;
-
 function document(source: string): TypedDocumentNode<Loose, Loose> {
   return parse(source) as TypedDocumentNode<Loose, Loose>;
-}
-
-/** The gateway's environment without a desktop: launchDesktop starts one of its own. */
-function withoutDesktop(): NodeJS.ProcessEnv {
-  const { DISPLAY: _d, DBUS_SESSION_BUS_ADDRESS: _b, WAYLAND_DISPLAY: _w, ...rest } = process.env;
-  return rest;
 }
 
 /** Lines the app printed to stdout, as the session recorded them in its folder. */
@@ -44,8 +38,8 @@ function appSaid(artifactsDir: string, sessionId: string): string[] {
   }
 }
 
-if (!HAS_XVFB) {
-  describe.skip('an agent drives a desktop app over AT-SPI (Xvfb not installed)', () => {
+if (!DESKTOP_AVAILABLE) {
+  describe.skip(`an agent drives a desktop app over AT-SPI (${desktopSkipReason})`, () => {
     it('reads, fills, toggles, selects, opens a dialog, waits, invokes menus and captures', () => {});
   });
 }
@@ -55,7 +49,7 @@ if (!HAS_XVFB) {
  * Electron windows — snapshot, targets by role and name, actions, expectations, the application menu,
  * session events, snapshot changes and screenshots — on the GTK fixture, on a desktop the gateway owns.
  */
-describe.runIf(HAS_XVFB)('an agent drives a desktop app over AT-SPI', () => {
+describe.runIf(DESKTOP_AVAILABLE)('an agent drives a desktop app over AT-SPI', () => {
   let gateway: RunningGateway;
   let api: TokenClient;
   let approver: TokenClient;
@@ -90,7 +84,7 @@ describe.runIf(HAS_XVFB)('an agent drives a desktop app over AT-SPI', () => {
       { timeout: 30_000 },
     );
     const { launchDesktop } = await api.data(
-      `mutation { launchDesktop(input: { command: "${PYTHON}", args: ["${APP}"], timeoutMs: 90000 }) { id pid } }`,
+      `mutation { launchDesktop(input: { command: "${SYSTEM_PYTHON}", args: ["${FIXTURE_APP}"], timeoutMs: 90000 }) { id pid } }`,
     );
     session = launchDesktop.id;
     appPid = launchDesktop.pid;
