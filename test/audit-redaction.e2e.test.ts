@@ -43,6 +43,8 @@ const PLANTS: Record<string, (origin: string) => string> = {
     `expect(kind: TEXT, target: { testId: "status" }, equals: "${SECRET}", timeoutMs: 50) { actual }`,
   launchCommand: () =>
     `launchCommand(input: { command: "/bin/false", env: [{ name: "PLANTED", value: "${SECRET}" }], timeoutMs: 2000 }) { id }`,
+  launchDesktop: () =>
+    `launchDesktop(input: { command: "/bin/false", env: [{ name: "PLANTED", value: "${SECRET}" }], timeoutMs: 30000 }) { id }`,
   // Typed into a password field: the typed-value rule, not the default, keeps these out.
   fill: () => `fill(target: { testId: "password" }, value: "${SECRET}") { windowId }`,
   type: () => `type(target: { testId: "password" }, text: "${SECRET}") { windowId }`,
@@ -116,7 +118,7 @@ describe('redaction of recorded arguments', () => {
       const response = await run.agent.send(`mutation { ${plant(server.url)} }`);
       outcomes[name] = response.errors?.[0]?.extensions?.code ?? 'ok';
     }
-    // The plants that must have reached the app did; expect and launchCommand fail by design.
+    // The plants that must have reached the app did; expect, launchCommand and launchDesktop fail by design.
     expect(outcomes).toMatchObject({
       setStorageItem: 'ok',
       setCookie: 'ok',

@@ -42,6 +42,22 @@ const CACHE_PATH = '/org/a11y/atspi/cache';
 const REGISTRY_PATH = '/org/a11y/atspi/registry';
 /** Calls the other end never answers (a hung app) fail after this, as CDP calls do. */
 export const ATSPI_CALL_TIMEOUT_MS = 10_000;
+/**
+ * Calls in flight at once on one connection: enough to keep an app's main loop busy, few enough that a
+ * call's timeout measures its own answer rather than the thousands queued ahead of it in a big tree read.
+ */
+export const MAX_CALLS_IN_FLIGHT = 64;
+
+/**
+ * For reads of objects that may have left the app meanwhile: the app's own error (no such object or
+ * interface) answers `fallback`; a timeout or a lost bus is thrown, never taken for an absent object.
+ */
+export function whenGone<T>(fallback: T): (error: unknown) => T {
+  return (error) => {
+    if (error instanceof TransportError && error.kind === 'protocol') return fallback;
+    throw error;
+  };
+}
 
 /**
  * The events atk-bridge and Qt only start reporting — and serving their Cache — once some client has
@@ -64,6 +80,8 @@ export class AtspiBus {
   readonly #bus: dbus.MessageBus;
   readonly #signalListeners = new Set<(signal: AtspiSignal) => void>();
   #closed = false;
+  #inFlight = 0;
+  readonly #waitingForSlot: (() => void)[] = [];
 
   private constructor(bus: dbus.MessageBus) {
     this.#bus = bus;
@@ -172,6 +190,7 @@ export class AtspiBus {
       member,
       ...(signature ? { signature, body: [...(body ?? [])] } : {}),
     });
+    await this.#slot();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -189,7 +208,23 @@ export class AtspiBus {
       throw new TransportError('protocol', text.trim(), { method, cause: error });
     } finally {
       clearTimeout(timer);
+      this.#release();
     }
+  }
+
+  async #slot(): Promise<void> {
+    if (this.#inFlight < MAX_CALLS_IN_FLIGHT) {
+      this.#inFlight += 1;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waitingForSlot.push(resolve));
+  }
+
+  /** Hands the slot straight to the next waiting call, so the count stays put while calls queue. */
+  #release(): void {
+    const next = this.#waitingForSlot.shift();
+    if (next) next();
+    else this.#inFlight -= 1;
   }
 
   /** A property of an object (`Properties.Get`), unwrapped from its variant. */

@@ -5,7 +5,7 @@ import {
   REDACTED_VALUE,
   type SnapshotRequest,
 } from '../contract/window-driver.js';
-import type { AtspiBus } from './atspi-bus.js';
+import { type AtspiBus, whenGone } from './atspi-bus.js';
 import { isInteractiveRole, isRangeRole, isSecretRole } from './roles.js';
 import { hasState, nodeStates } from './states.js';
 import type { TreeNode, WindowTree } from './tree-read.js';
@@ -40,14 +40,14 @@ export async function controlValue(
   if (isSecret(node, secrets)) return REDACTED_VALUE;
   const { ref } = node;
   if (isRangeRole(node.role) && node.interfaces.has('Value')) {
-    const value = await bus.property(ref, 'org.a11y.atspi.Value', 'CurrentValue').catch(() => undefined);
+    const value = await bus.property(ref, 'org.a11y.atspi.Value', 'CurrentValue').catch(whenGone(undefined));
     return value === undefined ? undefined : String(value);
   }
   if (node.role === 'combobox') return node.ownName;
   if (node.role === 'textbox' && node.interfaces.has('Text')) {
     const [text] = await bus
       .call(ref.busName, ref.path, 'org.a11y.atspi.Text', 'GetText', 'ii', [0, -1])
-      .catch(() => ['']);
+      .catch(whenGone(['']));
     return String(text);
   }
   return undefined;
@@ -58,7 +58,7 @@ export async function screenExtents(bus: AtspiBus, node: TreeNode): Promise<Boun
   if (!node.interfaces.has('Component')) return null;
   const [extents] = await bus
     .call(node.ref.busName, node.ref.path, 'org.a11y.atspi.Component', 'GetExtents', 'u', [SCREEN_COORDS])
-    .catch(() => [null]);
+    .catch(whenGone([null]));
   if (!Array.isArray(extents)) return null;
   const [x, y, width, height] = extents as number[];
   if (!width || !height || width <= 0 || height <= 0) return null;

@@ -1,6 +1,6 @@
 import type { Variant } from 'dbus-next';
 import type { MenuInvocation, MenuRefusal, NativeMenuItem, NativeMenuItemType } from '../contract/native.js';
-import { ACCESSIBLE_IFACE, type AccessibleRef, type AtspiBus } from './atspi-bus.js';
+import { ACCESSIBLE_IFACE, type AccessibleRef, type AtspiBus, whenGone } from './atspi-bus.js';
 import { atspiRoleName } from './roles.js';
 import { hasState, type StateWords, stateWords } from './states.js';
 
@@ -95,7 +95,7 @@ export class AppObjects {
     }
     const [list] = await this.#bus
       .call(object.ref.busName, object.ref.path, ACCESSIBLE_IFACE, 'GetChildren')
-      .catch(() => [[]]);
+      .catch(whenGone([[]]));
     const refs = (list as [string, string][]).map(([busName, path]) => ({ busName, path }));
     await Promise.all(refs.filter((ref) => !this.#objects.has(ref.path)).map((ref) => this.#readByHand(ref)));
     return refs.flatMap((ref) => this.#objects.get(ref.path) ?? []);
@@ -127,8 +127,9 @@ export class AppObjects {
         childCount: Number(property('ChildCount') ?? -1),
         parentPath: String((property('Parent') as [string, string] | undefined)?.[1] ?? ''),
       });
-    } catch {
-      // The object left the app between its parent's listing and this read.
+    } catch (error) {
+      // The object left the app between its parent's listing and this read: left out; a timeout is not.
+      whenGone(undefined)(error);
     }
   }
 }

@@ -1,6 +1,12 @@
 import type { Variant } from 'dbus-next';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { ACCESSIBLE_IFACE, type AccessibleRef, type AtspiBus, type CacheItem } from './atspi-bus.js';
+import {
+  ACCESSIBLE_IFACE,
+  type AccessibleRef,
+  type AtspiBus,
+  type CacheItem,
+  whenGone,
+} from './atspi-bus.js';
 import type { KeyTable } from './key-table.js';
 import { ariaRole, atspiRoleName, namedByLabel, namedFromContent } from './roles.js';
 import { hasState, type StateWords, stateWords } from './states.js';
@@ -148,7 +154,7 @@ export class TreeReader {
       nodes
         .filter(({ ref }) => !this.#ids.has(ref.path))
         .map(async ({ ref }) => {
-          const id = await this.#bus.property(ref, ACCESSIBLE_IFACE, 'AccessibleId').catch(() => '');
+          const id = await this.#bus.property(ref, ACCESSIBLE_IFACE, 'AccessibleId').catch(whenGone(''));
           this.#ids.set(ref.path, typeof id === 'string' ? id : '');
         }),
     );
@@ -160,7 +166,7 @@ export class TreeReader {
     const children = await this.#bus
       .call(ref.busName, ref.path, ACCESSIBLE_IFACE, 'GetChildren')
       .then(([list]) => (list as [string, string][]).map(([busName, path]) => ({ busName, path })))
-      .catch(() => []);
+      .catch(whenGone([]));
     this.#children.set(ref.path, children);
   }
 
@@ -193,8 +199,10 @@ export class TreeReader {
               interfaces: interfaces as string[],
               childCount: Number(property('ChildCount') ?? -1),
             });
-          } catch {
-            // The object left the app between its parent's listing and this read.
+          } catch (error) {
+            // The object left the app between its parent's listing and this read: left out. Anything
+            // else (a timeout, a lost bus) fails the read rather than answer a tree with holes in it.
+            whenGone(undefined)(error);
           }
         }),
     );
@@ -213,7 +221,7 @@ export class TreeReader {
       labelled.map(async ({ ref }) => {
         const [relations] = await this.#bus
           .call(ref.busName, ref.path, ACCESSIBLE_IFACE, 'GetRelationSet')
-          .catch(() => [[]]);
+          .catch(whenGone([[]]));
         const label = (relations as [number, [string, string][]][]).find(([type]) => type === LABELLED_BY);
         this.#labels.set(ref.path, label?.[1][0]?.[1] ?? null);
       }),
