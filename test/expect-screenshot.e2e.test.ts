@@ -106,13 +106,19 @@ for (const target of ELECTRON_TARGETS) {
       it('snapshot and act in the second window by id while the first stays active', async () => {
         await app.data(ClickDocument, { target: { testId: 'open-second' } });
         let windows: { id: string; title: string }[] = [];
-        for (let attempt = 0; attempt < 50 && windows.length < 2; attempt += 1) {
-          windows = (await app.data(SessionWindowsDocument, {})).session?.windows ?? [];
-          if (windows.length < 2) await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+        await expect
+          .poll(
+            async () => {
+              windows = (await app.data(SessionWindowsDocument, {})).session?.windows ?? [];
+              return windows.length;
+            },
+            { timeout: 30_000 },
+          )
+          .toBeGreaterThanOrEqual(2);
         const second = windows[1]!;
+        // The window is listed once it exists; its page may still be loading, so the read waits for it.
         const snapshot = await app.data(
-          `{ session { window(id: "${second.id}") { snapshot { windowId nodes { ref role name } } } } }`,
+          `{ session { window(id: "${second.id}") { snapshot(waitFor: LOAD) { windowId nodes { ref role name } } } } }`,
         );
         expect(snapshot.session.window.snapshot.windowId).toBe(second.id);
         expect(snapshot.session.window.snapshot.nodes).toContainEqual(
