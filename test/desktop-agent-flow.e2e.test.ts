@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
@@ -94,6 +94,7 @@ describe.runIf(DESKTOP_AVAILABLE)('an agent drives a desktop app over AT-SPI', (
     approvals?.dispose();
     await Promise.all([api?.ws.dispose(), approver?.ws.dispose()]);
     await gateway?.stop();
+    rmSync(artifactsDir, { recursive: true, force: true });
   });
 
   it('reads the form as a snapshot with roles, names, AT-SPI paths and a redacted password', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from 'graphql-ws';
@@ -92,7 +92,10 @@ describe.runIf(DESKTOP_AVAILABLE)('desktop sessions over AT-SPI, launched on a d
     gateway = await startGateway({ artifactsDir }, [createAtspiTransport({ environment: withoutDesktop() })]);
     api = gatewayClient(gateway.url);
   });
-  afterAll(() => gateway?.stop());
+  afterAll(async () => {
+    await gateway?.stop();
+    rmSync(artifactsDir, { recursive: true, force: true });
+  });
 
   it('launches the fixture with both its windows, refuses what AT-SPI cannot do, and a kill -9 is a crash that leaves nothing', async () => {
     const response = await launchDesktop({ command: SYSTEM_PYTHON, args: [FIXTURE_APP], timeoutMs: 60_000 });
