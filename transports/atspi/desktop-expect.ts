@@ -1,29 +1,10 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { expectationFailed, type MatchedValue, satisfies } from '../contract/matcher.js';
 import type { ExpectationResult, ExpectKind, Matcher, TargetQuery } from '../contract/window-driver.js';
 import { controlValue } from './desktop-snapshot.js';
 import { matchesOf, type WindowReads } from './desktop-targets.js';
 import { hasState, isDisabled, isShown } from './states.js';
 import type { TreeNode } from './tree-read.js';
-
-type Actual = string | number | boolean;
-
-/** The matcher's test, as the page engine applies it (expectation.ts): the same words mean the same there. */
-export function satisfies(actual: Actual, matcher: Matcher): boolean {
-  let holds: boolean;
-  if (typeof actual === 'boolean') holds = actual;
-  else if (typeof actual === 'number') {
-    holds =
-      (matcher.equals === undefined || actual === Number(matcher.equals)) &&
-      (matcher.min === undefined || actual >= matcher.min) &&
-      (matcher.max === undefined || actual <= matcher.max);
-  } else {
-    holds =
-      (matcher.equals === undefined || actual === matcher.equals) &&
-      (matcher.contains === undefined || actual.includes(matcher.contains)) &&
-      (matcher.regex === undefined || new RegExp(matcher.regex).test(actual));
-  }
-  return matcher.not ? !holds : holds;
-}
 
 /** What a node shows as text: a field's text (a secret's redacted), else its name, else its content's. */
 export async function textOf(reads: WindowReads, node: TreeNode): Promise<string> {
@@ -42,7 +23,7 @@ async function readActual(
   reads: WindowReads,
   kind: ExpectKind,
   target: TargetQuery | undefined,
-): Promise<Actual> {
+): Promise<MatchedValue> {
   const tree = await reads.read();
   if (kind === 'TITLE') return tree.root.ownName;
   // As the page engine's expectations do, a target that cannot be resolved now (a ref gone, an ambiguous
@@ -92,7 +73,7 @@ export async function waitForExpectation(
   if (kind === 'URL')
     throw new StagegraphError('CAPABILITY_UNSUPPORTED', 'A desktop window has no URL to expect.');
   const started = Date.now();
-  let actual: Actual = '';
+  let actual: MatchedValue = '';
   for (;;) {
     const seen = reads.changes();
     actual = await readActual(reads, kind, target);
@@ -101,20 +82,5 @@ export async function waitForExpectation(
     if (remaining <= 0) break;
     await reads.nextChange(seen, remaining);
   }
-  throw new StagegraphError(
-    'EXPECTATION_FAILED',
-    `Expected ${kind.toLowerCase()} ${describeMatcher(matcher)}; last saw ${JSON.stringify(actual)} after ${timeoutMs} ms.`,
-    { details: { kind, actual, matcher } },
-  );
-}
-
-function describeMatcher(matcher: Matcher): string {
-  const parts = [
-    matcher.equals !== undefined ? `= ${JSON.stringify(matcher.equals)}` : '',
-    matcher.contains !== undefined ? `containing ${JSON.stringify(matcher.contains)}` : '',
-    matcher.regex !== undefined ? `matching /${matcher.regex}/` : '',
-    matcher.min !== undefined ? `>= ${matcher.min}` : '',
-    matcher.max !== undefined ? `<= ${matcher.max}` : '',
-  ].filter(Boolean);
-  return `${matcher.not ? 'not ' : ''}${parts.join(' and ') || 'to hold'}`;
+  throw expectationFailed(kind, matcher, actual, timeoutMs);
 }

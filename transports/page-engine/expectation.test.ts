@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../test/helpers/browser.js';
-import { type Expectation, satisfies, waitForExpectation } from './expectation.js';
+import { type Expectation, waitForExpectation } from './expectation.js';
 
 let page: Page;
 useSharedPage((opened) => {
@@ -104,20 +104,5 @@ describe('expectations', () => {
     ).rejects.toMatchObject({
       code: 'EXPECTATION_FAILED',
     });
-  });
-});
-
-describe('satisfies', () => {
-  it.each([
-    ['abc', { equals: 'abc' }, true],
-    ['abc', { contains: 'b' }, true],
-    ['abc', { regex: '^a.c$' }, true],
-    ['abc', { contains: 'b', not: true }, false],
-    [3, { min: 1, max: 3 }, true],
-    [4, { max: 3 }, false],
-    [true, {}, true],
-    [false, { not: true }, true],
-  ] as const)('%j with %j is %s', (actual, matcher, expected) => {
-    expect(satisfies(actual, matcher)).toBe(expected);
   });
 });

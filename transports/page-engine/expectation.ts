@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { expectationFailed, type MatchedValue, satisfies } from '../contract/matcher.js';
 import type { ExpectationResult, ExpectKind, Matcher } from '../contract/window-driver.js';
 import { changeCount, nextChange } from './change-signal.js';
 import type { Resolved } from './target.js';
@@ -11,9 +11,7 @@ export interface Expectation {
   readonly find?: () => Promise<{ element: Resolved | null; count: number }>;
 }
 
-type Actual = string | number | boolean;
-
-async function readActual(page: Page, expectation: Expectation): Promise<Actual> {
+async function readActual(page: Page, expectation: Expectation): Promise<MatchedValue> {
   if (expectation.kind === 'URL') return page.url();
   if (expectation.kind === 'TITLE') return page.title();
   const found = (await expectation.find?.()) ?? { element: null, count: 0 };
@@ -38,23 +36,6 @@ async function readActual(page: Page, expectation: Expectation): Promise<Actual>
   }
 }
 
-export function satisfies(actual: Actual, matcher: Matcher): boolean {
-  let holds: boolean;
-  if (typeof actual === 'boolean') holds = actual;
-  else if (typeof actual === 'number') {
-    holds =
-      (matcher.equals === undefined || actual === Number(matcher.equals)) &&
-      (matcher.min === undefined || actual >= matcher.min) &&
-      (matcher.max === undefined || actual <= matcher.max);
-  } else {
-    holds =
-      (matcher.equals === undefined || actual === matcher.equals) &&
-      (matcher.contains === undefined || actual.includes(matcher.contains)) &&
-      (matcher.regex === undefined || new RegExp(matcher.regex).test(actual));
-  }
-  return matcher.not ? !holds : holds;
-}
-
 /**
  * Waits until the expectation holds, re-reading only when the page reports a change (no polling
  * interval), bounded by `timeoutMs`. Fails with EXPECTATION_FAILED carrying the last actual value.
@@ -66,7 +47,7 @@ export async function waitForExpectation(
 ): Promise<ExpectationResult> {
   const started = Date.now();
   let seen = await changeCount(page).catch(() => -1);
-  let actual: Actual = '';
+  let actual: MatchedValue = '';
   for (;;) {
     actual = await readActual(page, expectation).catch(() => actual);
     if (satisfies(actual, expectation.matcher))
@@ -81,20 +62,5 @@ export async function waitForExpectation(
       seen = await nextChange(page, seen, remaining);
     }
   }
-  throw new StagegraphError(
-    'EXPECTATION_FAILED',
-    `Expected ${expectation.kind.toLowerCase()} ${describeMatcher(expectation.matcher)}; last saw ${JSON.stringify(actual)} after ${timeoutMs} ms.`,
-    { details: { kind: expectation.kind, actual, matcher: expectation.matcher } },
-  );
-}
-
-function describeMatcher(matcher: Matcher): string {
-  const parts = [
-    matcher.equals !== undefined ? `= ${JSON.stringify(matcher.equals)}` : '',
-    matcher.contains !== undefined ? `containing ${JSON.stringify(matcher.contains)}` : '',
-    matcher.regex !== undefined ? `matching /${matcher.regex}/` : '',
-    matcher.min !== undefined ? `>= ${matcher.min}` : '',
-    matcher.max !== undefined ? `<= ${matcher.max}` : '',
-  ].filter(Boolean);
-  return `${matcher.not ? 'not ' : ''}${parts.join(' and ') || 'to hold'}`;
+  throw expectationFailed(expectation.kind, expectation.matcher, actual, timeoutMs);
 }
