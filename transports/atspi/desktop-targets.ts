@@ -1,5 +1,10 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { AmbiguityDetails, TargetQuery, TargetSpec } from '../contract/window-driver.js';
+import {
+  type AmbiguityDetails,
+  describeSpec,
+  type TargetQuery,
+  type TargetSpec,
+} from '../contract/window-driver.js';
 import type { AtspiBus } from './atspi-bus.js';
 import { rawNode } from './desktop-snapshot.js';
 import type { KeyTable } from './key-table.js';
@@ -22,21 +27,6 @@ export interface WindowReads {
   accessibleIds(nodes: readonly TreeNode[]): Promise<string[]>;
   changes(): number;
   nextChange(after: number, timeoutMs: number): Promise<number>;
-}
-
-export function describeSpec(spec: TargetSpec): string {
-  switch (spec.kind) {
-    case 'key':
-      return `ref ${spec.ref}`;
-    case 'selector':
-      return `selector ${JSON.stringify(spec.selector)}`;
-    case 'testId':
-      return `test id ${JSON.stringify(spec.testId)}`;
-    case 'role':
-      return `role ${spec.role}${spec.name === undefined ? '' : ` named ${JSON.stringify(spec.name)}`}`;
-    case 'text':
-      return `text ${JSON.stringify(spec.text)}`;
-  }
 }
 
 const normalise = (text: string) => text.replace(/\s+/g, ' ').trim();

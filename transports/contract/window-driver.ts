@@ -89,6 +89,22 @@ export type TargetSpec =
   | { readonly kind: 'role'; readonly role: string; readonly name?: string; readonly exact?: boolean }
   | { readonly kind: 'text'; readonly text: string; readonly exact?: boolean };
 
+/** A target as messages name it: `role button named "Save"`, `ref e4`, `test id "save"`. */
+export function describeSpec(spec: TargetSpec): string {
+  switch (spec.kind) {
+    case 'key':
+      return `ref ${spec.ref}`;
+    case 'selector':
+      return `selector ${JSON.stringify(spec.selector)}`;
+    case 'testId':
+      return `test id ${JSON.stringify(spec.testId)}`;
+    case 'role':
+      return `role ${spec.role}${spec.name === undefined ? '' : ` named ${JSON.stringify(spec.name)}`}`;
+    case 'text':
+      return `text ${JSON.stringify(spec.text)}`;
+  }
+}
+
 export interface TargetQuery {
   readonly spec: TargetSpec;
   /** Zero-based pick among several matches; without it several matches are AMBIGUOUS_TARGET. */

@@ -1,23 +1,24 @@
 import type { Page } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type {
-  ExpectationResult,
-  ExpectKind,
-  HtmlRead,
-  LoadState,
-  Matcher,
-  NavigationHistory,
-  NavigationResult,
-  NavigationTarget,
-  RawSnapshot,
-  RequestWatch,
-  ResolvedNode,
-  Screenshot,
-  ScreenshotOptions,
-  SnapshotRequest,
-  TargetedAction,
-  TargetQuery,
-  WindowDriver,
+import {
+  describeSpec,
+  type ExpectationResult,
+  type ExpectKind,
+  type HtmlRead,
+  type LoadState,
+  type Matcher,
+  type NavigationHistory,
+  type NavigationResult,
+  type NavigationTarget,
+  type RawSnapshot,
+  type RequestWatch,
+  type ResolvedNode,
+  type Screenshot,
+  type ScreenshotOptions,
+  type SnapshotRequest,
+  type TargetedAction,
+  type TargetQuery,
+  type WindowDriver,
 } from '../contract/window-driver.js';
 import { type Action, perform } from './actions.js';
 import { changeCount, nextChange } from './change-signal.js';
@@ -28,7 +29,7 @@ import { readHtml, readTestIds, readTextContents } from './page-source.js';
 import { RENDERER_READ_MS, RendererHealth } from './renderer-health.js';
 import { RequestActivity } from './request-activity.js';
 import { describeElement, elementForKey, markSecret, snapshotDocument } from './snapshot/snapshot.js';
-import { describeSpec, isHandle, type KeyResolver, NOW_MS, type Resolved, resolveTarget } from './target.js';
+import { isHandle, type KeyResolver, NOW_MS, type Resolved, resolveTarget } from './target.js';
 
 /** Everything the gateway does inside one renderer page, whatever transport reached the page. */
 export class PageDriver implements WindowDriver {

@@ -1,6 +1,6 @@
 import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { TargetQuery, TargetSpec } from '../contract/window-driver.js';
+import { describeSpec, type TargetQuery, type TargetSpec } from '../contract/window-driver.js';
 import { ambiguousTarget } from './ambiguity.js';
 import { resolveRole } from './role-target.js';
 
@@ -16,21 +16,6 @@ export type KeyResolver = (
   page: Page,
   spec: Extract<TargetSpec, { kind: 'key' }>,
 ) => Promise<ElementHandle<Element> | null>;
-
-export function describeSpec(spec: TargetSpec): string {
-  switch (spec.kind) {
-    case 'key':
-      return `ref ${spec.ref}`;
-    case 'selector':
-      return `selector ${JSON.stringify(spec.selector)}`;
-    case 'testId':
-      return `test id ${JSON.stringify(spec.testId)}`;
-    case 'role':
-      return `role ${spec.role}${spec.name === undefined ? '' : ` named ${JSON.stringify(spec.name)}`}`;
-    case 'text':
-      return `text ${JSON.stringify(spec.text)}`;
-  }
-}
 
 function locatorFor(scope: Scope, spec: Exclude<TargetSpec, { kind: 'key' | 'role' }>): Locator {
   switch (spec.kind) {
