@@ -1,0 +1,224 @@
+import { useState } from 'preact/hooks';
+import type { GatewayClient, GatewayError } from '../gateway-client.js';
+import type { ApprovalRequest } from './approval-queue.js';
+import { Countdown } from './countdown.js';
+import { ErrorText } from './error-text.js';
+
+const APPROVE = `mutation ObserverApprove($id: ID!, $scope: ApprovalScope) {
+  approve(id: $id, scope: $scope) { status scope decidedBy reason waitedMs }
+}`;
+const DENY = `mutation ObserverDeny($id: ID!, $reason: String) {
+  deny(id: $id, reason: $reason) { status scope decidedBy reason waitedMs }
+}`;
+
+interface ApprovalResult {
+  status: string;
+  scope: 'ONCE' | 'SESSION' | null;
+  decidedBy: string;
+  reason: string | null;
+}
+
+type Answer =
+  | { state: 'idle' }
+  | { state: 'sending' }
+  | { state: 'done'; result: ApprovalResult }
+  | { state: 'failed'; error: GatewayError };
+
+/** What the request acts on, as its buttons name it: `click Submit`. */
+export function describeRequest(request: ApprovalRequest): string {
+  return [request.operation, request.target?.name].filter(Boolean).join(' ');
+}
+
+/** One pending approval with its evidence; the answer buttons only for a viewer who may approve. */
+export function ApprovalCard(props: {
+  client: GatewayClient;
+  request: ApprovalRequest;
+  mayApprove: boolean;
+}) {
+  const { request } = props;
+  const label = describeRequest(request);
+  const headingId = `approval-${request.id}-heading`;
+  return (
+    <article class="approval-card" aria-labelledby={headingId}>
+      <h3 id={headingId}>
+        {request.operation}
+        {request.target ? ` ${request.target.role} “${request.target.name}”` : ''}
+      </h3>
+      <Countdown expiresAt={request.expiresAt} label={label} />
+      <div class="approval-evidence">
+        {request.screenshot ? (
+          <img
+            class="approval-crop"
+            src={`data:${request.screenshot.mimeType};base64,${request.screenshot.base64}`}
+            alt={`Element the agent wants to ${request.operation}: ${request.target?.role ?? ''} ${request.target?.name ?? ''}`.trim()}
+          />
+        ) : null}
+        <dl class="approval-facts">
+          <dt>Session</dt>
+          <dd>
+            {request.session
+              ? [request.session.id, request.session.windowTitle].filter(Boolean).join(' — ')
+              : 'none'}
+          </dd>
+          {request.target ? <TargetFacts target={request.target} /> : null}
+          <dt>Rule</dt>
+          <dd>
+            <code>{request.rule.id}</code> {request.rule.description}
+          </dd>
+          <dt>Risk</dt>
+          <dd class={`risk risk-${request.risk.toLowerCase()}`}>{request.risk}</dd>
+          <dt>Requested by</dt>
+          <dd>
+            {request.client.id} ({request.client.role.toLowerCase()}) at{' '}
+            {new Date(request.requestedAt).toLocaleTimeString()}
+          </dd>
+          {request.reasons.length > 0 ? (
+            <>
+              <dt>Why asked</dt>
+              <dd>
+                <ul>
+                  {request.reasons.map((reason) => (
+                    <li key={reason}>{reason}</li>
+                  ))}
+                </ul>
+              </dd>
+            </>
+          ) : null}
+        </dl>
+      </div>
+      <details class="approval-args">
+        <summary>Arguments</summary>
+        <pre>{prettyJson(request.args)}</pre>
+      </details>
+      {props.mayApprove ? <AnswerControls client={props.client} request={request} label={label} /> : null}
+    </article>
+  );
+}
+
+function TargetFacts(props: { target: NonNullable<ApprovalRequest['target']> }) {
+  const { target } = props;
+  return (
+    <>
+      <dt>Target</dt>
+      <dd>
+        {target.role} “{target.name}” <span class="muted">({target.kind.toLowerCase()})</span>
+      </dd>
+      {target.bbox ? (
+        <>
+          <dt>Bounds</dt>
+          <dd>
+            {target.bbox.width}×{target.bbox.height} at ({target.bbox.x}, {target.bbox.y})
+            {target.windowId ? ` in ${target.windowId}` : ''}
+          </dd>
+        </>
+      ) : null}
+      {target.path?.length ? (
+        <>
+          <dt>Path</dt>
+          <dd>{target.path.join(' › ')}</dd>
+        </>
+      ) : null}
+      {target.selector ? (
+        <>
+          <dt>Selector</dt>
+          <dd>
+            <code>{target.selector}</code>
+          </dd>
+        </>
+      ) : null}
+      {target.previewError ? (
+        <>
+          <dt>Not read before asking</dt>
+          <dd>{target.previewError}</dd>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+function AnswerControls(props: { client: GatewayClient; request: ApprovalRequest; label: string }) {
+  const { client, request, label } = props;
+  const [reason, setReason] = useState('');
+  const [answer, setAnswer] = useState<Answer>({ state: 'idle' });
+  const reasonId = `approval-${request.id}-reason`;
+  const send = (document: string, variables: Record<string, unknown>, field: 'approve' | 'deny') => {
+    setAnswer({ state: 'sending' });
+    client.mutate<Record<typeof field, ApprovalResult>>(document, variables).then(
+      (data) => setAnswer({ state: 'done', result: data[field] }),
+      (error: GatewayError) => setAnswer({ state: 'failed', error }),
+    );
+  };
+  const busy = answer.state === 'sending' || answer.state === 'done';
+  return (
+    <form
+      class="approval-answer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        send(DENY, { id: request.id, reason: reason.trim() || null }, 'deny');
+      }}
+    >
+      <div class="approval-buttons">
+        <button
+          type="button"
+          class="approve"
+          disabled={busy}
+          onClick={() => send(APPROVE, { id: request.id, scope: 'ONCE' }, 'approve')}
+        >
+          Approve once<span class="visually-hidden">: {label}</span>
+        </button>
+        <button
+          type="button"
+          class="approve"
+          disabled={busy}
+          onClick={() => send(APPROVE, { id: request.id, scope: 'SESSION' }, 'approve')}
+        >
+          Approve for session<span class="visually-hidden">: {label}</span>
+        </button>
+      </div>
+      <div class="approval-deny">
+        <label for={reasonId}>
+          Reason for denying<span class="visually-hidden"> {label}</span>
+        </label>
+        <input
+          id={reasonId}
+          type="text"
+          value={reason}
+          disabled={busy}
+          onInput={(event) => setReason(event.currentTarget.value)}
+        />
+        <button type="submit" class="deny" disabled={busy}>
+          Deny<span class="visually-hidden">: {label}</span>
+        </button>
+      </div>
+      <p class="approval-result" role="status">
+        <AnswerText answer={answer} />
+      </p>
+    </form>
+  );
+}
+
+function AnswerText(props: { answer: Answer }) {
+  const { answer } = props;
+  if (answer.state === 'sending') return <>Sending…</>;
+  if (answer.state === 'done') {
+    const { result } = answer;
+    const how = result.scope === 'SESSION' ? ' for this session' : result.scope === 'ONCE' ? ' once' : '';
+    return (
+      <>
+        {result.status === 'APPROVED' ? 'Approved' : 'Denied'}
+        {how} by {result.decidedBy}
+        {result.reason ? `: ${result.reason}` : ''}.
+      </>
+    );
+  }
+  if (answer.state === 'failed') return <ErrorText error={answer.error} />;
+  return null;
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
