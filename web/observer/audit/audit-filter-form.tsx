@@ -1,0 +1,121 @@
+import { useState } from 'preact/hooks';
+import type { AuditFilter, AuditOutcome, PolicyDecision } from './audit-pages.js';
+
+const OUTCOMES: readonly AuditOutcome[] = ['OK', 'DENIED', 'FAILED', 'TIMED_OUT'];
+const DECISIONS: readonly PolicyDecision[] = ['ALLOW', 'ASK', 'DENY'];
+
+/** The AuditFilter fields an observer narrows by: session, client, operations, outcomes, decisions. */
+export function AuditFilterForm(props: { onApply(filter: AuditFilter): void }) {
+  const [sessionId, setSessionId] = useState('');
+  const [clientId, setClientId] = useState('');
+  const [operations, setOperations] = useState('');
+  const [outcomes, setOutcomes] = useState<AuditOutcome[]>([]);
+  const [decisions, setDecisions] = useState<PolicyDecision[]>([]);
+
+  const apply = () => {
+    const names = operations.split(/[\s,]+/).filter(Boolean);
+    props.onApply({
+      ...(sessionId.trim() ? { sessionId: sessionId.trim() } : {}),
+      ...(clientId.trim() ? { clientId: clientId.trim() } : {}),
+      ...(names.length ? { operations: names } : {}),
+      ...(outcomes.length ? { outcomes } : {}),
+      ...(decisions.length ? { decisions } : {}),
+    });
+  };
+
+  return (
+    <form
+      class="audit-filter"
+      aria-label="Filter audit records"
+      onSubmit={(event) => {
+        event.preventDefault();
+        apply();
+      }}
+    >
+      <div class="audit-filter-fields">
+        <label for="audit-filter-session">Session</label>
+        <input
+          id="audit-filter-session"
+          type="text"
+          placeholder="s1"
+          value={sessionId}
+          onInput={(event) => setSessionId(event.currentTarget.value)}
+        />
+        <label for="audit-filter-client">Client</label>
+        <input
+          id="audit-filter-client"
+          type="text"
+          placeholder="agent-1a2b3c4d"
+          value={clientId}
+          onInput={(event) => setClientId(event.currentTarget.value)}
+        />
+        <label for="audit-filter-operations">Operations (comma-separated)</label>
+        <input
+          id="audit-filter-operations"
+          type="text"
+          placeholder="click, fill"
+          value={operations}
+          onInput={(event) => setOperations(event.currentTarget.value)}
+        />
+      </div>
+      <Choices legend="Outcome" name="outcome" options={OUTCOMES} chosen={outcomes} onChange={setOutcomes} />
+      <Choices
+        legend="Decision"
+        name="decision"
+        options={DECISIONS}
+        chosen={decisions}
+        onChange={setDecisions}
+      />
+      <div class="audit-filter-actions">
+        <button type="submit">Apply filter</button>
+        <button
+          type="button"
+          onClick={() => {
+            setSessionId('');
+            setClientId('');
+            setOperations('');
+            setOutcomes([]);
+            setDecisions([]);
+            props.onApply({});
+          }}
+        >
+          Clear filter
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Choices<T extends string>(props: {
+  legend: string;
+  name: string;
+  options: readonly T[];
+  chosen: T[];
+  onChange(chosen: T[]): void;
+}) {
+  return (
+    <fieldset class="audit-filter-choices">
+      <legend>{props.legend}</legend>
+      {props.options.map((option) => {
+        const id = `audit-filter-${props.name}-${option}`;
+        return (
+          <span key={option} class="choice">
+            <input
+              id={id}
+              type="checkbox"
+              checked={props.chosen.includes(option)}
+              onChange={(event) =>
+                props.onChange(
+                  event.currentTarget.checked
+                    ? [...props.chosen, option]
+                    : props.chosen.filter((value) => value !== option),
+                )
+              }
+            />
+            <label for={id}>{option.replace('_', ' ').toLowerCase()}</label>
+          </span>
+        );
+      })}
+    </fieldset>
+  );
+}

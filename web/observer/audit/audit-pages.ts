@@ -1,0 +1,226 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { GatewayClient, GatewayError } from '../gateway-client.js';
+
+export type AuditOutcome = 'OK' | 'DENIED' | 'FAILED' | 'TIMED_OUT';
+export type PolicyDecision = 'ALLOW' | 'ASK' | 'DENY';
+
+/** AuditFilter as the schema takes it: absent fields match anything. */
+export interface AuditFilter {
+  sessionId?: string;
+  clientId?: string;
+  operations?: string[];
+  outcomes?: AuditOutcome[];
+  decisions?: PolicyDecision[];
+}
+
+export interface AuditRecord {
+  seq: number;
+  time: string;
+  operation: string;
+  decision: PolicyDecision;
+  outcome: AuditOutcome;
+  risk: string;
+  errorCode: string | null;
+  durationMs: number;
+  client: { id: string };
+  rule: { id: string };
+  session: { id: string } | null;
+  target: { role: string; name: string } | null;
+  approval: { status: string; decidedBy: string; scope: string | null } | null;
+}
+
+/** Records per page, the gateway's default page. */
+export const AUDIT_PAGE_SIZE = 50;
+/** Page size used only to find where pages start: it asks for cursors alone, so a big page is cheap. */
+const WALK_PAGE = 500;
+
+const RECORD_FIELDS = `seq time operation decision outcome risk errorCode durationMs
+  client { id } rule { id } session { id } target { role name } approval { status decidedBy scope }`;
+const PAGE_QUERY = `query ObserverAuditPage($after: String, $filter: AuditFilter, $first: Int) {
+  audit(after: $after, filter: $filter, first: $first) {
+    edges { node { ${RECORD_FIELDS} } }
+    pageInfo { endCursor hasNextPage }
+  }
+}`;
+const WALK_QUERY = `query ObserverAuditCursors($after: String, $filter: AuditFilter, $first: Int) {
+  audit(after: $after, filter: $filter, first: $first) {
+    edges { cursor }
+    pageInfo { endCursor hasNextPage }
+  }
+}`;
+const AUDIT_SUBSCRIPTION = `subscription ObserverAudit($filter: AuditFilter) {
+  audit(filter: $filter) { droppedBefore record { ${RECORD_FIELDS} } }
+}`;
+
+interface Connection<E> {
+  audit: { edges: E[]; pageInfo: { endCursor: string | null; hasNextPage: boolean } };
+}
+
+export interface AuditView {
+  rows: AuditRecord[];
+  /** 1-based page number, and how many pages are known so far. */
+  page: number;
+  pages: number;
+  hasNewer: boolean;
+  hasOlder: boolean;
+  loading: boolean;
+  error: GatewayError | null;
+  /** Records streamed in past this page since it was shown. */
+  arrivedSince: number;
+  /** Records the gateway dropped from this page's stream because it read too slowly. */
+  dropped: number;
+  oldest(): void;
+  older(): void;
+  newer(): void;
+  latest(): void;
+}
+
+/**
+ * Pages of the audit trail, oldest first within a page. The gateway pages forward only (`after` a seq),
+ * so the start of every page is remembered (`bounds[i]` is page i's `after`); "latest" walks forward
+ * asking for cursors alone to find the last page. New records stream in through the `audit` subscription
+ * and join the last page while it has room.
+ */
+export function useAuditPages(client: GatewayClient, filter: AuditFilter): AuditView {
+  const bounds = useRef<(string | null)[]>([null]);
+  const [index, setIndex] = useState(0);
+  const [rows, setRows] = useState<AuditRecord[]>([]);
+  const [hasNext, setHasNext] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<GatewayError | null>(null);
+  const [arrivedSince, setArrivedSince] = useState(0);
+  const [dropped, setDropped] = useState(0);
+  const generation = useRef(0);
+  /** Records streamed while a page was being read: the read may have missed them. */
+  const heldBack = useRef<AuditRecord[]>([]);
+  const view = useRef({ index: 0, rows: [] as AuditRecord[], hasNext: false, loading: true });
+  view.current = { index, rows, hasNext, loading };
+
+  const show = useCallback(
+    async (target: number | 'latest') => {
+      const mine = ++generation.current;
+      view.current = { ...view.current, loading: true };
+      setLoading(true);
+      setError(null);
+      try {
+        if (target === 'latest') bounds.current = await walkToEnd(client, filter, bounds.current);
+        if (mine !== generation.current) return;
+        const page = target === 'latest' ? bounds.current.length - 1 : target;
+        const data = await client.query<Connection<{ node: AuditRecord }>>(PAGE_QUERY, {
+          after: bounds.current[page] ?? null,
+          filter,
+          first: AUDIT_PAGE_SIZE,
+        });
+        if (mine !== generation.current) return;
+        const { endCursor, hasNextPage } = data.audit.pageInfo;
+        if (hasNextPage && endCursor && bounds.current.length === page + 1) bounds.current.push(endCursor);
+        const read = data.audit.edges.map((edge) => edge.node);
+        const lastSeq = read.at(-1)?.seq ?? Number(bounds.current[page] ?? 0);
+        const missed = hasNextPage ? [] : heldBack.current.filter((record) => record.seq > lastSeq);
+        heldBack.current = [];
+        const shown = [...read, ...missed];
+        const full = shown.slice(0, AUDIT_PAGE_SIZE);
+        const more = hasNextPage || shown.length > AUDIT_PAGE_SIZE;
+        if (more && bounds.current.length === page + 1) bounds.current.push(String(full.at(-1)?.seq));
+        // Set at once, not at the next render: a record streamed in meanwhile must see this page.
+        view.current = { index: page, rows: full, hasNext: more, loading: false };
+        setIndex(page);
+        setRows(full);
+        setHasNext(more);
+        setArrivedSince(0);
+      } catch (failure) {
+        if (mine === generation.current) setError(failure as GatewayError);
+      } finally {
+        if (mine === generation.current) {
+          view.current = { ...view.current, loading: false };
+          setLoading(false);
+        }
+      }
+    },
+    [client, filter],
+  );
+
+  useEffect(() => {
+    bounds.current = [null];
+    setDropped(0);
+    void show('latest');
+    const unsubscribe = client.subscribe<{ audit: { droppedBefore: number; record: AuditRecord } }>(
+      AUDIT_SUBSCRIPTION,
+      { filter },
+      {
+        next: ({ audit }) => {
+          if (audit.droppedBefore > 0) setDropped((count) => count + audit.droppedBefore);
+          const current = view.current;
+          if (current.loading) {
+            heldBack.current = [...heldBack.current, audit.record].slice(-AUDIT_PAGE_SIZE);
+            return;
+          }
+          const last = current.rows.at(-1);
+          const onLastPage = !current.hasNext && current.index === bounds.current.length - 1;
+          if (onLastPage && (!last || audit.record.seq > last.seq) && current.rows.length < AUDIT_PAGE_SIZE) {
+            const next = [...current.rows, audit.record];
+            view.current = { ...current, rows: next };
+            setRows(next);
+            return;
+          }
+          if (onLastPage && last && current.rows.length >= AUDIT_PAGE_SIZE) {
+            bounds.current.push(String(last.seq));
+            view.current = { ...current, hasNext: true };
+            setHasNext(true);
+          }
+          setArrivedSince((count) => count + 1);
+        },
+        error: (failure) => setError(failure),
+      },
+    );
+    return () => {
+      generation.current += 1;
+      unsubscribe();
+    };
+  }, [client, filter, show]);
+
+  return {
+    rows,
+    page: index + 1,
+    pages: bounds.current.length,
+    hasNewer: hasNext,
+    hasOlder: index > 0,
+    loading,
+    error,
+    arrivedSince,
+    dropped,
+    oldest: () => void show(0),
+    older: () => void show(Math.max(0, index - 1)),
+    newer: () => void show(index + 1),
+    latest: () => void show('latest'),
+  };
+}
+
+/** Extends the known page starts to the end of the trail, reading cursors only. */
+async function walkToEnd(
+  client: GatewayClient,
+  filter: AuditFilter,
+  known: readonly (string | null)[],
+): Promise<(string | null)[]> {
+  const found = [...known];
+  let after = found.at(-1) ?? null;
+  let onPage = 0;
+  let previous: string | null = null;
+  for (;;) {
+    const data = await client.query<Connection<{ cursor: string }>>(WALK_QUERY, {
+      after,
+      filter,
+      first: WALK_PAGE,
+    });
+    for (const { cursor } of data.audit.edges) {
+      if (onPage === AUDIT_PAGE_SIZE && previous) {
+        found.push(previous);
+        onPage = 0;
+      }
+      onPage += 1;
+      previous = cursor;
+    }
+    if (!data.audit.pageInfo.hasNextPage || !data.audit.pageInfo.endCursor) return found;
+    after = data.audit.pageInfo.endCursor;
+  }
+}
