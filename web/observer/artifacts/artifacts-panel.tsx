@@ -1,9 +1,103 @@
-import type { GatewayClient } from '../gateway-client.js';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { ErrorText } from '../approvals/error-text.js';
+import type { GatewayClient, GatewayError } from '../gateway-client.js';
+import { type ArtifactFile, ArtifactViewer, formatBytes } from './artifact-viewer.js';
+import './artifacts.css';
 
+const ARTIFACTS_QUERY = `query ObserverArtifacts($id: ID) {
+  session(id: $id) { id artifacts { omitted files { path size modified url } } }
+}`;
+
+interface Listing {
+  files: ArtifactFile[];
+  omitted: number;
+}
+
+/** A session's artifact folder: its files, and the chosen one shown below the list. */
 export function ArtifactsPanel(props: { client: GatewayClient; sessionId: string }) {
+  const { client, sessionId } = props;
+  const [listing, setListing] = useState<Listing | null>(null);
+  const [error, setError] = useState<GatewayError | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [chosen, setChosen] = useState<string | null>(null);
+
+  const refresh = useCallback(() => {
+    setLoading(true);
+    client
+      .query<{ session: { artifacts: Listing } | null }>(ARTIFACTS_QUERY, { id: sessionId })
+      .then(
+        (data) => {
+          setListing(data.session?.artifacts ?? { files: [], omitted: 0 });
+          setError(null);
+        },
+        (failure: GatewayError) => setError(failure),
+      )
+      .finally(() => setLoading(false));
+  }, [client, sessionId]);
+
+  useEffect(() => {
+    setListing(null);
+    setChosen(null);
+    refresh();
+  }, [refresh]);
+
+  const file = listing?.files.find((candidate) => candidate.path === chosen) ?? null;
+  const headingId = `artifacts-${sessionId}-heading`;
   return (
-    <section aria-labelledby="artifacts-heading" data-session={props.sessionId}>
-      <h2 id="artifacts-heading">Artifacts</h2>
+    <section class="artifacts-panel" aria-labelledby={headingId}>
+      <header class="panel-header">
+        <h2 id={headingId}>Artifacts</h2>
+        <button type="button" onClick={refresh} disabled={loading}>
+          Refresh files
+        </button>
+      </header>
+      <p class="visually-hidden" role="status">
+        {loading ? 'Loading the artifact list…' : ''}
+      </p>
+      {error ? (
+        <p class="error" role="alert">
+          <ErrorText error={error} />
+        </p>
+      ) : null}
+      {listing && listing.files.length === 0 ? <p class="empty">This session has no artifact yet.</p> : null}
+      {listing && listing.files.length > 0 ? (
+        <div class="artifact-table-wrap">
+          <table class="artifact-files">
+            <caption>Files of session {sessionId}</caption>
+            <thead>
+              <tr>
+                <th scope="col">File</th>
+                <th scope="col">Size</th>
+                <th scope="col">Modified</th>
+              </tr>
+            </thead>
+            <tbody>
+              {listing.files.map((candidate) => (
+                <tr key={candidate.path} class={candidate.path === chosen ? 'chosen' : undefined}>
+                  <th scope="row">
+                    <button
+                      type="button"
+                      class="link-button"
+                      aria-pressed={candidate.path === chosen}
+                      onClick={() => setChosen(candidate.path)}
+                    >
+                      {candidate.path}
+                    </button>
+                  </th>
+                  <td class="number">{formatBytes(candidate.size)}</td>
+                  <td>
+                    <time dateTime={candidate.modified}>{new Date(candidate.modified).toLocaleString()}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {listing && listing.omitted > 0 ? (
+        <p class="notice">{listing.omitted} more files are not listed.</p>
+      ) : null}
+      {file ? <ArtifactViewer client={client} file={file} /> : null}
     </section>
   );
 }

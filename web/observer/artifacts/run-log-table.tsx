@@ -1,0 +1,80 @@
+/** One line of a session's run.jsonl (domain/sessions/run-log.ts writes them). */
+interface RunLogLine {
+  time: string;
+  source: string;
+  level: string;
+  message: string;
+  windowId?: string;
+}
+
+export interface ParsedRunLog {
+  lines: RunLogLine[];
+  /** Lines that were not a JSON object (a torn last line while the log is written). */
+  unreadable: number;
+}
+
+export function parseRunLog(text: string): ParsedRunLog {
+  const lines: RunLogLine[] = [];
+  let unreadable = 0;
+  for (const raw of text.split('\n')) {
+    if (raw.trim() === '') continue;
+    try {
+      const value = JSON.parse(raw) as Partial<RunLogLine> | null;
+      if (!value || typeof value !== 'object') throw new Error('not an object');
+      lines.push({
+        time: String(value.time ?? ''),
+        source: String(value.source ?? ''),
+        level: String(value.level ?? ''),
+        message: typeof value.message === 'string' ? value.message : JSON.stringify(value),
+        ...(value.windowId ? { windowId: String(value.windowId) } : {}),
+      });
+    } catch {
+      unreadable += 1;
+    }
+  }
+  return { lines, unreadable };
+}
+
+/** The run log as a table: when, where from (app output, console, dialog, Stagegraph), level, window, text. */
+export function RunLogTable(props: { log: ParsedRunLog; caption: string }) {
+  return (
+    // A wide table scrolls sideways on a narrow screen: the region takes focus so keys can scroll it.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be keyboard-reachable
+    <section class="artifact-table-wrap" aria-labelledby="run-log-caption" tabIndex={0}>
+      <table class="run-log-table">
+        <caption id="run-log-caption">{props.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">time</th>
+            <th scope="col">source</th>
+            <th scope="col">level</th>
+            <th scope="col">window</th>
+            <th scope="col">message</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.log.lines.map((line, index) => (
+            // Lines have no id; their order in the file is fixed, so the index is a stable key.
+            <tr key={index} class={`level-${line.level}`}>
+              <td>
+                <time dateTime={line.time} title={line.time}>
+                  {formatTime(line.time)}
+                </time>
+              </td>
+              <td>{line.source}</td>
+              <td>{line.level}</td>
+              <td>{line.windowId ?? ''}</td>
+              <td class="message">{line.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function formatTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toLocaleTimeString()}.${String(date.getMilliseconds()).padStart(3, '0')}`;
+}
