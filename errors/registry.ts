@@ -300,9 +300,9 @@ export const ERROR_CODES = {
   },
   ROLE_FORBIDDEN: {
     meaning:
-      'The token the client presented has a role that may not do this: approver tokens answer approvals and read, they never act (an approver who acted could approve its own request).',
+      'The token the client presented has a role that may not do this: approver tokens answer approvals and read, they never act (an approver who acted could approve its own request); observer tokens only read and watch, and every mutation is refused for them.',
     retryable: false,
-    hint: 'Act with an agent token (--token, STAGEGRAPH_TOKEN), or with no token on a loopback gateway that has no agent token; keep the approver token for approve and deny.',
+    hint: 'Act with an agent token (--token, STAGEGRAPH_TOKEN), or with no token on a loopback gateway that has no agent token; answer approvals with an approver token (--approver-token); an observer token (--observer-token) is for queries and subscriptions.',
   },
   APPROVAL_NOT_FOUND: {
     meaning: 'No pending approval has that id: it was already answered, timed out, or never existed.',

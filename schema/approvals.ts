@@ -9,50 +9,14 @@ import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
   MAX_APPROVAL_TIMEOUT_MS,
 } from '../domain/governance/approval-broker.js';
-import type { ClientIdentity, ClientRole } from '../domain/governance/client-identity.js';
 import {
   APPROVAL_SCREENSHOT_WAIT_MS,
   MAX_APPROVAL_SCREENSHOT_BYTES,
 } from '../domain/governance/target-preview.js';
 import { builder } from './builder.js';
+import { ClientRef } from './client.js';
 import { clientOf, governanceOf } from './context.js';
 import { GovernedSessionRef, GovernedTargetRef, RiskTierEnum, RuleRefRef } from './policy.js';
-
-const ClientRoleEnum = builder.enumType('ClientRole', {
-  description:
-    "What a client's token lets it do; agent and approver tokens are separate, so an agent cannot approve its own actions.",
-  values: {
-    AGENT: {
-      value: 'agent',
-      description: 'Holds an agent token (STAGEGRAPH_TOKEN): drives apps, may not answer approvals.',
-    },
-    APPROVER: {
-      value: 'approver',
-      description:
-        'Holds an approver token (STAGEGRAPH_APPROVER_TOKEN): may list, watch, approve and deny approval requests.',
-    },
-    ANONYMOUS_LOOPBACK: {
-      value: 'anonymous-loopback',
-      description:
-        'No token, over loopback, on a server that has no agent token (local development): drives apps, may not answer approvals.',
-    },
-  } as const satisfies Record<string, { value: ClientRole; description?: string }>,
-});
-
-export const ClientRef = builder.objectRef<ClientIdentity>('Client').implement({
-  description: 'Who sent an operation, named by its token (never the token itself).',
-  fields: (t) => ({
-    id: t.exposeID('id', {
-      description:
-        "How the audit trail names it: the role and the first 8 hex digits of the token's SHA-256 (e.g. `agent-1a2b3c4d`), or `anonymous-loopback`. Filter on it with `AuditFilter.clientId`.",
-    }),
-    role: t.field({
-      type: ClientRoleEnum,
-      description: 'What its token lets it do.',
-      resolve: (client) => client.role,
-    }),
-  }),
-});
 
 const ScopeEnum = builder.enumType('ApprovalScope', {
   description: 'How far an approval reaches.',
@@ -219,7 +183,8 @@ export const ApprovalResultRef = builder.objectRef<ApprovalResult>('ApprovalResu
 builder.queryField('pendingApprovals', (t) =>
   t.field({
     type: [ApprovalRequestRef],
-    description: 'Operations waiting for an approver, oldest first. Approvers only.',
+    description:
+      'Operations waiting for an approver, oldest first. Approvers and observers (who see them but cannot answer); APPROVAL_FORBIDDEN for an agent token.',
     resolve: (_root, _args, context) => governanceOf(context).broker.pending(clientOf(context)),
   }),
 );
@@ -228,7 +193,8 @@ builder.mutationFields((t) => ({
   approve: t.field({
     type: ApprovalResultRef,
     governance: { answersApproval: true },
-    description: 'Lets a waiting operation go ahead. Approvers only (APPROVAL_FORBIDDEN for an agent token).',
+    description:
+      'Lets a waiting operation go ahead. Approvers only: APPROVAL_FORBIDDEN for an agent token, ROLE_FORBIDDEN for an observer token.',
     args: {
       id: t.arg.id({
         required: true,
@@ -271,7 +237,7 @@ builder.subscriptionField('approvalRequests', (t) =>
   t.field({
     type: ApprovalEventRef,
     description:
-      'Approval requests as they are asked (pending ones first), and how each was settled. Approvers only; while one watches, ASK waits for an answer instead of failing fast.',
+      'Approval requests as they are asked (pending ones first), and how each was settled. Approvers and observers; while an approver watches, ASK waits for an answer instead of failing fast (an observer watching does not make it wait, since it cannot answer).',
     subscribe: (_root, _args, context) => governanceOf(context).broker.subscribe(clientOf(context)),
     resolve: (delivery) => delivery,
   }),

@@ -10,8 +10,9 @@ import type { Delivery } from '../domain/bounded/subscriber-queue.js';
 import { SUBSCRIBER_QUEUE_CAPACITY } from '../domain/events/event-hub.js';
 import { MAX_REDACTED_STRING_LENGTH } from '../domain/governance/redaction.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
-import { ApprovalResultRef, ClientRef } from './approvals.js';
+import { ApprovalResultRef } from './approvals.js';
 import { builder } from './builder.js';
+import { ClientRef } from './client.js';
 import { governanceOf } from './context.js';
 import { DecisionEnum, GovernedSessionRef, GovernedTargetRef, RiskTierEnum, RuleRefRef } from './policy.js';
 

@@ -6,6 +6,7 @@ import './approvals.js';
 import './artifacts.js';
 import './attach.js';
 import './audit.js';
+import './client.js';
 import './clock.js';
 import './console.js';
 import './desktop.js';

@@ -20,8 +20,13 @@ export interface ServeConfig {
   readonly allowedOrigins?: readonly string[] | undefined;
   /** Host header names besides loopback ones the gateway answers (`--allowed-host`; a named bind address too). */
   readonly allowedHosts?: readonly string[] | undefined;
-  /** Approver token(s), comma-separated: only their holders may see and answer approval requests. */
+  /** Approver token(s), comma-separated: only their holders may answer approval requests. */
   readonly approverToken?: string | undefined;
+  /**
+   * Observer token(s), comma-separated: queries and subscriptions only (sessions, streams, audit, the
+   * approval queue); every mutation is refused with ROLE_FORBIDDEN.
+   */
+  readonly observerToken?: string | undefined;
   /** A policy file (YAML or JSON), reloaded when it changes; the built-in policy when absent. */
   readonly policyFile?: string | undefined;
   /**
@@ -56,11 +61,12 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
 
 export const USAGE = serveUsage();
 
-/** Who may connect: the configured agent and approver tokens. */
+/** Who may connect: the configured agent, approver and observer tokens. */
 export function clientDirectory(config: ServeConfig): ClientDirectory {
   return new ClientDirectory([
     ...tokenGrants(config.token, 'agent'),
     ...tokenGrants(config.approverToken, 'approver'),
+    ...tokenGrants(config.observerToken, 'observer'),
   ]);
 }
 
@@ -89,6 +95,7 @@ export function parseServeArgs(
     port,
     token: values.token,
     approverToken: values['approver-token'],
+    observerToken: values['observer-token'],
     allowedOrigins: (values['allow-origin'] ?? []).flatMap(splitList).map(parseOrigin),
     allowedHosts: (values['allowed-host'] ?? []).flatMap(splitList).map((host) => host.toLowerCase()),
     policyFile: values.policy === undefined ? undefined : resolve(values.policy),

@@ -59,7 +59,14 @@ export const SERVE_FLAGS = /** @type {const} @satisfies {Record<string, ServeFla
     env: 'STAGEGRAPH_APPROVER_TOKEN',
     value: '<secret>',
     secret: true,
-    help: 'approver token(s): only these may see and answer approvals',
+    help: 'approver token(s): only these may answer approvals',
+  },
+  'observer-token': {
+    type: 'string',
+    env: 'STAGEGRAPH_OBSERVER_TOKEN',
+    value: '<secret>',
+    secret: true,
+    help: 'observer token(s): read-only, queries and subscriptions (the observer page at /)',
   },
   policy: {
     type: 'string',

@@ -78,7 +78,7 @@ describe.runIf(DESKTOP_AVAILABLE)('an agent drives a desktop app over AT-SPI', (
     );
     await vi.waitFor(
       () => {
-        if (gateway.gateway.governance?.broker.observerCount !== 1)
+        if (gateway.gateway.governance?.broker.approverCount !== 1)
           throw new Error('no approver watching yet');
       },
       { timeout: 30_000 },

@@ -144,7 +144,7 @@ describe('ApprovalBroker', () => {
     broker.closeAll();
     await expect(pending).rejects.toMatchObject({ code: 'APPROVAL_UNAVAILABLE' });
     expect(early.closed && late.closed).toBe(true);
-    expect(broker.observerCount).toBe(0);
+    expect(broker.approverCount).toBe(0);
     await expect(broker.request(ask({ nonInteractive: 'ALLOW' }))).rejects.toMatchObject({
       code: 'APPROVAL_UNAVAILABLE',
     });
@@ -158,6 +158,28 @@ describe('ApprovalBroker', () => {
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'APPROVAL_UNAVAILABLE' });
     expect(broker.pending(APPROVER)).toEqual([]);
+    broker.closeAll();
+  });
+
+  it('observers see the queue and its stream but never make an ASK wait, and cannot answer', async () => {
+    const OBSERVER: ClientIdentity = { id: 'observer-1', role: 'observer' };
+    const broker = new ApprovalBroker();
+    const looking = broker.subscribe(OBSERVER);
+    expect(broker.approverCount).toBe(0);
+    await expect(broker.request(ask(), 10_000)).rejects.toMatchObject({ code: 'APPROVAL_UNAVAILABLE' });
+    const approving = broker.subscribe(APPROVER);
+    const pending = broker.request(ask(), 10_000);
+    const seen = (await looking.next()).value!.event;
+    expect(seen).toMatchObject({ state: 'PENDING', request: { operation: 'click' } });
+    expect(broker.pending(OBSERVER).map((request) => request.id)).toEqual([seen.request.id]);
+    expect(() => broker.approve(seen.request.id, 'ONCE', OBSERVER)).toThrow(
+      expect.objectContaining({ code: 'APPROVAL_FORBIDDEN' }),
+    );
+    expect(() => broker.pending(AGENT)).toThrow(expect.objectContaining({ code: 'APPROVAL_FORBIDDEN' }));
+    broker.deny(seen.request.id, 'not now', APPROVER);
+    await expect(pending).resolves.toMatchObject({ status: 'DENIED' });
+    expect((await looking.next()).value!.event).toMatchObject({ state: 'DENIED', reason: 'not now' });
+    approving.close();
     broker.closeAll();
   });
 });

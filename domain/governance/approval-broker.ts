@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { SubscriberQueue } from '../bounded/subscriber-queue.js';
 import { EventHub } from '../events/event-hub.js';
-import { assertApprover, type ClientIdentity } from './client-identity.js';
+import { assertApprover, assertMayWatchApprovals, type ClientIdentity } from './client-identity.js';
 import type { JsonObject, SessionInfo, TargetInfo } from './governed-request.js';
 import type { RuleRef } from './policy.js';
 import type { NonInteractiveMode } from './policy-spec.js';
@@ -92,12 +92,16 @@ export function clampApprovalTimeout(timeoutMs: number | null | undefined): numb
  * bounded queue; with none watching, a request is settled at once by the policy's non-interactive mode.
  */
 export class ApprovalBroker {
+  /** Approvers watching: while one is, an ASK waits for an answer. */
   #hub = new EventHub<ApprovalTopics>();
+  /** Observers watching: they see every request, and never make an ASK wait, since they cannot answer. */
+  #lookers = new EventHub<ApprovalTopics>();
   #pending = new Map<string, Pending>();
   #grants = new SessionGrants();
   #closed = false;
 
-  get observerCount(): number {
+  /** Approvers watching the stream; observers' streams do not count. */
+  get approverCount(): number {
     return this.#hub.subscriberCount;
   }
 
@@ -119,7 +123,7 @@ export class ApprovalBroker {
     if (ask.session && this.#grants.has(ask.session.id, ask.operation, ask.rule.id, ask.target))
       return Promise.resolve(settled('APPROVED', 'session-grant', 'approved earlier for this session'));
     if (this.#closed) return Promise.reject(unavailable('The server is stopping; no approval can be given.'));
-    if (this.observerCount === 0) {
+    if (this.approverCount === 0) {
       if (ask.nonInteractive === 'ALLOW')
         return Promise.resolve(settled('APPROVED', 'auto-allow', 'no approver watching'));
       if (ask.nonInteractive === 'DENY')
@@ -173,13 +177,13 @@ export class ApprovalBroker {
         timer,
         abandon: () => signal?.removeEventListener('abort', onAbort),
       });
-      this.#hub.publish('approval', { state: 'PENDING', request, decidedBy: null, reason: null });
+      this.#publish({ state: 'PENDING', request, decidedBy: null, reason: null });
     });
   }
 
-  /** Oldest first. */
+  /** Oldest first; approvers and observers. */
   pending(client: ClientIdentity): ApprovalRequest[] {
-    assertApprover(client, 'list pending approvals');
+    assertMayWatchApprovals(client, 'list pending approvals');
     return [...this.#pending.values()].map((entry) => entry.request);
   }
 
@@ -218,10 +222,14 @@ export class ApprovalBroker {
     return result;
   }
 
-  /** Approvers only; pending requests are delivered first so a late observer misses none. */
+  /**
+   * Approvers and observers; pending requests are delivered first so a late watcher misses none. Only an
+   * approver's stream makes an ASK wait for an answer.
+   */
   subscribe(client: ClientIdentity, capacity?: number): SubscriberQueue<ApprovalEvent> {
-    assertApprover(client, 'watch approval requests');
-    const queue = this.#hub.subscribe('approval', capacity === undefined ? {} : { capacity });
+    assertMayWatchApprovals(client, 'watch approval requests');
+    const hub = client.role === 'approver' ? this.#hub : this.#lookers;
+    const queue = hub.subscribe('approval', capacity === undefined ? {} : { capacity });
     for (const { request } of this.#pending.values())
       queue.push({ state: 'PENDING', request, decidedBy: null, reason: null });
     return queue;
@@ -244,7 +252,13 @@ export class ApprovalBroker {
         unavailable('The server stopped before an approver answered.'),
       );
     this.#hub.closeAll();
+    this.#lookers.closeAll();
     this.#grants.clear();
+  }
+
+  #publish(event: ApprovalEvent): void {
+    this.#hub.publish('approval', event);
+    this.#lookers.publish('approval', event);
   }
 
   #take(id: string): Pending {
@@ -273,7 +287,7 @@ export class ApprovalBroker {
     clearTimeout(entry.timer);
     entry.abandon();
     this.#pending.delete(entry.request.id);
-    this.#hub.publish('approval', { state, request: entry.request, decidedBy, reason });
+    this.#publish({ state, request: entry.request, decidedBy, reason });
   }
 }
 

@@ -50,6 +50,22 @@ const APPROVERS_DO_NOT_ACT: PolicyVerdict = {
   nonInteractive: 'FAIL',
 };
 
+/**
+ * Observer tokens watch: sessions, streams, the audit and the approval queue. Every mutation is refused,
+ * approve and deny among them, so a leaked dashboard token cannot change anything.
+ */
+const OBSERVERS_ONLY_READ: PolicyVerdict = {
+  decision: 'DENY',
+  rule: {
+    id: 'built-in:observers-only-read',
+    index: null,
+    description: 'observer tokens read and watch; they never act or answer approvals',
+  },
+  risk: 'LOW',
+  reasons: ['an observer token may not run mutations'],
+  nonInteractive: 'FAIL',
+};
+
 const NO_PREVIEW: OperationPreview = { session: null, target: null, element: null };
 
 /**
@@ -76,9 +92,12 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
   governance.limiter.take(call.client.id);
   const policy = governance.policy;
   const args = plainJson(call.args);
-  const preview = operation.answersApproval
-    ? NO_PREVIEW
-    : await previewOperation(governance.sessions, previewRequestOf(operation, args));
+  const observer = call.client.role === 'observer';
+  // An observer's mutation is refused whatever it names, so nothing of the app is read for it.
+  const preview =
+    operation.answersApproval || observer
+      ? NO_PREVIEW
+      : await previewOperation(governance.sessions, previewRequestOf(operation, args));
   const request: GovernedRequest = {
     operation: operation.name,
     kind: 'mutation',
@@ -86,11 +105,13 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
     session: preview.session,
     target: preview.target,
   };
-  const verdict = operation.answersApproval
-    ? APPROVER_ANSWER
-    : call.client.role === 'approver'
-      ? APPROVERS_DO_NOT_ACT
-      : policy.evaluate(request);
+  const verdict = observer
+    ? OBSERVERS_ONLY_READ
+    : operation.answersApproval
+      ? APPROVER_ANSWER
+      : call.client.role === 'approver'
+        ? APPROVERS_DO_NOT_ACT
+        : policy.evaluate(request);
   // Redacted once; the approval request and the audit record share this copy.
   const shown = {
     args: redactor.redact(args, {
@@ -131,6 +152,13 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
     }
   };
 
+  if (verdict === OBSERVERS_ONLY_READ) {
+    await record('denied', 'ROLE_FORBIDDEN');
+    throw new StagegraphError(
+      'ROLE_FORBIDDEN',
+      `Client ${call.client.id} holds an observer token, which reads and watches and may not ${operation.name}.`,
+    );
+  }
   if (verdict === APPROVERS_DO_NOT_ACT) {
     await record('denied', 'ROLE_FORBIDDEN');
     throw new StagegraphError(
@@ -145,7 +173,7 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
   if (verdict.decision === 'ASK') {
     governance.forgetEndedSessions();
     // Only worth taking when someone is watching to see it; the ask does not wait for it.
-    const screenshot = broker.observerCount > 0 ? elementScreenshot(preview) : Promise.resolve(null);
+    const screenshot = broker.approverCount > 0 ? elementScreenshot(preview) : Promise.resolve(null);
     const evidenced = screenshot.then((taken) => {
       if (taken) evidence.push({ kind: 'element-screenshot', sha256: taken.sha256 });
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANONYMOUS_LOOPBACK, assertApprover, ClientDirectory } from './client-identity.js';
+import { ANONYMOUS_LOOPBACK, assertApprover, ClientDirectory, permissionsOf } from './client-identity.js';
 
 const AGENT = 'agent-token-0123456789';
 const APPROVER = 'approver-token-9876543210';
@@ -52,5 +52,24 @@ describe('ClientDirectory', () => {
     );
     expect(() => assertApprover(ANONYMOUS_LOOPBACK, 'approve')).toThrow(/may not approve/);
     expect(() => assertApprover({ id: 'h', role: 'approver' }, 'approve')).not.toThrow();
+  });
+
+  it('resolves observer tokens, refuses one token for two roles, and states what each role may do', () => {
+    const directory = ClientDirectory.fromEnvironment({
+      STAGEGRAPH_TOKEN: AGENT,
+      STAGEGRAPH_OBSERVER_TOKEN: 'observer-token-1, observer-token-2',
+    });
+    expect(directory.resolve('Bearer observer-token-2', { loopback: false }).role).toBe('observer');
+    expect(
+      () =>
+        new ClientDirectory([
+          { token: 'shared', role: 'approver' },
+          { token: 'shared', role: 'observer' },
+        ]),
+    ).toThrow(/both approver and observer/);
+    expect(permissionsOf('observer')).toEqual({ mayAct: false, mayApprove: false, mayWatchApprovals: true });
+    expect(permissionsOf('agent')).toEqual({ mayAct: true, mayApprove: false, mayWatchApprovals: false });
+    expect(permissionsOf('approver')).toEqual({ mayAct: false, mayApprove: true, mayWatchApprovals: true });
+    expect(() => assertApprover({ id: 'o', role: 'observer' }, 'approve')).toThrow(/may not approve/);
   });
 });

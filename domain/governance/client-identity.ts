@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 
-export type ClientRole = 'agent' | 'approver' | 'anonymous-loopback';
+export type ClientRole = 'agent' | 'approver' | 'observer' | 'anonymous-loopback';
 
 /** Who sent a request; `id` is what the audit trail names and never contains the token. */
 export interface ClientIdentity {
@@ -9,9 +9,12 @@ export interface ClientIdentity {
   readonly role: ClientRole;
 }
 
+/** The roles a token can grant; anonymous-loopback is what no token means on a tokenless loopback server. */
+export type TokenRole = Exclude<ClientRole, 'anonymous-loopback'>;
+
 export interface TokenGrant {
   readonly token: string;
-  readonly role: 'agent' | 'approver';
+  readonly role: TokenRole;
   /** How the audit trail names this client; derived from the token's digest when absent. */
   readonly name?: string;
 }
@@ -41,9 +44,13 @@ export class ClientDirectory {
         throw new StagegraphError('BAD_INPUT', `A ${grant.role} token is empty.`);
       const role = seen.get(grant.token);
       if (role !== undefined && role !== grant.role)
-        throw new StagegraphError('BAD_INPUT', 'The same token is configured as both agent and approver.', {
-          hint: 'Give approvers a token of their own, so an agent cannot approve its own actions.',
-        });
+        throw new StagegraphError(
+          'BAD_INPUT',
+          `The same token is configured as both ${role} and ${grant.role}.`,
+          {
+            hint: 'Give each role tokens of its own: an agent must not approve its own actions, and an observer must not act.',
+          },
+        );
       seen.set(grant.token, grant.role);
     }
     this.#entries = grants.map((grant) => {
@@ -58,12 +65,13 @@ export class ClientDirectory {
     });
   }
 
-  /** STAGEGRAPH_TOKEN and STAGEGRAPH_APPROVER_TOKEN, each possibly a comma-separated list. */
+  /** STAGEGRAPH_TOKEN, STAGEGRAPH_APPROVER_TOKEN and STAGEGRAPH_OBSERVER_TOKEN, each possibly a comma-separated list. */
   static fromEnvironment(environment: NodeJS.ProcessEnv, extra: readonly TokenGrant[] = []): ClientDirectory {
     return new ClientDirectory([
       ...extra,
       ...tokenGrants(environment.STAGEGRAPH_TOKEN, 'agent'),
       ...tokenGrants(environment.STAGEGRAPH_APPROVER_TOKEN, 'approver'),
+      ...tokenGrants(environment.STAGEGRAPH_OBSERVER_TOKEN, 'observer'),
     ]);
   }
 
@@ -99,12 +107,34 @@ export class ClientDirectory {
 }
 
 /** A configured token value (`--token`, STAGEGRAPH_TOKEN, ...), possibly a comma-separated list. */
-export function tokenGrants(value: string | null | undefined, role: TokenGrant['role']): TokenGrant[] {
+export function tokenGrants(value: string | null | undefined, role: TokenRole): TokenGrant[] {
   return (value ?? '')
     .split(TOKEN_SEPARATOR)
     .map((token) => token.trim())
     .filter((token) => token !== '')
     .map((token) => ({ token, role }));
+}
+
+/** What a role may do, stated once for the chokepoint, the approval broker and `Query.viewer`. */
+export function permissionsOf(role: ClientRole): {
+  readonly mayAct: boolean;
+  readonly mayApprove: boolean;
+  readonly mayWatchApprovals: boolean;
+} {
+  return {
+    mayAct: role === 'agent' || role === 'anonymous-loopback',
+    mayApprove: role === 'approver',
+    mayWatchApprovals: role === 'approver' || role === 'observer',
+  };
+}
+
+/** Reading the approval queue is for approvers and observers; observers only look, they never answer. */
+export function assertMayWatchApprovals(client: ClientIdentity, action: string): void {
+  if (!permissionsOf(client.role).mayWatchApprovals)
+    throw new StagegraphError(
+      'APPROVAL_FORBIDDEN',
+      `Client ${client.id} (${client.role}) may not ${action}.`,
+    );
 }
 
 /** Approving is reserved to approvers; the check lives here so every caller states it the same way. */

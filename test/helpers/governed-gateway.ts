@@ -11,6 +11,7 @@ import { type GatewayClient, gatewayClient, type Loose } from './gateway-client.
 
 export const AGENT_TOKEN = 'agent-e2e-7f3c91d2';
 export const APPROVER_TOKEN = 'approver-e2e-b4e08a66';
+export const OBSERVER_TOKEN = 'observer-e2e-5d21c0e9';
 
 /** One side of a governed run: an HTTP sender and a graphql-ws connection, both carrying one token. */
 export interface TokenClient extends GatewayClient {
@@ -80,7 +81,7 @@ export async function startGovernedRun(
 /** Resolves once the gateway counts `count` approvers watching (a subscription is live only then). */
 export async function approversWatching(run: GovernedRun, count: number, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (run.gateway.gateway.governance?.broker.observerCount !== count) {
+  while (run.gateway.gateway.governance?.broker.approverCount !== count) {
     if (Date.now() > deadline) throw new Error(`${count} approvers never watched`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
