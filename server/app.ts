@@ -23,6 +23,7 @@ import { clientDirectory, type ServeConfig } from './config.js';
 import { maskError } from './error-format.js';
 import { graphiqlPage } from './graphiql-page.js';
 import { attachGraphqlWs } from './graphql-ws.js';
+import { observerPage } from './observer-page.js';
 import { useQueryLimits } from './query-limits.js';
 import { refuse } from './refusal.js';
 import { guardPolicy, guardRequest } from './request-guard.js';
@@ -105,6 +106,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   });
   const artifacts = artifactsRoute(config.artifactsDir, authenticate);
   const graphiql = graphiqlPage(GRAPHQL_PATH);
+  const observer = observerPage({ log });
   const server: Server = createServer((request, response) => {
     const readsNoBody = isArtifactsPath(request.url);
     const refusal = guardRequest(
@@ -112,7 +114,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       policy,
     );
     if (refusal) refuse(response, refusal);
-    else if (!graphiql(request, response) && !artifacts(request, response)) void yoga(request, response);
+    else if (!observer(request, response) && !graphiql(request, response) && !artifacts(request, response))
+      void yoga(request, response);
   });
   // Node closes an idle keep-alive connection after 5 s, and a client on a loaded machine can send its
   // next request on it just as it closes (ECONNRESET, seen in the launch storm): idle connections are

@@ -1,0 +1,35 @@
+import { useEffect, useRef } from 'preact/hooks';
+import type { GatewayClient, GatewayError } from './gateway-client.js';
+
+/**
+ * Holds one subscription while the component is mounted and its variables stay the same; `onNext` and
+ * `onError` may change on every render without resubscribing.
+ */
+export function useSubscription<T>(
+  client: GatewayClient,
+  document: string | null,
+  variables: Record<string, unknown>,
+  onNext: (data: T) => void,
+  onError?: (error: GatewayError) => void,
+): void {
+  const handlers = useRef({ onNext, onError });
+  handlers.current = { onNext, onError };
+  const key = JSON.stringify(variables);
+  useEffect(() => {
+    if (document === null) return;
+    return client.subscribe<T>(document, JSON.parse(key) as Record<string, unknown>, {
+      next: (data) => handlers.current.onNext(data),
+      error: (error) => handlers.current.onError?.(error),
+    });
+  }, [client, document, key]);
+}
+
+export function describeError(error: GatewayError): string {
+  return error.code ? `${error.code}: ${error.message}` : error.message;
+}
+
+/** Keeps the newest `limit` items: every list the page shows is bounded. */
+export function keepLast<T>(items: readonly T[], added: readonly T[], limit: number): T[] {
+  const all = items.concat(added);
+  return all.length > limit ? all.slice(all.length - limit) : all;
+}

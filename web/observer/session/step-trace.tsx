@@ -1,0 +1,215 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { GatewayClient, GatewayError } from '../gateway-client.js';
+import { describeError, useSubscription } from '../gateway-hooks.js';
+import { timeOfDay } from './tail.js';
+
+const RECORD_FIELDS = `seq time operation decision outcome errorCode durationMs risk arguments
+  target { kind role name windowId }
+  approval { decidedBy status scope requestId }
+  evidence { kind sha256 }`;
+const TRACE = `query ObserverTrace($filter: AuditFilter, $after: String) {
+  audit(filter: $filter, after: $after, first: 100) {
+    edges { node { ${RECORD_FIELDS} } } pageInfo { endCursor hasNextPage } } }`;
+const TRACE_LIVE = `subscription ObserverTraceLive($filter: AuditFilter) {
+  audit(filter: $filter) { droppedBefore record { ${RECORD_FIELDS} } } }`;
+const SCREENSHOTS = `subscription ObserverApprovalShots {
+  approvalRequests { request { id screenshot { base64 mimeType } } } }`;
+
+/** The trace keeps the newest steps only. */
+const TRACE_LIMIT = 500;
+const SCREENSHOT_LIMIT = 50;
+
+interface TracePage {
+  audit: {
+    edges: { node: AuditRecord }[];
+    pageInfo: { endCursor: string | null; hasNextPage: boolean };
+  };
+}
+
+interface ApprovalShotDelivery {
+  approvalRequests: { request: { id: string; screenshot: { base64: string; mimeType: string } | null } };
+}
+
+interface AuditRecord {
+  seq: number;
+  time: string;
+  operation: string;
+  decision: string;
+  outcome: string;
+  errorCode: string | null;
+  durationMs: number;
+  risk: string;
+  arguments: string;
+  target: { kind: string; role: string; name: string; windowId: string | null } | null;
+  approval: { decidedBy: string; status: string; scope: string | null; requestId: string | null } | null;
+  evidence: { kind: string; sha256: string }[];
+}
+
+/**
+ * The session's audited steps in order: the trail so far, then records as they are written. The live
+ * stream is opened first and the two are merged by `seq`, so nothing written in between is missed.
+ */
+export function StepTrace(props: { client: GatewayClient; sessionId: string; mayApprove: boolean }) {
+  const { client, sessionId, mayApprove } = props;
+  const [records, setRecords] = useState<ReadonlyMap<number, AuditRecord>>(new Map());
+  const [dropped, setDropped] = useState(0);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [shots, setShots] = useState<ReadonlyMap<string, string>>(new Map());
+  const filter = { sessionId };
+
+  const merge = (added: AuditRecord[]) =>
+    setRecords((current) => {
+      const next = new Map(current);
+      for (const record of added) next.set(record.seq, record);
+      if (next.size <= TRACE_LIMIT) return next;
+      const keep = [...next.keys()].sort((a, b) => a - b).slice(-TRACE_LIMIT);
+      return new Map(keep.map((seq) => [seq, next.get(seq) as AuditRecord]));
+    });
+
+  useSubscription<{ audit: { droppedBefore: number; record: AuditRecord } }>(
+    client,
+    TRACE_LIVE,
+    { filter },
+    ({ audit }) => {
+      merge([audit.record]);
+      if (audit.droppedBefore > 0) setDropped((count) => count + audit.droppedBefore);
+    },
+    (error) => setProblem(describeError(error)),
+  );
+
+  // Approval screenshots reach approvers only, with the request; kept to show beside the step they decided.
+  useSubscription<ApprovalShotDelivery>(
+    client,
+    mayApprove ? SCREENSHOTS : null,
+    {},
+    ({ approvalRequests: { request } }) => {
+      const shot = request.screenshot;
+      if (!shot) return;
+      setShots((current) => {
+        const next = new Map(current);
+        next.set(request.id, `data:${shot.mimeType};base64,${shot.base64}`);
+        while (next.size > SCREENSHOT_LIMIT) next.delete(next.keys().next().value as string);
+        return next;
+      });
+    },
+  );
+
+  useEffect(() => {
+    let cancelled = false;
+    void (async () => {
+      let after: string | null = null;
+      try {
+        while (!cancelled) {
+          const page: TracePage = await client.query<TracePage>(TRACE, { filter: { sessionId }, after });
+          if (cancelled) return;
+          merge(page.audit.edges.map((edge) => edge.node));
+          if (!page.audit.pageInfo.hasNextPage || !page.audit.pageInfo.endCursor) return;
+          after = page.audit.pageInfo.endCursor;
+        }
+      } catch (error) {
+        if (!cancelled) setProblem(describeError(error as GatewayError));
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [client, sessionId]);
+
+  const ordered = [...records.values()].sort((a, b) => a.seq - b.seq);
+  return (
+    <section aria-labelledby="trace-heading" class="panel trace">
+      <h3 id="trace-heading">Step trace</h3>
+      <p class="tail-counts" aria-live="polite">
+        {ordered.length} steps{dropped > 0 ? `; ${dropped} dropped by the gateway (read too slowly)` : ''}
+      </p>
+      {problem ? (
+        <p role="alert" class="error">
+          {problem}
+        </p>
+      ) : null}
+      <div class="table-scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Time</th>
+              <th scope="col">Operation</th>
+              <th scope="col">Target</th>
+              <th scope="col">Decision</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Elapsed</th>
+            </tr>
+          </thead>
+          <tbody>
+            {ordered.map((record) => (
+              <tr key={record.seq} class={`outcome-${record.outcome.toLowerCase()}`}>
+                <td>{record.seq}</td>
+                <td class="time">{timeOfDay(record.time)}</td>
+                <td>{record.operation}</td>
+                <td>
+                  <TargetCell record={record} />
+                </td>
+                <td>
+                  <DecisionCell record={record} screenshot={lookupShot(shots, record)} />
+                </td>
+                <td>
+                  {record.outcome}
+                  {record.errorCode ? ` (${record.errorCode})` : ''}
+                </td>
+                <td>{formatMs(record.durationMs)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function lookupShot(shots: ReadonlyMap<string, string>, record: AuditRecord): string | undefined {
+  const id = record.approval?.requestId;
+  return id ? shots.get(id) : undefined;
+}
+
+function TargetCell(props: { record: AuditRecord }) {
+  const { target } = props.record;
+  const ref = refOf(props.record.arguments);
+  if (!target) return <>{ref ? `ref ${ref}` : '-'}</>;
+  return (
+    <>
+      <span class="role">{target.role}</span> “{target.name}”
+      {ref ? <span class="ref"> ref {ref}</span> : null}
+    </>
+  );
+}
+
+function DecisionCell(props: { record: AuditRecord; screenshot: string | undefined }) {
+  const { record, screenshot } = props;
+  const { approval } = record;
+  return (
+    <>
+      {record.decision}
+      {approval
+        ? ` → ${approval.status} by ${approval.decidedBy}${approval.scope ? ` (${approval.scope})` : ''}`
+        : ''}
+      {record.evidence.length > 0 && !screenshot ? <span class="evidence"> evidence kept</span> : null}
+      {screenshot ? (
+        <img class="approval-shot" src={screenshot} alt={`What the approver saw for step ${record.seq}`} />
+      ) : null}
+    </>
+  );
+}
+
+/** The ref a target named, read from the recorded arguments (the audit keeps locators in clear). */
+function refOf(argumentsJson: string): string | null {
+  try {
+    const parsed = JSON.parse(argumentsJson) as { target?: { ref?: unknown } };
+    return typeof parsed.target?.ref === 'string' ? parsed.target.ref : null;
+  } catch {
+    return null;
+  }
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`;
+}

@@ -1,0 +1,104 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { GatewayClient } from '../gateway-client.js';
+import { describeError, useSubscription } from '../gateway-hooks.js';
+import { sessionHref } from '../route.js';
+import { capabilityList, readSessions, SESSION_EVENTS, type SessionSummary } from './session-summary.js';
+
+/** Every session, read again whenever `sessionEvents` reports a change. */
+export function SessionsList(props: { client: GatewayClient }) {
+  const { client } = props;
+  const [sessions, setSessions] = useState<SessionSummary[] | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const reading = useRef<{ running: boolean; again: boolean }>({ running: false, again: false });
+
+  const refresh = () => {
+    // One read at a time; events arriving meanwhile cause exactly one more read after it.
+    const state = reading.current;
+    if (state.running) {
+      state.again = true;
+      return;
+    }
+    state.running = true;
+    readSessions(client)
+      .then(
+        (next) => {
+          setSessions(next);
+          setProblem(null);
+        },
+        (error) => setProblem(describeError(error)),
+      )
+      .finally(() => {
+        state.running = false;
+        if (state.again) {
+          state.again = false;
+          refresh();
+        }
+      });
+  };
+
+  useEffect(refresh, [client]);
+  useSubscription(client, SESSION_EVENTS, {}, refresh, (error) => setProblem(describeError(error)));
+
+  return (
+    <section aria-labelledby="sessions-heading" class="panel">
+      <h2 id="sessions-heading">Sessions</h2>
+      {problem ? (
+        <p role="alert" class="error">
+          {problem}
+        </p>
+      ) : null}
+      {sessions === null ? (
+        <p>Reading sessions…</p>
+      ) : sessions.length === 0 ? (
+        <p>No sessions yet. An agent starts one with launch, attach or inject.</p>
+      ) : (
+        <div class="table-scroll">
+          <table class="sessions">
+            <caption class="visually-hidden">Sessions, updated live</caption>
+            <thead>
+              <tr>
+                <th scope="col">Session</th>
+                <th scope="col">Status</th>
+                <th scope="col">App</th>
+                <th scope="col">Transport</th>
+                <th scope="col">Capabilities</th>
+                <th scope="col">Windows</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sessions.map((session) => (
+                <tr key={session.id}>
+                  <th scope="row">
+                    <a href={sessionHref(session.id)}>Open session {session.id}</a>
+                  </th>
+                  <td>
+                    <span class={`status status-${session.status.toLowerCase()}`}>{session.status}</span>
+                  </td>
+                  <td>
+                    {session.app.name ?? 'unknown'}
+                    {session.app.standIn ? ' (Electron stand-in)' : ''}
+                  </td>
+                  <td>{session.transport}</td>
+                  <td class="capabilities">{capabilityList(session.capabilities)}</td>
+                  <td>
+                    {session.windows.length === 0 ? (
+                      'none'
+                    ) : (
+                      <ul class="plain">
+                        {session.windows.map((window) => (
+                          <li key={window.id}>
+                            {window.id}: {window.title || window.url}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
