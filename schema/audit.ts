@@ -4,7 +4,7 @@ import {
   DEFAULT_AUDIT_PAGE,
   MAX_AUDIT_PAGE,
 } from '../domain/audit/audit-query.js';
-import type { AuditOutcome, AuditRecord, EvidenceHash } from '../domain/audit/audit-record.js';
+import type { AuditEffect, AuditOutcome, AuditRecord, EvidenceHash } from '../domain/audit/audit-record.js';
 import type { AuditVerification, BrokenRecord } from '../domain/audit/verify-audit.js';
 import type { Delivery } from '../domain/bounded/subscriber-queue.js';
 import { SUBSCRIBER_QUEUE_CAPACITY } from '../domain/events/event-hub.js';
@@ -37,6 +37,19 @@ const EvidenceRef = builder.objectRef<EvidenceHash>('AuditEvidence').implement({
     }),
     sha256: t.exposeString('sha256', {
       description: 'Hex SHA-256 of its bytes, as `ApprovalScreenshot.sha256`.',
+    }),
+  }),
+});
+
+const EffectRef = builder.objectRef<AuditEffect>('AuditEffect').implement({
+  description:
+    'What an action changed in its window, counted from the diff it answered with: recorded only when the agent selected `diff`.',
+  fields: (t) => ({
+    added: t.exposeInt('added', { description: 'Nodes that appeared.' }),
+    removed: t.exposeInt('removed', { description: 'Nodes that went away.' }),
+    changed: t.exposeInt('changed', { description: 'Nodes whose name, value or states changed.' }),
+    documentReplaced: t.exposeBoolean('documentReplaced', {
+      description: 'The window navigated or reloaded: everything was replaced.',
     }),
   }),
 });
@@ -128,6 +141,13 @@ const AuditRecordRef = builder.objectRef<AuditRecord>('AuditRecord').implement({
       type: [EvidenceRef],
       description: 'Hashes of what approvers were shown to decide (an element screenshot); usually empty.',
       resolve: (record) => record.evidence,
+    }),
+    effect: t.field({
+      type: EffectRef,
+      nullable: true,
+      description:
+        'Counts of the diff the action answered with, when the agent selected `diff`; null otherwise (nothing was read, so nothing is claimed).',
+      resolve: (record) => record.effect ?? null,
     }),
     prevHash: t.exposeString('prevHash', {
       description: "The previous record's `hash`, across file rotation too; 64 zeros for the first record.",

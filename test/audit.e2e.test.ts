@@ -10,7 +10,7 @@ const MARKED_SECRET = 'marked-secret-5d2f77aa';
 
 const RECORDS = `{ audit(first: 500) { edges { cursor node {
   seq operation kind client { id role } decision risk rule { id } outcome errorCode durationMs arguments
-  session { id } target { role name inputType } approval { status decidedBy } evidence { kind sha256 }
+  session { id } target { role name inputType } approval { status decidedBy } evidence { kind sha256 } effect { added removed changed documentReplaced }
   prevHash hash } } pageInfo { hasNextPage endCursor } } }`;
 const VERIFY = '{ verifyAudit { ok files records lastSeq lastHash broken { file line seq reason } } }';
 
@@ -38,7 +38,7 @@ describe('the audit trail', () => {
     await run.agent.data(
       `mutation { fill(target: { testId: "name" }, value: "${MARKED_SECRET}", secret: true) { windowId } }`,
     );
-    await run.agent.data('mutation { click(target: { testId: "log" }) { windowId } }');
+    await run.agent.data('mutation { click(target: { testId: "log" }) { windowId diff { from } } }');
     await run.agent.failure(
       'mutation { click(target: { testId: "log" }, position: { x: 1, y: 1 }) { windowId } }',
     );
@@ -68,7 +68,9 @@ describe('the audit trail', () => {
       target: { role: 'textbox', name: 'Password', inputType: 'password' },
     });
     expect(JSON.parse(password.arguments)).toMatchObject({ value: '[REDACTED:secret]' });
+    expect(password.effect).toBeNull();
     expect(log).toMatchObject({
+      effect: { added: expect.any(Number), removed: expect.any(Number), documentReplaced: false },
       risk: 'MEDIUM',
       rule: { id: 'default:MEDIUM' },
       target: { name: 'Log to console' },

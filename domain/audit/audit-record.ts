@@ -19,6 +19,17 @@ export interface EvidenceHash {
   readonly sha256: string;
 }
 
+/**
+ * What an action changed in its window, counted from the diff the agent read with it (`diff` selected);
+ * counts only, so no text of the app reaches the log.
+ */
+export interface AuditEffect {
+  readonly added: number;
+  readonly removed: number;
+  readonly changed: number;
+  readonly documentReplaced: boolean;
+}
+
 /** What the chokepoint hands the log for one operation; values that could hold secrets must be redacted. */
 export interface AuditEntry {
   readonly client: ClientIdentity;
@@ -37,6 +48,8 @@ export interface AuditEntry {
   readonly errorCode: string | null;
   readonly durationMs: number;
   readonly evidence: readonly EvidenceHash[];
+  /** Present only when the operation returned a diff; records written before it existed have none. */
+  readonly effect?: AuditEffect;
 }
 
 /** One line of the log: the entry, its place in the chain, and the hash that seals it. */

@@ -1,8 +1,9 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { AuditOutcome, EvidenceHash } from '../audit/audit-record.js';
+import type { AuditEffect, AuditOutcome, EvidenceHash } from '../audit/audit-record.js';
 import type { PreviewedTarget } from '../interaction/handover.js';
 import type { ApprovalResult } from './approval-broker.js';
 import type { ClientIdentity } from './client-identity.js';
+import { effectOf } from './effect-summary.js';
 import type { Governance } from './governance.js';
 import { type GovernedOperation, markedSecret, previewRequestOf } from './governed-operation.js';
 import type { GovernedRequest, JsonObject, TargetInfo } from './governed-request.js';
@@ -125,7 +126,11 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
   };
   const evidence: EvidenceHash[] = [];
   let approval: ApprovalResult | null = null;
-  const record = async (outcome: AuditOutcome, errorCode: string | null): Promise<void> => {
+  const record = async (
+    outcome: AuditOutcome,
+    errorCode: string | null,
+    effect?: AuditEffect,
+  ): Promise<void> => {
     noteInRunLog(governance, preview.session?.id, operation.name, outcome, errorCode, shown.target, started);
     try {
       await audit.append({
@@ -144,6 +149,7 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
         errorCode,
         durationMs: Math.round((performance.now() - started) * 1_000) / 1_000,
         evidence,
+        ...(effect ? { effect } : {}),
       });
     } catch (error) {
       throw error instanceof StagegraphError
@@ -213,7 +219,7 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
     await record('failed', codeOf(error));
     throw error;
   }
-  await record('ok', null);
+  await record('ok', null, effectOf(result));
   return result;
 }
 
