@@ -76,5 +76,6 @@ export function RunLogTable(props: { log: ParsedRunLog; caption: string }) {
 function formatTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return `${date.toLocaleTimeString()}.${String(date.getMilliseconds()).padStart(3, '0')}`;
+  const clock = date.toLocaleTimeString(undefined, { hourCycle: 'h23' });
+  return `${clock}.${String(date.getMilliseconds()).padStart(3, '0')}`;
 }

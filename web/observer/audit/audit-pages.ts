@@ -143,7 +143,7 @@ export function useAuditPages(client: GatewayClient, filter: AuditFilter): Audit
   useEffect(() => {
     bounds.current = [null];
     setDropped(0);
-    void show('latest');
+    // Subscribed before the first read is sent on the same socket, so no record falls between the two.
     const unsubscribe = client.subscribe<{ audit: { droppedBefore: number; record: AuditRecord } }>(
       AUDIT_SUBSCRIPTION,
       { filter },
@@ -173,6 +173,7 @@ export function useAuditPages(client: GatewayClient, filter: AuditFilter): Audit
         error: (failure) => setError(failure),
       },
     );
+    void show('latest');
     return () => {
       generation.current += 1;
       unsubscribe();
