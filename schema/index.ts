@@ -24,6 +24,7 @@ import './network-summary.js';
 import './notifications.js';
 import './page-source.js';
 import './policy.js';
+import './screencast.js';
 import './screenshot.js';
 import './selector-hints.js';
 import './session-events.js';

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import type { ServeConfig } from '../../server/config.js';
 import type { LaunchTransport } from '../../transports/contract/transport.js';
 import { ClickDocument, LaunchDocument } from '../generated/graphql.js';
 import { ELECTRON_TARGETS, fixtureLaunch, STAND_IN } from './fixture-app.js';
@@ -32,9 +33,11 @@ const SUITE_MUTATIONS_PER_SECOND = 1_000;
 export async function startFixtureSession(
   executablePath = STAND_IN,
   transports?: readonly LaunchTransport[],
+  /** More of the gateway's configuration (a suite's own keep-alive, say). */
+  overrides: Partial<ServeConfig> = {},
 ): Promise<FixtureSession> {
   const gateway = await startGateway(
-    { policyFile: UNATTENDED_POLICY, mutationsPerSecond: SUITE_MUTATIONS_PER_SECOND },
+    { policyFile: UNATTENDED_POLICY, mutationsPerSecond: SUITE_MUTATIONS_PER_SECOND, ...overrides },
     transports,
   );
   const client = gatewayClient(gateway.url);

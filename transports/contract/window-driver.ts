@@ -1,3 +1,4 @@
+import type { StartScreencast } from './screencast.js';
 import type { Bounds } from './transport.js';
 
 /**
@@ -310,4 +311,9 @@ export interface WindowDriver {
   testIds(limit: number): Promise<string[]>;
   /** How many elements each target matches right now, without waiting: 0 for none. */
   countMatches(targets: readonly TargetQuery[]): Promise<number[]>;
+  /**
+   * Starts producing JPEG frames of the window (screencast.ts); absent where the transport cannot show
+   * its windows. Each call is its own producer: the caller shares it among viewers.
+   */
+  startScreencast?: StartScreencast;
 }

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { ScreencastHandle, ScreencastImage, ScreencastOptions } from '../contract/screencast.js';
 import {
   describeSpec,
   type ExpectationResult,
@@ -28,6 +29,7 @@ import { navigatePage, pageHistory, waitForLoad } from './navigation.js';
 import { readHtml, readTestIds, readTextContents } from './page-source.js';
 import { RENDERER_READ_MS, RendererHealth } from './renderer-health.js';
 import { RequestActivity } from './request-activity.js';
+import { startPageScreencast } from './screencast.js';
 import { describeElement, elementForKey, markSecret, snapshotDocument } from './snapshot/snapshot.js';
 import { isHandle, type KeyResolver, NOW_MS, type Resolved, resolveTarget } from './target.js';
 
@@ -113,6 +115,15 @@ export class PageDriver implements WindowDriver {
         : await this.page.screenshot({ ...shot, fullPage: options.fullPage ?? false });
       return { bytes, format: options.format, ...imageSize(bytes) };
     });
+  }
+
+  startScreencast(
+    options: ScreencastOptions,
+    onFrame: (frame: ScreencastImage) => void,
+  ): Promise<ScreencastHandle> {
+    return this.#health.guard('starting a screencast', RENDERER_READ_MS, () =>
+      startPageScreencast(this.page, options, onFrame),
+    );
   }
 
   markSecret(key: number): Promise<void> {
