@@ -111,3 +111,8 @@ export function startFixtureOutside(
   const ready = options.port ? DEVTOOLS_LINE : /fixture main: ready()/;
   return startOutside(STAND_IN, args, ready, options.env ?? {});
 }
+
+/** An Electron app's main script on the stand-in, started by hand, ready once its output matches `ready`. */
+export function startStandInAppOutside(main: string, ready: RegExp): Promise<OutsideProcess> {
+  return startOutside(STAND_IN, [INSPECT_ANY_PORT, main], ready);
+}

@@ -42,8 +42,25 @@ export interface AgentLink {
   error: string | null;
 }
 
+/** The link, and its socket as Node sees it. */
+export interface AgentLinkReading extends AgentLink {
+  readonly socket: {
+    readonly connecting: boolean;
+    readonly pending: boolean;
+    readonly readyState: string;
+    readonly destroyed: boolean;
+    /**
+     * Whether the connect syscall was made ('connectionAttempt', Node 20.12+): `connect()` only queues it
+     * in a next tick, so a socket still connecting without it never left that queue.
+     */
+    readonly connectAttempted: boolean;
+  };
+}
+
 export interface InjectAgent {
   readonly link: AgentLink;
+  /** Property reads only: safe where the inspector lands (MainProcess.peek). */
+  readLink(): AgentLinkReading;
   windows(): MainWindow[];
   focus(browserWindowId: number): boolean;
   /** Attaches webContents.debugger to every window now, and to each new one from now on. */
@@ -71,8 +88,14 @@ export function installInjectAgent(
 ): InjectAgent {
   const { app, BrowserWindow, webContents } = electron;
   const link: AgentLink = { state: 'connecting', error: null };
+  // `connect` begins in a next tick: installed by MainProcess.run, from an immediate, it is drained when
+  // that callback ends (run inside the inspector's interrupt, it could stall the app's next-tick queue).
   const socket = net.connect({ host: '127.0.0.1', port: channel.port });
   socket.setNoDelay(true);
+  let connectAttempted = false;
+  socket.once('connectionAttempt', () => {
+    connectAttempted = true;
+  });
   socket.once('connect', () => {
     link.state = 'connected';
   });
@@ -84,12 +107,6 @@ export function installInjectAgent(
     if (link.state !== 'failed') link.state = 'closed';
   });
   socket.write(`${channel.token}\n`);
-  // This code runs inside an inspector evaluation, which can interrupt the app's JavaScript anywhere —
-  // even after Node last drained its next-tick queue. `connect` defers its work to that queue, and an
-  // idle app may not drain it again for as long as it stays idle: the agent never connected back (seen
-  // once in hundreds of inject cycles, its link still "connecting" 15 s later). An immediate is a
-  // callback of its own this loop turn, and Node drains the queue after it.
-  setImmediate(() => undefined);
   const post = (message: AgentMessage) => {
     if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
   };
@@ -184,6 +201,16 @@ export function installInjectAgent(
 
   const agent: InjectAgent = {
     link,
+    readLink: () => ({
+      ...link,
+      socket: {
+        connecting: Boolean(socket.connecting),
+        pending: Boolean(socket.pending),
+        readyState: String(socket.readyState),
+        destroyed: Boolean(socket.destroyed),
+        connectAttempted,
+      },
+    }),
     windows: () => BrowserWindow.getAllWindows().map(describe),
     focus(browserWindowId) {
       const window = BrowserWindow.fromId(browserWindowId);

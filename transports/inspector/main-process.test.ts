@@ -3,15 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InjectDeadline } from './inject-deadline.js';
 import { MainProcess } from './main-process.js';
 
-/** A plain Node process with its inspector open on a port of its choosing. */
-let child: ChildProcess;
-let url: string;
-
-beforeAll(async () => {
-  child = spawn(process.execPath, ['--inspect=127.0.0.1:0', '-e', 'setInterval(() => {}, 1000)'], {
+/** A plain Node process running `script`, with its inspector open on a port of its choosing. */
+async function inspectable(script: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', '-e', script], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  url = await new Promise<string>((resolve) => {
+  const url = await new Promise<string>((resolve) => {
     let output = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -19,6 +16,14 @@ beforeAll(async () => {
       if (match?.[1]) resolve(match[1]);
     });
   });
+  return { child, url };
+}
+
+let child: ChildProcess;
+let url: string;
+
+beforeAll(async () => {
+  ({ child, url } = await inspectable('setInterval(() => {}, 1000)'));
 });
 afterAll(() => {
   child?.kill('SIGKILL');
@@ -46,5 +51,41 @@ describe('MainProcess', () => {
     });
     await main.release(false);
     expect(main.closed).toBe(true);
+  });
+});
+
+/**
+ * Passes through Node's next-tick queue without pause: each immediate queues a tick and the next immediate,
+ * so the inspector's interrupts keep landing in the tail of `processTicksAndRejections`.
+ */
+const TICK_CHURN = `globalThis.shipped = 0; globalThis.own = 0;
+  const churn = () => { process.nextTick(() => { globalThis.own += 1; }); setImmediate(churn); }; churn();`;
+/** Shipped source run inside the inspector's interrupt stalled the queue within 80 runs here, in 20 of 20 tries. */
+const CHURN_RUNS = 300;
+
+describe('MainProcess in an app that never stops passing through its next-tick queue', () => {
+  let churning: ChildProcess;
+  let churningUrl: string;
+
+  beforeAll(async () => {
+    ({ child: churning, url: churningUrl } = await inspectable(TICK_CHURN));
+  });
+  afterAll(() => {
+    churning?.kill('SIGKILL');
+  });
+
+  it('every next tick that shipped source queues runs, and the app keeps its own', async () => {
+    const main = await MainProcess.connect(churningUrl, new InjectDeadline(churning.pid as number, 30_000));
+    for (let run = 0; run < CHURN_RUNS; run += 1) {
+      const seen = await main.run<number>(
+        '() => { const seen = globalThis.shipped; process.nextTick(() => { globalThis.shipped = seen + 1; }); return seen; }',
+      );
+      expect(seen, `the tick run ${run - 1} queued never ran: the app's next-tick queue stalled`).toBe(run);
+    }
+    const own = await main.run<number>('() => globalThis.own');
+    await expect
+      .poll(() => main.run<number>('() => globalThis.own'), { timeout: 30_000 })
+      .toBeGreaterThan(own);
+    await main.release(false);
   });
 });

@@ -18,7 +18,11 @@ export const INJECT_KEY = 'stagegraph.inject';
 /** The store as an expression in shipped source: `{ electron, reason, inspector, net }`. */
 export const STORE = `globalThis[Symbol.for(${JSON.stringify(INJECT_KEY)})]`;
 
-/** Runs once, with the inspector's command-line `require`: finds the app's electron module, if any. */
+/**
+ * Runs once, with the inspector's command-line `require`: finds the app's electron module, if any. It runs
+ * where the inspector lands (see `fromAppLoop`), as that `require` lives only while the evaluation does:
+ * it loads modules and stores them, and queues no next tick.
+ */
 const INSTALL = `(() => {
   if (!${STORE}) {
     let electron = null;
@@ -87,9 +91,21 @@ export class MainProcess {
     return this.#connection.closed;
   }
 
-  /** Runs shipped source `(electron, arg) => …` in the main process and returns its (awaited) JSON result. */
+  /**
+   * Runs shipped source `(electron, arg) => …` in the main process, from a callback of its own event loop
+   * (see `fromAppLoop`), and returns its (awaited) JSON result.
+   */
   run<T>(source: string, arg?: unknown): Promise<T> {
-    return evaluate<T>(this.#connection, `(${source})(${STORE}.electron, ${JSON.stringify(arg ?? null)})`);
+    const call = `(${source})(${STORE}.electron, ${JSON.stringify(arg ?? null)})`;
+    return evaluate<T>(this.#connection, fromAppLoop(call));
+  }
+
+  /**
+   * Reads `expression` where the inspector lands, even in an app whose event loop does not turn: for a
+   * diagnosis only, and only property reads — it must queue nothing (see `fromAppLoop`).
+   */
+  peek<T>(expression: string): Promise<T> {
+    return evaluate<T>(this.#connection, expression);
   }
 
   /** The main process's console from now on (the inspector replays older messages; those are dropped). */
@@ -146,19 +162,17 @@ export class MainProcess {
   /** A link whose closing makes the app close its inspector; null when the app did not connect it. */
   async #inspectorCloseLink(): Promise<AgentChannel | null> {
     const link = await AgentChannel.open();
-    const connect = `(() => {
+    const connect = fromAppLoop(`(() => {
       const store = ${STORE};
       delete ${STORE};
       const link = store.net.connect({ host: '127.0.0.1', port: ${link.port} });
       link.on('error', () => undefined);
       link.write(${JSON.stringify(`${link.token}\n`)});
       link.once('close', () => store.inspector.close());
-      // As in the inject agent: the connect waits in the next-tick queue, which an immediate drains.
-      setImmediate(() => undefined);
       return true;
-    })()`;
+    })()`);
     const sent = await this.#connection
-      .send('Runtime.evaluate', { expression: connect }, RELEASE_STEP_MS)
+      .send('Runtime.evaluate', { expression: connect, awaitPromise: true }, RELEASE_STEP_MS)
       .then(() => withDeadline(link.connected, RELEASE_STEP_MS, () => new Error('no link')))
       .then(() => true)
       .catch(() => false);
@@ -166,6 +180,21 @@ export class MainProcess {
     await link.close();
     return null;
   }
+}
+
+/**
+ * `expression` evaluated from an immediate of the app's own event loop, its value or exception the promise's.
+ * The inspector dispatches an evaluation by interrupting the app's JavaScript wherever it is — also inside
+ * Node's `processTicksAndRejections`, after it found the next-tick queue empty and before it marks it so.
+ * A tick queued there (`net.connect` queues one; so do streams, `socket.destroy`, …) lands in a queue Node
+ * then believes empty, and `process.nextTick` only marks a queue that was empty: none of the app's next
+ * ticks, ours or its own, ever runs again. The inject agent's socket stayed "connecting" for good, and the
+ * app was left broken. An immediate runs in a callback scope of its own, which drains the ticks it queued.
+ */
+function fromAppLoop(expression: string): string {
+  return `new Promise((resolve, reject) => setImmediate(() => {
+    try { resolve(${expression}); } catch (error) { reject(error); }
+  }))`;
 }
 
 async function evaluate<T>(
