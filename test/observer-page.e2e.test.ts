@@ -24,7 +24,8 @@ async function openPage(origin: string): Promise<{ context: BrowserContext; page
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.route('**/*', (route) => {
     const url = new URL(route.request().url());
-    if (url.origin === origin || url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
+    if (url.origin === origin || url.protocol === 'data:' || url.protocol === 'blob:')
+      return route.continue();
     foreign.push(url.href);
     return route.abort();
   });
@@ -104,12 +105,12 @@ describe('observer page, loopback without a token', () => {
     await heading.waitFor();
     await expect.poll(() => heading.evaluate((element) => element === document.activeElement)).toBe(true);
 
-    const consoleTail = page.getByRole('region', { name: 'Console' });
+    const consoleTail = page.getByRole('region', { name: 'Console', exact: true });
     await expect.poll(() => consoleTail.getByRole('table').textContent()).toContain('fixture: started');
 
     const trace = page.getByRole('region', { name: 'Step trace' });
     // The fixture session clicked "Stop ticking" before the page opened: read from the trail.
-    await expect.poll(() => trace.getByRole('table').textContent()).toMatch(/click[\s\S]*Stop ticking/);
+    await expect.poll(() => trace.getByRole('table').textContent()).toMatch(/click[\s\S]*stop.ticking/i);
 
     const outline = page.getByRole('region', { name: /^Accessibility outline of / });
     await expect.poll(() => outline.textContent()).toMatch(/button "Log to console"/);
@@ -117,8 +118,10 @@ describe('observer page, loopback without a token', () => {
 
   it('follows the agent live: a new console line and a new step as they happen', async () => {
     await fixture.data(ClickDocument, { target: { testId: 'log' } });
-    const consoleTail = page.getByRole('region', { name: 'Console' });
-    await expect.poll(() => consoleTail.getByRole('table').textContent()).toContain('fixture: button clicked');
+    const consoleTail = page.getByRole('region', { name: 'Console', exact: true });
+    await expect
+      .poll(() => consoleTail.getByRole('table').textContent())
+      .toContain('fixture: button clicked');
     const trace = page.getByRole('region', { name: 'Step trace' });
     await expect.poll(() => trace.getByRole('table').textContent()).toContain('Log to console');
     expect(await consoleTail.textContent()).toContain('none dropped');
@@ -128,7 +131,7 @@ describe('observer page, loopback without a token', () => {
     const filter = page.getByRole('searchbox', { name: 'Filter console' });
     await tabTo(page, filter, 120);
     await page.keyboard.type('button clicked');
-    const rows = page.getByRole('region', { name: 'Console' }).getByRole('row');
+    const rows = page.getByRole('region', { name: 'Console', exact: true }).getByRole('row');
     // The header row and the one matching line.
     await expect.poll(() => rows.count()).toBe(2);
     expect(await rows.nth(1).textContent()).toContain('fixture: button clicked');
@@ -166,7 +169,9 @@ describe('observer page, loopback without a token', () => {
     const nav = page.getByRole('navigation', { name: 'Sections' });
     await nav.getByRole('link', { name: 'Audit' }).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => nav.getByRole('link', { name: 'Audit' }).getAttribute('aria-current')).toBe('page');
+    await expect
+      .poll(() => nav.getByRole('link', { name: 'Audit' }).getAttribute('aria-current'))
+      .toBe('page');
     expect(await nav.getByRole('link', { name: 'Sessions' }).getAttribute('aria-current')).toBeNull();
     await nav.getByRole('link', { name: 'Sessions' }).click();
     await page.getByRole('heading', { name: 'Sessions', level: 2 }).waitFor();

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ApprovalsPanel } from './approvals/approvals-panel.js';
+import { ApprovalsPanel, usePendingApprovalCount } from './approvals/approvals-panel.js';
 import { AuditPanel } from './audit/audit-panel.js';
 import {
   type ConnectionState,
@@ -9,7 +9,6 @@ import {
   type Viewer,
 } from './gateway-client.js';
 import { describeError } from './gateway-hooks.js';
-import { PendingBadge } from './pending-badge.js';
 import { type Route, useRoute } from './route.js';
 import { SessionView } from './session/session-view.js';
 import { SessionsList } from './sessions/sessions-list.js';
@@ -89,7 +88,7 @@ function Console(props: { credentials: Credentials; onSignOut(why?: string): voi
         <p class={`connection connection-${connection}`} role="status">
           Connection: {CONNECTION_LABELS[connection]}
         </p>
-        {viewer?.viewer.mayApprove ? <PendingBadge client={client} /> : null}
+        {viewer && (viewer.viewer.mayApprove || viewer.viewer.role === 'OBSERVER') ? <PendingBadge /> : null}
         <button type="button" onClick={() => onSignOut()}>
           Sign out
         </button>
@@ -105,7 +104,17 @@ function Console(props: { credentials: Credentials; onSignOut(why?: string): voi
           Audit
         </NavLink>
       </nav>
-      <main id="main">{viewer ? <Page route={route} client={client} viewer={viewer.viewer} /> : null}</main>
+      <main id="main">
+        {viewer ? (
+          <>
+            {/* Mounted on every page: its one approvalRequests stream keeps the count, title badge and sound. */}
+            <div hidden={route.name !== 'approvals'}>
+              <ApprovalsPanel client={client} viewer={viewer.viewer} />
+            </div>
+            <Page route={route} client={client} viewer={viewer.viewer} />
+          </>
+        ) : null}
+      </main>
     </div>
   );
 }
@@ -114,16 +123,24 @@ function Page(props: { route: Route; client: ObservedGatewayClient; viewer: View
   const { route, client, viewer } = props;
   switch (route.name) {
     case 'session':
-      return (
-        <SessionView key={route.sessionId} client={client} sessionId={route.sessionId} viewer={viewer} />
-      );
+      return <SessionView key={route.sessionId} client={client} sessionId={route.sessionId} />;
     case 'approvals':
-      return <ApprovalsPanel client={client} viewer={viewer} />;
+      return null;
     case 'audit':
       return <AuditPanel client={client} viewer={viewer} />;
     default:
       return <SessionsList client={client} />;
   }
+}
+
+/** The header's count of approvals waiting, as the approvals panel keeps it. */
+function PendingBadge() {
+  const pending = usePendingApprovalCount();
+  return (
+    <a class={`badge${pending > 0 ? ' badge-pending' : ''}`} href="#/approvals">
+      {pending} pending approval{pending === 1 ? '' : 's'}
+    </a>
+  );
 }
 
 function NavLink(props: { href: string; current: boolean; children: string }) {

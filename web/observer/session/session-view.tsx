@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ArtifactsPanel } from '../artifacts/artifacts-panel.js';
-import type { GatewayClient, Viewer } from '../gateway-client.js';
+import type { GatewayClient } from '../gateway-client.js';
 import { describeError, useSubscription } from '../gateway-hooks.js';
 import {
   capabilityList,
@@ -14,8 +14,8 @@ import { StepTrace } from './step-trace.js';
 import { Tails } from './tails.js';
 
 /** One session: live view and outline of the window picked, the agent's steps, the session's streams. */
-export function SessionView(props: { client: GatewayClient; sessionId: string; viewer: Viewer }) {
-  const { client, sessionId, viewer } = props;
+export function SessionView(props: { client: GatewayClient; sessionId: string }) {
+  const { client, sessionId } = props;
   const [session, setSession] = useState<SessionSummary | null | undefined>(undefined);
   const [problem, setProblem] = useState<string | null>(null);
   // null follows the session's active window.
@@ -95,7 +95,7 @@ export function SessionView(props: { client: GatewayClient; sessionId: string; v
             {live && session.capabilities.SNAPSHOT ? (
               <SnapshotViewer client={client} sessionId={sessionId} windowId={windowId} />
             ) : null}
-            <StepTrace client={client} sessionId={sessionId} mayApprove={viewer.mayApprove} />
+            <StepTrace client={client} sessionId={sessionId} />
             <Tails client={client} sessionId={sessionId} capabilities={session.capabilities} />
             <ArtifactsPanel client={client} sessionId={sessionId} />
           </div>

@@ -1,33 +1,28 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
 import { describeError, useSubscription } from '../gateway-hooks.js';
+import { ScrollRegion } from '../scroll-region.js';
 import { timeOfDay } from './tail.js';
 
 const RECORD_FIELDS = `seq time operation decision outcome errorCode durationMs risk arguments
   target { kind role name windowId }
   approval { decidedBy status scope requestId }
-  evidence { kind sha256 }`;
+  evidence { kind sha256 }
+  effect { added removed changed documentReplaced }`;
 const TRACE = `query ObserverTrace($filter: AuditFilter, $after: String) {
   audit(filter: $filter, after: $after, first: 100) {
     edges { node { ${RECORD_FIELDS} } } pageInfo { endCursor hasNextPage } } }`;
 const TRACE_LIVE = `subscription ObserverTraceLive($filter: AuditFilter) {
   audit(filter: $filter) { droppedBefore record { ${RECORD_FIELDS} } } }`;
-const SCREENSHOTS = `subscription ObserverApprovalShots {
-  approvalRequests { request { id screenshot { base64 mimeType } } } }`;
 
 /** The trace keeps the newest steps only. */
 const TRACE_LIMIT = 500;
-const SCREENSHOT_LIMIT = 50;
 
 interface TracePage {
   audit: {
     edges: { node: AuditRecord }[];
     pageInfo: { endCursor: string | null; hasNextPage: boolean };
   };
-}
-
-interface ApprovalShotDelivery {
-  approvalRequests: { request: { id: string; screenshot: { base64: string; mimeType: string } | null } };
 }
 
 interface AuditRecord {
@@ -43,18 +38,18 @@ interface AuditRecord {
   target: { kind: string; role: string; name: string; windowId: string | null } | null;
   approval: { decidedBy: string; status: string; scope: string | null; requestId: string | null } | null;
   evidence: { kind: string; sha256: string }[];
+  effect: { added: number; removed: number; changed: number; documentReplaced: boolean } | null;
 }
 
 /**
  * The session's audited steps in order: the trail so far, then records as they are written. The live
  * stream is opened first and the two are merged by `seq`, so nothing written in between is missed.
  */
-export function StepTrace(props: { client: GatewayClient; sessionId: string; mayApprove: boolean }) {
-  const { client, sessionId, mayApprove } = props;
+export function StepTrace(props: { client: GatewayClient; sessionId: string }) {
+  const { client, sessionId } = props;
   const [records, setRecords] = useState<ReadonlyMap<number, AuditRecord>>(new Map());
   const [dropped, setDropped] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
-  const [shots, setShots] = useState<ReadonlyMap<string, string>>(new Map());
   const filter = { sessionId };
 
   const merge = (added: AuditRecord[]) =>
@@ -75,23 +70,6 @@ export function StepTrace(props: { client: GatewayClient; sessionId: string; may
       if (audit.droppedBefore > 0) setDropped((count) => count + audit.droppedBefore);
     },
     (error) => setProblem(describeError(error)),
-  );
-
-  // Approval screenshots reach approvers only, with the request; kept to show beside the step they decided.
-  useSubscription<ApprovalShotDelivery>(
-    client,
-    mayApprove ? SCREENSHOTS : null,
-    {},
-    ({ approvalRequests: { request } }) => {
-      const shot = request.screenshot;
-      if (!shot) return;
-      setShots((current) => {
-        const next = new Map(current);
-        next.set(request.id, `data:${shot.mimeType};base64,${shot.base64}`);
-        while (next.size > SCREENSHOT_LIMIT) next.delete(next.keys().next().value as string);
-        return next;
-      });
-    },
   );
 
   useEffect(() => {
@@ -127,7 +105,7 @@ export function StepTrace(props: { client: GatewayClient; sessionId: string; may
           {problem}
         </p>
       ) : null}
-      <div class="table-scroll">
+      <ScrollRegion label="Steps, oldest first">
         <table>
           <thead>
             <tr>
@@ -138,6 +116,7 @@ export function StepTrace(props: { client: GatewayClient; sessionId: string; may
               <th scope="col">Decision</th>
               <th scope="col">Outcome</th>
               <th scope="col">Elapsed</th>
+              <th scope="col">Diff</th>
             </tr>
           </thead>
           <tbody>
@@ -150,25 +129,23 @@ export function StepTrace(props: { client: GatewayClient; sessionId: string; may
                   <TargetCell record={record} />
                 </td>
                 <td>
-                  <DecisionCell record={record} screenshot={lookupShot(shots, record)} />
+                  <DecisionCell record={record} />
                 </td>
                 <td>
                   {record.outcome}
                   {record.errorCode ? ` (${record.errorCode})` : ''}
                 </td>
                 <td>{formatMs(record.durationMs)}</td>
+                <td>
+                  <EffectCell effect={record.effect} />
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </section>
   );
-}
-
-function lookupShot(shots: ReadonlyMap<string, string>, record: AuditRecord): string | undefined {
-  const id = record.approval?.requestId;
-  return id ? shots.get(id) : undefined;
 }
 
 function TargetCell(props: { record: AuditRecord }) {
@@ -183,21 +160,36 @@ function TargetCell(props: { record: AuditRecord }) {
   );
 }
 
-function DecisionCell(props: { record: AuditRecord; screenshot: string | undefined }) {
-  const { record, screenshot } = props;
+function DecisionCell(props: { record: AuditRecord }) {
+  const { record } = props;
   const { approval } = record;
+  const shown = record.evidence.find((evidence) => evidence.kind === 'element-screenshot');
   return (
     <>
       {record.decision}
       {approval
         ? ` → ${approval.status} by ${approval.decidedBy}${approval.scope ? ` (${approval.scope})` : ''}`
         : ''}
-      {record.evidence.length > 0 && !screenshot ? <span class="evidence"> evidence kept</span> : null}
-      {screenshot ? (
-        <img class="approval-shot" src={screenshot} alt={`What the approver saw for step ${record.seq}`} />
+      {shown ? (
+        <span class="evidence">
+          {' '}
+          (approver shown an element screenshot, sha256 {shown.sha256.slice(0, 12)}…)
+        </span>
       ) : null}
     </>
   );
+}
+
+function EffectCell(props: { effect: AuditRecord['effect'] }) {
+  const { effect } = props;
+  if (!effect) return <>-</>;
+  if (effect.documentReplaced) return <>document replaced</>;
+  const parts = [
+    effect.added ? `+${effect.added}` : '',
+    effect.removed ? `−${effect.removed}` : '',
+    effect.changed ? `~${effect.changed}` : '',
+  ].filter(Boolean);
+  return <>{parts.length > 0 ? parts.join(' ') : 'no change'}</>;
 }
 
 /** The ref a target named, read from the recorded arguments (the audit keeps locators in clear). */

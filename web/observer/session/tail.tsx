@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { GatewayClient } from '../gateway-client.js';
 import { describeError, keepLast, useSubscription } from '../gateway-hooks.js';
+import { ScrollRegion } from '../scroll-region.js';
 
 /** Each tail keeps this many entries; older ones leave, counted. */
 export const TAIL_LIMIT = 500;
@@ -74,6 +75,13 @@ export function useTail<T>(client: GatewayClient, source: TailSource<T> | null):
 export function TailTable(props: { id: string; title: string; kindLabel: string; state: TailState }) {
   const { id, title, kindLabel, state } = props;
   const [filter, setFilter] = useState('');
+  const scroller = useRef<HTMLElement>(null);
+  const following = useRef(true);
+  // Newest last: the view follows new entries while it is scrolled to the end, and stays put otherwise.
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (element && following.current) element.scrollTop = element.scrollHeight;
+  });
   const needle = filter.trim().toLowerCase();
   const shown = needle
     ? state.entries.filter((entry) => `${entry.kind} ${entry.text}`.toLowerCase().includes(needle))
@@ -102,7 +110,15 @@ export function TailTable(props: { id: string; title: string; kindLabel: string;
           {state.problem}
         </p>
       ) : null}
-      <div class="table-scroll tail-scroll">
+      <ScrollRegion
+        label={`${title} entries`}
+        class="tail-scroll"
+        scrollerRef={scroller}
+        onScroll={(event) => {
+          const element = event.currentTarget;
+          following.current = element.scrollHeight - element.scrollTop - element.clientHeight < 24;
+        }}
+      >
         <table>
           <thead>
             <tr>
@@ -121,7 +137,7 @@ export function TailTable(props: { id: string; title: string; kindLabel: string;
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { GatewayClient } from '../gateway-client.js';
 import { describeError, useSubscription } from '../gateway-hooks.js';
 import { sessionHref } from '../route.js';
+import { ScrollRegion } from '../scroll-region.js';
 import { capabilityList, readSessions, SESSION_EVENTS, type SessionSummary } from './session-summary.js';
 
 /** Every session, read again whenever `sessionEvents` reports a change. */
@@ -52,7 +53,7 @@ export function SessionsList(props: { client: GatewayClient }) {
       ) : sessions.length === 0 ? (
         <p>No sessions yet. An agent starts one with launch, attach or inject.</p>
       ) : (
-        <div class="table-scroll">
+        <ScrollRegion label="Session table">
           <table class="sessions">
             <caption class="visually-hidden">Sessions, updated live</caption>
             <thead>
@@ -97,7 +98,7 @@ export function SessionsList(props: { client: GatewayClient }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </section>
   );
