@@ -1,11 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './helpers/browser.js';
+import type { Loose } from './helpers/gateway-client.js';
 import { APPROVER_TOKEN, type GovernedRun, startGovernedRun } from './helpers/governed-gateway.js';
 
 /** Generous: a loaded machine takes seconds to render what a quiet one shows at once. */
 const UI_TIMEOUT = 30_000;
 const CLICK_LOG = 'mutation { click(target: { testId: "log" }) { target { name } } }';
+/** HIGH risk under the default policy ("delete" is a destructive word): the agent's click asks first. */
+const CLICK_DELETE = 'mutation { click(target: { testId: "delete-account" }) { target { name } } }';
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let run: GovernedRun;
 let browser: Browser;
@@ -14,8 +20,7 @@ let page: Page;
 const requested: string[] = [];
 
 beforeAll(async () => {
-  run = await startGovernedRun();
-  browser = await launchChromium();
+  [run, browser] = await Promise.all([startGovernedRun(), launchChromium()]);
   // Half of 1280: the panels must work at that width.
   page = await browser.newPage({ viewport: { width: 640, height: 800 } });
   page.on('request', (request) => requested.push(request.url()));
@@ -23,7 +28,7 @@ beforeAll(async () => {
   await page.getByLabel('Token').fill(APPROVER_TOKEN);
   await page.getByRole('button', { name: 'Sign in with token' }).click();
   await page.getByText('Connection: connected').waitFor({ timeout: UI_TIMEOUT });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -31,11 +36,23 @@ afterAll(async () => {
   await run?.cleanup();
 });
 
+/** axe-core's violations on the page as it is now, by rule id and the first node's selector. */
+async function axeViolations(): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP (script-src 'self') does not govern.
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(): Promise<Loose> } }).axe.run();
+    return result.violations.map(
+      (violation: Loose) => `${violation.id} (${violation.impact}): ${violation.nodes[0]?.target?.join(' ')}`,
+    );
+  });
+}
+
 /** The audit panel's row for a seq (its row header). */
 const auditRow = (seq: number) =>
   page.getByRole('table', { name: /Audit records/ }).getByRole('row', { name: new RegExp(`^${seq} `) });
 
-describe('the observer page: audit and artifacts panels in real Chromium', () => {
+describe('the observer page: audit, artifacts and approvals panels in real Chromium', () => {
   it('lists the audit records of the agent’s actions, streams new ones in, and verifies the chain', async () => {
     await page.evaluate(() => {
       location.hash = '#/audit';
@@ -85,6 +102,7 @@ describe('the observer page: audit and artifacts panels in real Chromium', () =>
       .getByRole('region', { name: /Audit records/ })
       .evaluate((region) => region.getBoundingClientRect().right - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(1);
+    expect(await axeViolations()).toEqual([]);
   });
 
   it('shows the session’s run.jsonl as a table and a saved screenshot as an image', async () => {
@@ -135,8 +153,62 @@ describe('the observer page: audit and artifacts panels in real Chromium', () =>
       .getByRole('link', { name: `Download ${shotName.split('/').at(-1)}` })
       .waitFor({ timeout: UI_TIMEOUT });
 
+    expect(await axeViolations()).toEqual([]);
+
     // Artifacts are fetched with the token in a header: no URL the page asked for carries it.
     expect(requested.filter((url) => url.includes('/artifacts/')).length).toBeGreaterThan(0);
     expect(requested.filter((url) => url.includes(APPROVER_TOKEN))).toEqual([]);
+  });
+
+  it('shows a pending approval with its element crop and a countdown, passing axe; settled, it leaves with who and why', async () => {
+    await page.evaluate(() => {
+      location.hash = '#/approvals';
+    });
+    await page.getByText('No approval is waiting.').waitFor({ timeout: UI_TIMEOUT });
+    // The page's approver stream makes the click wait for an answer instead of settling at once.
+    await expect
+      .poll(() => run.gateway.gateway.governance?.broker.approverCount ?? 0, { timeout: UI_TIMEOUT })
+      .toBeGreaterThan(0);
+    const click = run.agent.send(CLICK_DELETE);
+
+    const card = page.getByRole('article', { name: /click button “Delete account”/ });
+    await card.waitFor({ timeout: UI_TIMEOUT });
+    await expect.poll(() => page.title(), { timeout: UI_TIMEOUT }).toMatch(/^\(1\) /);
+    const crop = card.getByRole('img', { name: 'Element the agent wants to click: button Delete account' });
+    await crop.waitFor({ timeout: UI_TIMEOUT });
+    await expect
+      .poll(() => crop.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), {
+        timeout: UI_TIMEOUT,
+      })
+      .toBeGreaterThan(0);
+    expect(await card.getByRole('timer').textContent()).toMatch(/^Expires in \d/);
+    const facts = await card.innerText();
+    expect(facts).toContain('HIGH');
+    expect(facts).toMatch(/Requested by\s+agent-/);
+    for (const name of [
+      'Approve once: click Delete account',
+      'Approve for session: click Delete account',
+      'Deny: click Delete account',
+    ])
+      await card.getByRole('button', { name, exact: true }).waitFor();
+    await card.getByRole('textbox', { name: 'Reason for denying click Delete account' }).waitFor();
+    expect(await axeViolations()).toEqual([]);
+
+    // Answered elsewhere (another approver): the card leaves and the page says who settled it and why.
+    const { pendingApprovals } = await run.approver.data('{ pendingApprovals { id } }');
+    await run.approver.data(
+      'mutation ($id: ID!) { deny(id: $id, reason: "answered elsewhere") { status } }',
+      {
+        id: pendingApprovals[0].id,
+      },
+    );
+    const answer = await click;
+    expect(answer.errors?.[0]?.extensions?.code).toBe('POLICY_DENIED');
+    await card.waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+    const settled = page.getByRole('region', { name: 'Recently settled' });
+    await expect
+      .poll(() => settled.innerText(), { timeout: UI_TIMEOUT })
+      .toMatch(/click Delete account — denied by approver-\w+: answered elsewhere/);
+    await expect.poll(() => page.title(), { timeout: UI_TIMEOUT }).not.toMatch(/^\(\d+\) /);
   });
 });

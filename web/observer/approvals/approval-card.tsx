@@ -29,7 +29,11 @@ export function describeRequest(request: ApprovalRequest): string {
   return [request.operation, request.target?.name].filter(Boolean).join(' ');
 }
 
-/** One pending approval with its evidence; the answer buttons only for a viewer who may approve. */
+/**
+ * One pending approval with its evidence; the answer buttons only for a viewer who may approve. Each
+ * control's accessible name says what it answers (`Approve once: click Submit`), since a page may show
+ * several cards with the same buttons.
+ */
 export function ApprovalCard(props: {
   client: GatewayClient;
   request: ApprovalRequest;
@@ -162,32 +166,33 @@ function AnswerControls(props: { client: GatewayClient; request: ApprovalRequest
           type="button"
           class="approve"
           disabled={busy}
+          aria-label={`Approve once: ${label}`}
           onClick={() => send(APPROVE, { id: request.id, scope: 'ONCE' }, 'approve')}
         >
-          Approve once<span class="visually-hidden">: {label}</span>
+          Approve once
         </button>
         <button
           type="button"
           class="approve"
           disabled={busy}
+          aria-label={`Approve for session: ${label}`}
           onClick={() => send(APPROVE, { id: request.id, scope: 'SESSION' }, 'approve')}
         >
-          Approve for session<span class="visually-hidden">: {label}</span>
+          Approve for session
         </button>
       </div>
       <div class="approval-deny">
-        <label for={reasonId}>
-          Reason for denying<span class="visually-hidden"> {label}</span>
-        </label>
+        <label for={reasonId}>Reason for denying</label>
         <input
           id={reasonId}
+          aria-label={`Reason for denying ${label}`}
           type="text"
           value={reason}
           disabled={busy}
           onInput={(event) => setReason(event.currentTarget.value)}
         />
-        <button type="submit" class="deny" disabled={busy}>
-          Deny<span class="visually-hidden">: {label}</span>
+        <button type="submit" class="deny" disabled={busy} aria-label={`Deny: ${label}`}>
+          Deny
         </button>
       </div>
       <p class="approval-result" role="status">
