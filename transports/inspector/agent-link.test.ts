@@ -1,0 +1,102 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { AgentChannel } from './agent-channel.js';
+import { withAgentLink } from './agent-link.js';
+import { injectReleaseSource } from './agent-sources.js';
+import { INJECT_AGENT_KEY, installInjectAgent } from './inject-agent.js';
+import { InjectDeadline } from './inject-deadline.js';
+import { MainProcess, STORE } from './main-process.js';
+
+/** Passes through its next-tick queue without pause, so the inspector's interrupts land in its tail. */
+const TICK_CHURN = 'const churn = () => { process.nextTick(() => {}); setImmediate(churn); }; churn();';
+/** Evaluations that queue a tick where the inspector lands stalled the queue within 80 here, every time. */
+const STALL_TRIES = 2_000;
+
+/** The inject agent on an Electron API with no windows: what the link read needs, in a plain Node app. */
+const AGENT_WITHOUT_WINDOWS = `(electron, channel) => {
+  var __name = (target) => target;
+  const noWindows = {
+    app: { on() {}, removeListener() {} },
+    BrowserWindow: { getAllWindows: () => [] },
+    webContents: {},
+  };
+  globalThis[Symbol.for(${JSON.stringify(INJECT_AGENT_KEY)})] = (${installInjectAgent})(noWindows, ${STORE}.net, channel);
+  return true;
+}`;
+
+const timedOut = () =>
+  new StagegraphError('INJECT_TIMEOUT', 'Inject into pid 1 timed out after 15000 ms while waiting.', {
+    details: { step: 'waiting for the inject agent to connect back' },
+  });
+
+let child: ChildProcess;
+let main: MainProcess;
+
+beforeAll(async () => {
+  child = spawn(process.execPath, ['--inspect=127.0.0.1:0', '-e', TICK_CHURN], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve) => {
+    let output = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Debugger listening on (ws:\/\/\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    });
+  });
+  main = await MainProcess.connect(url, new InjectDeadline(child.pid as number, 30_000));
+});
+afterAll(async () => {
+  await main?.release(false);
+  child?.kill('SIGKILL');
+});
+
+describe('an INJECT_TIMEOUT waiting for the agent says how its link and the app stand', () => {
+  it('a connected agent in a healthy app: connected, and the loop and its next ticks run', async () => {
+    const channel = await AgentChannel.open();
+    await main.run(AGENT_WITHOUT_WINDOWS, { port: channel.port, token: channel.token });
+    await channel.connected;
+    const error = await withAgentLink(timedOut(), main).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      code: 'INJECT_TIMEOUT',
+      message: expect.stringContaining(
+        "The agent's socket is connected. The app's event loop and next-tick queue run.",
+      ),
+      details: {
+        step: 'waiting for the inject agent to connect back',
+        agentLink: { state: 'connected', socket: { connecting: false, readyState: 'open' } },
+        appLoop: { turns: true, nextTicksRun: true },
+      },
+    });
+    await main.run(injectReleaseSource());
+    await channel.close();
+  });
+
+  it('an app whose next-tick queue stalled: still connecting, its connect never attempted, ticks not run', async () => {
+    // Queue a tick where the inspector lands (what shipped source once did) until the queue stalls.
+    let stalled = false;
+    for (let attempt = 1; attempt <= STALL_TRIES && !stalled; attempt += 1) {
+      await main.peek(`process.nextTick(() => { globalThis.probe = ${attempt}; })`);
+      stalled = (await main.run<number>('() => globalThis.probe')) !== attempt;
+    }
+    expect(stalled, `no stall in ${STALL_TRIES} evaluations: has Node closed the race?`).toBe(true);
+    const channel = await AgentChannel.open();
+    await main.run(AGENT_WITHOUT_WINDOWS, { port: channel.port, token: channel.token });
+    const error = await withAgentLink(timedOut(), main).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      code: 'INJECT_TIMEOUT',
+      message: expect.stringContaining(
+        "The agent's socket is still connecting (no connect attempt reported). The app's event loop turns but its next-tick queue does not run.",
+      ),
+      details: {
+        agentLink: {
+          state: 'connecting',
+          socket: { connecting: true, pending: true, readyState: 'opening', connectAttempted: false },
+        },
+        appLoop: { turns: true, nextTicksRun: false },
+      },
+    });
+    await channel.close();
+  });
+});
