@@ -67,6 +67,9 @@ interface ApprovalEvent {
 
 /** Settled requests kept on screen; older ones are forgotten (the audit trail keeps them all). */
 const SETTLED_KEPT = 10;
+/** A request still listed this long after its expiry was settled unheard (the gateway times it out). */
+const STALE_AFTER_EXPIRY_MS = 10_000;
+const SWEEP_EVERY_MS = 5_000;
 /** Settled ids remembered so a late replay cannot bring one back; far more than can be pending at once. */
 const FORGOTTEN_AFTER = 1_000;
 
@@ -162,8 +165,33 @@ export function useApprovalQueue(
         error: refuse,
       },
     );
+    // A settled event lost while the socket reconnected would leave a card forever: one well past its
+    // expiry is taken off, saying the page did not hear how it ended.
+    const sweep = setInterval(() => {
+      const stale = Date.now() - STALE_AFTER_EXPIRY_MS;
+      setQueue((current) => {
+        const expired = current.pending.filter((request) => Date.parse(request.expiresAt) < stale);
+        if (expired.length === 0) return current;
+        for (const request of expired) {
+          seen.delete(request.id);
+          gone.add(request.id);
+        }
+        const settled = expired.map((request) => ({
+          request,
+          state: 'TIMED_OUT' as const,
+          decidedBy: null,
+          reason: 'expired; this page did not hear how it was settled',
+        }));
+        return {
+          ...current,
+          pending: current.pending.filter((request) => !expired.includes(request)),
+          settled: [...settled.reverse(), ...current.settled].slice(0, SETTLED_KEPT),
+        };
+      });
+    }, SWEEP_EVERY_MS);
     return () => {
       live = false;
+      clearInterval(sweep);
       unsubscribe();
     };
   }, [client]);

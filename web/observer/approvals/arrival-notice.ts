@@ -2,18 +2,15 @@ import { useEffect } from 'preact/hooks';
 
 const TITLE_BADGE = /^\(\d+\) /;
 
-/** Puts `(N) ` before the document title while N approvals wait, and takes it off again. */
+/**
+ * Puts `(N) ` before the document title while N approvals wait. Left as it is when the panel closes: the
+ * page's header badge keeps the title up to date from its own stream.
+ */
 export function useTitleBadge(count: number): void {
   useEffect(() => {
     const base = document.title.replace(TITLE_BADGE, '');
     document.title = count > 0 ? `(${count}) ${base}` : base;
   }, [count]);
-  useEffect(
-    () => () => {
-      document.title = document.title.replace(TITLE_BADGE, '');
-    },
-    [],
-  );
 }
 
 let audio: AudioContext | undefined;

@@ -4,13 +4,15 @@ import type { AuditFilter, AuditOutcome, PolicyDecision } from './audit-pages.js
 const OUTCOMES: readonly AuditOutcome[] = ['OK', 'DENIED', 'FAILED', 'TIMED_OUT'];
 const DECISIONS: readonly PolicyDecision[] = ['ALLOW', 'ASK', 'DENY'];
 
-/** The AuditFilter fields an observer narrows by: session, client, operations, outcomes, decisions. */
+/** The AuditFilter fields an observer narrows by: session, client, operations, outcomes, decisions, time. */
 export function AuditFilterForm(props: { onApply(filter: AuditFilter): void }) {
   const [sessionId, setSessionId] = useState('');
   const [clientId, setClientId] = useState('');
   const [operations, setOperations] = useState('');
   const [outcomes, setOutcomes] = useState<AuditOutcome[]>([]);
   const [decisions, setDecisions] = useState<PolicyDecision[]>([]);
+  const [since, setSince] = useState('');
+  const [until, setUntil] = useState('');
 
   const apply = () => {
     const names = operations.split(/[\s,]+/).filter(Boolean);
@@ -20,6 +22,9 @@ export function AuditFilterForm(props: { onApply(filter: AuditFilter): void }) {
       ...(names.length ? { operations: names } : {}),
       ...(outcomes.length ? { outcomes } : {}),
       ...(decisions.length ? { decisions } : {}),
+      ...(since ? { since: new Date(since).toISOString() } : {}),
+      // The input has whole minutes: "until 10:05" includes everything sealed during 10:05.
+      ...(until ? { until: new Date(Date.parse(until) + 59_999).toISOString() } : {}),
     });
   };
 
@@ -57,6 +62,20 @@ export function AuditFilterForm(props: { onApply(filter: AuditFilter): void }) {
           value={operations}
           onInput={(event) => setOperations(event.currentTarget.value)}
         />
+        <label for="audit-filter-since">Since</label>
+        <input
+          id="audit-filter-since"
+          type="datetime-local"
+          value={since}
+          onInput={(event) => setSince(event.currentTarget.value)}
+        />
+        <label for="audit-filter-until">Until</label>
+        <input
+          id="audit-filter-until"
+          type="datetime-local"
+          value={until}
+          onInput={(event) => setUntil(event.currentTarget.value)}
+        />
       </div>
       <Choices legend="Outcome" name="outcome" options={OUTCOMES} chosen={outcomes} onChange={setOutcomes} />
       <Choices
@@ -76,6 +95,8 @@ export function AuditFilterForm(props: { onApply(filter: AuditFilter): void }) {
             setOperations('');
             setOutcomes([]);
             setDecisions([]);
+            setSince('');
+            setUntil('');
             props.onApply({});
           }}
         >

@@ -11,6 +11,9 @@ export interface AuditFilter {
   operations?: string[];
   outcomes?: AuditOutcome[];
   decisions?: PolicyDecision[];
+  /** ISO date-times: records sealed at or after / at or before. */
+  since?: string;
+  until?: string;
 }
 
 export interface AuditRecord {
