@@ -67,6 +67,20 @@ const OBSERVERS_ONLY_READ: PolicyVerdict = {
   nonInteractive: 'FAIL',
 };
 
+/** See OwnPages: acting on the gateway's own pages could answer approvals around the approver. */
+const NOT_ON_OWN_PAGES: PolicyVerdict = {
+  decision: 'DENY',
+  rule: {
+    id: 'built-in:not-on-own-pages',
+    index: null,
+    description:
+      "the gateway's own pages (observer console, GraphiQL) are read, never acted on: an approver may be signed in there",
+  },
+  risk: 'CRITICAL',
+  reasons: ["the window is one of this gateway's own pages"],
+  nonInteractive: 'FAIL',
+};
+
 const NO_PREVIEW: OperationPreview = { session: null, target: null, element: null };
 
 /**
@@ -112,7 +126,9 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
       ? APPROVER_ANSWER
       : call.client.role === 'approver'
         ? APPROVERS_DO_NOT_ACT
-        : policy.evaluate(request);
+        : governance.ownPages.holds(preview.session?.windowUrl)
+          ? NOT_ON_OWN_PAGES
+          : policy.evaluate(request);
   // Redacted once; the approval request and the audit record share this copy.
   const shown = {
     args: redactor.redact(args, {

@@ -2,6 +2,7 @@ import { AuditLog } from '../audit/audit-log.js';
 import { type AuditVerification, verifyAudit } from '../audit/verify-audit.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import { ApprovalBroker } from './approval-broker.js';
+import { OwnPages } from './own-pages.js';
 import { Policy } from './policy.js';
 import { PolicyWatcher } from './policy-watcher.js';
 import { MutationRateLimiter, type RateLimitOptions } from './rate-limiter.js';
@@ -29,6 +30,8 @@ export class Governance {
   readonly limiter: MutationRateLimiter;
   readonly audit: AuditLog;
   readonly approvalTimeoutMs: number | null;
+  /** The gateway's own pages: read like any page, never acted on. */
+  readonly ownPages = new OwnPages();
   #watcher: PolicyWatcher | null;
   #builtIn: Policy;
   #inflight = new Set<Promise<unknown>>();
