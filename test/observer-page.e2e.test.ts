@@ -127,6 +127,13 @@ describe('observer page, loopback without a token', () => {
     expect(await consoleTail.textContent()).toContain('none dropped');
   });
 
+  it('reads the outline again when snapshotChanges reports a change', async () => {
+    const outline = page.getByRole('region', { name: /^Accessibility outline of / });
+    expect(await outline.textContent()).not.toContain('Task 4');
+    await fixture.data(ClickDocument, { target: { testId: 'add-task' } });
+    await expect.poll(() => outline.textContent()).toContain('Task 4');
+  });
+
   it('filters a tail by text, operated from the keyboard', async () => {
     const filter = page.getByRole('searchbox', { name: 'Filter console' });
     await tabTo(page, filter, 120);
