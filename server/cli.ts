@@ -6,6 +6,7 @@ import { approverInstructions, type Demo, launchDemo, withDemoApprover } from '.
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const FIRST_STEPS = (url: string) => `Stagegraph is serving GraphQL at ${url}
+  Observer page:       open ${new URL('/', url).href} in a browser (live view, steps, tails, approvals, audit)
   GraphiQL (offline):  open ${url} in a browser
   WebSocket:           ${url.replace(/^http/, 'ws')} (graphql-ws); SSE on the same URL
   Try:                 { sessions { id status app { name } windows { id title } } }`;

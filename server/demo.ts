@@ -109,7 +109,8 @@ Act as an approver (the demo's Delete button asks a human first):
   2. In the first tab (no header: an agent on loopback), run:
        mutation Delete { click(target: { testId: "delete-account" }) { target { name } } }
      It waits for you. In the second tab answer with the request's id:
-       mutation Approve { approve(id: "<id>") { status } }    or    mutation { deny(id: "<id>", reason: "no") { status } }`;
+       mutation Approve { approve(id: "<id>") { status } }    or    mutation { deny(id: "<id>", reason: "no") { status } }
+  Or sign in at ${new URL('/', url).href} with the same token and answer under Approvals, the element in view.`;
 }
 
 async function listen(server: Server): Promise<string> {

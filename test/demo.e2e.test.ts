@@ -83,6 +83,14 @@ describe('npm start: the demo', () => {
     );
   });
 
+  it('prints where the observer page is, and it is served there', async () => {
+    const [, page] = await printed(/Observer page: +open (http:\/\/\S+\/) in a browser/);
+    const response = await fetch(page!, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    expect(await response.text()).toContain('Stagegraph');
+  });
+
   it('prints an approver token and a subscription with which a second client answers the Delete ASK', async () => {
     const [, token] = await printed(/"Authorization": "Bearer (demo-approver-[0-9a-f]+)"/);
     const [, subscription] = await printed(/^\s+(subscription Approvals \{.*\})$/m);
