@@ -7,7 +7,7 @@ import type { Loose } from './helpers/gateway-client.js';
 import { APPROVER_TOKEN, type GovernedRun, startGovernedRun } from './helpers/governed-gateway.js';
 
 /** Generous: a loaded machine takes seconds to render what a quiet one shows at once. */
-const UI_TIMEOUT = 30_000;
+const UI_TIMEOUT = 60_000;
 const CLICK_LOG = 'mutation { click(target: { testId: "log" }) { target { name } } }';
 /** HIGH risk under the default policy ("delete" is a destructive word): the agent's click asks first. */
 const CLICK_DELETE = 'mutation { click(target: { testId: "delete-account" }) { target { name } } }';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   await page.getByLabel('Token').fill(APPROVER_TOKEN);
   await page.getByRole('button', { name: 'Sign in with token' }).click();
   await page.getByText('Connection: connected').waitFor({ timeout: UI_TIMEOUT });
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

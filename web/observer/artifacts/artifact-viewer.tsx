@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ErrorText } from '../approvals/error-text.js';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
-import { type ParsedRunLog, parseRunLog, RunLogTable } from './run-log-table.js';
+import { type ParsedRunLog, parseRunLog } from './run-log-lines.js';
+import { RunLogTable } from './run-log-table.js';
 
 export interface ArtifactFile {
   path: string;
@@ -109,7 +110,7 @@ function Content(props: { kind: Kind; file: ArtifactFile; loaded: Extract<Loaded
 }
 
 function RunLog(props: { path: string; text: string; cut: boolean }) {
-  const parsed = parseRunLog(props.text);
+  const parsed = useMemo(() => parseRunLog(props.text), [props.text]);
   const shown: ParsedRunLog = { ...parsed, lines: parsed.lines.slice(-RUN_LOG_ROWS) };
   const hidden = parsed.lines.length - shown.lines.length;
   return (

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
+import { AUDIT_PAGE_SIZE, findPageStarts } from './page-starts.js';
 
 export type AuditOutcome = 'OK' | 'DENIED' | 'FAILED' | 'TIMED_OUT';
 export type PolicyDecision = 'ALLOW' | 'ASK' | 'DENY';
@@ -32,11 +33,6 @@ export interface AuditRecord {
   approval: { status: string; decidedBy: string; scope: string | null } | null;
 }
 
-/** Records per page, the gateway's default page. */
-export const AUDIT_PAGE_SIZE = 50;
-/** Page size used only to find where pages start: it asks for cursors alone, so a big page is cheap. */
-const WALK_PAGE = 500;
-
 const RECORD_FIELDS = `seq time operation decision outcome risk errorCode durationMs
   client { id } rule { id } session { id } target { role name } approval { status decidedBy scope }`;
 const PAGE_QUERY = `query ObserverAuditPage($after: String, $filter: AuditFilter, $first: Int) {
@@ -45,17 +41,11 @@ const PAGE_QUERY = `query ObserverAuditPage($after: String, $filter: AuditFilter
     pageInfo { endCursor hasNextPage }
   }
 }`;
-const WALK_QUERY = `query ObserverAuditCursors($after: String, $filter: AuditFilter, $first: Int) {
-  audit(after: $after, filter: $filter, first: $first) {
-    edges { cursor }
-    pageInfo { endCursor hasNextPage }
-  }
-}`;
 const AUDIT_SUBSCRIPTION = `subscription ObserverAudit($filter: AuditFilter) {
   audit(filter: $filter) { droppedBefore record { ${RECORD_FIELDS} } }
 }`;
 
-interface Connection<E> {
+export interface Connection<E> {
   audit: { edges: E[]; pageInfo: { endCursor: string | null; hasNextPage: boolean } };
 }
 
@@ -106,7 +96,7 @@ export function useAuditPages(client: GatewayClient, filter: AuditFilter): Audit
       setLoading(true);
       setError(null);
       try {
-        if (target === 'latest') bounds.current = await walkToEnd(client, filter, bounds.current);
+        if (target === 'latest') bounds.current = await findPageStarts(client, filter, bounds.current);
         if (mine !== generation.current) return;
         const page = target === 'latest' ? bounds.current.length - 1 : target;
         const data = await client.query<Connection<{ node: AuditRecord }>>(PAGE_QUERY, {
@@ -198,33 +188,4 @@ export function useAuditPages(client: GatewayClient, filter: AuditFilter): Audit
     newer: () => void show(index + 1),
     latest: () => void show('latest'),
   };
-}
-
-/** Extends the known page starts to the end of the trail, reading cursors only. */
-async function walkToEnd(
-  client: GatewayClient,
-  filter: AuditFilter,
-  known: readonly (string | null)[],
-): Promise<(string | null)[]> {
-  const found = [...known];
-  let after = found.at(-1) ?? null;
-  let onPage = 0;
-  let previous: string | null = null;
-  for (;;) {
-    const data = await client.query<Connection<{ cursor: string }>>(WALK_QUERY, {
-      after,
-      filter,
-      first: WALK_PAGE,
-    });
-    for (const { cursor } of data.audit.edges) {
-      if (onPage === AUDIT_PAGE_SIZE && previous) {
-        found.push(previous);
-        onPage = 0;
-      }
-      onPage += 1;
-      previous = cursor;
-    }
-    if (!data.audit.pageInfo.hasNextPage || !data.audit.pageInfo.endCursor) return found;
-    after = data.audit.pageInfo.endCursor;
-  }
 }
