@@ -8,8 +8,8 @@ import { isAlive } from '../helpers/processes.js';
 const UNATTENDED = fileURLToPath(new URL('../../fixtures/policies/unattended.yaml', import.meta.url));
 const TICK_CHURN = fileURLToPath(new URL('./apps/tick-churn.cjs', import.meta.url));
 /**
- * Inject's shipped source run inside the inspector's interrupt stalled this app's next-tick queue within
- * a few cycles: the inject agent's connect never ran and the inject timed out waiting for it.
+ * Inject's shipped source run inside the inspector's interrupt stalled this app's next-tick queue by the
+ * second inject (in 3 of 3 runs): the agent's connect never ran and the inject timed out waiting for it.
  */
 const CYCLES = 30;
 
