@@ -223,6 +223,12 @@ describe('observer page, a gateway that requires a token', () => {
     await page.reload({ waitUntil: 'load' });
     await expect.poll(() => page.getByRole('banner').textContent()).toContain('Agent');
   });
+
+  it('shows the connection lost when the gateway goes away, and keeps trying', async () => {
+    await tokenGateway.stop();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('reconnecting');
+    expect(await page.getByRole('banner').textContent()).toContain('Agent');
+  });
 });
 
 describe('observer page, requests', () => {
