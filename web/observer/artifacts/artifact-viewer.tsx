@@ -73,7 +73,13 @@ export function ArtifactViewer(props: { client: GatewayClient; file: ArtifactFil
       aria-busy={loaded.state === 'loading'}
     >
       <h3 id="artifact-viewer-heading">{file.path}</h3>
-      {loaded.state === 'loading' ? <p role="status">Loading {file.path}…</p> : null}
+      <p role="status" class={loaded.state === 'loading' ? undefined : 'visually-hidden'}>
+        {loaded.state === 'loading'
+          ? `Loading ${file.path}…`
+          : loaded.state === 'ready'
+            ? `${file.path} shown.`
+            : ''}
+      </p>
       {loaded.state === 'failed' ? (
         <p class="error" role="alert">
           <ErrorText error={loaded.error} />
