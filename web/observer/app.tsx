@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { keepingApprovalEvidence } from './approval-evidence.js';
 import { ApprovalsPanel, usePendingApprovalCount } from './approvals/approvals-panel.js';
 import { AuditPanel } from './audit/audit-panel.js';
 import {
@@ -52,6 +53,7 @@ function Console(props: { credentials: Credentials; onSignOut(why?: string): voi
   signOutRef.current = props.onSignOut;
   const onSignOut = (why?: string) => signOutRef.current(why);
   const client = useMemo(() => createGatewayClient({ token: credentials.token }), [credentials]);
+  const approvalsClient = useMemo(() => keepingApprovalEvidence(client), [client]);
   const [connection, setConnection] = useState<ConnectionState>(client.state);
   const [viewer, setViewer] = useState<{ viewer: Viewer; problem?: string } | null>(null);
   const route = useRoute();
@@ -109,7 +111,7 @@ function Console(props: { credentials: Credentials; onSignOut(why?: string): voi
           <>
             {/* Mounted on every page: its one approvalRequests stream keeps the count, title badge and sound. */}
             <div hidden={route.name !== 'approvals'}>
-              <ApprovalsPanel client={client} viewer={viewer.viewer} />
+              <ApprovalsPanel client={approvalsClient} viewer={viewer.viewer} />
             </div>
             <Page route={route} client={client} viewer={viewer.viewer} />
           </>

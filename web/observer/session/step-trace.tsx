@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { useApprovalScreenshot } from '../approval-evidence.js';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
 import { describeError, useSubscription } from '../gateway-hooks.js';
 import { ScrollRegion } from '../scroll-region.js';
@@ -163,6 +164,7 @@ function TargetCell(props: { record: AuditRecord }) {
 function DecisionCell(props: { record: AuditRecord }) {
   const { record } = props;
   const { approval } = record;
+  const screenshot = useApprovalScreenshot(approval?.requestId);
   const shown = record.evidence.find((evidence) => evidence.kind === 'element-screenshot');
   return (
     <>
@@ -170,10 +172,16 @@ function DecisionCell(props: { record: AuditRecord }) {
       {approval
         ? ` → ${approval.status} by ${approval.decidedBy}${approval.scope ? ` (${approval.scope})` : ''}`
         : ''}
-      {shown ? (
+      {screenshot ? (
+        <img
+          class="approval-shot"
+          src={screenshot}
+          alt={`The element the approver was shown for step ${record.seq}`}
+        />
+      ) : shown ? (
         <span class="evidence">
           {' '}
-          (approver shown an element screenshot, sha256 {shown.sha256.slice(0, 12)}…)
+          (the approver was shown an element screenshot, sha256 {shown.sha256.slice(0, 12)}…)
         </span>
       ) : null}
     </>
