@@ -50,7 +50,7 @@ export class ScreencastProducer {
   constructor(setup: ProducerSetup) {
     this.#setup = setup;
     this.#throttle = new FrameThrottle(1_000 / setup.options.maxFps, (image) => this.#publish(image));
-    this.#handle = setup.start((image) => this.#throttle.push(image));
+    this.#handle = startSafely(() => setup.start((image) => this.#throttle.push(image)));
     this.started = this.#handle.then(
       () => undefined,
       (error: unknown) => {
@@ -119,5 +119,14 @@ export class ScreencastProducer {
     };
     this.#last = frame;
     for (const viewer of this.#viewers) viewer.push(frame);
+  }
+}
+
+/** A start that throws instead of rejecting fails the same way. */
+function startSafely(start: () => Promise<ScreencastHandle>): Promise<ScreencastHandle> {
+  try {
+    return start();
+  } catch (error) {
+    return Promise.reject(error);
   }
 }

@@ -6,6 +6,7 @@ import { Keyboard } from './keyboard.js';
 import { Pointer } from './pointer.js';
 import { captureScreen } from './x11-capture.js';
 import { LazyX11 } from './x11-connection.js';
+import { capturePixels, type RgbaImage } from './x11-screencast.js';
 
 /**
  * Keyboard, pointer and screen of a desktop, as one person at the machine would use them: what the window
@@ -22,6 +23,8 @@ export interface DesktopInput {
   /** Screen pixels. */
   clickAt(x: number, y: number, button: 'left' | 'right' | 'middle', clickCount: number): Promise<void>;
   capture(region: Bounds | null, format: 'png' | 'jpeg', quality?: number): Promise<Screenshot>;
+  /** Screen pixels of `region`, unencoded: what a screencast compares before it encodes. */
+  capturePixels?(region: Bounds | null): Promise<RgbaImage>;
   /**
    * Moves the pointer (screen px) without clicking. Without a window manager the X keyboard focus follows
    * the pointer, so keys reach the window under it: move over a window before typing into it.
@@ -61,6 +64,7 @@ export function createDesktopInput(
     clickAt: (atX, atY, button, clickCount) => inTurn(() => pointer.click(atX, atY, button, clickCount)),
     moveTo: (atX, atY) => inTurn(() => pointer.move(atX, atY)),
     capture: async (region, format, quality) => captureScreen(await x.get(), region, format, quality),
+    capturePixels: async (region) => capturePixels(await x.get(), region),
     dispose: () => x.close(),
   };
 }

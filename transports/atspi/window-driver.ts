@@ -1,4 +1,5 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { ScreencastHandle, ScreencastImage, ScreencastOptions } from '../contract/screencast.js';
 import type {
   ExpectationResult,
   ExpectKind,
@@ -26,6 +27,7 @@ import { matchesOf, resolveTarget, type WindowReads } from './desktop-targets.js
 import { actionability, perform, unsupportedAction } from './element-actions.js';
 import type { KeyTable } from './key-table.js';
 import { type TreeNode, TreeReader, type WindowTree } from './tree-read.js';
+import { startX11Screencast, windowExtents } from './x11-screencast.js';
 
 export interface DesktopWindowContext {
   readonly bus: AtspiBus;
@@ -235,6 +237,22 @@ export class DesktopWindowDriver implements WindowDriver {
       : tree.root;
     const region = await screenExtents(this.#bus, node);
     return this.#input.capture(region, options.format, options.quality);
+  }
+
+  /** The window's area of the X screen, captured at maxFps and sent when it changed (x11-screencast.ts). */
+  async startScreencast(
+    options: ScreencastOptions,
+    onFrame: (frame: ScreencastImage) => void,
+  ): Promise<ScreencastHandle> {
+    const input = this.#input;
+    if (!input.capturePixels) {
+      throw new StagegraphError('CAPABILITY_UNSUPPORTED', 'This desktop offers no screen capture.');
+    }
+    const read = async () => {
+      const region = await windowExtents(this.#bus, this.#window);
+      return region && input.capturePixels ? input.capturePixels(region) : null;
+    };
+    return startX11Screencast(read, options, onFrame);
   }
 
   async markSecret(key: number): Promise<void> {
