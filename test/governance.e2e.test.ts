@@ -90,6 +90,14 @@ describe('approvals: a human in the loop', () => {
     expect(response.errors).toBeUndefined();
     expect(response.data.click.target.name).toBe('Delete account');
     await statusIs(run, 'Account deleted');
+    // The screenshot is kept in the session's artifacts under the hash its audit record names.
+    const { session } = await run.agent.data(
+      `{ session(id: "${run.sessionId}") { artifacts { files { path size } } } }`,
+    );
+    expect(session.artifacts.files).toContainEqual({
+      path: `evidence/${request.screenshot.sha256}.png`,
+      size: Buffer.from(request.screenshot.base64, 'base64').length,
+    });
   });
 
   it('a deny fails the operation with POLICY_DENIED carrying the reason', async () => {

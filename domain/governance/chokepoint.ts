@@ -1,7 +1,7 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { AuditEffect, AuditOutcome, EvidenceHash } from '../audit/audit-record.js';
 import type { PreviewedTarget } from '../interaction/handover.js';
-import type { ApprovalResult } from './approval-broker.js';
+import type { ApprovalResult, ApprovalScreenshot } from './approval-broker.js';
 import type { ClientIdentity } from './client-identity.js';
 import { effectOf } from './effect-summary.js';
 import type { Governance } from './governance.js';
@@ -196,8 +196,10 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
     governance.forgetEndedSessions();
     // Only worth taking when someone is watching to see it; the ask does not wait for it.
     const screenshot = broker.approverCount > 0 ? elementScreenshot(preview) : Promise.resolve(null);
-    const evidenced = screenshot.then((taken) => {
-      if (taken) evidence.push({ kind: 'element-screenshot', sha256: taken.sha256 });
+    const evidenced = screenshot.then(async (taken) => {
+      if (!taken) return;
+      evidence.push({ kind: 'element-screenshot', sha256: taken.sha256 });
+      await keepEvidence(governance, preview.session?.id, taken);
     });
     try {
       approval = await broker.request(
@@ -237,6 +239,21 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
   }
   await record('ok', null, effectOf(result));
   return result;
+}
+
+/**
+ * The approver's screenshot, kept in the session's artifacts under its hash so the step trace can show it
+ * later; the audit keeps only the hash. Losing it (a full disk) costs the picture, never the operation.
+ */
+async function keepEvidence(
+  governance: Governance,
+  sessionId: string | undefined,
+  taken: ApprovalScreenshot,
+): Promise<void> {
+  const folder = sessionId ? governance.sessions.find(sessionId)?.artifacts : undefined;
+  if (!folder) return;
+  const extension = taken.mimeType === 'image/jpeg' ? 'jpg' : 'png';
+  await folder.saveEvidence(taken.sha256, extension, Buffer.from(taken.base64, 'base64')).catch(() => {});
 }
 
 /** Stagegraph's own doings in the session's run log, beside the app's output and console. */

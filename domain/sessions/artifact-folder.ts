@@ -34,6 +34,20 @@ export class ArtifactFolder {
     return path;
   }
 
+  /**
+   * Keeps what an approver was shown as `evidence/<sha256>.<extension>`: named by the hash the audit record
+   * holds, so a reader finds the bytes from the record and can check them against it. Returns the path
+   * relative to the folder.
+   */
+  async saveEvidence(sha256: string, extension: string, bytes: Buffer): Promise<string> {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`not a SHA-256 digest: ${sha256}`);
+    const folder = join(this.path, 'evidence');
+    await mkdir(folder, { recursive: true });
+    const relative = `evidence/${sha256}.${extension}`;
+    await writeFile(join(this.path, relative), bytes);
+    return relative;
+  }
+
   /** The files in the folder, sorted by path, at most MAX_LISTED_ARTIFACTS of them. */
   async list(): Promise<{ files: ArtifactFile[]; omitted: number }> {
     const files: ArtifactFile[] = [];
