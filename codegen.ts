@@ -6,7 +6,6 @@ import { buildSchema } from './schema/index.js';
 // directives included, and `schema.graphql` shows every API change in review.
 const config: CodegenConfig = {
   schema: printSchemaWithDirectives(buildSchema()),
-  documents: ['test/operations/**/*.graphql'],
   generates: {
     'schema.graphql': {
       plugins: [
@@ -20,6 +19,7 @@ const config: CodegenConfig = {
       config: { includeDirectives: true, sort: true },
     },
     'test/generated/graphql.ts': {
+      documents: ['test/operations/**/*.graphql'],
       plugins: [
         {
           add: {
@@ -35,6 +35,18 @@ const config: CodegenConfig = {
         useTypeImports: true,
         enumsAsTypes: true,
         avoidOptionals: false,
+      },
+    },
+    // The typed client's curated operations: the client preset types every `graphql(...)` call in them.
+    'clients/typescript/src/generated/': {
+      documents: ['clients/typescript/src/operations/*.ts'],
+      preset: 'client',
+      presetConfig: { fragmentMasking: false },
+      config: {
+        scalars: { DateTime: 'string' },
+        useTypeImports: true,
+        enumsAsTypes: true,
+        emitLegacyCommonJSImports: false,
       },
     },
   },
