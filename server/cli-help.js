@@ -1,6 +1,7 @@
 // What `stagegraph` answers before loading the server: help, version and command mistakes. Plain
 // JavaScript importing only the flag table, so these answer at once and on stdout.
 import { readFileSync } from 'node:fs';
+import { MCP_USAGE } from '../mcp/usage.js';
 import { serveUsage, TOP_USAGE } from './serve-flags.js';
 
 /**
@@ -8,7 +9,18 @@ import { serveUsage, TOP_USAGE } from './serve-flags.js';
  */
 
 /**
- * The answer to argv when it needs no server, or undefined when it is a `serve` to run.
+ * Commands that are GraphQL clients of a running gateway: plain JavaScript modules run without tsx or the
+ * server, each exporting the function named here, which takes the arguments after the command and
+ * resolves to the exit code (and answers its own --help).
+ * @type {Readonly<Record<string, { module: string, run: string }>>}
+ */
+export const CLIENT_COMMANDS = {
+  query: { module: new URL('../cli/query.js', import.meta.url).href, run: 'runQuery' },
+  watch: { module: new URL('../cli/watch.js', import.meta.url).href, run: 'runWatch' },
+};
+
+/**
+ * The answer to argv when it needs no server, or undefined when it is a `serve` or a client command to run.
  * @param {readonly string[]} argv
  * @returns {QuickAnswer | undefined}
  */
@@ -21,6 +33,11 @@ export function quickAnswer(argv) {
     return { stream: 'stdout', text: TOP_USAGE, code: 0 };
   }
   if (command === undefined) return { stream: 'stderr', text: TOP_USAGE, code: 2 };
+  if (Object.hasOwn(CLIENT_COMMANDS, command)) return undefined;
+  if (command === 'mcp')
+    return rest.includes('--help') || rest.includes('-h')
+      ? { stream: 'stdout', text: MCP_USAGE, code: 0 }
+      : undefined;
   if (command !== 'serve') {
     return { stream: 'stderr', text: `Unknown command "${command}".\n\n${TOP_USAGE}`, code: 2 };
   }

@@ -187,6 +187,8 @@ export const TOP_USAGE = `Usage: stagegraph <command> [options]
 
 Commands:
   serve        serve the GraphQL gateway and GraphiQL (stagegraph serve --help lists its options)
+  query        send one GraphQL operation to a running gateway and print its JSON answer
+  watch        hold a subscription on a running gateway and print one JSON line per event
 
 Options:
   --help       this text

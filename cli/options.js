@@ -1,0 +1,147 @@
+// The arguments `stagegraph query` and `stagegraph watch` share: where the document comes from, its
+// variables, and which gateway to ask with which token. Plain JavaScript importing only Node and the flag
+// table, so a shell script's one-shot call starts neither tsx nor the server.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { SERVE_FLAGS } from '../server/serve-flags.js';
+
+export const DEFAULT_URL = `http://127.0.0.1:${SERVE_FLAGS.port.fallback}/graphql`;
+
+/** A mistake in how the command was called: said on stderr with the usage, exit code 2. */
+export class UsageError extends Error {}
+
+/**
+ * @typedef {object} ClientOptions
+ * @property {string} query the GraphQL document
+ * @property {Record<string, unknown> | undefined} variables
+ * @property {string | undefined} operationName
+ * @property {string} url the gateway's GraphQL endpoint (http or https)
+ * @property {string | undefined} token
+ * @property {boolean} help
+ * @property {Record<string, string | boolean | undefined>} extra the command's own options
+ */
+
+export const SHARED_OPTIONS_HELP = `  --variables <json>     variables as a JSON object, or @file.json
+  --operation <name>     which operation to run when the document holds several
+  --url <url>            the gateway's GraphQL endpoint (env STAGEGRAPH_URL, default ${DEFAULT_URL})
+  --token <secret>       sent as "Authorization: Bearer <secret>" (env STAGEGRAPH_TOKEN)
+  --help                 this text
+
+The document is the first argument: GraphQL text, @file.graphql to read a file, or - to read stdin.`;
+
+/**
+ * @param {readonly string[]} argv the arguments after the command's name
+ * @param {Record<string, { type: 'string' | 'boolean' }>} [ownOptions]
+ * @param {NodeJS.ProcessEnv} [environment]
+ * @returns {ClientOptions}
+ */
+export function parseClientArgs(argv, ownOptions = {}, environment = process.env) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        variables: { type: 'string' },
+        operation: { type: 'string' },
+        url: { type: 'string' },
+        token: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        ...ownOptions,
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  const extra = Object.fromEntries(Object.keys(ownOptions).map((name) => [name, values[name]]));
+  if (values.help) {
+    return {
+      query: '',
+      variables: undefined,
+      operationName: undefined,
+      url: '',
+      token: undefined,
+      help: true,
+      extra,
+    };
+  }
+  if (positionals.length === 0) throw new UsageError('No GraphQL document given.');
+  if (positionals.length > 1)
+    throw new UsageError(`One document only; got ${positionals.length} arguments (quote the document).`);
+  const query = readSource(/** @type {string} */ (positionals[0]), 'document').trim();
+  if (query === '') throw new UsageError('The GraphQL document is empty.');
+  return {
+    query,
+    variables: values.variables === undefined ? undefined : parseVariables(values.variables),
+    operationName: values.operation,
+    url: gatewayUrl(values.url ?? environment.STAGEGRAPH_URL ?? DEFAULT_URL),
+    token: values.token ?? (environment.STAGEGRAPH_TOKEN || undefined),
+    help: false,
+    extra,
+  };
+}
+
+/**
+ * Text given inline, as @path, or as - for stdin.
+ * @param {string} argument
+ * @param {string} what
+ */
+function readSource(argument, what) {
+  if (argument === '-') return readFileSync(0, 'utf8');
+  if (!argument.startsWith('@')) return argument;
+  try {
+    return readFileSync(argument.slice(1), 'utf8');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`Cannot read the ${what} from ${argument.slice(1)}: ${reason}`);
+  }
+}
+
+/** @param {string} argument */
+function parseVariables(argument) {
+  const text = readSource(argument, 'variables');
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`--variables is not valid JSON (${reason}).`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new UsageError('--variables must be a JSON object, such as {"id": "s1"}.');
+  return /** @type {Record<string, unknown>} */ (value);
+}
+
+/** @param {string} text */
+function gatewayUrl(text) {
+  let url;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--url is not a URL: "${text}".`);
+  }
+  // A WebSocket address names the same endpoint: the gateway serves both on one path.
+  if (url.protocol === 'ws:' || url.protocol === 'wss:')
+    url.protocol = url.protocol === 'ws:' ? 'http:' : 'https:';
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--url must be an http(s) or ws(s) address, got "${text}".`);
+  return url.href;
+}
+
+/**
+ * Runs a command's body, turning a UsageError into its message and usage on stderr with exit code 2.
+ * @param {string} usage
+ * @param {() => Promise<number>} body
+ * @returns {Promise<number>}
+ */
+export async function withUsage(usage, body) {
+  try {
+    return await body();
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${error.message}\n\n${usage}\n`);
+    return 2;
+  }
+}
