@@ -16,7 +16,7 @@ Options:
 ${SHARED_OPTIONS_HELP}
 
 Example:
-  stagegraph watch 'subscription { sessionEvents { kind sessionId } }' --count 1`;
+  stagegraph watch 'subscription { sessionEvents { type sessionId } }' --count 1`;
 
 /**
  * @param {readonly string[]} argv the arguments after `watch`
