@@ -354,6 +354,12 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'Call `installClock` first (optionally with a start time), then control it.',
   },
+  PLUGIN_FAILED: {
+    meaning:
+      'A plugin named with --plugin (or STAGEGRAPH_PLUGINS) could not be loaded or registered: the module is missing or throws, exports no definePlugin(...) default, or adds a field outside its namespace or without the gates every field passes (governance on a mutation).',
+    retryable: false,
+    hint: 'Fix or remove the plugin the message names and start the server again; docs/plugins.md says what a plugin must export and declare.',
+  },
   INTERNAL: {
     meaning: 'An unexpected error; details are in the server log, never in the response.',
     retryable: true,

@@ -5,20 +5,22 @@ import './gates/capability-gate.js';
 import './gates/eval-scope.js';
 import './gates/governance.js';
 import './gates/steps.js';
+import './plugins/plugin-fields-gate.js';
 
 /**
  * The gates are plugins reading what each field declares (schema/gates/field-options.ts). Their order
  * matters: resolvers are wrapped from the last plugin to the first, so the steps of a multi-step operation
  * are outermost (a skipped step reaches nothing else), then governance, which records even a capability
  * refusal; the capability gate adds its directive before the eval scope keeps the types
- * the schema reaches; the directives plugin, first, turns the directives it is handed into SDL.
+ * the schema reaches; pluginFields leaves out the fields of plugins the schema is not built with; the
+ * directives plugin, first, turns the directives it is handed into SDL.
  */
 export const builder = new SchemaBuilder<{
   Context: GatewayContext;
   DefaultFieldNullability: false;
   Scalars: { DateTime: { Input: Date; Output: Date } };
 }>({
-  plugins: [DirectivePlugin, 'steps', 'governance', 'evalScope', 'capabilityGate'],
+  plugins: [DirectivePlugin, 'steps', 'governance', 'evalScope', 'pluginFields', 'capabilityGate'],
   directives: { useGraphQLToolsUnorderedDirectives: true },
   defaultFieldNullability: false,
 });

@@ -1,6 +1,8 @@
 import type { GraphQLSchema } from 'graphql';
 import { builder } from './builder.js';
 import type { EvalScope } from './gates/field-options.js';
+import type { StagegraphPlugin } from './plugins/plugin-api.js';
+import { registerPlugins } from './plugins/plugin-registration.js';
 import './actions.js';
 import './approvals.js';
 import './artifacts.js';
@@ -40,9 +42,15 @@ import './window.js';
 export interface SchemaOptions {
   /** The server's `--allow-eval` scope; eval fields outside it are absent from the schema. */
   readonly allowEval: EvalScope;
+  /** The plugins loaded with `--plugin` (schema/plugins/): their fields are added, through the same gates. */
+  readonly plugins?: readonly StagegraphPlugin[];
 }
 
-/** The whole API, gated as its fields declare (schema/gates/), for one eval scope. */
+/**
+ * The whole API, gated as its fields declare (schema/gates/), for one eval scope and its plugins; a plugin
+ * that cannot be registered fails with PLUGIN_FAILED.
+ */
 export function buildSchema(options: SchemaOptions = { allowEval: 'none' }): GraphQLSchema {
-  return builder.toSchema({ sortSchema: true, allowEval: options.allowEval });
+  const plugins = registerPlugins(options.plugins ?? []);
+  return builder.toSchema({ sortSchema: true, allowEval: options.allowEval, plugins });
 }

@@ -53,6 +53,11 @@ export interface ServeConfig {
   readonly demo: boolean;
   /** Each session's artifacts (saved screenshots, ...) go to `<artifactsDir>/<session id>/`. */
   readonly artifactsDir: string;
+  /**
+   * Plugin modules (`--plugin`, repeatable): paths (relative to the working directory) or package names,
+   * loaded in order before the schema is built (schema/plugins/); none by default.
+   */
+  readonly plugins?: readonly string[] | undefined;
   /** The only folders whose files an agent may upload (`setInputFiles`); default: the working directory. */
   readonly uploadRoots: readonly string[];
 }
@@ -107,6 +112,7 @@ export function parseServeArgs(
     electron: values.electron,
     demo: values.demo ?? false,
     artifactsDir: resolve(values.artifacts ?? SERVE_FLAGS.artifacts.fallback),
+    plugins: (values.plugin ?? []).flatMap(splitList),
     uploadRoots: (values['upload-root'] ?? [process.cwd()]).map((root) => resolve(root)),
   });
 }

@@ -124,6 +124,13 @@ export const SERVE_FLAGS = /** @type {const} @satisfies {Record<string, ServeFla
     value: '<dir>',
     help: 'a folder agents may upload files from; repeatable (default: the working dir)',
   },
+  plugin: {
+    type: 'string',
+    multiple: true,
+    env: 'STAGEGRAPH_PLUGINS',
+    value: '<module>',
+    help: 'load a plugin module (a path or a package) before the schema is built; repeatable, never scanned',
+  },
   demo: {
     type: 'boolean',
     env: 'STAGEGRAPH_DEMO',

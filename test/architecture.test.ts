@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** Lower index = lower layer. A file may import its own layer and any layer below, never above. */
-const LAYERS = ['errors', 'transports', 'domain', 'schema', 'server'] as const;
+const LAYERS = ['errors', 'transports', 'domain', 'schema', 'plugins', 'server'] as const;
 /**
  * Inside transports/: the shared parts, each with the shared parts it may use. Every other folder is one
  * transport, which may use any shared part but never another transport.

@@ -1,5 +1,6 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { CapabilityMatrix } from '../../transports/contract/capabilities.js';
+import type { TracingControl } from '../../transports/contract/tracing.js';
 import type {
   AppInfo,
   ExitInfo,
@@ -139,6 +140,11 @@ export class Session {
   /** The CDP or inspector endpoint of an attached session. */
   get endpoint(): string | null {
     return this.#transport.endpoint ?? null;
+  }
+
+  /** Playwright tracing of the session's pages, where its transport has it (the trace plugin); else null. */
+  get tracing(): TracingControl | null {
+    return this.#transport.tracing ?? null;
   }
 
   /** Makes a window active without bringing it to the front (the renderer an attach picked). */

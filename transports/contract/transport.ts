@@ -9,6 +9,7 @@ import type {
   NetworkRecord,
   StorageControl,
 } from './renderer-control.js';
+import type { TracingControl } from './tracing.js';
 import type { WindowDriver } from './window-driver.js';
 
 /** The seam between the domain (domain/) and whatever speaks to an app. Nothing here knows GraphQL. */
@@ -240,6 +241,8 @@ export interface TransportSession {
   readonly dialogs?: DialogControl;
   readonly storage?: StorageControl;
   readonly clock?: ClockControl;
+  /** Playwright tracing of the session's pages, where the transport drives them through Playwright. */
+  readonly tracing?: TracingControl;
   /** Events in the order the transport observed them; returns an unsubscribe. */
   onEvent(listener: (event: TransportEvent) => void): () => void;
   /** Graceful quit, escalating to SIGTERM and then SIGKILL of the process group within `graceMs`. */

@@ -1,5 +1,6 @@
 import type { ElectronApplication, Page, ConsoleMessage as PlaywrightConsoleMessage } from 'playwright-core';
 import { EventRelay } from '../contract/event-relay.js';
+import type { TracingControl } from '../contract/tracing.js';
 import type {
   AppInfo,
   Bounds,
@@ -11,6 +12,7 @@ import type {
 } from '../contract/transport.js';
 import type { WindowDriver } from '../contract/window-driver.js';
 import { consoleMessageOf } from '../page-engine/console-feed.js';
+import { contextTracing } from '../page-engine/context-tracing.js';
 import { PageContextControls } from '../page-engine/page-context-controls.js';
 import { documentParsed } from '../page-engine/page-events.js';
 import { describePage, WindowRegistry } from '../page-engine/window-registry.js';
@@ -30,6 +32,7 @@ export class PlaywrightElectronSession implements TransportSession {
   readonly dialogs: PageContextControls['dialogs'];
   readonly storage: PageContextControls['storage'];
   readonly clock: PageContextControls['clock'];
+  readonly tracing: TracingControl;
   /** Set once start() has installed (or found) the main-process agent. */
   native: PlaywrightNativeSurface | undefined;
   readonly #electron: ElectronApplication;
@@ -53,6 +56,7 @@ export class PlaywrightElectronSession implements TransportSession {
       emit: (event) => this.#emit(event),
     });
     ({ network: this.network, dialogs: this.dialogs, storage: this.storage, clock: this.clock } = this.#page);
+    this.tracing = contextTracing(electron.context());
     const child = electron.process();
     for (const stream of ['stdout', 'stderr'] as const) {
       const source = child[stream];
