@@ -12,6 +12,7 @@ import { LiveView } from './live-view.js';
 import { SnapshotViewer } from './snapshot-viewer.js';
 import { StepTrace } from './step-trace.js';
 import { Tails } from './tails.js';
+import './session.css';
 
 /** One session: live view and outline of the window picked, the agent's steps, the session's streams. */
 export function SessionView(props: { client: GatewayClient; sessionId: string }) {
