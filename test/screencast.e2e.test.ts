@@ -1,13 +1,31 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Client } from 'graphql-ws';
 import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { createAtspiTransport } from '../transports/atspi/transport.js';
 import { ClickDocument, LaunchDocument, StopDocument } from './generated/graphql.js';
+import { CHROMIUM, CHROMIUM_ARGS } from './helpers/browser.js';
+import {
+  DESKTOP_AVAILABLE,
+  desktopSkipReason,
+  FIXTURE_APP,
+  SYSTEM_PYTHON,
+  withoutDesktop,
+} from './helpers/desktop-fixture.js';
 import { fixtureLaunch, STAND_IN } from './helpers/fixture-app.js';
-import { type FixtureSession, type Loose, startFixtureSession } from './helpers/fixture-session.js';
-import { wsClient } from './helpers/gateway.js';
+import {
+  type FixtureSession,
+  type Loose,
+  startFixtureSession,
+  UNATTENDED_POLICY,
+} from './helpers/fixture-session.js';
+import { type RunningGateway, startGateway, wsClient } from './helpers/gateway.js';
+import { gatewayClient } from './helpers/gateway-client.js';
 
 const FRAME_FIELDS = 'sessionId windowId seq mimeType data width height capturedAt source droppedBefore';
 const SCREENCAST = `subscription ($session: ID!, $window: ID, $maxFps: Int, $quality: Int, $maxWidth: Int) {
@@ -187,11 +205,81 @@ describe('screencast on the launch transport (the fixture app on the Electron st
     expect(noSession.errors[0]).toMatchObject({ extensions: { code: 'SESSION_NOT_FOUND' } });
   });
 
+  it('works the same on the cdp transport: a Chromium started by launchCommand, its page animating', async () => {
+    const { launchCommand } = await fixture.data(
+      'mutation ($input: LaunchCommandInput!) { launchCommand(input: $input) { id transport } }',
+      {
+        input: {
+          command: CHROMIUM,
+          args: [...CHROMIUM_ARGS, '--headless', '--window-size=640,480', ANIMATION_URL],
+        },
+      },
+    );
+    expect(launchCommand.transport).toBe('cdp');
+    const viewer = view(client, { session: launchCommand.id, maxWidth: 320 });
+    // An animating page repaints all the time: several frames come without anyone acting.
+    await expect.poll(() => viewer.frames.length, WAIT).toBeGreaterThan(2);
+    const frame = viewer.last() as Frame;
+    expect(frame).toMatchObject({ source: 'CDP_SCREENCAST', windowId: 'w1' });
+    expect(decode(frame).width).toBeLessThanOrEqual(320);
+    await fixture.data(StopDocument, { id: launchCommand.id });
+    await expect.poll(() => viewer.viewer.completed, WAIT).toBe(true);
+    expect(viewer.errors).toEqual([]);
+  });
+
   it('completes the stream when the session ends', async () => {
     const { launch } = await fixture.data(LaunchDocument, { input: fixtureLaunch() });
     const viewer = view(client, { session: launch!.id });
     await expect.poll(() => viewer.frames.length, WAIT).toBeGreaterThan(0);
     await fixture.data(StopDocument, { id: launch!.id });
+    await expect.poll(() => viewer.viewer.completed, WAIT).toBe(true);
+    expect(viewer.errors).toEqual([]);
+  });
+});
+
+if (!DESKTOP_AVAILABLE) {
+  describe.skip(`screencast of a desktop app over AT-SPI (${desktopSkipReason})`, () => {
+    it('sends X11 captures of the window, a changed one after an agent acts, and ends with the session', () => {});
+  });
+}
+
+describe.runIf(DESKTOP_AVAILABLE)('screencast of a desktop app over AT-SPI, on a desktop of its own', () => {
+  let gateway: RunningGateway;
+  let client: Client;
+  const artifactsDir = mkdtempSync(join(tmpdir(), 'stagegraph-screencast-desktop-'));
+
+  beforeAll(async () => {
+    gateway = await startGateway({ artifactsDir, policyFile: UNATTENDED_POLICY }, [
+      createAtspiTransport({ environment: withoutDesktop() }),
+    ]);
+    client = wsClient(gateway.wsUrl);
+  });
+  afterAll(async () => {
+    await client?.dispose();
+    await gateway?.stop();
+    rmSync(artifactsDir, { recursive: true, force: true });
+  });
+
+  it('sends X11 captures of the window, a changed one after an agent acts, and ends with the session', async () => {
+    const api = gatewayClient(gateway.url);
+    const { launchDesktop } = await api.data(
+      'mutation ($input: LaunchDesktopInput!) { launchDesktop(input: $input) { id } }',
+      { input: { command: SYSTEM_PYTHON, args: [FIXTURE_APP], timeoutMs: 60_000 } },
+    );
+    const session = launchDesktop.id;
+    const viewer = view(client, { session, window: 'w1', maxWidth: 1920 });
+    await expect.poll(() => viewer.frames.length, WAIT).toBeGreaterThan(0);
+    const first = viewer.last() as Frame;
+    expect(first).toMatchObject({ source: 'X11_CAPTURE', windowId: 'w1', mimeType: 'image/jpeg' });
+    expect(decode(first)).toEqual({ width: first.width, height: first.height });
+
+    await api.data(
+      `mutation { fill(session: "${session}", target: { role: "textbox", name: "Name" }, value: "Screencast") { windowId } }`,
+    );
+    await expect.poll(() => viewer.frames.some((frame) => frame.seq > first.seq), WAIT).toBe(true);
+    expect((viewer.last() as Frame).data).not.toBe(first.data);
+
+    await api.data(StopDocument, { id: session });
     await expect.poll(() => viewer.viewer.completed, WAIT).toBe(true);
     expect(viewer.errors).toEqual([]);
   });
