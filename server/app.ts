@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { EventHub } from '../domain/events/event-hub.js';
 import type { ClientIdentity } from '../domain/governance/client-identity.js';
@@ -12,6 +13,7 @@ import { SessionRegistry } from '../domain/sessions/session-registry.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import type { GatewayContext } from '../schema/context.js';
 import { buildSchema } from '../schema/index.js';
+import { loadPlugins } from '../schema/plugins/plugin-loader.js';
 import { createAtspiTransport } from '../transports/atspi/transport.js';
 import { createCdpTransport } from '../transports/cdp/transport.js';
 import type { Transport } from '../transports/contract/transport.js';
@@ -89,21 +91,25 @@ export function createGateway(deps: GatewayDeps): Gateway {
     return { sessions, hub, client, governance };
   };
   const policy = guardPolicy(config);
-  const yoga = createYoga<Record<string, unknown>, GatewayContext>({
-    schema: buildSchema({ allowEval: config.allowEval }),
-    graphqlEndpoint: GRAPHQL_PATH,
-    context,
-    landingPage: false,
-    // Requests from foreign origins never reach yoga (request-guard); these are the only ones CORS names.
-    cors: { origin: [...policy.allowedOrigins], credentials: true },
-    // Served compressed by graphiqlPage, before yoga.
-    graphiql: false,
-    maskedErrors: {
-      maskError: (error) => maskError(error, (cause) => log(`unexpected error: ${String(cause)}`)),
-    },
-    plugins: [useClientAuth(authenticate, identities), ...useQueryLimits()],
-    logging: false,
-  });
+  // Built in start(), once the plugins named with --plugin are loaded: the schema includes their fields.
+  const serveSchema = (schema: GraphQLSchema) =>
+    createYoga<Record<string, unknown>, GatewayContext>({
+      schema,
+      graphqlEndpoint: GRAPHQL_PATH,
+      context,
+      landingPage: false,
+      // Requests from foreign origins never reach yoga (request-guard); these are the only ones CORS names.
+      cors: { origin: [...policy.allowedOrigins], credentials: true },
+      // Served compressed by graphiqlPage, before yoga.
+      graphiql: false,
+      maskedErrors: {
+        maskError: (error) => maskError(error, (cause) => log(`unexpected error: ${String(cause)}`)),
+      },
+      plugins: [useClientAuth(authenticate, identities), ...useQueryLimits()],
+      logging: false,
+    });
+  let yoga: ReturnType<typeof serveSchema> | undefined;
+  let ws: ReturnType<typeof attachGraphqlWs> | undefined;
   const artifacts = artifactsRoute(config.artifactsDir, authenticate);
   const graphiql = graphiqlPage(GRAPHQL_PATH);
   const observer = observerPage({ log });
@@ -115,18 +121,20 @@ export function createGateway(deps: GatewayDeps): Gateway {
     );
     if (refusal) refuse(response, refusal);
     else if (!observer(request, response) && !graphiql(request, response) && !artifacts(request, response))
-      void yoga(request, response);
+      void yoga?.(request, response);
   });
   // Node closes an idle keep-alive connection after 5 s, and a client on a loaded machine can send its
   // next request on it just as it closes (ECONNRESET, seen in the launch storm): idle connections are
   // kept well past any client's own idle timeout instead.
   server.keepAliveTimeout = IDLE_CONNECTION_MS;
   server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
-  const ws = attachGraphqlWs(server, yoga, GRAPHQL_PATH, authenticate, {
-    guard: (request) => guardRequest({ method: 'GET', headers: request.headers, readsNoBody: true }, policy),
-    keepAliveMs: config.keepAliveMs,
-    logUnexpected: (cause) => log(`unexpected error: ${String(cause)}`),
-  });
+  const attachWs = (served: NonNullable<typeof yoga>) =>
+    attachGraphqlWs(server, served, GRAPHQL_PATH, authenticate, {
+      guard: (request) =>
+        guardRequest({ method: 'GET', headers: request.headers, readsNoBody: true }, policy),
+      keepAliveMs: config.keepAliveMs,
+      logUnexpected: (cause) => log(`unexpected error: ${String(cause)}`),
+    });
   let url = '';
   let stopping: Promise<void> | undefined;
 
@@ -140,6 +148,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return governance;
     },
     async start() {
+      // A plugin that cannot be loaded or registered fails the start (PLUGIN_FAILED), before anything listens.
+      const plugins = await loadPlugins(config.plugins ?? []);
+      yoga = serveSchema(buildSchema({ allowEval: config.allowEval, plugins }));
+      ws = attachWs(yoga);
       if (deps.governance !== 'off')
         ({ governance, temporaryAuditDir } = await openGovernance(config, sessions, log));
       await new Promise<void>((resolve, reject) => {
@@ -162,8 +174,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
         await governance?.close();
         if (temporaryAuditDir) await rm(temporaryAuditDir, { recursive: true, force: true });
         hub.closeAll();
-        await ws.close();
-        await yoga.dispose();
+        await ws?.close();
+        await yoga?.dispose();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
       })();
