@@ -11,6 +11,7 @@ import { Governance } from '../domain/governance/governance.js';
 import type { SessionTopics } from '../domain/sessions/session-event.js';
 import { SessionRegistry } from '../domain/sessions/session-registry.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
+import { mcpRoute } from '../mcp/http-route.js';
 import type { GatewayContext } from '../schema/context.js';
 import { buildSchema } from '../schema/index.js';
 import { loadPlugins } from '../schema/plugins/plugin-loader.js';
@@ -113,6 +114,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const artifacts = artifactsRoute(config.artifactsDir, authenticate);
   const graphiql = graphiqlPage(GRAPHQL_PATH);
   const observer = observerPage({ log });
+  const mcp = mcpRoute({
+    graphqlPath: GRAPHQL_PATH,
+    execute: (request, ctx) => (yoga ? yoga.fetch(request, ctx) : Response.error()),
+    authenticate,
+    log,
+  });
   const server: Server = createServer((request, response) => {
     const readsNoBody = isArtifactsPath(request.url);
     const refusal = guardRequest(
@@ -120,7 +127,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
       policy,
     );
     if (refusal) refuse(response, refusal);
-    else if (!observer(request, response) && !graphiql(request, response) && !artifacts(request, response))
+    else if (
+      !observer(request, response) &&
+      !graphiql(request, response) &&
+      !artifacts(request, response) &&
+      !mcp(request, response)
+    )
       void yoga?.(request, response);
   });
   // Node closes an idle keep-alive connection after 5 s, and a client on a loaded machine can send its
@@ -174,6 +186,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         await governance?.close();
         if (temporaryAuditDir) await rm(temporaryAuditDir, { recursive: true, force: true });
         hub.closeAll();
+        await mcp.close();
         await ws?.close();
         await yoga?.dispose();
         server.closeAllConnections();

@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** Lower index = lower layer. A file may import its own layer and any layer below, never above. */
-const LAYERS = ['errors', 'transports', 'domain', 'schema', 'plugins', 'server'] as const;
+const LAYERS = ['errors', 'transports', 'domain', 'schema', 'plugins', 'server', 'mcp'] as const;
+/**
+ * The MCP bridge sits beside server/ at the top: server/ serves it at /mcp and `stagegraph mcp` starts a
+ * gateway, so each may import the other.
+ */
+const BESIDE_SERVER = 'mcp';
+/** What the bridge may import: it is a client of the GraphQL schema, never of the domain or a transport. */
+const MCP_MAY_IMPORT = ['mcp', 'server', 'errors'];
 /**
  * Inside transports/: the shared parts, each with the shared parts it may use. Every other folder is one
  * transport, which may use any shared part but never another transport.
@@ -31,7 +38,8 @@ function files(dir: string): string[] {
 }
 
 function layerOf(path: string): number {
-  return LAYERS.indexOf(relative(ROOT, path).split('/')[0] as (typeof LAYERS)[number]);
+  const layer = relative(ROOT, path).split('/')[0] as (typeof LAYERS)[number];
+  return LAYERS.indexOf(layer === BESIDE_SERVER ? 'server' : layer);
 }
 
 /** The folder directly under transports/ that holds `path`, or null for a file lying loose there. */
@@ -82,6 +90,22 @@ describe('architecture', () => {
           violations.push(`${relative(ROOT, file)} (${from}) imports ${to ?? 'a loose file'}: ${specifier}`);
       }
     }
+    expect(violations).toEqual([]);
+  });
+
+  it('the MCP bridge imports only server/ and errors/: GraphQL is its way into the gateway', () => {
+    const violations = sources
+      .filter((file) => relative(ROOT, file).startsWith(`${BESIDE_SERVER}/`))
+      .flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(IMPORT)]
+          .map((match) => match[1] ?? match[2] ?? match[3] ?? '')
+          .filter((specifier) => specifier.startsWith('.'))
+          .filter(
+            (specifier) =>
+              !MCP_MAY_IMPORT.includes(relative(ROOT, resolve(file, '..', specifier)).split('/')[0] ?? ''),
+          )
+          .map((specifier) => `${relative(ROOT, file)}: ${specifier}`),
+      );
     expect(violations).toEqual([]);
   });
 
