@@ -163,7 +163,7 @@ describe('screencast on the launch transport (the fixture app on the Electron st
   it('keeps sending to a reading viewer while another stops reading, and tells the slow one what it lost', async () => {
     await fixture.data(
       'mutation ($session: ID, $url: String!) { navigate(session: $session, to: { url: $url }) { status } }',
-      { session: fixture.sessionId, url: `${ANIMATION_URL}#noise` },
+      { session: fixture.sessionId, url: `${ANIMATION_URL}?noise` },
     );
     // Noise at full quality: frames of several hundred kilobytes, so a few fill the stalled socket's buffers.
     const variables = { session: fixture.sessionId, maxFps: 10, quality: 100, maxWidth: 800 };
