@@ -17,6 +17,18 @@ describe('serve arguments', () => {
     expect(parse(...argv).allowEval).toBe(scope);
   });
 
+  it('loads the plugins named, in order, from the flag or else the variable, and none by default', () => {
+    expect(parse().plugins).toEqual([]);
+    expect(parse('--plugin', './plugins/trace/index.ts', '--plugin', 'other-plugin').plugins).toEqual([
+      './plugins/trace/index.ts',
+      'other-plugin',
+    ]);
+    expect(parseServeArgs([], { STAGEGRAPH_PLUGINS: './a.ts,b' }).plugins).toEqual(['./a.ts', 'b']);
+    expect(parseServeArgs(['--plugin', './c.ts'], { STAGEGRAPH_PLUGINS: './a.ts' }).plugins).toEqual([
+      './c.ts',
+    ]);
+  });
+
   it('refuses a non-loopback bind without a token, and accepts it with one', () => {
     expect(() => parse('--host', '0.0.0.0')).toThrow(/without a token/);
     expect(parse('--host', '0.0.0.0', '--token', 's3cret').host).toBe('0.0.0.0');

@@ -6,10 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClickDocument, FillDocument } from './generated/graphql.js';
 import { STAND_IN } from './helpers/fixture-app.js';
 import { type FixtureSession, type Loose, startFixtureSession } from './helpers/fixture-session.js';
-import { ARTIFACTS_DIR } from './helpers/gateway.js';
+import { ARTIFACTS_DIR, startGateway } from './helpers/gateway.js';
+import { gatewayClient } from './helpers/gateway-client.js';
 import { serveInChild } from './helpers/gateway-process.js';
+import { plainChromiumTransport } from './helpers/plain-chromium.js';
 
 const TRACE_PLUGIN = fileURLToPath(new URL('../plugins/trace/index.ts', import.meta.url));
+const FIXTURE_PAGE = new URL('../fixtures/app/index.html', import.meta.url).href;
 const UNGOVERNED_PLUGIN = fileURLToPath(new URL('../fixtures/plugins/ungoverned.ts', import.meta.url));
 
 /** playwright-core's own trace reader, as `playwright show-trace` and `playwright trace` load a zip. */
@@ -115,6 +118,21 @@ describe('the trace plugin', () => {
     expect(twice).toMatchObject({ code: 'BAD_INPUT' });
     await fixture.data(`mutation { stopTrace(session: "${fixture.sessionId}") { path } }`);
   }, 60_000);
+});
+
+describe('the trace plugin on a transport without tracing', () => {
+  it('answers CAPABILITY_UNSUPPORTED with a hint, before any trace starts', async () => {
+    const gateway = await startGateway({ plugins: [TRACE_PLUGIN] }, [plainChromiumTransport(FIXTURE_PAGE)]);
+    try {
+      const client = gatewayClient(gateway.url);
+      await client.data(`mutation { launch(input: { main: "${FIXTURE_PAGE}" }) { id } }`);
+      const refused = await client.failure('mutation { startTrace { id } }');
+      expect(refused).toMatchObject({ code: 'CAPABILITY_UNSUPPORTED' });
+      expect(refused.hint).toMatch(/launch/);
+    } finally {
+      await gateway.stop();
+    }
+  }, 120_000);
 });
 
 describe('plugins that cannot be served', () => {
