@@ -130,7 +130,7 @@ export function StepTrace(props: { client: GatewayClient; sessionId: string }) {
                   <TargetCell record={record} />
                 </td>
                 <td>
-                  <DecisionCell record={record} />
+                  <DecisionCell client={client} sessionId={sessionId} record={record} />
                 </td>
                 <td>
                   {record.outcome}
@@ -161,11 +161,13 @@ function TargetCell(props: { record: AuditRecord }) {
   );
 }
 
-function DecisionCell(props: { record: AuditRecord }) {
+function DecisionCell(props: { client: GatewayClient; sessionId: string; record: AuditRecord }) {
   const { record } = props;
   const { approval } = record;
-  const screenshot = useApprovalScreenshot(approval?.requestId);
+  const seen = useApprovalScreenshot(approval?.requestId);
   const shown = record.evidence.find((evidence) => evidence.kind === 'element-screenshot');
+  const kept = useKeptEvidence(props.client, props.sessionId, seen ? undefined : shown?.sha256);
+  const screenshot = seen ?? kept;
   return (
     <>
       {record.decision}
@@ -186,6 +188,37 @@ function DecisionCell(props: { record: AuditRecord }) {
       ) : null}
     </>
   );
+}
+
+/**
+ * The screenshot an approver was shown, as the gateway keeps it in the session's artifacts
+ * (`evidence/<sha256>.png`), for steps decided before this page watched; undefined when not kept.
+ */
+function useKeptEvidence(
+  client: GatewayClient,
+  sessionId: string,
+  sha256: string | undefined,
+): string | undefined {
+  const [url, setUrl] = useState<string | undefined>();
+  useEffect(() => {
+    if (!sha256) return;
+    let objectUrl: string | undefined;
+    let cancelled = false;
+    client.fetchArtifact(`/artifacts/${encodeURIComponent(sessionId)}/evidence/${sha256}.png`).then(
+      (blob) => {
+        if (cancelled) return;
+        objectUrl = URL.createObjectURL(blob);
+        setUrl(objectUrl);
+      },
+      // Not kept (an older gateway, another format): the hash is shown instead.
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [client, sessionId, sha256]);
+  return url;
 }
 
 function EffectCell(props: { effect: AuditRecord['effect'] }) {
