@@ -123,8 +123,12 @@ class WebsocketsTransport:
                 code = closed.reason.split(":", 1)[0] if ":" in (closed.reason or "") else "CONNECTION_CLOSED"
                 raise StagegraphError(f"the socket closed ({closed.code}): {closed.reason}", code=code)
             finally:
+                # Tells the server to end it when the caller stops reading early; the socket may have closed.
                 if socket.open:
-                    await socket.send(json.dumps({"id": operation, "type": "complete"}))
+                    try:
+                        await socket.send(json.dumps({"id": operation, "type": "complete"}))
+                    except websockets.ConnectionClosed:
+                        pass
 
 
 class StagegraphClient:
