@@ -196,6 +196,7 @@ Commands:
   serve        serve the GraphQL gateway and GraphiQL (stagegraph serve --help lists its options)
   query        send one GraphQL operation to a running gateway and print its JSON answer
   watch        hold a subscription on a running gateway and print one JSON line per event
+  mcp          serve the tools to an MCP host over stdio (stagegraph mcp --help)
 
 Options:
   --help       this text

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { buildSchema, parse, validate } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { buildActDocument, describeOutcomes, STEP_KINDS, type Step } from './act-document.js';
+
+const SCHEMA = buildSchema(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
+const target = { role: 'button', name: 'Go' };
+const EVERY_KIND: Step[] = [
+  { do: 'fill', target, value: 'Ada' },
+  { do: 'type', target, value: 'x' },
+  { do: 'press', key: 'Enter' },
+  { do: 'press', target, key: 'Tab' },
+  { do: 'click', target },
+  { do: 'select', target, value: 'Red' },
+  { do: 'check', target },
+  { do: 'uncheck', target },
+  { do: 'navigate', value: 'back' },
+  { do: 'navigate', value: 'https://example.com/' },
+  { do: 'expect', kind: 'text', target, contains: 'Hi', not: true },
+  { do: 'expect', kind: 'TITLE', value: 'Home' },
+];
+
+describe('the act document', () => {
+  it('is one mutation, valid against the schema, with a field per step in order', () => {
+    expect(new Set(EVERY_KIND.map((step) => step.do))).toEqual(new Set(STEP_KINDS));
+    const { document, variables } = buildActDocument(EVERY_KIND, { session: 's1' });
+    const parsed = parse(document);
+    expect(validate(SCHEMA, parsed)).toEqual([]);
+    expect(document.match(/^ {2}s\d+:/gm)).toHaveLength(EVERY_KIND.length);
+    expect(variables).toMatchObject({ session: 's1', s0v: 'Ada', s8to: { step: 'BACK' }, s10kind: 'TEXT' });
+  });
+
+  it('refuses an unknown step kind, naming the ones there are', () => {
+    expect(() => buildActDocument([{ do: 'dance' }], {})).toThrow(
+      /Step 1: unknown "do": "dance"; one of fill/,
+    );
+  });
+
+  it('answers each step: its target, its change, a failure with its code, and the steps not run', () => {
+    const steps: Step[] = [
+      { do: 'fill', target },
+      { do: 'click', target },
+      { do: 'click', target },
+    ];
+    const outcome = describeOutcomes(steps, {
+      data: {
+        s0: {
+          target: { ref: 'e2', role: 'textbox', name: 'Name' },
+          diff: { empty: false, outline: '~ e2 x' },
+        },
+        s1: null,
+        s2: null,
+      },
+      errors: [
+        {
+          message: 'No match.',
+          path: ['s1'],
+          extensions: { code: 'SELECTOR_NO_MATCH', hint: 'Read.', nextActions: ['query { a }'] },
+        },
+        { message: 'Skipped.', path: ['s2'], extensions: { code: 'STEP_SKIPPED' } },
+      ],
+    });
+    expect(outcome).toEqual({
+      failed: true,
+      text: [
+        '1 fill: ok e2 textbox "Name"',
+        '~ e2 x',
+        '2 click: SELECTOR_NO_MATCH: No match.',
+        'hint: Read.',
+        'next: query { a }',
+        '3 click: not run (an earlier step failed)',
+      ].join('\n'),
+    });
+  });
+});
