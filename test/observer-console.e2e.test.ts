@@ -146,6 +146,13 @@ describe('the observer console, watching an agent and answering its approval', (
     expect(answer.errors).toBeUndefined();
     expect(answer.data.click.target.name).toBe('Delete account');
     await expect.poll(() => page.title(), { timeout: 30_000 }).not.toMatch(/^\(1\)/);
+    await page.getByRole('link', { name: 'Sessions', exact: true }).click();
+    await page.getByRole('link', { name: `Open session ${run.sessionId}` }).click();
+    const shown = page
+      .getByRole('region', { name: 'Step trace' })
+      .getByRole('img', { name: /^The element the approver was shown for step \d+$/ });
+    await shown.waitFor({ timeout: 30_000 });
+    expect(await shown.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
   });
 
   it('passes an axe-core check on each view, at 1280x800 and at half that width', async () => {
