@@ -38,10 +38,13 @@ async function thrown(call: Promise<unknown>): Promise<StagegraphClientError> {
 }
 
 describe('the typed TypeScript client (clients/typescript) against a running gateway', () => {
-  it('sends its token: without it the gateway refuses with a typed error', async () => {
+  it('sends its token over HTTP and WebSocket: without it the gateway refuses with a typed error', async () => {
     const anonymous = createStagegraphClient({ url: gateway.url });
     const error = await thrown(anonymous.request(SessionsDocument));
     expect(error.code).toBe('UNAUTHENTICATED');
+    const refused = await thrown(anonymous.subscribe(ConsoleEventsDocument).next());
+    expect(refused.code).toBe('UNAUTHENTICATED');
+    await anonymous.close();
     expect(await client.request(SessionsDocument)).toEqual({ sessions: [] });
   });
 
