@@ -263,6 +263,34 @@ describe('the MCP bridge over stdio (stagegraph mcp --url)', () => {
   });
 });
 
+describe('stagegraph mcp without --url (a gateway in its own process)', () => {
+  it(
+    'serves the tools from a gateway it started, and ends when the host closes stdin',
+    async () => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: ['bin/stagegraph.js', 'mcp'],
+        cwd: ROOT,
+        stderr: 'ignore',
+      });
+      const client = new Client({ name: 'e2e-in-process', version: '1.0.0' });
+      try {
+        await client.connect(transport);
+        const viewer = await client.callTool({
+          name: 'graphql',
+          arguments: { query: '{ viewer { role } sessions { id } }' },
+        });
+        expect(textOf(viewer)).toBe('{"viewer":{"role":"AGENT"},"sessions":[]}');
+      } finally {
+        const pid = transport.pid;
+        await client.close();
+        if (pid) await expectPidsGone([pid], 30_000);
+      }
+    },
+    SAFETY_NET_MS,
+  );
+});
+
 describe('the MCP bridge at /mcp (streamable HTTP)', () => {
   let client: Client;
   let endpoint: URL;
