@@ -14,7 +14,7 @@ const READ = `query Read($session: ID, $window: ID, $within: ID, $budgetTokens: 
 export const readTool: BridgeTool = {
   name: 'read',
   description:
-    'Outline of a window: one line per node, "ref role \\"name\\"". Interactive nodes only unless all=true. since (a snapshot id or LAST) answers only what changed.',
+    'Outline of a window, one line per node: ref role "name". Interactive nodes only unless all=true. since (a snapshot id or LAST) answers only what changed.',
   inputSchema: {
     type: 'object',
     properties: {
