@@ -47,8 +47,11 @@ export function runWatch(argv) {
         resolve(exitCode);
       };
       const interrupted = () => finish(0);
+      // A reader that has had enough (`| head -n 1`) closes the pipe: that ends the watch, it is no failure.
+      const readerGone = () => finish(0);
       process.once('SIGINT', interrupted);
       process.once('SIGTERM', interrupted);
+      process.stdout.on('error', readerGone);
       const unsubscribe = client.subscribe(
         {
           query: options.query,
