@@ -36,7 +36,10 @@ async function signedIn(token: string, role: string): Promise<{ context: Browser
   await page.goto(`${origin}/`);
   await page.getByLabel('Token').fill(token);
   await page.getByRole('button', { name: 'Sign in with token' }).click();
-  await page.getByRole('banner').filter({ hasText: `Signed in as ${role}` }).waitFor({ timeout: 30_000 });
+  await page
+    .getByRole('banner')
+    .filter({ hasText: `Signed in as ${role}` })
+    .waitFor({ timeout: 30_000 });
   return { context, page };
 }
 
