@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { buildSchema, parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { buildActDocument, describeOutcomes, STEP_KINDS, type Step } from './act-document.js';
+import {
+  buildActDocument,
+  describeOutcomes,
+  STEP_KINDS,
+  type Step,
+  withoutFocusMoves,
+} from './act-document.js';
 
 const SCHEMA = buildSchema(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
 const target = { role: 'button', name: 'Go' };
@@ -71,5 +77,18 @@ describe('the act document', () => {
         '3 click: not run (an earlier step failed)',
       ].join('\n'),
     });
+  });
+
+  it('leaves out diff lines where only focus moved, and keeps every other change whole', () => {
+    const lines = [
+      '~ e4 textbox "Name" = "Ada" [focused] (was = "" [])',
+      '~ e4 textbox "Name" = "Ada" (was [focused])',
+      '~ e44 button "Add task" [focused] (was [])',
+      '~ e7 checkbox "Subscribe" [focused] (was [checked focused])',
+      '~ e9 button "Go [fast]" (was "Go")',
+      '- e12 text "Saved"',
+      '+ e65 listitem level=1',
+    ];
+    expect(withoutFocusMoves(lines.join('\n'))).toEqual([lines[0], lines[3], lines[4], lines[5], lines[6]]);
   });
 });
