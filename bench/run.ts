@@ -13,6 +13,8 @@ const BENCHES = [
   'network-capture.ts',
   'outline-size.ts',
   'atspi-snapshot.ts',
+  'screencast.ts',
+  'mcp-form.ts',
 ];
 const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
