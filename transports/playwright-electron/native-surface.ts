@@ -14,13 +14,24 @@ import { evalInPage } from '../page-engine/renderer-eval.js';
 /**
  * Runs shipped source in the main process. Playwright calls a function it is given but only evaluates a
  * string, so one fixed function compiles the source there (the main process has no CSP) and calls it.
+ * Playwright evaluates through the Node inspector, whose interrupt can land inside Node's next-tick loop
+ * after it found the queue empty: a tick queued there is never run, and every later one with it (see
+ * transports/inspector/main-process.ts, `fromAppLoop`). So the source runs from an immediate of the app's
+ * own loop, a callback scope that drains the ticks it queues.
  */
-const RUN_SHIPPED = (electron: unknown, { source, arg }: { source: string; arg: unknown }) => {
-  // Global (indirect) eval: the source sees globals only, never this function's scope.
-  // biome-ignore lint/security/noGlobalEval: compiles the transport's fixed sources (and opted-in user eval)
-  const compile = globalThis.eval;
-  return compile(source)(electron, arg);
-};
+const RUN_SHIPPED = (electron: unknown, { source, arg }: { source: string; arg: unknown }) =>
+  new Promise((resolve, reject) => {
+    setImmediate(() => {
+      try {
+        // Global (indirect) eval: the source sees globals only, never this function's scope.
+        // biome-ignore lint/security/noGlobalEval: compiles the transport's fixed sources (and opted-in user eval)
+        const compile = globalThis.eval;
+        resolve(compile(source)(electron, arg));
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
 
 interface WindowLookup {
   entries(): [string, Page][];
