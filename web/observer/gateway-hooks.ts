@@ -24,6 +24,43 @@ export function useSubscription<T>(
   }, [client, document, key]);
 }
 
+/**
+ * A read that runs one at a time: asked for again while it runs, it runs exactly once more after it, so a
+ * burst of change events costs two reads, not one per event. Returns the (stable) function that asks.
+ */
+export function useCoalescedRead<T>(
+  read: () => Promise<T>,
+  onValue: (value: T) => void,
+  onError: (error: GatewayError) => void,
+): () => void {
+  const handlers = useRef({ read, onValue, onError });
+  handlers.current = { read, onValue, onError };
+  const state = useRef({ running: false, again: false });
+  const ask = useRef<(() => void) | null>(null);
+  ask.current ??= () => {
+    const reading = state.current;
+    if (reading.running) {
+      reading.again = true;
+      return;
+    }
+    reading.running = true;
+    handlers.current
+      .read()
+      .then(
+        (value) => handlers.current.onValue(value),
+        (error: GatewayError) => handlers.current.onError(error),
+      )
+      .finally(() => {
+        reading.running = false;
+        if (reading.again) {
+          reading.again = false;
+          ask.current?.();
+        }
+      });
+  };
+  return ask.current;
+}
+
 export function describeError(error: GatewayError): string {
   return error.code ? `${error.code}: ${error.message}` : error.message;
 }

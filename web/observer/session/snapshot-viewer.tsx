@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { GatewayClient } from '../gateway-client.js';
-import { describeError, useSubscription } from '../gateway-hooks.js';
+import { describeError, useCoalescedRead, useSubscription } from '../gateway-hooks.js';
 
 const OUTLINE = `query ObserverOutline($s: ID!, $w: ID) { session(id: $s) { window(id: $w) {
   id title snapshot { outline takenAt totalNodes truncated } } } }`;
@@ -32,33 +32,15 @@ export function SnapshotViewer(props: { client: GatewayClient; sessionId: string
   const [outline, setOutline] = useState<Outline | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [changes, setChanges] = useState(0);
-  const reading = useRef({ running: false, again: false });
-
-  const refresh = () => {
-    const state = reading.current;
-    if (state.running) {
-      state.again = true;
-      return;
-    }
-    state.running = true;
-    client
-      .query<OutlineData>(OUTLINE, { s: sessionId, w: windowId })
-      .then(
-        (data) => {
-          const window = data.session?.window;
-          if (window) setOutline({ windowId: window.id, title: window.title, ...window.snapshot });
-          setProblem(null);
-        },
-        (error) => setProblem(describeError(error)),
-      )
-      .finally(() => {
-        state.running = false;
-        if (state.again) {
-          state.again = false;
-          refresh();
-        }
-      });
-  };
+  const refresh = useCoalescedRead(
+    () => client.query<OutlineData>(OUTLINE, { s: sessionId, w: windowId }),
+    (data) => {
+      const window = data.session?.window;
+      if (window) setOutline({ windowId: window.id, title: window.title, ...window.snapshot });
+      setProblem(null);
+    },
+    (error) => setProblem(describeError(error)),
+  );
 
   useEffect(refresh, [client, sessionId, windowId]);
   useSubscription(

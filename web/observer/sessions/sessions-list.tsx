@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { GatewayClient } from '../gateway-client.js';
-import { describeError, useSubscription } from '../gateway-hooks.js';
+import { describeError, useCoalescedRead, useSubscription } from '../gateway-hooks.js';
 import { sessionHref } from '../route.js';
 import { ScrollRegion } from '../scroll-region.js';
 import { capabilityList, readSessions, SESSION_EVENTS, type SessionSummary } from './session-summary.js';
@@ -10,32 +10,14 @@ export function SessionsList(props: { client: GatewayClient }) {
   const { client } = props;
   const [sessions, setSessions] = useState<SessionSummary[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const reading = useRef<{ running: boolean; again: boolean }>({ running: false, again: false });
-
-  const refresh = () => {
-    // One read at a time; events arriving meanwhile cause exactly one more read after it.
-    const state = reading.current;
-    if (state.running) {
-      state.again = true;
-      return;
-    }
-    state.running = true;
-    readSessions(client)
-      .then(
-        (next) => {
-          setSessions(next);
-          setProblem(null);
-        },
-        (error) => setProblem(describeError(error)),
-      )
-      .finally(() => {
-        state.running = false;
-        if (state.again) {
-          state.again = false;
-          refresh();
-        }
-      });
-  };
+  const refresh = useCoalescedRead(
+    () => readSessions(client),
+    (next) => {
+      setSessions(next);
+      setProblem(null);
+    },
+    (error) => setProblem(describeError(error)),
+  );
 
   useEffect(refresh, [client]);
   useSubscription(client, SESSION_EVENTS, {}, refresh, (error) => setProblem(describeError(error)));
