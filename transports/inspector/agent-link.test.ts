@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { inspectableNode } from '../../test/helpers/inspectable-node.js';
 import { AgentChannel } from './agent-channel.js';
 import { withAgentLink } from './agent-link.js';
 import { injectReleaseSource } from './agent-sources.js';
@@ -34,17 +35,8 @@ let child: ChildProcess;
 let main: MainProcess;
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['--inspect=127.0.0.1:0', '-e', TICK_CHURN], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const url = await new Promise<string>((resolve) => {
-    let output = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Debugger listening on (ws:\/\/\S+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-  });
+  let url: string;
+  ({ child, url } = await inspectableNode(TICK_CHURN));
   main = await MainProcess.connect(url, new InjectDeadline(child.pid as number, 30_000));
 });
 afterAll(async () => {

@@ -1,29 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspectableNode } from '../../test/helpers/inspectable-node.js';
 import { InjectDeadline } from './inject-deadline.js';
 import { MainProcess } from './main-process.js';
-
-/** A plain Node process running `script`, with its inspector open on a port of its choosing. */
-async function inspectable(script: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', '-e', script], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const url = await new Promise<string>((resolve) => {
-    let output = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Debugger listening on (ws:\/\/\S+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-  });
-  return { child, url };
-}
 
 let child: ChildProcess;
 let url: string;
 
 beforeAll(async () => {
-  ({ child, url } = await inspectable('setInterval(() => {}, 1000)'));
+  ({ child, url } = await inspectableNode('setInterval(() => {}, 1000)'));
 });
 afterAll(() => {
   child?.kill('SIGKILL');
@@ -68,7 +53,7 @@ describe('MainProcess in an app that never stops passing through its next-tick q
   let churningUrl: string;
 
   beforeAll(async () => {
-    ({ child: churning, url: churningUrl } = await inspectable(TICK_CHURN));
+    ({ child: churning, url: churningUrl } = await inspectableNode(TICK_CHURN));
   });
   afterAll(() => {
     churning?.kill('SIGKILL');
