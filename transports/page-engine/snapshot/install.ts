@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import type { Page } from 'playwright-core';
+import { TransportError } from '../../contract/transport-error.js';
 import { REDACTED_VALUE } from '../../contract/window-driver.js';
 import { createGeometry } from './geometry.js';
 import { createLayout } from './layout.js';
@@ -55,8 +56,20 @@ export async function installEngine(page: Page): Promise<void> {
 }
 
 /**
+ * How often a read that met a document being replaced (a new window leaving about:blank for its page, a
+ * reload) is tried again on the document that replaced it.
+ */
+const REPLACED_DOCUMENT_TRIES = 4;
+/** How long a retry waits for the new document to be parsed before reading it anyway. */
+const NEW_DOCUMENT_WAIT_MS = 10_000;
+/** Playwright's messages for an evaluation whose document went away under it. */
+const DOCUMENT_REPLACED = /Execution context was destroyed|Cannot find context with specified id/;
+
+/**
  * Runs `inPage` against this document's engine, installing it first when the document has none.
  * `inPage` returns undefined to say "no engine here"; it must be self-contained (it runs in the page).
+ * A document replaced between two of these steps is read again once the new one is parsed; one that keeps
+ * being replaced is a PROTOCOL_ERROR saying so, never an unexpected error.
  */
 export async function withEngine<A, R>(
   page: Page,
@@ -64,10 +77,25 @@ export async function withEngine<A, R>(
   arg: A,
 ): Promise<R> {
   const args = { global: ENGINE_GLOBAL, arg };
-  const first = (await page.evaluate(inPage as never, args)) as R | undefined;
-  if (first !== undefined) return first;
-  await installEngine(page);
-  const second = (await page.evaluate(inPage as never, args)) as R | undefined;
-  if (second === undefined) throw new Error('the snapshot engine did not install in this document');
-  return second;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const first = (await page.evaluate(inPage as never, args)) as R | undefined;
+      if (first !== undefined) return first;
+      await installEngine(page);
+      const second = (await page.evaluate(inPage as never, args)) as R | undefined;
+      if (second !== undefined) return second;
+    } catch (error) {
+      if (!(error instanceof Error && DOCUMENT_REPLACED.test(error.message))) throw error;
+    }
+    if (attempt >= REPLACED_DOCUMENT_TRIES)
+      throw new TransportError(
+        'protocol',
+        `the window replaced its document ${attempt} times while it was being read`,
+        {
+          method: 'snapshot',
+          hint: 'The page is navigating or reloading; read it again once it has loaded (snapshot(waitFor: LOAD)).',
+        },
+      );
+    await page.waitForLoadState('domcontentloaded', { timeout: NEW_DOCUMENT_WAIT_MS }).catch(() => {});
+  }
 }
