@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { SubscriberQueue } from '../bounded/subscriber-queue.js';
 import { EventHub } from '../events/event-hub.js';
-import { assertApprover, assertMayWatchApprovals, type ClientIdentity } from './client-identity.js';
+import {
+  assertApprover,
+  assertMayWatchApprovals,
+  type ClientIdentity,
+  permissionsOf,
+} from './client-identity.js';
 import type { JsonObject, SessionInfo, TargetInfo } from './governed-request.js';
 import type { RuleRef } from './policy.js';
 import type { NonInteractiveMode } from './policy-spec.js';
@@ -228,7 +233,7 @@ export class ApprovalBroker {
    */
   subscribe(client: ClientIdentity, capacity?: number): SubscriberQueue<ApprovalEvent> {
     assertMayWatchApprovals(client, 'watch approval requests');
-    const hub = client.role === 'approver' ? this.#hub : this.#lookers;
+    const hub = permissionsOf(client.role).mayApprove ? this.#hub : this.#lookers;
     const queue = hub.subscribe('approval', capacity === undefined ? {} : { capacity });
     for (const { request } of this.#pending.values())
       queue.push({ state: 'PENDING', request, decidedBy: null, reason: null });

@@ -7,7 +7,7 @@ import { ErrorText } from './error-text.js';
 import { publishPendingApprovalCount } from './pending-count.js';
 import './approvals.css';
 
-export { onPendingApprovalCount, usePendingApprovalCount } from './pending-count.js';
+export { usePendingApprovalCount } from './pending-count.js';
 
 /**
  * The approval queue: every pending request with its evidence and a countdown, answer buttons for

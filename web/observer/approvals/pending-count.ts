@@ -14,7 +14,7 @@ export function publishPendingApprovalCount(count: number): void {
 }
 
 /** Calls `listener` with each new count; returns the function that stops it. */
-export function onPendingApprovalCount(listener: (count: number) => void): () => void {
+function onPendingApprovalCount(listener: (count: number) => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
