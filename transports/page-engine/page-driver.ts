@@ -121,9 +121,14 @@ export class PageDriver implements WindowDriver {
     options: ScreencastOptions,
     onFrame: (frame: ScreencastImage) => void,
   ): Promise<ScreencastHandle> {
-    return this.#health.guard('starting a screencast', RENDERER_READ_MS, () =>
-      startPageScreencast(this.page, options, onFrame),
-    );
+    const starting = startPageScreencast(this.page, options, onFrame);
+    return this.#health
+      .guard('starting a screencast', RENDERER_READ_MS, () => starting)
+      .catch((error) => {
+        // The guard gave up on a renderer that may still answer: a screencast that starts late must not run on.
+        starting.then((late) => late.stop()).catch(() => undefined);
+        throw error;
+      });
   }
 
   markSecret(key: number): Promise<void> {
