@@ -68,4 +68,24 @@ describe('request activity', () => {
     await watch.idle(NEVER_REACHED_MS);
     watch.end();
   });
+
+  it('keeps listening between watches, and a later watch still counts only its own requests', async () => {
+    const activity = new RequestActivity(page);
+    (await activity.watch()).end();
+    // Begun while no watch is open (listening lingers): no watch's.
+    await fetchInPage('/held/between');
+    await arrived('between');
+    const watch = await activity.watch();
+    await fetchInPage('/held/own');
+    await arrived('own');
+    await expect
+      .poll(() => watch.pending().map((request) => request.url), POLL)
+      .toEqual([`${server.origin()}/held/own`]);
+    answer('between');
+    const idle = watch.idle(NEVER_REACHED_MS);
+    answer('own');
+    await idle;
+    expect(watch.finished).toBe(1);
+    watch.end();
+  });
 });

@@ -15,6 +15,11 @@ const LONG_LIVED = new Set(['eventsource', 'websocket', 'media']);
 const MAX_WATCHED = 1_000;
 /** How long the page's own session may take to open and enable Network before the page's events are used. */
 const LISTEN_TIMEOUT_MS = 5_000;
+/**
+ * How long listening stays on after the last watch ends. Every action opens a watch, and enabling Network
+ * is a round trip to the renderer: an agent's next action, a moment later, finds it on and pays nothing.
+ */
+const LINGER_MS = 2_000;
 /** The watch reads request starts and ends only: no bodies buffered for it, no post data in its events. */
 const NO_BODY_BUFFERS = { maxTotalBufferSize: 0, maxResourceBufferSize: 0, maxPostDataSize: 1 };
 
@@ -94,10 +99,12 @@ export class RequestActivity {
   #lifecycle: Promise<void> = Promise.resolve();
   #session: Promise<CDPSession | null> | undefined;
   #listening: 'cdp' | 'events' | null = null;
+  #lingering: NodeJS.Timeout | undefined;
 
   constructor(page: Page) {
     this.#page = page;
     page.once('close', () => {
+      clearTimeout(this.#lingering);
       for (const watch of this.#watches) watch.wake();
     });
   }
@@ -106,13 +113,19 @@ export class RequestActivity {
   async watch(): Promise<RequestWatch> {
     const watch = new Watch((ended) => this.#release(ended));
     this.#watches.add(watch);
+    clearTimeout(this.#lingering);
+    // Already listening (a watch ended moments ago): nothing to ask the renderer, nothing to queue behind.
+    if (this.#listening) return watch;
     await this.#serially(() => this.#start());
     return watch;
   }
 
   #release(watch: Watch): void {
     this.#watches.delete(watch);
-    if (this.#watches.size === 0) void this.#serially(() => this.#stop());
+    if (this.#watches.size > 0) return;
+    clearTimeout(this.#lingering);
+    this.#lingering = setTimeout(() => void this.#serially(() => this.#stop()), LINGER_MS);
+    this.#lingering.unref();
   }
 
   #serially(step: () => Promise<void>): Promise<void> {
@@ -149,15 +162,17 @@ export class RequestActivity {
 
   async #stop(): Promise<void> {
     if (this.#watches.size > 0) return;
-    if (this.#listening === 'cdp') {
+    const was = this.#listening;
+    // Off before the renderer is told: a watch opened meanwhile queues a fresh start behind this stop.
+    this.#listening = null;
+    if (was === 'cdp') {
       const session = await this.#session;
       await session?.send('Network.disable').catch(() => undefined);
-    } else if (this.#listening === 'events') {
+    } else if (was === 'events') {
       this.#page.off('request', this.#onRequest);
       this.#page.off('requestfinished', this.#onRequestDone);
       this.#page.off('requestfailed', this.#onRequestDone);
     }
-    this.#listening = null;
   }
 
   /** The page's own session for this, opened once; null where it would hear nothing or cannot open. */
