@@ -23,6 +23,9 @@ const RUN_TIMEOUT_MS = 180_000;
 /** Every Nth line's latency is kept: enough for a p95, without the bench's own samples skewing the heap. */
 const LATENCY_SAMPLE_EVERY = 10;
 const POLL_MS = 20;
+/** Issue 18's targets: intake to one subscriber against the raw CDP rate, and fan-out to 50. */
+const INTAKE_TARGET_RATIO = 0.9;
+const FAN_OUT_TARGET_PER_SECOND = 20_000;
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
@@ -151,4 +154,22 @@ for (const run of runs) {
   console.log(
     `| ${run.fanOut} | ${run.delivered} | ${run.dropped} | ${run.unaccounted} | ${run.errors} | ${Math.round(run.delivered / run.seconds)} | ${Math.round(lines)} | ${(lines / reference).toFixed(2)}x | ${run.latency.median.toFixed(0)} | ${run.latency.p95.toFixed(0)} | ${run.gatewayCpu.toFixed(1)} | ${(run.loopBusy * 100).toFixed(0)}% | ${run.cpuMicrosPerDelivery.toFixed(1)} | ${run.heapBefore.toFixed(1)} → ${run.heapAfter.toFixed(1)} |`,
   );
+}
+
+const verdict = (met: boolean) => (met ? 'PASS' : 'MISS');
+for (const run of runs) {
+  const lines = (run.delivered + run.dropped) / run.fanOut / run.seconds;
+  const perSecond = run.delivered / run.seconds;
+  const losses = `${run.dropped} dropped, ${run.unaccounted} unaccounted, ${run.errors} errors`;
+  if (run.fanOut === 1) {
+    const ratio = lines / reference;
+    console.log(
+      `\nIntake to 1 subscriber: ${Math.round(lines)} lines/s = ${ratio.toFixed(2)}x raw CDP (target >= ${INTAKE_TARGET_RATIO}x): ${verdict(ratio >= INTAKE_TARGET_RATIO)}; ${losses}`,
+    );
+  }
+  if (run.fanOut === 50) {
+    console.log(
+      `\nFan-out to 50 subscribers: ${Math.round(perSecond)} deliveries/s (target >= ${FAN_OUT_TARGET_PER_SECOND}/s): ${verdict(perSecond >= FAN_OUT_TARGET_PER_SECOND)}; ${losses}`,
+    );
+  }
 }

@@ -106,14 +106,10 @@ function rendererMessage(
   windowId: string,
   frame: CallFrame | undefined,
 ): ConsoleMessage {
-  return {
-    time: new Date(timestamp),
-    type,
-    text,
-    source: 'RENDERER',
-    windowId,
-    ...(frame?.url ? { location: `${frame.url}:${frame.lineNumber}:${frame.columnNumber}` } : {}),
-  };
+  const time = new Date(timestamp);
+  if (!frame?.url) return { time, type, text, source: 'RENDERER', windowId };
+  const location = `${frame.url}:${frame.lineNumber}:${frame.columnNumber}`;
+  return { time, type, text, source: 'RENDERER', windowId, location };
 }
 
 /** Workers log on their own sessions, which the page's does not see; Playwright's events carry them. */
@@ -129,6 +125,9 @@ function followWorkers(page: Page, windowId: string, deliver: DeliverConsole): v
  * preview (server/chromium/crExecutionContext.ts renderPreview, as a JSHandle keeps it), joined by spaces.
  */
 export function consoleText(args: readonly RemoteArg[]): string {
+  // Most lines are one string: no array to build and join for those.
+  const first = args[0];
+  if (args.length === 1 && first?.type === 'string') return String(first.value);
   return args.map(argText).join(' ');
 }
 
