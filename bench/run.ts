@@ -12,6 +12,7 @@ const BENCHES = [
   'attach.ts',
   'network-capture.ts',
   'outline-size.ts',
+  'snapshot-scale.ts',
   'atspi-snapshot.ts',
   'screencast.ts',
   'mcp-form.ts',

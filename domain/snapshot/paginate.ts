@@ -34,6 +34,7 @@ export function paginate(snapshot: Snapshot, request: PageRequest): Page {
   if (!(budget >= 1))
     throw new StagegraphError('BAD_INPUT', `budgetTokens must be >= 1, got ${request.budgetTokens}.`);
   const start = request.after == null ? 0 : decodeCursor(snapshot, request.after) + 1;
+  if (budget === Number.POSITIVE_INFINITY) return unbudgeted(snapshot, request, start, first);
   const nodes: SnapshotNode[] = [];
   let estimatedTokens = 0;
   let truncated = false;
@@ -54,6 +55,26 @@ export function paginate(snapshot: Snapshot, request: PageRequest): Page {
     hasMore: index < snapshot.nodes.length,
     truncated,
     estimatedTokens,
+  };
+}
+
+/**
+ * A page no budget bounds: its estimate is priced only when read, since pricing every node of a large
+ * page costs as much as answering it, and most reads never select `estimatedTokens`.
+ */
+function unbudgeted(snapshot: Snapshot, request: PageRequest, start: number, first: number): Page {
+  const end = Math.min(snapshot.nodes.length, start + first);
+  const nodes = snapshot.nodes.slice(start, Math.max(start, end));
+  let estimated: number | undefined;
+  return {
+    nodes,
+    endCursor: nodes.length > 0 ? encodeCursor(snapshot.id, end - 1) : (request.after ?? null),
+    hasMore: end < snapshot.nodes.length,
+    truncated: false,
+    get estimatedTokens() {
+      estimated ??= nodes.reduce((sum, node) => sum + estimatePageNodeTokens(snapshot, node, request), 0);
+      return estimated;
+    },
   };
 }
 

@@ -303,7 +303,10 @@ export function createNames(roles: Roles, visibility: Visibility, layout: Layout
     const native = normalize(nativeName(element, traversal));
     if (native) return { name: native, source: FROM_OTHER };
     if (roles.nameFromContent(role)) {
-      const content = normalize(contentText(element, traversal));
+      // An ancestor's name (a row's) has read this content already: when it found text, that text is the
+      // content this name reads (the steps before content are the same ones, and none of them applied).
+      const known = embeddedValue(element) === null ? contentCache.get(element) : undefined;
+      const content = known?.trim() ? normalize(known) : normalize(contentText(element, traversal));
       if (content) return { name: content, source: FROM_CONTENT };
     }
     if (!attributed) return { name: '', source: FROM_OTHER };
