@@ -2,6 +2,7 @@
 import type { Page } from 'playwright-core';
 import { TransportError } from '../../contract/transport-error.js';
 import { REDACTED_VALUE } from '../../contract/window-driver.js';
+import { createWire } from './encoding.js';
 import { createGeometry } from './geometry.js';
 import { createLayout } from './layout.js';
 import { createNames } from './names.js';
@@ -42,7 +43,8 @@ const INSTALLER = `(() => {
   const geometry = (${createGeometry})();
   const registry = (${createRegistry})();
   const textRuns = (${createTextRuns})(registry, layout);
-  const walker = (${createWalker})(roles, names, states, visibility, textRuns, geometry, registry, ${JSON.stringify(REDACTED_VALUE)});
+  const wire = (${createWire})();
+  const walker = (${createWalker})(roles, names, states, visibility, textRuns, geometry, registry, ${JSON.stringify(REDACTED_VALUE)}, wire);
   const source = (${createSource})(registry, states, ${JSON.stringify(REDACTED_VALUE)});
   Object.defineProperty(window, ${JSON.stringify(ENGINE_GLOBAL)}, {
     value: { walker, source, root: document.documentElement },

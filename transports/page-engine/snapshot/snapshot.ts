@@ -2,20 +2,11 @@
 import type { ElementHandle, Page } from 'playwright-core';
 import { StagegraphError } from '../../../errors/stagegraph-error.js';
 import type { RawSnapshot, ResolvedNode, SnapshotRequest } from '../../contract/window-driver.js';
-import { decodeNode, type NodeTuple } from './encoding.js';
+import { decodeNode, decodeWire, type NodeTuple } from './encoding.js';
 import { ENGINE_GLOBAL, type Engine, withEngine } from './install.js';
 
 /** The engine of this document, inlined into each in-page function (they cannot share code at run time). */
 type Host = Record<string, Engine | undefined>;
-
-interface EncodedSnapshot {
-  readonly stale?: true;
-  readonly documentId: string;
-  readonly url: string;
-  readonly title: string;
-  readonly detached: number[];
-  readonly nodes: NodeTuple[];
-}
 
 /** Reads the page's document (or the `within` subtree) as accessibility nodes in pre-order. */
 export async function snapshotDocument(page: Page, request: SnapshotRequest): Promise<RawSnapshot> {
@@ -33,7 +24,7 @@ export async function snapshotDocument(page: Page, request: SnapshotRequest): Pr
       bounds: request.bounds,
     },
   );
-  const encoded = JSON.parse(json) as EncodedSnapshot;
+  const encoded = decodeWire(json);
   if (encoded.stale) {
     throw new StagegraphError(
       'REF_STALE',
@@ -44,7 +35,7 @@ export async function snapshotDocument(page: Page, request: SnapshotRequest): Pr
     documentId: encoded.documentId,
     url: encoded.url,
     title: encoded.title,
-    nodes: encoded.nodes.map(decodeNode),
+    nodes: encoded.nodes,
     detached: encoded.detached,
   };
 }

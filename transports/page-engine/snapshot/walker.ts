@@ -6,6 +6,7 @@ import type { Roles } from './roles.js';
 import type { States } from './states.js';
 import type { Run, TextRuns } from './text-runs.js';
 import type { Visibility } from './visibility.js';
+import type { Wire } from './encoding.js';
 
 /** What the Node side asks of one walk (window-driver's SnapshotRequest). */
 export interface WalkRequest {
@@ -32,6 +33,7 @@ export function createWalker(
   geometry: Geometry,
   registry: Registry,
   redactedValue: string,
+  wire: Wire,
 ) {
   const INTERACTIVE_FLAG = 1;
   const SECRET_FLAG = 2;
@@ -299,13 +301,18 @@ export function createWalker(
     return walk.out;
   }
 
-  /** The snapshot as a JSON string: { documentId, url, title, detached, nodes: tuples }. */
+  /** The snapshot as wire text (encoding.ts): a header { documentId, url, title, detached }, then records. */
   function snapshot(request: WalkRequest): string {
     const out = nodes(request);
     if (!out) return JSON.stringify({ stale: true, documentId: registry.documentId });
+    return encodeSnapshot(out);
+  }
+
+  /** Tuples of a whole walk as snapshot() sends them, with the keys detached since the last call. */
+  function encodeSnapshot(tuples: readonly unknown[]): string {
     const { documentId } = registry;
     const detached = registry.takeDetached();
-    return JSON.stringify({ documentId, url: location.href, title: document.title, detached, nodes: out });
+    return wire.snapshot({ documentId, url: location.href, title: document.title, detached }, tuples);
   }
 
   /** One element as the walker would describe it (its parent: the nearest ancestor the walker emits). */
@@ -326,6 +333,7 @@ export function createWalker(
 
   return {
     snapshot,
+    encodeSnapshot,
     nodes,
     describe,
     elementFor,
