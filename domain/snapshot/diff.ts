@@ -2,6 +2,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { Bounds } from '../../transports/contract/transport.js';
 import type { NodeState, SnapshotRequest } from '../../transports/contract/window-driver.js';
 import type { Snapshot, SnapshotNode } from './snapshot.js';
+import { type SnapshotSplices, splicesOf } from './snapshot-splices.js';
 
 export interface DiffOptions {
   /**
@@ -82,6 +83,9 @@ export function diff(previous: Snapshot, next: Snapshot, options: DiffOptions = 
         details: { previousScope: previous.scope, nextScope: next.scope },
       },
     );
+  const spliced = splicesOf(next);
+  if (spliced?.base === previous)
+    return { ...base, documentReplaced: false, ...splicedChanges(spliced, next, options) };
   const added: SnapshotNode[] = [];
   const changed: ChangedNode[] = [];
   for (const node of next.nodes) {
@@ -95,6 +99,44 @@ export function diff(previous: Snapshot, next: Snapshot, options: DiffOptions = 
   }
   const removed = previous.nodes.filter((node) => next.node(node.ref) === undefined).map(removedOf);
   return { ...base, documentReplaced: false, added, removed, changed };
+}
+
+/**
+ * The same lists for a snapshot the ref store made from `previous` by splicing: every node outside the
+ * splices is the very object `previous` holds, and no ref outside them occurs inside, so only the
+ * replaced ranges are compared (a ref may move from one range to another, hence one map across them).
+ */
+function splicedChanges(
+  { base: previous, splices }: SnapshotSplices,
+  next: Snapshot,
+  options: DiffOptions,
+): Pick<SnapshotDiff, 'added' | 'removed' | 'changed'> {
+  const before = new Map<string, SnapshotNode>();
+  const after = new Set<string>();
+  for (const splice of splices) {
+    for (let index = splice.from; index < splice.from + splice.removed; index += 1) {
+      const node = previous.nodes[index]!;
+      before.set(node.ref, node);
+    }
+    for (let index = splice.at; index < splice.at + splice.inserted; index += 1)
+      after.add(next.nodes[index]!.ref);
+  }
+  const added: SnapshotNode[] = [];
+  const changed: ChangedNode[] = [];
+  for (const splice of splices)
+    for (let index = splice.at; index < splice.at + splice.inserted; index += 1) {
+      const node = next.nodes[index]!;
+      const old = before.get(node.ref);
+      if (!old) {
+        added.push(node);
+        continue;
+      }
+      const changes = changesOf(old, node, options.bbox ?? false);
+      if (changes) changed.push({ ref: node.ref, node, changes, before: valuesOf(old, changes) });
+    }
+  const removed: RemovedNode[] = [];
+  for (const node of before.values()) if (!after.has(node.ref)) removed.push(removedOf(node));
+  return { added, removed, changed };
 }
 
 function removedOf({ ref, role, name }: SnapshotNode): RemovedNode {

@@ -1,11 +1,19 @@
 import type { SimilarRef } from '../../errors/stagegraph-error.js';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { RawSnapshot, ResolvedNode, SnapshotRequest } from '../../transports/contract/window-driver.js';
+import type {
+  RawNode,
+  RawSnapshot,
+  RawSplice,
+  ResolvedNode,
+  SnapshotRequest,
+} from '../../transports/contract/window-driver.js';
 import { type FingerprintSource, fingerprint } from './fingerprint.js';
 import { missingRefError, otherWindowError, staleRefError } from './ref-errors.js';
 import { similarRefs, type Wanted } from './similar.js';
 import { Snapshot, type SnapshotNode, toSnapshotNode } from './snapshot.js';
+import { noteSplices } from './snapshot-splices.js';
 import { TwinPool } from './twin-pool.js';
+import { type Reconciled, type RefEntry, WindowRefs } from './window-refs.js';
 
 /**
  * Refs remembered per window, live and stale together. Twice the 50,000-node bench page: a whole snapshot
@@ -39,43 +47,6 @@ export interface RefStoreOptions {
   readonly now?: () => Date;
 }
 
-interface RefEntry extends FingerprintSource {
-  readonly ref: string;
-  readonly windowId: string;
-  readonly documentId: string;
-  key: number;
-  /**
-   * Detached: its element left the document; it waits in the pool for a twin and reads as stale.
-   * Forgotten: evicted, so pool slots still holding it are dead.
-   */
-  status: 'live' | 'detached' | 'forgotten';
-  /** Its fingerprint as it stood when it was detached: the pool bucket it waits in. */
-  print: string | null;
-  role: string;
-  name: string;
-  parentRef: string | null;
-  /** Sequence number of the last snapshot that showed it, and its index there: the order twins pair in. */
-  seenIn: number;
-  seenAt: number;
-}
-
-class WindowRefs {
-  documentId: string | null = null;
-  /** Refs of the current document by key, live or detached (a detached key may come back). */
-  readonly byKey = new Map<number, RefEntry>();
-  /** Stale refs (detached, or of a replaced document) in the order they went stale: evicted first. */
-  readonly retired = new Set<string>();
-  /** Detached refs of the current document awaiting a twin. */
-  readonly pool: TwinPool<RefEntry>;
-  refCount = 0;
-  seq = 0;
-  readonly recent: Snapshot[] = [];
-
-  constructor() {
-    this.pool = new TwinPool((entry) => entry.status === 'detached' && entry.documentId === this.documentId);
-  }
-}
-
 /**
  * A session's refs: short names (`e1`, `e2`, ...) for elements, unique across the session's windows and
  * never reused, that survive re-renders. The walker names elements by per-document keys; a re-render
@@ -95,33 +66,28 @@ export class RefStore {
     this.#now = options.now ?? (() => new Date());
   }
 
-  /** Reconciles a walker's snapshot of `windowId` with the refs known so far and keeps the result. */
+  /**
+   * Reconciles a walker's snapshot of `windowId` with the refs known so far and keeps the result. A
+   * snapshot the transport made from the one recorded last by replacing a few ranges (`raw.incremental`)
+   * is reconciled range by range, every other node kept as it was: the same refs as a whole pass, at the
+   * cost of the change.
+   */
   record(windowId: string, raw: RawSnapshot, scope: SnapshotRequest = {}): Snapshot {
     const w = this.#window(windowId);
     const last = w.recent.at(-1);
+    const splices =
+      raw.incremental && last && w.lastRaw === raw.incremental.base && w.documentId === raw.documentId
+        ? raw.incremental.splices
+        : null;
     if (w.documentId !== raw.documentId) this.#replaceDocument(w, raw.documentId);
     this.#detach(w, raw.detached);
     const seq = ++w.seq;
-    const indexOfKey = new Map<number, number>();
-    const childLists: string[][] = new Array(raw.nodes.length);
-    const nodes: SnapshotNode[] = new Array(raw.nodes.length);
-    for (let index = 0; index < raw.nodes.length; index += 1) {
-      const rawNode = raw.nodes[index]!;
-      const { key, role, name } = rawNode;
-      const parentIndex = rawNode.parent === null ? undefined : indexOfKey.get(rawNode.parent);
-      const parentRef = parentIndex === undefined ? null : nodes[parentIndex]!.ref;
-      const entry =
-        this.#known(w, key) ?? this.#newcomer(w, windowId, raw.documentId, key, { role, name, parentRef });
-      entry.role = role;
-      entry.name = name;
-      entry.parentRef = parentRef;
+    const { nodes, entries } =
+      splices && last ? this.#spliced(w, windowId, raw, last, splices) : this.#reconciled(w, windowId, raw);
+    for (let index = 0; index < entries.length; index += 1) {
+      const entry = entries[index] as RefEntry;
       entry.seenIn = seq;
       entry.seenAt = index;
-      indexOfKey.set(key, index);
-      const childRefs: string[] = [];
-      childLists[index] = childRefs;
-      if (parentIndex !== undefined) childLists[parentIndex]!.push(entry.ref);
-      nodes[index] = toSnapshotNode(rawNode, entry.ref, parentRef, childRefs);
     }
     const snapshot = new Snapshot(
       {
@@ -137,10 +103,103 @@ export class RefStore {
       },
       nodes,
     );
+    if (splices && last) noteSplices(snapshot, { base: last, splices });
+    w.lastRaw = raw;
+    w.lastEntries = entries;
     w.recent.push(snapshot);
     if (w.recent.length > RECENT_SNAPSHOTS_PER_WINDOW) w.recent.shift();
     this.#evict(w, seq);
     return snapshot;
+  }
+
+  /** Every node of the snapshot through the store, in document order. */
+  #reconciled(w: WindowRefs, windowId: string, raw: RawSnapshot): Reconciled {
+    const indexOfKey = new Map<number, number>();
+    const childLists: string[][] = new Array(raw.nodes.length);
+    const nodes: SnapshotNode[] = new Array(raw.nodes.length);
+    const entries: RefEntry[] = new Array(raw.nodes.length);
+    for (let index = 0; index < raw.nodes.length; index += 1) {
+      const rawNode = raw.nodes[index]!;
+      const parentIndex = rawNode.parent === null ? undefined : indexOfKey.get(rawNode.parent);
+      const parentRef = parentIndex === undefined ? null : nodes[parentIndex]!.ref;
+      const entry = this.#reconcile(w, windowId, raw.documentId, rawNode, parentRef);
+      indexOfKey.set(rawNode.key, index);
+      const childRefs: string[] = [];
+      childLists[index] = childRefs;
+      if (parentIndex !== undefined) childLists[parentIndex]!.push(entry.ref);
+      nodes[index] = toSnapshotNode(rawNode, entry.ref, parentRef, childRefs);
+      entries[index] = entry;
+    }
+    return { nodes, entries };
+  }
+
+  /**
+   * The last snapshot's nodes with the splices' ranges reconciled afresh. A node outside them is unchanged
+   * and live (its element neither moved nor left: the transport walked again wherever one did), so its
+   * entry and node carry over; splices come in document order, so twins pair as in a whole pass.
+   */
+  #spliced(
+    w: WindowRefs,
+    windowId: string,
+    raw: RawSnapshot,
+    last: Snapshot,
+    splices: readonly RawSplice[],
+  ): Reconciled {
+    const nodes: SnapshotNode[] = [];
+    const entries: RefEntry[] = [];
+    let cursor = 0;
+    const carry = (end: number) => {
+      for (let index = cursor; index < end; index += 1) {
+        nodes.push(last.nodes[index]!);
+        entries.push(w.lastEntries[index]!);
+      }
+    };
+    for (const splice of splices) {
+      carry(splice.from);
+      // One node replacing one keeps its children (an ancestor described again); a subtree brings its own.
+      const kept = splice.removed === 1 && splice.inserted === 1 ? last.nodes[splice.from]!.childRefs : null;
+      const indexOfKey = new Map<number, number>();
+      const childLists = new Map<number, string[]>();
+      for (let at = splice.at; at < splice.at + splice.inserted; at += 1) {
+        const rawNode = raw.nodes[at]!;
+        const parent = rawNode.parent;
+        const parentIndex = parent === null ? undefined : indexOfKey.get(parent);
+        const parentRef =
+          parent === null
+            ? null
+            : parentIndex === undefined
+              ? (w.byKey.get(parent)?.ref ?? null)
+              : nodes[parentIndex]!.ref;
+        const entry = this.#reconcile(w, windowId, raw.documentId, rawNode, parentRef);
+        const index = nodes.length;
+        indexOfKey.set(rawNode.key, index);
+        const childRefs: string[] = kept ? (kept as string[]) : [];
+        childLists.set(index, childRefs);
+        if (parentIndex !== undefined) childLists.get(parentIndex)!.push(entry.ref);
+        nodes.push(toSnapshotNode(rawNode, entry.ref, parentRef, childRefs));
+        entries.push(entry);
+      }
+      cursor = splice.from + splice.removed;
+    }
+    carry(last.nodes.length);
+    return { nodes, entries };
+  }
+
+  /** The entry of one node of a new snapshot: known by key, a detached twin, or a fresh ref. */
+  #reconcile(
+    w: WindowRefs,
+    windowId: string,
+    documentId: string,
+    rawNode: RawNode,
+    parentRef: string | null,
+  ): RefEntry {
+    const { key, role, name } = rawNode;
+    const entry =
+      this.#known(w, key) ?? this.#newcomer(w, windowId, documentId, key, { role, name, parentRef });
+    entry.role = role;
+    entry.name = name;
+    entry.parentRef = parentRef;
+    return entry;
   }
 
   /**

@@ -66,6 +66,25 @@ export interface RawSnapshot {
    * lets the ref store tell "re-rendered" (gone, and a twin appeared) from "out of this snapshot's scope".
    */
   readonly detached: readonly number[];
+  /**
+   * Set when this snapshot was made from `base` (the transport's previous read of the same document and
+   * scope) by replacing only `splices`: the ref store and the diff then cost the change, not the page.
+   */
+  readonly incremental?: {
+    readonly base: RawSnapshot;
+    readonly splices: readonly RawSplice[];
+  };
+}
+
+/**
+ * `removed` nodes of the base from index `from` were replaced by `inserted` nodes from index `at` of the
+ * new snapshot; splices are in document order and do not overlap, and every node outside them is equal.
+ */
+export interface RawSplice {
+  readonly from: number;
+  readonly removed: number;
+  readonly at: number;
+  readonly inserted: number;
 }
 
 export interface SnapshotRequest {

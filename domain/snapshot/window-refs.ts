@@ -1,0 +1,52 @@
+import type { RawSnapshot } from '../../transports/contract/window-driver.js';
+import type { FingerprintSource } from './fingerprint.js';
+import type { Snapshot, SnapshotNode } from './snapshot.js';
+import { TwinPool } from './twin-pool.js';
+
+/** What the ref store keeps per window, and per ref: the state behind ref-store.ts. */
+
+export interface RefEntry extends FingerprintSource {
+  readonly ref: string;
+  readonly windowId: string;
+  readonly documentId: string;
+  key: number;
+  /**
+   * Detached: its element left the document; it waits in the pool for a twin and reads as stale.
+   * Forgotten: evicted, so pool slots still holding it are dead.
+   */
+  status: 'live' | 'detached' | 'forgotten';
+  /** Its fingerprint as it stood when it was detached: the pool bucket it waits in. */
+  print: string | null;
+  role: string;
+  name: string;
+  parentRef: string | null;
+  /** Sequence number of the last snapshot that showed it, and its index there: the order twins pair in. */
+  seenIn: number;
+  seenAt: number;
+}
+
+export interface Reconciled {
+  readonly nodes: SnapshotNode[];
+  /** Each node's entry, by index. */
+  readonly entries: RefEntry[];
+}
+
+export class WindowRefs {
+  documentId: string | null = null;
+  /** Refs of the current document by key, live or detached (a detached key may come back). */
+  readonly byKey = new Map<number, RefEntry>();
+  /** Stale refs (detached, or of a replaced document) in the order they went stale: evicted first. */
+  readonly retired = new Set<string>();
+  /** Detached refs of the current document awaiting a twin. */
+  readonly pool: TwinPool<RefEntry>;
+  refCount = 0;
+  seq = 0;
+  readonly recent: Snapshot[] = [];
+  /** The walker's snapshot the latest one was recorded from, and each of its nodes' entries. */
+  lastRaw: RawSnapshot | null = null;
+  lastEntries: RefEntry[] = [];
+
+  constructor() {
+    this.pool = new TwinPool((entry) => entry.status === 'detached' && entry.documentId === this.documentId);
+  }
+}
