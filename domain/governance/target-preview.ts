@@ -41,6 +41,8 @@ export interface PreviewRequest {
   readonly subject?: JsonValue | null;
   /** For trays: the event it emits. */
   readonly event?: string | null;
+  /** Read what is acted on anew rather than from what the session last read (a retry after a change). */
+  readonly fresh?: boolean;
 }
 
 /** What the policy is shown, and how to reach the element again for an approver's screenshot. */
@@ -97,9 +99,15 @@ export async function previewOperation(
       ...request,
       timeoutMs: Math.max(0, waitMs),
     });
-    const withWindow = { ...info, windowTitle: window.title, windowUrl: window.url };
+    // The window was picked without asking its renderer; its current title is asked beside the target's
+    // resolution, so the policy sees the title as it is and the click pays no round trip of its own for it.
+    const current = session.currentWindow(window).catch(() => window);
+    const [now, located] = await Promise.all([
+      current,
+      query ? driver.locate(query, Math.max(0, waitMs)).catch(() => null) : null,
+    ]);
+    const withWindow = { ...info, windowTitle: now.title, windowUrl: now.url };
     if (!query) return { session: withWindow, target: null, element: null };
-    const located = await driver.locate(query, Math.max(0, waitMs)).catch(() => null);
     if (!located)
       return {
         session: withWindow,

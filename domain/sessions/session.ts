@@ -184,11 +184,36 @@ export class Session {
     return this.isLive && this.#transport.window(windowId) !== undefined;
   }
 
-  /** The window `windowId`, or the active window when none is named, with the driver of its document. */
-  /** The window `windowId`, or the active window when none is named, as listed: its renderer need not be driven. */
+  /**
+   * The window `windowId`, or the active window when none is named, as listed: its title asked of its
+   * renderer now (only that window's).
+   */
   async findWindow(windowId?: string | null): Promise<SessionWindow> {
     this.assertLive();
-    const windows = await this.windows();
+    const picked = this.#pick(await this.#knownWindows(), windowId);
+    const current = await this.#transport.describeWindow?.(picked.id);
+    if (current) return { ...current, sessionId: this.id };
+    // Closed since it was picked, or a transport whose listing is already live.
+    return this.#transport.describeWindow ? this.#pick(await this.#knownWindows(), windowId) : picked;
+  }
+
+  /**
+   * A window as it is now, title included, where `window` was picked without asking its renderer (the
+   * window an operation acts in): what the policy is shown. Closed meanwhile: the window as it was.
+   */
+  async currentWindow(window: SessionWindow): Promise<SessionWindow> {
+    const current = await this.#transport.describeWindow?.(window.id);
+    return current ? { ...current, sessionId: this.id } : window;
+  }
+
+  /** The open windows without asking any renderer where the transport can (titles as last read). */
+  async #knownWindows(): Promise<SessionWindow[]> {
+    const known = this.#transport.knownWindows?.();
+    if (!known) return this.windows();
+    return this.isLive ? known.map((window) => ({ ...window, sessionId: this.id })) : [];
+  }
+
+  #pick(windows: readonly SessionWindow[], windowId?: string | null): SessionWindow {
     const window = windowId
       ? windows.find((candidate) => candidate.id === windowId)
       : (windows.find((candidate) => candidate.id === this.#activeWindowId) ?? windows[0]);
@@ -205,9 +230,13 @@ export class Session {
     );
   }
 
-  /** The window `windowId`, or the active window when none is named, with the driver of its document. */
+  /**
+   * The window `windowId`, or the active window when none is named, with the driver of its document. Picked
+   * without a round trip to any renderer: its title is the last one read (currentWindow() asks).
+   */
   async window(windowId?: string | null): Promise<{ window: SessionWindow; driver: WindowDriver }> {
-    const window = await this.findWindow(windowId);
+    this.assertLive();
+    const window = this.#pick(await this.#knownWindows(), windowId);
     const driver = this.#transport.window(window.id);
     if (driver) return { window, driver };
     if (!this.capabilities.SNAPSHOT) {

@@ -229,6 +229,13 @@ export interface TransportSession {
   readonly endpoint?: string;
   /** Open windows in the order they opened, with live titles and urls. */
   windows(): Promise<WindowInfo[]>;
+  /**
+   * Open windows in the order they opened, known without asking any renderer: ids and urls current,
+   * titles as last read. Where absent, windows() is used to pick a window for an operation.
+   */
+  knownWindows?(): WindowInfo[];
+  /** One open window with its live title and url, asking only that window; undefined when not open. */
+  describeWindow?(windowId: string): Promise<WindowInfo | undefined>;
   bounds(windowId: string): Promise<Bounds | null>;
   focusedWindowId(): Promise<string | null>;
   bringToFront(windowId: string): Promise<void>;

@@ -4,6 +4,11 @@ import { RENDERER_PROBE_MS } from './renderer-health.js';
 /** The last title each page answered with: what a page that does not answer is described by. */
 const lastTitles = new WeakMap<Page, string>();
 
+/** The title a page last answered with, without asking it: '' before its first answer. */
+export function lastKnownTitle(page: Page): string {
+  return lastTitles.get(page) ?? '';
+}
+
 /**
  * A page's title, bounded: Playwright asks the renderer, and a stopped or hung renderer never answers,
  * which would stall every window listing and every action's window lookup behind it (the fault suite's

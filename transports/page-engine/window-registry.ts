@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { WindowInfo } from '../contract/transport.js';
-import { pageTitle } from './page-title.js';
+import { lastKnownTitle, pageTitle } from './page-title.js';
 
 /**
  * Gives each page a session-scoped id (`w1`, `w2`, ...) that never changes or gets reused, so a client can
@@ -40,6 +40,20 @@ export class WindowRegistry {
   /** Open pages in the order they opened. */
   entries(): [string, Page][] {
     return [...this.#pages.entries()];
+  }
+
+  /**
+   * Open windows without a round trip to any renderer: ids and urls are current (Playwright follows every
+   * navigation), titles are the last each page answered with. What picks a window for an operation.
+   */
+  known(): WindowInfo[] {
+    return this.entries().map(([id, page]) => ({ id, title: lastKnownTitle(page), url: page.url() }));
+  }
+
+  /** One open window with its current title, asked of that page only; undefined when it is not open. */
+  async describe(id: string): Promise<WindowInfo | undefined> {
+    const page = this.#pages.get(id);
+    return page && describePage(id, page);
   }
 }
 

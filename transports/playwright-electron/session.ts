@@ -106,6 +106,14 @@ export class PlaywrightElectronSession implements TransportSession {
     return Promise.all(this.#windows.entries().map(([id, page]) => describePage(id, page)));
   }
 
+  knownWindows(): WindowInfo[] {
+    return this.#windows.known();
+  }
+
+  describeWindow(windowId: string): Promise<WindowInfo | undefined> {
+    return this.#windows.describe(windowId);
+  }
+
   async bounds(windowId: string): Promise<Bounds | null> {
     const page = this.#windows.page(windowId);
     if (!page) return null;
