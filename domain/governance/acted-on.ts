@@ -14,11 +14,9 @@ export type ActedOnPreviewer = (session: Session | null, request: PreviewRequest
 
 /** Every kind but page elements, which the window's target engine resolves (target-preview.ts). */
 export const ACTED_ON_PREVIEWERS: Readonly<Record<Exclude<ActedOnKind, 'element'>, ActedOnPreviewer>> = {
-  menuItem: async (session, { subject }) => {
+  menuItem: async (session, { subject, fresh }) => {
     const path = strings(subject);
-    const item = await read(session, async (live) =>
-      findMenuItem((await live.native.applicationMenu()) ?? [], path),
-    );
+    const item = await read(session, (live) => live.native.previewMenuItem(path, fresh === true));
     return menuItemInfo('menuItem', path, item, null);
   },
   contextMenuItem: async (session, { subject }) => {

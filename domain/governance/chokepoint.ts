@@ -1,6 +1,6 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { AuditEffect, AuditOutcome, EvidenceHash } from '../audit/audit-record.js';
-import type { PreviewedTarget } from '../interaction/handover.js';
+import { type PreviewedTarget, PreviewOutdated } from '../interaction/handover.js';
 import type { ApprovalResult, ApprovalScreenshot } from './approval-broker.js';
 import type { ClientIdentity } from './client-identity.js';
 import { effectOf } from './effect-summary.js';
@@ -98,13 +98,19 @@ export function governMutation<T>(
 /** Runs the mutation, given the target the chokepoint resolved when it may be reused as it is. */
 export type MutationRun<T> = (previewed: PreviewedTarget | null) => Promise<T> | T;
 
-async function governed<T>(governance: Governance, call: MutationCall, run: MutationRun<T>): Promise<T> {
+/** `fresh`: the second pass after the first one's preview proved outdated (PreviewOutdated). */
+async function governed<T>(
+  governance: Governance,
+  call: MutationCall,
+  run: MutationRun<T>,
+  fresh = false,
+): Promise<T> {
   const started = performance.now();
   const { operation } = call;
   const { audit, broker, redactor } = governance;
   if (audit.failure) throw audit.failure;
   // Refused floods are not recorded: a client could otherwise grow the log at wire speed.
-  governance.limiter.take(call.client.id);
+  if (!fresh) governance.limiter.take(call.client.id);
   const policy = governance.policy;
   const args = plainJson(call.args);
   const observer = call.client.role === 'observer';
@@ -112,7 +118,7 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
   const preview =
     operation.answersApproval || observer
       ? NO_PREVIEW
-      : await previewOperation(governance.sessions, previewRequestOf(operation, args));
+      : await previewOperation(governance.sessions, { ...previewRequestOf(operation, args), fresh });
   const request: GovernedRequest = {
     operation: operation.name,
     kind: 'mutation',
@@ -234,6 +240,9 @@ async function governed<T>(governance: Governance, call: MutationCall, run: Muta
     // Reused only when nothing waited in between: after a person's answer the page may have moved on.
     result = await run(verdict.decision === 'ALLOW' ? preview.element : null);
   } catch (error) {
+    // What was decided on had changed by the time the operation checked it, and nothing was done: decide
+    // again on what is there now. Only the decision made on what was acted on is recorded.
+    if (error instanceof PreviewOutdated && !fresh) return governed(governance, call, run, true);
     await record('failed', codeOf(error));
     throw error;
   }

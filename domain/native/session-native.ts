@@ -2,6 +2,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type {
   DialogRule,
   EvalOutcome,
+  ExpectedMenuItem,
   IpcInvocation,
   MenuInvocation,
   NativeMenuItem,
@@ -13,6 +14,7 @@ import type {
 } from '../../transports/contract/native.js';
 import type { TransportEvent, TransportSession } from '../../transports/contract/transport.js';
 import type { EventHub } from '../events/event-hub.js';
+import { PreviewOutdated } from '../interaction/handover.js';
 import { notInstrumentedActions, type SessionFacts } from '../sessions/next-actions.js';
 import type { SessionTopics } from '../sessions/session-event.js';
 import { type IpcCapture, IpcLog, MAX_IPC_CHANNELS } from './ipc-log.js';
@@ -41,6 +43,10 @@ export class SessionNative {
   readonly #transport: TransportSession;
   readonly #hub: EventHub<SessionTopics>;
   readonly #assertLive: () => void;
+  /** The application menu as last read; undefined until read, and after it was found changed. */
+  #menu: NativeMenuItem[] | null | undefined;
+  /** What each menu path's preview showed the policy, by path, until its invoke checks it. */
+  readonly #shown = new Map<string, ExpectedMenuItem>();
 
   constructor(
     session: SessionFacts,
@@ -76,16 +82,40 @@ export class SessionNative {
     return true;
   }
 
-  applicationMenu(): Promise<NativeMenuItem[] | null> {
-    return this.#surface().applicationMenu();
+  async applicationMenu(): Promise<NativeMenuItem[] | null> {
+    const menu = await this.#surface().applicationMenu();
+    this.#menu = menu;
+    return menu;
+  }
+
+  /**
+   * The item at `path` as a governed invoke's policy is shown it: from the menu as last read (no round trip
+   * to the main process), unless `fresh` or never read. What was shown is remembered for the invoke, which
+   * checks it in the same call as its click (invokeMenuItem), so a menu changed since is never acted on
+   * under a decision made on the old one.
+   */
+  async previewMenuItem(path: readonly string[], fresh: boolean): Promise<NativeMenuItem | null> {
+    const menu = fresh || this.#menu === undefined ? await this.applicationMenu() : this.#menu;
+    const item = findMenuItem(menu ?? [], path);
+    const key = JSON.stringify(path);
+    if (fresh) this.#shown.delete(key);
+    else this.#shown.set(key, { item: item && { label: item.label, role: item.role, type: item.type } });
+    return item;
   }
 
   async menuItem(path: readonly string[]): Promise<NativeMenuItem | null> {
     return findMenuItem((await this.applicationMenu()) ?? [], path);
   }
 
-  invokeMenuItem(path: readonly string[]): Promise<MenuInvocation> {
-    return this.#surface().invokeMenuItem(path);
+  /** PreviewOutdated when the item its preview showed from the last read menu is no longer at `path`. */
+  async invokeMenuItem(path: readonly string[]): Promise<MenuInvocation> {
+    const key = JSON.stringify(path);
+    const expected = this.#shown.get(key) ?? null;
+    this.#shown.delete(key);
+    const invoked = await this.#surface().invokeMenuItem(path, expected);
+    if (!invoked.changed) return invoked;
+    this.#menu = undefined;
+    throw new PreviewOutdated(`The menu item at ${path.join(' > ')}`);
   }
 
   async contextMenu(): Promise<ContextMenuEntry | null> {

@@ -34,6 +34,13 @@ export interface MenuInvocation {
   readonly reason: MenuRefusal | null;
   readonly label: string | null;
   readonly role: string | null;
+  /** Nothing was done: the item at the path is no longer the one `expected` described. */
+  readonly changed?: true;
+}
+
+/** What a caller was shown of the item at a path before invoking it (null: no item was there). */
+export interface ExpectedMenuItem {
+  readonly item: Pick<NativeMenuItem, 'label' | 'role' | 'type'> | null;
 }
 
 /** A menu the app popped up (`Menu.popup`), as the main process saw it. */
@@ -170,7 +177,11 @@ export interface NativeSurface {
    */
   readonly traysUnreachable?: string;
   applicationMenu(): Promise<NativeMenuItem[] | null>;
-  invokeMenuItem(path: readonly string[]): Promise<MenuInvocation>;
+  /**
+   * Clicks the item at `path`. Given `expected`, only when that item is still the one described (else
+   * `changed`, and nothing done): a check made in the same call as the click.
+   */
+  invokeMenuItem(path: readonly string[], expected?: ExpectedMenuItem | null): Promise<MenuInvocation>;
   contextMenu(): Promise<OpenContextMenu | null>;
   invokeContextMenuItem(path: readonly string[]): Promise<MenuInvocation>;
   /** Trays are only known when instrumented: Electron keeps no list of them. */

@@ -1,5 +1,6 @@
 import type {
   EvalOutcome,
+  ExpectedMenuItem,
   IpcInvocation,
   MenuInvocation,
   NativeEvent,
@@ -89,8 +90,11 @@ export abstract class AgentSurface implements AgentCalls {
     return this.call('agent.menus.applicationMenu()');
   }
 
-  invokeMenuItem(path: readonly string[]): Promise<MenuInvocation> {
-    return this.call('agent.menus.invokeApplication(arg)', path);
+  invokeMenuItem(path: readonly string[], expected?: ExpectedMenuItem | null): Promise<MenuInvocation> {
+    return this.call('agent.menus.invokeApplication(arg.path, arg.expected)', {
+      path,
+      expected: expected ?? null,
+    });
   }
 
   contextMenu(): Promise<OpenContextMenu | null> {

@@ -100,6 +100,34 @@ describe('native hooks on Electron-shaped objects', () => {
     expect(hooks.invokeApplication(['Edit']).reason).toBe('not_found');
   });
 
+  it('clicks only when the item at the path is still the one the caller was shown', () => {
+    const electron = electronShaped();
+    const hooks = installMenuHooks(electron, createAgentCore());
+    const clicked: string[] = [];
+    const build = (label: string) =>
+      electron.Menu.buildFromTemplate([
+        { label: 'File', submenu: [{ label, id: 'open', click: () => clicked.push(label) }] },
+      ]);
+    electron.Menu.current = build('Open');
+    const shown = { item: { label: 'Open', role: null, type: 'normal' as const } };
+    expect(hooks.invokeApplication(['File', 'Open'], shown)).toMatchObject({ invoked: true });
+    expect(hooks.invokeApplication(['File', 'Open'], { item: null })).toMatchObject({
+      invoked: false,
+      changed: true,
+    });
+    electron.Menu.current.items[0].submenu.items[0].type = 'checkbox';
+    expect(hooks.invokeApplication(['File', 'Open'], shown)).toMatchObject({ invoked: false, changed: true });
+    electron.Menu.current = build('Open');
+    // A path that led nowhere when shown, and leads nowhere still: refused as before, not changed.
+    expect(hooks.invokeApplication(['File', 'Close'], { item: null })).toEqual({
+      invoked: false,
+      reason: 'not_found',
+      label: null,
+      role: null,
+    });
+    expect(clicked).toEqual(['Open']);
+  });
+
   it('captures a popup with its window and closes it when an item is chosen', async () => {
     const electron = electronShaped();
     const core = createAgentCore();

@@ -1,10 +1,15 @@
-import type { MenuInvocation, NativeMenuItem, OpenContextMenu } from '../contract/native.js';
+import type {
+  ExpectedMenuItem,
+  MenuInvocation,
+  NativeMenuItem,
+  OpenContextMenu,
+} from '../contract/native.js';
 import type { AgentCore, ElectronLike, Loose } from './shapes.js';
 
 export interface MenuHooks {
   serialize(menu: Loose): NativeMenuItem[];
   applicationMenu(): NativeMenuItem[] | null;
-  invokeApplication(path: readonly string[]): MenuInvocation;
+  invokeApplication(path: readonly string[], expected?: ExpectedMenuItem | null): MenuInvocation;
   contextMenu(): OpenContextMenu | null;
   invokeContext(path: readonly string[]): MenuInvocation;
 }
@@ -59,10 +64,27 @@ export function installMenuHooks(electron: ElectronLike, agent: AgentCore): Menu
     role: item ? text(item.role) : null,
   });
 
-  /** Clicks as Electron delivers a click: the item toggles itself, then the app's handler gets the window. */
-  const click = (menu: Loose, path: readonly string[]): MenuInvocation => {
+  /** Whether the item at a path is still what the caller was shown (null: that no item was there). */
+  const unchanged = (item: Loose, expected: ExpectedMenuItem): boolean =>
+    expected.item === null
+      ? !item
+      : !!item &&
+        String(item.label ?? '') === expected.item.label &&
+        text(item.role) === expected.item.role &&
+        (item.type ?? 'normal') === expected.item.type;
+
+  /**
+   * Clicks as Electron delivers a click: the item toggles itself, then the app's handler gets the window.
+   * Given what the caller was shown of the item, nothing is done when the path now leads elsewhere.
+   */
+  const click = (
+    menu: Loose,
+    path: readonly string[],
+    expected?: ExpectedMenuItem | null,
+  ): MenuInvocation => {
+    const item = menu ? find(menu, path) : null;
+    if (expected && !unchanged(item, expected)) return { ...refuse(null, item), changed: true };
     if (!menu) return refuse('no_menu');
-    const item = find(menu, path);
     if (!item) return refuse('not_found');
     if (item.type === 'separator') return refuse('separator', item);
     if (item.type === 'submenu' || item.submenu) return refuse('submenu', item);
@@ -139,7 +161,7 @@ export function installMenuHooks(electron: ElectronLike, agent: AgentCore): Menu
       const menu = Menu.getApplicationMenu();
       return menu ? serialize(menu) : null;
     },
-    invokeApplication: (path) => click(Menu.getApplicationMenu(), path),
+    invokeApplication: (path, expected) => click(Menu.getApplicationMenu(), path, expected),
     contextMenu: () => (open ? { ...open.record, items: serialize(open.menu) } : null),
     invokeContext: (path) => {
       const current = open;
