@@ -5,6 +5,7 @@ import { REDACTED_VALUE } from '../../contract/window-driver.js';
 import { createWire } from './encoding.js';
 import { createGeometry } from './geometry.js';
 import { createLayout } from './layout.js';
+import { createModel, type Model } from './model.js';
 import { createNames } from './names.js';
 import { createRegistry } from './registry.js';
 import { createRoles } from './roles.js';
@@ -25,6 +26,8 @@ export interface Engine {
   readonly walker: Walker;
   /** Markup and text of elements, secrets redacted as the walker redacts them. */
   readonly source: Source;
+  /** The document's snapshot kept current from mutation records, for repeated whole-document reads. */
+  readonly model: Model;
   readonly root: Element | null;
 }
 
@@ -46,8 +49,9 @@ const INSTALLER = `(() => {
   const wire = (${createWire})();
   const walker = (${createWalker})(roles, names, states, visibility, textRuns, geometry, registry, ${JSON.stringify(REDACTED_VALUE)}, wire);
   const source = (${createSource})(registry, states, ${JSON.stringify(REDACTED_VALUE)});
+  const model = (${createModel})(walker, registry, states);
   Object.defineProperty(window, ${JSON.stringify(ENGINE_GLOBAL)}, {
-    value: { walker, source, root: document.documentElement },
+    value: { walker, source, model, root: document.documentElement },
     configurable: true,
     writable: true,
   });

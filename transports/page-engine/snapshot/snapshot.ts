@@ -4,12 +4,18 @@ import { StagegraphError } from '../../../errors/stagegraph-error.js';
 import type { RawSnapshot, ResolvedNode, SnapshotRequest } from '../../contract/window-driver.js';
 import { decodeNode, decodeWire, type NodeTuple } from './encoding.js';
 import { ENGINE_GLOBAL, type Engine, withEngine } from './install.js';
+import { applyDelta, baseOf, cachedRead, remember, servedByModel } from './snapshot-cache.js';
 
 /** The engine of this document, inlined into each in-page function (they cannot share code at run time). */
 type Host = Record<string, Engine | undefined>;
 
-/** Reads the page's document (or the `within` subtree) as accessibility nodes in pre-order. */
+/**
+ * Reads the page's document (or the `within` subtree) as accessibility nodes in pre-order. A read of the
+ * whole document without boxes goes through the in-page model (model.ts): after the first, it costs what
+ * changed since the previous one.
+ */
 export async function snapshotDocument(page: Page, request: SnapshotRequest): Promise<RawSnapshot> {
+  if (servedByModel(request)) return readThroughModel(page, false);
   const json = await withEngine(
     page,
     ({ global, arg }) => {
@@ -24,6 +30,10 @@ export async function snapshotDocument(page: Page, request: SnapshotRequest): Pr
       bounds: request.bounds,
     },
   );
+  return decodeSnapshot(json, request);
+}
+
+function decodeSnapshot(json: string, request: SnapshotRequest): RawSnapshot {
   const encoded = decodeWire(json);
   if (encoded.stale) {
     throw new StagegraphError(
@@ -38,6 +48,49 @@ export async function snapshotDocument(page: Page, request: SnapshotRequest): Pr
     nodes: encoded.nodes,
     detached: encoded.detached,
   };
+}
+
+/**
+ * One round trip: the model answers relative to the page's cached read (unchanged, or subtrees to splice
+ * in) or walks afresh. A delta that does not fit the cached read is read again by a forced full walk.
+ */
+async function readThroughModel(page: Page, force: boolean): Promise<RawSnapshot> {
+  const cached = cachedRead(page);
+  const answer = await withEngine(
+    page,
+    ({ global, arg }) => {
+      const engine = (window as unknown as Host)[global];
+      if (!engine || engine.root !== document.documentElement) return undefined;
+      return engine.model.read(arg.base, arg.force);
+    },
+    { base: baseOf(cached), force },
+  );
+  if (answer.kind === 'full') {
+    const snapshot = decodeSnapshot(answer.json, {});
+    remember(page, answer.version, snapshot);
+    return snapshot;
+  }
+  const base = cached?.snapshot;
+  if (!base) return readThroughModel(page, true);
+  if (answer.kind === 'same') {
+    const snapshot: RawSnapshot = {
+      ...base,
+      url: answer.url,
+      title: answer.title,
+      detached: [],
+      incremental: { base, splices: [] },
+    };
+    remember(page, answer.version, snapshot);
+    return snapshot;
+  }
+  const snapshot = applyDelta(base, answer);
+  if (!snapshot) {
+    // The keys the delta reported detached are reported once: the full read must carry them on.
+    const full = await readThroughModel(page, true);
+    return { ...full, detached: [...answer.detached, ...full.detached] };
+  }
+  remember(page, answer.version, snapshot);
+  return snapshot;
 }
 
 /** The id of the page's current document (installing the engine if this document has none yet). */
@@ -130,6 +183,7 @@ export async function markSecret(page: Page, key: number): Promise<void> {
       const engine = (window as unknown as Host)[global];
       if (!engine || engine.root !== document.documentElement) return undefined;
       engine.walker.markSecret(arg);
+      engine.model.touch(arg);
       return true;
     },
     key,

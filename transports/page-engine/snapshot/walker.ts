@@ -1,4 +1,6 @@
 /// <reference lib="dom" />
+
+import type { Wire } from './encoding.js';
 import type { Frame, Geometry } from './geometry.js';
 import type { Names } from './names.js';
 import type { Registry } from './registry.js';
@@ -6,7 +8,6 @@ import type { Roles } from './roles.js';
 import type { States } from './states.js';
 import type { Run, TextRuns } from './text-runs.js';
 import type { Visibility } from './visibility.js';
-import type { Wire } from './encoding.js';
 
 /** What the Node side asks of one walk (window-driver's SnapshotRequest). */
 export interface WalkRequest {
@@ -331,12 +332,48 @@ export function createWalker(
     return node.parentElement;
   }
 
+  /**
+   * What an incremental read (model.ts) splices into an earlier full walk of the whole document, read as
+   * that walk reads it: `element` and everything below it, when `parent` is the key of its nearest emitted
+   * ancestor and that ancestor's name does not cover its content (the element's tuple first when it is
+   * still emitted); and each of `ancestors` described alone, a node's tuple with the parent it had.
+   */
+  function reread(
+    element: Element | null,
+    parent: number,
+    ancestors: readonly (readonly [Node, number])[],
+  ): { subtree: unknown[]; ancestors: unknown[][] } {
+    const walk = newWalk({ bounds: false });
+    const origin = { x: 0, y: 0 };
+    if (element) {
+      const disabled = element.parentElement?.closest('[aria-disabled=true]') != null;
+      const scope: Scope = { parent, depth: 0, textShown: true, covered: false, disabled, frame: origin };
+      walkNode(element, scope, walk);
+      textRuns.flush(walk);
+    }
+    const described: unknown[][] = [];
+    for (const [node, above] of ancestors) {
+      if (node.nodeType === 9)
+        described.push([
+          registry.keyOf(node),
+          0,
+          'document',
+          document.title.replace(/\s+/g, ' ').trim(),
+          0,
+          0,
+        ]);
+      else described.push(describeOne(node as Element, walk, above));
+    }
+    return { subtree: walk.out, ancestors: described };
+  }
+
   return {
     snapshot,
     encodeSnapshot,
     nodes,
     describe,
     elementFor,
+    reread,
     markSecret: registry.markSecret,
     documentId: registry.documentId,
   };
