@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { expectationFailed, type MatchedValue, satisfies } from '../contract/matcher.js';
-import type { ExpectationResult, ExpectKind, Matcher } from '../contract/window-driver.js';
+import type { ExpectationResult, ExpectKind, Matcher, TargetQuery } from '../contract/window-driver.js';
 import { changeCount, nextChange } from './change-signal.js';
+import { waitInPage } from './expectation-waiter.js';
 import type { Resolved } from './target.js';
 
 export interface Expectation {
@@ -9,6 +10,11 @@ export interface Expectation {
   readonly matcher: Matcher;
   /** How to (re)find the element or elements; absent for URL and TITLE. Null when nothing matches now. */
   readonly find?: () => Promise<{ element: Resolved | null; count: number }>;
+  /**
+   * The target `find` resolves, for the wait inside the page; absent for URL and TITLE. An expectation
+   * with `find` but no `target` is waited for from the gateway only.
+   */
+  readonly target?: TargetQuery;
 }
 
 async function readActual(page: Page, expectation: Expectation): Promise<MatchedValue> {
@@ -37,8 +43,9 @@ async function readActual(page: Page, expectation: Expectation): Promise<Matched
 }
 
 /**
- * Waits until the expectation holds, re-reading only when the page reports a change (no polling
- * interval), bounded by `timeoutMs`. Fails with EXPECTATION_FAILED carrying the last actual value.
+ * Waits until the expectation holds, bounded by `timeoutMs`; fails with EXPECTATION_FAILED carrying the
+ * last actual value. The wait runs inside the page where it can (expectation-waiter.ts: one round trip,
+ * the condition checked as the page changes), else from the gateway (waitFromGateway).
  */
 export async function waitForExpectation(
   page: Page,
@@ -46,6 +53,25 @@ export async function waitForExpectation(
   timeoutMs: number,
 ): Promise<ExpectationResult> {
   const started = Date.now();
+  if (expectation.target || !expectation.find) {
+    const inPage = await waitInPage(page, expectation, timeoutMs);
+    if (inPage.state === 'held') return { actual: String(inPage.actual), elapsedMs: Date.now() - started };
+    if (inPage.state === 'ended')
+      throw expectationFailed(expectation.kind, expectation.matcher, inPage.actual, timeoutMs);
+  }
+  return waitFromGateway(page, expectation, timeoutMs, started);
+}
+
+/**
+ * The wait from the gateway, for what the page cannot wait on itself: re-reads through Playwright only
+ * when the page reports a change (no polling interval) until `started` + `timeoutMs`.
+ */
+async function waitFromGateway(
+  page: Page,
+  expectation: Expectation,
+  timeoutMs: number,
+  started: number,
+): Promise<ExpectationResult> {
   let seen = await changeCount(page).catch(() => -1);
   let actual: MatchedValue = '';
   for (;;) {

@@ -96,7 +96,7 @@ export class PageDriver implements WindowDriver {
     const expectation: Expectation = {
       kind,
       matcher,
-      ...(target ? { find: () => this.#findNow(target) } : {}),
+      ...(target ? { find: () => this.#findNow(target), target } : {}),
     };
     return this.#health.guard(`expect ${kind}`, timeoutMs, () =>
       waitForExpectation(this.page, expectation, timeoutMs),

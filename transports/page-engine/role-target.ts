@@ -30,7 +30,7 @@ interface Matches {
  * construction (Playwright's getByRole computes names of its own, which differ from Chromium's — and so
  * from the snapshot's — wherever the two implementations do). Undefined when the page has no engine yet.
  */
-function matchInPage(args: {
+export function matchInPage(args: {
   root: Element | null;
   global: string;
   role: string;
