@@ -16,6 +16,7 @@ const BENCHES = [
   'atspi-snapshot.ts',
   'screencast.ts',
   'mcp-form.ts',
+  'sessions-throughput.ts',
 ];
 const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
