@@ -13,6 +13,7 @@ const BENCHES = [
   'network-capture.ts',
   'outline-size.ts',
   'snapshot-scale.ts',
+  'snapshot-incremental.ts',
   'atspi-snapshot.ts',
   'screencast.ts',
   'mcp-form.ts',
