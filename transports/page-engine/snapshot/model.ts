@@ -375,6 +375,8 @@ export function createModel(walker: Walker, registry: Registry, states: States) 
     const out: { key: number; nodes: unknown[] }[] = [];
     for (const region of roots) {
       const key = registry.keyOf(region.root);
+      // What below the root the last read emitted is learnt again from this walk.
+      for (const element of region.root.querySelectorAll('*')) emitted.delete(element);
       const { subtree } = walker.reread(region.root, region.parent, []);
       const first = subtree[0] as [number] | undefined;
       // The root no longer emitted (its name stopped covering, it hid): its parent's region is needed.
