@@ -38,9 +38,9 @@ export interface Engine {
  */
 const INSTALLER = `(() => {
   const __name = (target) => target;
-  const visibility = (${createVisibility})();
-  const roles = (${createRoles})();
   const layout = (${createLayout})();
+  const visibility = (${createVisibility})(layout);
+  const roles = (${createRoles})();
   const names = (${createNames})(roles, visibility, layout);
   const states = (${createStates})();
   const geometry = (${createGeometry})();

@@ -28,10 +28,13 @@ export function createLayout() {
   // row's name and for its own), and pseudo-element styles are dear to read: both are kept per pass.
   let flows = new Map<Element, number>();
   let pseudoRules = new Map<Node, boolean>();
+  // Visibility and text flow read the same elements' styles in one pass: one declaration each.
+  let styles = new Map<Element, CSSStyleDeclaration>();
 
   function beginPass(): void {
     flows = new Map();
     pseudoRules = new Map();
+    styles = new Map();
   }
 
   /** Whether a sheet may hold a ::before or ::after rule; one that cannot be read (cross-origin) may. */
@@ -82,7 +85,14 @@ export function createLayout() {
 
   /** The computed style of an element or of one of its pseudo-elements, read in the element's own window. */
   function styleOf(element: Element, pseudo?: string): CSSStyleDeclaration {
-    return (element.ownerDocument.defaultView ?? window).getComputedStyle(element, pseudo);
+    if (pseudo !== undefined)
+      return (element.ownerDocument.defaultView ?? window).getComputedStyle(element, pseudo);
+    let style = styles.get(element);
+    if (!style) {
+      style = (element.ownerDocument.defaultView ?? window).getComputedStyle(element);
+      styles.set(element, style);
+    }
+    return style;
   }
 
   /** How `display` flows; `none` flows as inline, since nothing of it is there to separate. */

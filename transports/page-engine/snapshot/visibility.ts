@@ -1,12 +1,15 @@
 /// <reference lib="dom" />
+import type { Layout } from './layout.js';
 
 /**
- * In-page: whether an element is exposed, using `checkVisibility()` (a cheap layout-tree read) and falling
- * back to computed style only for the rare elements it rejects, to tell display:contents and
- * visibility:hidden (whose children may still show) from subtrees that are gone.
+ * In-page: whether an element is exposed. A child of an element known to lay its children out as boxes
+ * is read from its own computed style (the declaration the text flow reads too); any other element uses
+ * `checkVisibility()` (a layout-tree read that walks the ancestors), falling back to computed style only
+ * for the rare elements it rejects, to tell display:contents and visibility:hidden (whose children may
+ * still show) from subtrees that are gone.
  * A self-contained factory: its source is shipped into the page whole.
  */
-export function createVisibility() {
+export function createVisibility(layout: Layout) {
   /** Nothing of it or below it is exposed. */
   const GONE = 0;
   /** The element itself is hidden (visibility:hidden) but a descendant may override that. */
@@ -26,12 +29,32 @@ export function createVisibility() {
     'LINK',
   ]);
 
+  /**
+   * Elements that cannot host a shadow root (so no closed one can hide their children) and lay out each
+   * child whose display gives it a box: not replaced, not a select or details, not a void element.
+   */
+  const PLAIN_CONTAINERS = new Set(
+    (
+      'A ABBR ADDRESS B BDI BDO BUTTON CAPTION CITE CODE DATA DD DEL DFN DL DT EM FIELDSET FIGCAPTION FIGURE ' +
+      'FORM HGROUP I INS KBD LABEL LEGEND LI MARK MENU OL PRE Q S SAMP SMALL STRONG SUB SUMMARY SUP TABLE ' +
+      'TBODY TD TFOOT TH THEAD TIME TR U UL VAR'
+    ).split(' '),
+  );
+
   // The walker and the name computation ask about the same elements (a row's name reads its cells before
   // the walk reaches them); checkVisibility() walks the ancestors each time, so answers are kept per pass.
   let known = new Map<Element, number>();
+  /** Visible plain containers whose content-visibility does not skip their contents. */
+  let rendersChildren = new Set<Element>();
 
   function beginPass(): void {
     known = new Map();
+    rendersChildren = new Set();
+  }
+
+  function noteVisible(element: Element, style: CSSStyleDeclaration | null): void {
+    if (!PLAIN_CONTAINERS.has(element.tagName)) return;
+    if ((style ?? layout.styleOf(element)).contentVisibility !== 'hidden') rendersChildren.add(element);
   }
 
   function classify(element: Element): number {
@@ -49,8 +72,23 @@ export function createVisibility() {
       (element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('inert'))
     )
       return GONE;
-    if (element.checkVisibility({ visibilityProperty: true })) return VISIBLE;
-    const style = getComputedStyle(element);
+    const parent = element.parentElement;
+    if (parent !== null && rendersChildren.has(parent)) {
+      // checkVisibility's answer without its ancestor walk: the parent has a box and shows its contents,
+      // so the child has a box unless its display gives none, and shows unless its visibility hides it.
+      const style = layout.styleOf(element);
+      const display = style.display;
+      if (display === 'none') return GONE;
+      if (style.visibility !== 'visible') return INVISIBLE;
+      if (display === 'contents') return CONTENTS;
+      noteVisible(element, style);
+      return VISIBLE;
+    }
+    if (element.checkVisibility({ visibilityProperty: true })) {
+      noteVisible(element, null);
+      return VISIBLE;
+    }
+    const style = layout.styleOf(element);
     if (style.display === 'none') return GONE;
     if (style.visibility !== 'visible') return INVISIBLE;
     if (style.display === 'contents') return CONTENTS;
