@@ -7,6 +7,7 @@ const BENCHES = [
   'launch.ts',
   'governance.ts',
   'governance-click.ts',
+  'click-overhead.ts',
   'native.ts',
   'console-fanout.ts',
   'attach.ts',

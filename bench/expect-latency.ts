@@ -1,0 +1,217 @@
+// Expect latency (issue 18, deliverable 3): how long after the DOM changes an `expect(kind: TEXT, equals)`
+// resolves at the client, on the generated table app of bench/snapshot.ts (100, 1,000 and 5,000 rows, on the
+// Electron-API stand-in). Section 4 of bench/snapshot.ts measured this before the expectation moved into the
+// page; this script measures it alone, in one process, for three waits, alternating so all share the noise:
+//   - the gateway's expect on a ref (the in-page wait: one evaluation that resolves when the text holds);
+//   - the gateway's own wait, forced by the same element named in Playwright selector syntax (`css=#…`),
+//     which the page cannot resolve itself: the path every expectation took before;
+//   - the reference: a page MutationObserver resolving a direct Playwright evaluate (no gateway).
+// Each run arms the wait, lets it settle ARM_MS, then clicks a button that 50 ms later writes the status text
+// and the page's own Date.now() (the stamp). Latency = result received at this client − stamp (one clock).
+// Run: `npx tsx bench/expect-latency.ts`; BENCH_SIZES=100,5000 and BENCH_EXPECT_RUNS=n scale it.
+import type { Client } from 'graphql-ws';
+import { _electron, type ElectronApplication, type Page } from 'playwright-core';
+import { STAND_IN } from '../test/helpers/fixture-app.js';
+import { startGateway, wsClient } from '../test/helpers/gateway.js';
+import {
+  CLICK,
+  gql,
+  LAUNCH,
+  type Node,
+  READ_TEXT,
+  SNAPSHOT_LEAN,
+  type SnapshotData,
+  STOP,
+  sleep,
+  WAIT_FOR_PAGE,
+} from './snapshot-client.js';
+import { type Summary, summarise } from './stats.js';
+import {
+  DELAYED_BUTTON_NAME,
+  DELAYED_BUTTON_SELECTOR,
+  STAMP_NAME,
+  STAMP_SELECTOR,
+  STATUS_NAME,
+  STATUS_SELECTOR,
+  statusText,
+  writeTableApp,
+} from './table-app.js';
+
+const ALL_SIZES = [100, 1_000, 5_000] as const;
+const SIZES = ALL_SIZES.filter((rows) =>
+  process.env.BENCH_SIZES ? process.env.BENCH_SIZES.split(',').map(Number).includes(rows) : true,
+);
+const RUNS = Number(process.env.BENCH_EXPECT_RUNS ?? 15);
+/** How long a wait is given to arm before the click that, 50 ms later, satisfies it. */
+const ARM_MS = 150;
+const TARGET_MS = 20;
+
+const EXPECT_BY_SELECTOR =
+  'mutation ($s: ID, $selector: String!, $equals: String!) { expect(session: $s, kind: TEXT, target: { selector: $selector }, equals: $equals) { elapsedMs actual } }';
+const EXPECT_BY_REF =
+  'mutation ($s: ID, $ref: ID!, $equals: String!) { expect(session: $s, kind: TEXT, target: { ref: $ref }, equals: $equals) { elapsedMs actual } }';
+
+function one(nodes: readonly Node[], role: string, name: string): string {
+  const found = nodes.filter((node) => node.role === role && node.name === name);
+  if (found.length !== 1) throw new Error(`expected one ${role} "${name}", found ${found.length}`);
+  return (found[0] as Node).ref;
+}
+
+interface SizeResult {
+  readonly rows: number;
+  readonly inPage: Summary;
+  readonly gatewayWait: Summary;
+  readonly reference: Summary;
+  readonly excluded: number;
+}
+
+async function benchSize(rows: number, client: Client, s: string, page: Page): Promise<SizeResult> {
+  const nodes = (await gql<SnapshotData>(client, SNAPSHOT_LEAN, { s })).data.session.window.snapshot.nodes;
+  const laterRef = one(nodes, 'button', DELAYED_BUTTON_NAME);
+  const statusRef = one(nodes, 'status', STATUS_NAME);
+  const stampRef = one(nodes, 'status', STAMP_NAME);
+  let updates = 0;
+  let referenceUpdates = 0;
+  let excluded = 0;
+  const samples = { inPage: [] as number[], gatewayWait: [] as number[], reference: [] as number[] };
+
+  /** One gateway expect: armed, then the click; the latency from the page's stamp, or null if it armed late. */
+  const throughGateway = async (
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<number | null> => {
+    updates += 1;
+    const expectation = gql<{ expect: { elapsedMs: number } }>(client, query, {
+      s,
+      ...variables,
+      equals: statusText(updates),
+    });
+    await sleep(ARM_MS);
+    await gql(client, CLICK, { s, ref: laterRef });
+    const resolved = await expectation;
+    const stamp = Number(
+      (await gql<{ expect: { actual: string } }>(client, READ_TEXT, { s, ref: stampRef, regex: '^\\d+$' }))
+        .data.expect.actual,
+    );
+    // A wait that began only after the change would measure its start-up, not its wake-up.
+    if (resolved.receivedAt - resolved.data.expect.elapsedMs >= stamp) return null;
+    return resolved.receivedAt - stamp;
+  };
+
+  const reference = async (): Promise<number> => {
+    referenceUpdates += 1;
+    const waiting = page
+      .evaluate(
+        ({ selector, text }) =>
+          new Promise<void>((resolve) => {
+            const element = document.querySelector(selector);
+            if (!element) throw new Error(`no ${selector}`);
+            const observer = new MutationObserver(() => {
+              if (element.textContent !== text) return;
+              observer.disconnect();
+              resolve();
+            });
+            observer.observe(element, { subtree: true, childList: true, characterData: true });
+          }),
+        { selector: STATUS_SELECTOR, text: statusText(referenceUpdates) },
+      )
+      .then(() => Date.now());
+    await sleep(ARM_MS);
+    await page.locator(DELAYED_BUTTON_SELECTOR).click();
+    const at = await waiting;
+    return at - Number(await page.locator(STAMP_SELECTOR).textContent());
+  };
+
+  for (let i = -1; i < RUNS; i += 1) {
+    const inPage = await throughGateway(EXPECT_BY_REF, { ref: statusRef });
+    const gatewayWait = await throughGateway(EXPECT_BY_SELECTOR, { selector: `css=${STATUS_SELECTOR}` });
+    const direct = await reference();
+    if (i < 0) continue;
+    if (inPage === null || gatewayWait === null) excluded += 1;
+    if (inPage !== null) samples.inPage.push(inPage);
+    if (gatewayWait !== null) samples.gatewayWait.push(gatewayWait);
+    samples.reference.push(direct);
+  }
+  return {
+    rows,
+    inPage: summarise(samples.inPage),
+    gatewayWait: summarise(samples.gatewayWait),
+    reference: summarise(samples.reference),
+    excluded,
+  };
+}
+
+async function launchReference(main: string): Promise<{ app: ElectronApplication; page: Page }> {
+  const app = await _electron.launch({ executablePath: STAND_IN, args: [main] });
+  try {
+    const page = await app.firstWindow();
+    await page.waitForURL((url) => url.href.endsWith('/table.html'), { waitUntil: 'load', timeout: 60_000 });
+    return { app, page };
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+}
+
+const started = performance.now();
+const results: SizeResult[] = [];
+const failures: string[] = [];
+const gateway = await startGateway();
+const client = wsClient(gateway.wsUrl);
+try {
+  for (const rows of SIZES) {
+    const app = await writeTableApp(rows);
+    let session: string | undefined;
+    let reference: ElectronApplication | undefined;
+    try {
+      console.error(`[${rows} rows] launching`);
+      session = (
+        await gql<{ launch: { id: string } }>(client, LAUNCH, {
+          input: { main: app.main, executablePath: STAND_IN },
+        })
+      ).data.launch.id;
+      await gql(client, WAIT_FOR_PAGE, { s: session });
+      const launched = await launchReference(app.main);
+      reference = launched.app;
+      console.error(`[${rows} rows] measuring`);
+      results.push(await benchSize(rows, client, session, launched.page));
+    } catch (error) {
+      failures.push(`${rows.toLocaleString('en')} rows: not recorded — ${String(error).split('\n')[0]}`);
+      console.error(error);
+    } finally {
+      await reference?.close().catch(() => undefined);
+      if (session) await gql(client, STOP, { id: session }).catch(() => undefined);
+      await app.remove();
+    }
+  }
+} finally {
+  await client.dispose();
+  await gateway.stop();
+}
+
+const cell = (summary: Summary) => `${summary.n} | ${summary.median.toFixed(1)} | ${summary.p95.toFixed(1)}`;
+const lines = [
+  `Expect latency — node ${process.version}, ${new Date().toISOString()}, ${RUNS} runs a size, whole run ${((performance.now() - started) / 1_000).toFixed(0)} s.`,
+  '',
+  '| rows | what | n | median ms | p95 ms | target | |',
+  '|---|---|---|---|---|---|---|',
+];
+for (const result of results) {
+  const rows = result.rows.toLocaleString('en');
+  const verdict = result.inPage.median <= TARGET_MS ? '**PASS**' : '**MISS**';
+  lines.push(
+    `| ${rows} | expect on a ref (in-page wait) | ${cell(result.inPage)} | <= ${TARGET_MS} ms | ${verdict} |`,
+  );
+  lines.push(
+    `| ${rows} | same element as \`css=\` selector (the gateway's own wait) | ${cell(result.gatewayWait)} | | |`,
+  );
+  lines.push(
+    `| ${rows} | reference: page MutationObserver resolving a Playwright evaluate | ${cell(result.reference)} | | |`,
+  );
+  if (result.excluded > 0)
+    lines.push(
+      `| ${rows} | runs with a wait armed after the change (left out) | ${result.excluded} | | | | |`,
+    );
+}
+if (failures.length > 0) lines.push('', ...failures);
+console.log(lines.join('\n'));
