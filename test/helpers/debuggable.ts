@@ -75,12 +75,15 @@ function startOutside(
 
 const DEVTOOLS_LINE = /DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//;
 
-/** A headless Chromium on `url` with a DevTools port of its own choosing (read from its stderr). */
-export function startDebuggableChromium(url: string): Promise<OutsideProcess> {
+/**
+ * A headless Chromium on `url` with a DevTools port of its own choosing (read from its stderr); `args` are
+ * further switches (e.g. `--force-dark-mode`, a user's setting an attach must leave alone).
+ */
+export function startDebuggableChromium(url: string, args: readonly string[] = []): Promise<OutsideProcess> {
   const profile = mkdtempSync(join(tmpdir(), 'stagegraph-attach-chromium-'));
   return startOutside(
     CHROMIUM,
-    ['--headless', ...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, url],
+    ['--headless', ...CHROMIUM_ARGS, ...args, '--remote-debugging-port=0', `--user-data-dir=${profile}`, url],
     DEVTOOLS_LINE,
     {},
     () => rmSync(profile, { recursive: true, force: true }),

@@ -1,5 +1,6 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { WindowInfo } from '../contract/transport.js';
+import { pageCdpSession } from '../page-engine/page-cdp.js';
 import { WindowRegistry } from '../page-engine/window-registry.js';
 import type { CdpConnection } from '../protocol/cdp-connection.js';
 
@@ -21,7 +22,9 @@ interface TargetInfo {
 export class PageWindows {
   readonly registry = new WindowRegistry();
   readonly #targets = new Map<string, TargetInfo>();
-  readonly #targetIds = new WeakMap<Page, string>();
+  /** Each page's target id, being learnt or learnt (null: the page closed first). */
+  readonly #targetIds = new WeakMap<Page, Promise<string | null>>();
+  readonly #knownTargetIds = new WeakMap<Page, string>();
   readonly #connection: CdpConnection;
 
   constructor(connection: CdpConnection) {
@@ -42,13 +45,18 @@ export class PageWindows {
     await this.#connection.send('Target.setDiscoverTargets', { discover: true });
   }
 
-  /** Registers a page as a window (once); undefined for pages that are not app windows (DevTools). */
-  async add(context: BrowserContext, page: Page): Promise<{ id: string; isNew: boolean } | undefined> {
+  /**
+   * Registers a page as a window (once); undefined for pages that are not app windows (DevTools). Its
+   * target id is learnt in the background, over the page's shared raw session: only bounds() and a
+   * listing of a page that does not answer need it, and an attach must not wait on a round trip per window.
+   */
+  add(page: Page): { id: string; isNew: boolean } | undefined {
     if (page.url().startsWith('devtools://')) return undefined;
     const added = this.registry.add(page);
     if (added.isNew) {
-      const targetId = await targetIdOf(context, page);
-      if (targetId) this.#targetIds.set(page, targetId);
+      const learnt = targetIdOf(page);
+      this.#targetIds.set(page, learnt);
+      void learnt.then((targetId) => targetId !== null && this.#knownTargetIds.set(page, targetId));
     }
     return added;
   }
@@ -57,9 +65,9 @@ export class PageWindows {
     return this.registry.remove(page);
   }
 
-  targetIdOf(windowId: string): string | undefined {
+  async targetIdOf(windowId: string): Promise<string | null> {
     const page = this.registry.page(windowId);
-    return page && this.#targetIds.get(page);
+    return (page && (await this.#targetIds.get(page))) ?? null;
   }
 
   /**
@@ -70,12 +78,17 @@ export class PageWindows {
   describe(): Promise<WindowInfo[]> {
     return Promise.all(
       this.registry.entries().map(async ([id, page]) => {
-        const targetId = this.#targetIds.get(page);
-        const reported = (targetId === undefined ? undefined : this.#targets.get(targetId))?.title ?? '';
+        const reported = () => {
+          const targetId = this.#knownTargetIds.get(page);
+          return (targetId === undefined ? undefined : this.#targets.get(targetId))?.title ?? '';
+        };
+        let timer: NodeJS.Timeout | undefined;
         const title = await Promise.race([
-          page.title().catch(() => reported),
-          new Promise<string>((resolve) => setTimeout(() => resolve(reported), TITLE_WAIT_MS)),
-        ]);
+          page.title().catch(reported),
+          new Promise<string>((resolve) => {
+            timer = setTimeout(() => resolve(reported()), TITLE_WAIT_MS);
+          }),
+        ]).finally(() => clearTimeout(timer));
         return { id, title, url: page.url() };
       }),
     );
@@ -86,16 +99,13 @@ export class PageWindows {
   }
 }
 
-/** The page's target id, asked of the page itself; null when it closed meanwhile. */
-async function targetIdOf(context: BrowserContext, page: Page): Promise<string | null> {
+/** The page's target id, asked of the page itself; null when it closed meanwhile (or has no raw session). */
+async function targetIdOf(page: Page): Promise<string | null> {
+  const session = await pageCdpSession(page);
+  if (!session) return null;
   try {
-    const session = await context.newCDPSession(page);
-    try {
-      const { targetInfo } = await session.send('Target.getTargetInfo');
-      return targetInfo.targetId;
-    } finally {
-      await session.detach().catch(() => undefined);
-    }
+    const { targetInfo } = await session.send('Target.getTargetInfo');
+    return targetInfo.targetId;
   } catch {
     return null;
   }

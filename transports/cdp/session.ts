@@ -12,6 +12,7 @@ import type {
   WindowInfo,
 } from '../contract/transport.js';
 import type { WindowDriver } from '../contract/window-driver.js';
+import { pageCdpSession } from '../page-engine/page-cdp.js';
 import { PageContextControls } from '../page-engine/page-context-controls.js';
 import { documentParsed } from '../page-engine/page-events.js';
 import { pageTitle } from '../page-engine/page-title.js';
@@ -90,20 +91,29 @@ export class CdpSession implements TransportSession {
     ({ network: this.network, dialogs: this.dialogs, storage: this.storage, clock: this.clock } = this.#page);
   }
 
-  /** Connects both clients, takes the open windows and picks the renderer; everything is released on failure. */
+  /**
+   * Connects both clients at once, takes the open windows and picks the renderer; everything is released
+   * on failure. Nothing here grows with the pages' size: Playwright is told to leave the app's fonts and
+   * media settings alone (`noDefaults`), which it would otherwise override on every page (a full style
+   * recalculation and relayout of each document, seconds on a big page, and again when the session lets
+   * go); each window costs one title read.
+   */
   static async open(setup: CdpSessionSetup): Promise<CdpSession> {
     const url = setup.endpoint.webSocketDebuggerUrl;
-    const connection = await CdpConnection.open(url, setup.timeoutMs);
-    let browser: Browser;
-    try {
-      browser = await chromium.connectOverCDP(url, { timeout: setup.timeoutMs });
-    } catch (error) {
-      await connection.close();
+    const [connected, driven] = await Promise.allSettled([
+      CdpConnection.open(url, setup.timeoutMs),
+      chromium.connectOverCDP(url, { timeout: setup.timeoutMs, noDefaults: true }),
+    ]);
+    if (connected.status === 'rejected' || driven.status === 'rejected') {
+      if (connected.status === 'fulfilled') await connected.value.close();
+      if (driven.status === 'fulfilled') await driven.value.close().catch(() => undefined);
+      if (connected.status === 'rejected') throw connected.reason;
+      const error = (driven as PromiseRejectedResult).reason;
       throw new StagegraphError('ATTACH_FAILED', `Playwright could not drive ${url}: ${firstLine(error)}`, {
         cause: error,
       });
     }
-    const session = new CdpSession(setup, connection, browser);
+    const session = new CdpSession(setup, connected.value, driven.value);
     try {
       await session.#start(setup.filter);
     } catch (error) {
@@ -118,10 +128,12 @@ export class CdpSession implements TransportSession {
     this.#browser.on('disconnected', () => void this.#lost('the browser closed the DevTools connection'));
     this.#owned?.exited.then((exit) => this.#emit({ type: 'exited', exit }));
     this.#owned?.onOutput((stream, text) => this.#emit({ type: 'output', stream, text }));
-    await this.#windows.follow();
     this.#context.on('page', (page) => void this.#track(page, false));
-    await Promise.all(this.#context.pages().map((page) => this.#track(page, true)));
-    const windows = await this.#windows.describe();
+    const [, ...opened] = await Promise.all([
+      this.#windows.follow(),
+      ...this.#context.pages().map((page) => this.#track(page, true)),
+    ]);
+    const windows = opened.filter((window): window is WindowInfo => window !== undefined);
     const picked = pickRenderer(windows, filter);
     const filtered = filter.titleContains !== undefined || filter.urlIncludes !== undefined;
     if (filtered && !picked) {
@@ -137,7 +149,7 @@ export class CdpSession implements TransportSession {
   }
 
   async bounds(windowId: string): Promise<Bounds | null> {
-    const targetId = this.#windows.targetIdOf(windowId);
+    const targetId = await this.#windows.targetIdOf(windowId);
     if (!targetId || this.#ended) return null;
     try {
       const { bounds } = await this.#connection.send<{
@@ -237,21 +249,35 @@ export class CdpSession implements TransportSession {
     this.#emit({ type: 'disconnected', reason });
   }
 
-  async #track(page: Page, initial: boolean): Promise<void> {
-    const added = await this.#windows.add(this.#context, page);
-    if (!added?.isNew) return;
+  /** Takes a page as a window (once) and announces it; what it announced, or undefined. */
+  async #track(page: Page, initial: boolean): Promise<WindowInfo | undefined> {
+    const added = this.#windows.add(page);
+    if (!added?.isNew) return undefined;
     const { id } = added;
     this.#page.relayWindow(page, id, (closed) => this.#windows.remove(closed));
+    emulateFocus(page);
     if (!initial) await documentParsed(page, WINDOW_ANNOUNCE_TIMEOUT_MS);
-    if (page.isClosed()) return;
+    if (page.isClosed()) return undefined;
     // Asked of the page: the browser's Target event with the new title may still be on its way.
-    const title = await pageTitle(page);
-    this.#emit({ type: 'window-opened', window: { id, title, url: page.url() } });
+    const window = { id, title: await pageTitle(page), url: page.url() };
+    this.#emit({ type: 'window-opened', window });
+    return window;
   }
 
   #emit(event: TransportEvent): void {
     if (!this.#disposed) this.#events.emit(event);
   }
+}
+
+/**
+ * Playwright's focus emulation (a page answers as focused whatever the window manager says), which
+ * `noDefaults` also leaves off: kept, over the page's shared raw session, so pages behave as they did and
+ * as under the launch transport. It costs the page nothing; nobody waits for the answer.
+ */
+function emulateFocus(page: Page): void {
+  void pageCdpSession(page).then((session) =>
+    session?.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined),
+  );
 }
 
 function firstLine(error: unknown): string {
