@@ -18,6 +18,7 @@ const BENCHES = [
   'atspi-snapshot.ts',
   'screencast.ts',
   'mcp-form.ts',
+  'expect-latency.ts',
   'sessions-throughput.ts',
 ];
 const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
