@@ -11,6 +11,7 @@ const BENCHES = [
   'native.ts',
   'console-fanout.ts',
   'attach.ts',
+  'attach-scale.ts',
   'network-capture.ts',
   'outline-size.ts',
   'snapshot-scale.ts',
