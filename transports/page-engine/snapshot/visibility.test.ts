@@ -42,7 +42,7 @@ describe('visibility', () => {
   });
 
   it('classifies every element as checkVisibility and computed style do, read in document order', async () => {
-    const [ours, reference] = await page.evaluate(
+    const [ours, reference] = await page.evaluate<[string[], string[]]>(
       `(() => {
         const __name = (target) => target;
         const layout = (${createLayout})();
@@ -70,6 +70,6 @@ describe('visibility', () => {
     expect(ours).toEqual(reference);
     // The page does exercise every kind.
     for (const kind of ['=0', '=1', '=2', '=3'])
-      expect((reference as string[]).some((line) => line.endsWith(kind))).toBe(true);
+      expect(reference.some((line) => line.endsWith(kind))).toBe(true);
   });
 });
