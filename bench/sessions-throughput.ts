@@ -7,6 +7,7 @@
 // Run: `npx tsx bench/sessions-throughput.ts`; BENCH_PHASE_MS (default 15000) and BENCH_SOLO_MS (8000)
 // set how long each phase runs.
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Client } from 'graphql-ws';
 import { startGateway, wsClient } from '../test/helpers/gateway.js';
 import {
@@ -34,6 +35,10 @@ interface Phase {
   /** The machine's busy fraction of all its cores over the phase. */
   readonly machineBusy: number;
   readonly load1: number;
+  /** Audit appends in the phase (p50, p99 ms): queueing behind other sessions' records plus the write. */
+  readonly auditAppend: readonly [number, number];
+  /** This process's event-loop delay (p50, p99 ms): how long any ready callback waited for the thread. */
+  readonly loopDelay: readonly [number, number];
 }
 
 function machineTimes(): { busy: number; total: number } {
@@ -50,7 +55,11 @@ function machineTimes(): { busy: number; total: number } {
 async function phase(drivers: readonly LoopDriver[], durationMs: number): Promise<Phase> {
   const cpu = process.cpuUsage();
   const machine = machineTimes();
+  appendTimes.length = 0;
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
   const { latencies, operations, wallMs } = await runConcurrently(drivers, durationMs);
+  delay.disable();
   const used = process.cpuUsage(cpu);
   const after = machineTimes();
   return {
@@ -59,17 +68,24 @@ async function phase(drivers: readonly LoopDriver[], durationMs: number): Promis
     processCores: (used.user + used.system) / 1_000 / wallMs,
     machineBusy: (after.busy - machine.busy) / Math.max(1, after.total - machine.total),
     load1: os.loadavg()[0] ?? Number.NaN,
+    loopDelay: [delay.percentile(50) / 1e6, delay.percentile(99) / 1e6],
+    auditAppend: [summarise(appendTimes).median, percentile99(appendTimes)],
   };
 }
 
-const fixed = (x: number, digits = 1) => x.toFixed(digits);
+/** Every audit append's time, from call to record written, of the phase running now. */
+const appendTimes: number[] = [];
+const percentile99 = (samples: readonly number[]) =>
+  [...samples].sort((x, y) => x - y)[Math.floor(samples.length * 0.99)] ?? Number.NaN;
+
+const fixed = (x: number, digits = 1) => (Number.isNaN(x) ? '—' : x.toFixed(digits));
 const cell = (samples: readonly number[]) => {
   const s = summarise(samples);
   return `${fixed(s.median)} / ${fixed(s.p95)}`;
 };
 
 function cpuLine(name: string, p: Phase): string {
-  return `| ${name} | ${fixed(p.opsPerSecond)} | ${fixed(p.processCores * 100, 0)} % | ${fixed(p.machineBusy * 100, 0)} % | ${fixed(p.load1, 2)} |`;
+  return `| ${name} | ${fixed(p.opsPerSecond)} | ${fixed(p.processCores * 100, 0)} % | ${fixed(p.machineBusy * 100, 0)} % | ${fixed(p.loopDelay[0])} / ${fixed(p.loopDelay[1])} | ${fixed(p.auditAppend[0], 2)} / ${fixed(p.auditAppend[1], 2)} | ${fixed(p.load1, 2)} |`;
 }
 
 function latencyRows(side: string, n: number, p: Phase, solo: readonly Phase[] | null): string[] {
@@ -89,6 +105,15 @@ const gatewayDrivers: LoopDriver[] = [];
 const referenceDrivers: LoopDriver[] = [];
 // The limit guards a gateway against a flooding client; 8 loops as fast as they go are what is measured.
 const gateway = await startGateway({ mutationsPerSecond: 100_000 });
+// The one write chain every session's records share: timed where it is called, to see what it costs.
+const audit = gateway.gateway.governance?.audit;
+if (audit) {
+  const append = audit.append.bind(audit);
+  audit.append = (entry) => {
+    const started = performance.now();
+    return append(entry).finally(() => appendTimes.push(performance.now() - started));
+  };
+}
 try {
   console.error('launching');
   // Four at a time: one by one takes minutes on a loaded machine, all at once overloads it. Whatever
@@ -154,7 +179,7 @@ try {
     `\nAggregate 1 → ${COMPARED}: ${g4 > g1 ? 'grows' : 'does NOT grow'} (${fixed(g4 / g1, 2)}x); ${COMPARED} → ${MAX_SESSIONS}: ${fixed(g8 / g4, 2)}x (${g8 > g4 * 1.05 ? 'grows' : 'plateau'}; machine busy ${fixed(at.get(MAX_SESSIONS)!.gateway.machineBusy * 100, 0)} % of its cores at ${MAX_SESSIONS}).\n`,
   );
   console.log(
-    '| phase | ops/s | this process CPU (gateway + clients; 100 % = one core) | machine busy (all cores) | load 1 min at end |\n|---|---|---|---|---|',
+    '| phase | ops/s | this process CPU (gateway + clients; 100 % = one core) | machine busy (all cores) | event-loop delay p50 / p99 ms | audit append p50 / p99 ms | load 1 min at end |\n|---|---|---|---|---|---|---|',
   );
   solo.gateway.forEach((p, i) => {
     console.log(cpuLine(`gateway, session ${i} alone`, p));
