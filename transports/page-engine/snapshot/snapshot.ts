@@ -72,6 +72,8 @@ async function readThroughModel(page: Page, force: boolean): Promise<RawSnapshot
   }
   const base = cached?.snapshot;
   if (!base) return readThroughModel(page, true);
+  // A read's link to its own base served its recording; kept, every read would hold all before it.
+  if (base.incremental) (base as { incremental?: RawSnapshot['incremental'] }).incremental = undefined;
   if (answer.kind === 'same') {
     const snapshot: RawSnapshot = {
       ...base,
