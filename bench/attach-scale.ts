@@ -105,7 +105,10 @@ try {
         for (const noDefaults of [false, true]) {
           await probe.idle();
           const started = performance.now();
-          const direct = await chromium.connectOverCDP(`http://127.0.0.1:${port}`, { noDefaults });
+          const direct = await chromium.connectOverCDP(`http://127.0.0.1:${port}`, {
+            noDefaults,
+            timeout: CALL_MS,
+          });
           const first = direct.contexts()[0]?.pages()[0];
           const answer = performance.now() - started;
           if (!first) throw new Error('connectOverCDP found no page');
@@ -119,7 +122,7 @@ try {
         await probe.idle();
         const started = performance.now();
         const { attach } = await send(
-          `mutation { attach(input: { port: ${port} }) { id windows { id title url } } }`,
+          `mutation { attach(input: { port: ${port}, timeoutMs: 60000 }) { id windows { id title url } } }`,
         );
         const answer = performance.now() - started;
         if (attach.windows.length !== 1 || attach.windows[0].title !== 'Orders')
