@@ -158,7 +158,7 @@ async function launchReference(main: string): Promise<{ app: ElectronApplication
   const app = await _electron.launch({ executablePath: STAND_IN, args: [main] });
   try {
     const page = await app.firstWindow();
-    await page.waitForURL((url) => url.href.endsWith('/table.html'), { waitUntil: 'load', timeout: 60_000 });
+    await page.waitForURL((url) => url.href.endsWith('/table.html'), { waitUntil: 'load', timeout: 180_000 });
     return { app, page };
   } catch (error) {
     await app.close();
