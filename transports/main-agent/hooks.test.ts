@@ -115,7 +115,8 @@ describe('native hooks on Electron-shaped objects', () => {
       invoked: false,
       changed: true,
     });
-    electron.Menu.current.items[0].submenu.items[0].type = 'checkbox';
+    const fileMenu = electron.Menu.current.items[0]?.submenu as InstanceType<typeof electron.Menu>;
+    (fileMenu.items[0] as Record<string, unknown>).type = 'checkbox';
     expect(hooks.invokeApplication(['File', 'Open'], shown)).toMatchObject({ invoked: false, changed: true });
     electron.Menu.current = build('Open');
     // A path that led nowhere when shown, and leads nowhere still: refused as before, not changed.
