@@ -26,7 +26,6 @@ import { type Summary, summarise } from './stats.js';
 import { writeTableApp } from './table-app.js';
 
 const ALL_SIZES = [100, 1_000, 5_000] as const;
-type Size = (typeof ALL_SIZES)[number];
 const SIZES = ALL_SIZES.filter((rows) =>
   process.env.BENCH_SIZES ? process.env.BENCH_SIZES.split(',').map(Number).includes(rows) : true,
 );

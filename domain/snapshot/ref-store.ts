@@ -3,17 +3,16 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type {
   RawNode,
   RawSnapshot,
-  RawSplice,
   ResolvedNode,
   SnapshotRequest,
 } from '../../transports/contract/window-driver.js';
 import { type FingerprintSource, fingerprint } from './fingerprint.js';
+import { reconcileSpliced, reconcileWhole } from './reconcile-nodes.js';
 import { missingRefError, otherWindowError, staleRefError } from './ref-errors.js';
 import { similarRefs, type Wanted } from './similar.js';
-import { Snapshot, type SnapshotNode, toSnapshotNode } from './snapshot.js';
+import { Snapshot } from './snapshot.js';
 import { noteSplices } from './snapshot-splices.js';
-import { TwinPool } from './twin-pool.js';
-import { type Reconciled, type RefEntry, WindowRefs } from './window-refs.js';
+import { type RefEntry, WindowRefs } from './window-refs.js';
 
 /**
  * Refs remembered per window, live and stale together. Twice the 50,000-node bench page: a whole snapshot
@@ -82,8 +81,12 @@ export class RefStore {
     if (w.documentId !== raw.documentId) this.#replaceDocument(w, raw.documentId);
     this.#detach(w, raw.detached);
     const seq = ++w.seq;
+    const reconcile = (rawNode: RawNode, parentRef: string | null) =>
+      this.#reconcile(w, windowId, raw.documentId, rawNode, parentRef);
     const { nodes, entries } =
-      splices && last ? this.#spliced(w, windowId, raw, last, splices) : this.#reconciled(w, windowId, raw);
+      splices && last
+        ? reconcileSpliced(raw, { nodes: last.nodes, entries: w.lastEntries }, splices, w.byKey, reconcile)
+        : reconcileWhole(raw, reconcile);
     for (let index = 0; index < entries.length; index += 1) {
       const entry = entries[index] as RefEntry;
       entry.seenIn = seq;
@@ -110,79 +113,6 @@ export class RefStore {
     if (w.recent.length > RECENT_SNAPSHOTS_PER_WINDOW) w.recent.shift();
     this.#evict(w, seq);
     return snapshot;
-  }
-
-  /** Every node of the snapshot through the store, in document order. */
-  #reconciled(w: WindowRefs, windowId: string, raw: RawSnapshot): Reconciled {
-    const indexOfKey = new Map<number, number>();
-    const childLists: string[][] = new Array(raw.nodes.length);
-    const nodes: SnapshotNode[] = new Array(raw.nodes.length);
-    const entries: RefEntry[] = new Array(raw.nodes.length);
-    for (let index = 0; index < raw.nodes.length; index += 1) {
-      const rawNode = raw.nodes[index]!;
-      const parentIndex = rawNode.parent === null ? undefined : indexOfKey.get(rawNode.parent);
-      const parentRef = parentIndex === undefined ? null : nodes[parentIndex]!.ref;
-      const entry = this.#reconcile(w, windowId, raw.documentId, rawNode, parentRef);
-      indexOfKey.set(rawNode.key, index);
-      const childRefs: string[] = [];
-      childLists[index] = childRefs;
-      if (parentIndex !== undefined) childLists[parentIndex]!.push(entry.ref);
-      nodes[index] = toSnapshotNode(rawNode, entry.ref, parentRef, childRefs);
-      entries[index] = entry;
-    }
-    return { nodes, entries };
-  }
-
-  /**
-   * The last snapshot's nodes with the splices' ranges reconciled afresh. A node outside them is unchanged
-   * and live (its element neither moved nor left: the transport walked again wherever one did), so its
-   * entry and node carry over; splices come in document order, so twins pair as in a whole pass.
-   */
-  #spliced(
-    w: WindowRefs,
-    windowId: string,
-    raw: RawSnapshot,
-    last: Snapshot,
-    splices: readonly RawSplice[],
-  ): Reconciled {
-    const nodes: SnapshotNode[] = [];
-    const entries: RefEntry[] = [];
-    let cursor = 0;
-    const carry = (end: number) => {
-      for (let index = cursor; index < end; index += 1) {
-        nodes.push(last.nodes[index]!);
-        entries.push(w.lastEntries[index]!);
-      }
-    };
-    for (const splice of splices) {
-      carry(splice.from);
-      // One node replacing one keeps its children (an ancestor described again); a subtree brings its own.
-      const kept = splice.removed === 1 && splice.inserted === 1 ? last.nodes[splice.from]!.childRefs : null;
-      const indexOfKey = new Map<number, number>();
-      const childLists = new Map<number, string[]>();
-      for (let at = splice.at; at < splice.at + splice.inserted; at += 1) {
-        const rawNode = raw.nodes[at]!;
-        const parent = rawNode.parent;
-        const parentIndex = parent === null ? undefined : indexOfKey.get(parent);
-        const parentRef =
-          parent === null
-            ? null
-            : parentIndex === undefined
-              ? (w.byKey.get(parent)?.ref ?? null)
-              : nodes[parentIndex]!.ref;
-        const entry = this.#reconcile(w, windowId, raw.documentId, rawNode, parentRef);
-        const index = nodes.length;
-        indexOfKey.set(rawNode.key, index);
-        const childRefs: string[] = kept ? (kept as string[]) : [];
-        childLists.set(index, childRefs);
-        if (parentIndex !== undefined) childLists.get(parentIndex)!.push(entry.ref);
-        nodes.push(toSnapshotNode(rawNode, entry.ref, parentRef, childRefs));
-        entries.push(entry);
-      }
-      cursor = splice.from + splice.removed;
-    }
-    carry(last.nodes.length);
-    return { nodes, entries };
   }
 
   /** The entry of one node of a new snapshot: known by key, a detached twin, or a fresh ref. */

@@ -11,6 +11,7 @@ import { createRegistry } from './registry.js';
 import { createRoles } from './roles.js';
 import { createSource, type Source } from './source.js';
 import { createStates } from './states.js';
+import { createStyleRules } from './style-rules.js';
 import { createTextRuns } from './text-runs.js';
 import { createVisibility } from './visibility.js';
 import { createWalker, type Walker } from './walker.js';
@@ -49,7 +50,8 @@ const INSTALLER = `(() => {
   const wire = (${createWire})();
   const walker = (${createWalker})(roles, names, states, visibility, textRuns, geometry, registry, ${JSON.stringify(REDACTED_VALUE)}, wire);
   const source = (${createSource})(registry, states, ${JSON.stringify(REDACTED_VALUE)});
-  const model = (${createModel})(walker, registry, states);
+  const styleRules = (${createStyleRules})();
+  const model = (${createModel})(walker, registry, states, styleRules);
   Object.defineProperty(window, ${JSON.stringify(ENGINE_GLOBAL)}, {
     value: { walker, source, model, root: document.documentElement },
     configurable: true,

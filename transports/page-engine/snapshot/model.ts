@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import type { Registry } from './registry.js';
 import type { States } from './states.js';
+import type { StyleRuleFlags, StyleRules } from './style-rules.js';
 import type { Walker, WalkRequest } from './walker.js';
 
 /** What the Node side knows of the page's last read: the model answers relative to it, or walks afresh. */
@@ -40,7 +41,7 @@ export type ModelRead =
  * it unsure, and the read is a full walk that restarts it.
  * A self-contained factory: its source is shipped into the page whole, dependencies arrive as arguments.
  */
-export function createModel(walker: Walker, registry: Registry, states: States) {
+export function createModel(walker: Walker, registry: Registry, states: States, styleRules: StyleRules) {
   /** Past this many separate subtrees, one walk of the page is cheaper than many small ones. */
   const MAX_REGIONS = 50;
   /** A change of these attributes reaches beyond the element's subtree (references, groups, slots). */
@@ -78,8 +79,7 @@ export function createModel(walker: Walker, registry: Registry, states: States) 
   let title = '';
   let referencedIds = new Set<string>();
   /** Style rules that let a change restyle an ancestor (`:has`, `:focus-within`) or the element itself (`:empty`). */
-  let rules = { has: false, empty: false, focusWithin: false };
-  const sheetFlags = new WeakMap<CSSStyleSheet, typeof rules>();
+  let rules: StyleRuleFlags = { has: false, empty: false, focusWithin: false };
   let controls = new WeakMap<Element, string>();
   const inputs = document.getElementsByTagName('input');
   const selects = document.getElementsByTagName('select');
@@ -99,7 +99,7 @@ export function createModel(walker: Walker, registry: Registry, states: States) 
 
   function inHead(node: Node): boolean {
     const body = document.body;
-    return !body || !body.contains(node);
+    return !body?.contains(node);
   }
 
   /** An added or removed subtree that brings along what the model cannot place. */
@@ -195,33 +195,6 @@ export function createModel(walker: Walker, registry: Registry, states: States) 
     }
   }
 
-  function scanSheets(): typeof rules {
-    const found = { has: false, empty: false, focusWithin: false };
-    const read = (sheet: CSSStyleSheet) => {
-      let flags = sheetFlags.get(sheet);
-      if (!flags) {
-        let text = '';
-        try {
-          for (const rule of sheet.cssRules) text += rule.cssText;
-          flags = {
-            has: text.includes(':has('),
-            empty: text.includes(':empty'),
-            focusWithin: text.includes(':focus-within'),
-          };
-        } catch {
-          flags = { has: true, empty: true, focusWithin: true };
-        }
-        sheetFlags.set(sheet, flags);
-      }
-      found.has ||= flags.has;
-      found.empty ||= flags.empty;
-      found.focusWithin ||= flags.focusWithin;
-    };
-    for (const sheet of document.styleSheets) read(sheet);
-    for (const sheet of document.adoptedStyleSheets ?? []) read(sheet);
-    return found;
-  }
-
   /** A document the model cannot follow by its mutation records: frames, open shadow roots, `:has()`. */
   function unfollowable(): boolean {
     if (rules.has) return true;
@@ -251,7 +224,7 @@ export function createModel(walker: Walker, registry: Registry, states: States) 
     removals = false;
     titleChanged = false;
     unsure = false;
-    rules = scanSheets();
+    rules = styleRules.scan();
     active = !unfollowable();
     if (!active) return;
     observer?.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });

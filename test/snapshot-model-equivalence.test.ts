@@ -1,12 +1,12 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { diff } from '../../../domain/snapshot/diff.js';
-import { RefStore } from '../../../domain/snapshot/ref-store.js';
-import { useSharedPage } from '../../../test/helpers/browser.js';
-import type { RawNode } from '../../contract/window-driver.js';
-import { decodeNode, type NodeTuple } from './encoding.js';
-import { ENGINE_GLOBAL } from './install.js';
-import { snapshotDocument } from './snapshot.js';
+import { diff } from '../domain/snapshot/diff.js';
+import { RefStore } from '../domain/snapshot/ref-store.js';
+import type { RawNode } from '../transports/contract/window-driver.js';
+import { decodeNode, type NodeTuple } from '../transports/page-engine/snapshot/encoding.js';
+import { ENGINE_GLOBAL } from '../transports/page-engine/snapshot/install.js';
+import { snapshotDocument } from '../transports/page-engine/snapshot/snapshot.js';
+import { useSharedPage } from './helpers/browser.js';
 
 let page: Page;
 useSharedPage((opened) => {
@@ -174,9 +174,9 @@ function edit(page: Page, seed: number, count: number): Promise<string[]> {
 async function fullWalk(): Promise<RawNode[]> {
   const tuples = await page.evaluate(
     (global) =>
-      (window as unknown as Record<string, { walker: { nodes: (r: object) => unknown[] } }>)[global]?.walker.nodes(
-        { bounds: false },
-      ),
+      (window as unknown as Record<string, { walker: { nodes: (r: object) => unknown[] } }>)[
+        global
+      ]?.walker.nodes({ bounds: false }),
     ENGINE_GLOBAL,
   );
   return (tuples as NodeTuple[]).map(decodeNode);

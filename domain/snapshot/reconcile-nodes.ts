@@ -1,0 +1,79 @@
+import type { RawNode, RawSnapshot, RawSplice } from '../../transports/contract/window-driver.js';
+import { type SnapshotNode, toSnapshotNode } from './snapshot.js';
+import type { Reconciled, RefEntry } from './window-refs.js';
+
+/** The store's entry for one walker node, given the ref of its parent (null for a root). */
+export type ReconcileNode = (rawNode: RawNode, parentRef: string | null) => RefEntry;
+
+/** Every node of the snapshot through the store, in document order. */
+export function reconcileWhole(raw: RawSnapshot, reconcile: ReconcileNode): Reconciled {
+  const indexOfKey = new Map<number, number>();
+  const childLists: string[][] = new Array(raw.nodes.length);
+  const nodes: SnapshotNode[] = new Array(raw.nodes.length);
+  const entries: RefEntry[] = new Array(raw.nodes.length);
+  for (let index = 0; index < raw.nodes.length; index += 1) {
+    const rawNode = raw.nodes[index]!;
+    const parentIndex = rawNode.parent === null ? undefined : indexOfKey.get(rawNode.parent);
+    const parentRef = parentIndex === undefined ? null : nodes[parentIndex]!.ref;
+    const entry = reconcile(rawNode, parentRef);
+    indexOfKey.set(rawNode.key, index);
+    const childRefs: string[] = [];
+    childLists[index] = childRefs;
+    if (parentIndex !== undefined) childLists[parentIndex]!.push(entry.ref);
+    nodes[index] = toSnapshotNode(rawNode, entry.ref, parentRef, childRefs);
+    entries[index] = entry;
+  }
+  return { nodes, entries };
+}
+
+/**
+ * The last snapshot's nodes with the splices' ranges reconciled afresh. A node outside them is unchanged
+ * and live (its element neither moved nor left: the transport walked again wherever one did), so its
+ * entry and node carry over; splices come in document order, so twins pair as in a whole pass.
+ */
+export function reconcileSpliced(
+  raw: RawSnapshot,
+  last: { readonly nodes: readonly SnapshotNode[]; readonly entries: readonly RefEntry[] },
+  splices: readonly RawSplice[],
+  byKey: ReadonlyMap<number, RefEntry>,
+  reconcile: ReconcileNode,
+): Reconciled {
+  const nodes: SnapshotNode[] = [];
+  const entries: RefEntry[] = [];
+  let cursor = 0;
+  const carry = (end: number) => {
+    for (let index = cursor; index < end; index += 1) {
+      nodes.push(last.nodes[index]!);
+      entries.push(last.entries[index]!);
+    }
+  };
+  for (const splice of splices) {
+    carry(splice.from);
+    // One node replacing one keeps its children (an ancestor described again); a subtree brings its own.
+    const kept = splice.removed === 1 && splice.inserted === 1 ? last.nodes[splice.from]!.childRefs : null;
+    const indexOfKey = new Map<number, number>();
+    const childLists = new Map<number, string[]>();
+    for (let at = splice.at; at < splice.at + splice.inserted; at += 1) {
+      const rawNode = raw.nodes[at]!;
+      const parent = rawNode.parent;
+      const parentIndex = parent === null ? undefined : indexOfKey.get(parent);
+      const parentRef =
+        parent === null
+          ? null
+          : parentIndex === undefined
+            ? (byKey.get(parent)?.ref ?? null)
+            : nodes[parentIndex]!.ref;
+      const entry = reconcile(rawNode, parentRef);
+      const index = nodes.length;
+      indexOfKey.set(rawNode.key, index);
+      const childRefs: string[] = kept ? (kept as string[]) : [];
+      childLists.set(index, childRefs);
+      if (parentIndex !== undefined) childLists.get(parentIndex)!.push(entry.ref);
+      nodes.push(toSnapshotNode(rawNode, entry.ref, parentRef, childRefs));
+      entries.push(entry);
+    }
+    cursor = splice.from + splice.removed;
+  }
+  carry(last.nodes.length);
+  return { nodes, entries };
+}
