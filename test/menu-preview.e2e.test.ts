@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STAND_IN } from './helpers/fixture-app.js';
-import { type FixtureSession, startFixtureSession } from './helpers/fixture-session.js';
+import { type FixtureSession, startFixtureSessionWithPolicy } from './helpers/fixture-session.js';
 
 /**
  * A governed menu invoke is previewed from the menu as the gateway last read it (no round trip to the main
@@ -38,17 +34,12 @@ const RADIO_RAN = 'mutation { evalMain(code: "() => globalThis.radioRan") { json
 
 describe('menu invoke previewed from the menu as last read', () => {
   let fixture: FixtureSession;
-  let policyDir: string;
 
   beforeAll(async () => {
-    policyDir = mkdtempSync(join(tmpdir(), 'stagegraph-menu-preview-'));
-    const policyFile = join(policyDir, 'policy.yaml');
-    writeFileSync(policyFile, POLICY);
-    fixture = await startFixtureSession(STAND_IN, undefined, { allowEval: 'both', policyFile });
+    fixture = await startFixtureSessionWithPolicy(POLICY);
   });
   afterAll(async () => {
     await fixture?.stop();
-    if (policyDir) rmSync(policyDir, { recursive: true, force: true });
   });
 
   it('decides again on an item that changed since the last read, and never clicks it under the old decision', async () => {

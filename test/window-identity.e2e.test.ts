@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STAND_IN } from './helpers/fixture-app.js';
-import { type FixtureSession, startFixtureSession } from './helpers/fixture-session.js';
+import { type FixtureSession, startFixtureSessionWithPolicy } from './helpers/fixture-session.js';
 
 /**
  * Operations pick their window without asking any renderer for its title (issue 18); whatever answers with
@@ -29,17 +25,12 @@ const CLICK_LOG = 'mutation { click(target: { testId: "log" }) { elapsedMs } }';
 
 describe('window identity', () => {
   let fixture: FixtureSession;
-  let policyDir: string;
 
   beforeAll(async () => {
-    policyDir = mkdtempSync(join(tmpdir(), 'stagegraph-window-identity-'));
-    const policyFile = join(policyDir, 'policy.yaml');
-    writeFileSync(policyFile, POLICY);
-    fixture = await startFixtureSession(STAND_IN, undefined, { allowEval: 'both', policyFile });
+    fixture = await startFixtureSessionWithPolicy(POLICY);
   });
   afterAll(async () => {
     await fixture?.stop();
-    if (policyDir) rmSync(policyDir, { recursive: true, force: true });
   });
 
   it('answers with the title the page has now, in listings, lookups, selection by title and the policy', async () => {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServeConfig } from '../../server/config.js';
 import type { LaunchTransport } from '../../transports/contract/transport.js';
@@ -44,6 +47,30 @@ export async function startFixtureSession(
   const { launch } = await client.data(LaunchDocument, { input: fixtureLaunch(executablePath) });
   await client.data(ClickDocument, { target: { testId: 'stop-ticking' } });
   return { ...client, gateway, sessionId: launch!.id, stop: () => gateway.stop() };
+}
+
+/**
+ * The fixture session under a suite's own policy (YAML text) with eval opened for both processes, its
+ * policy file removed again when the session stops.
+ */
+export async function startFixtureSessionWithPolicy(policyYaml: string): Promise<FixtureSession> {
+  const policyDir = mkdtempSync(join(tmpdir(), 'stagegraph-suite-policy-'));
+  const policyFile = join(policyDir, 'policy.yaml');
+  writeFileSync(policyFile, policyYaml);
+  const removePolicy = () => rmSync(policyDir, { recursive: true, force: true });
+  const fixture = await startFixtureSession(STAND_IN, undefined, { allowEval: 'both', policyFile }).catch(
+    (error: unknown) => {
+      removePolicy();
+      throw error;
+    },
+  );
+  return {
+    ...fixture,
+    async stop() {
+      await fixture.stop();
+      removePolicy();
+    },
+  };
 }
 
 /**
