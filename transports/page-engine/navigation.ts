@@ -47,10 +47,27 @@ export async function navigatePage(
           ? page.goBack(commit)
           : page.goForward(commit));
   } catch (error) {
+    if (error instanceof Error && NET_ERROR.test(error.message)) await errorPageCommitted(page, deadline);
     throw navigationError(error, describe(target), timeoutMs);
   }
   const reached = await waitForLoad(page, waitUntil, Math.max(0, deadline - Date.now()));
   return { status: response?.status() ?? null, reached };
+}
+
+/** How long a failed navigation's error page may take to commit before the failure is answered anyway. */
+const ERROR_PAGE_COMMIT_MS = 5_000;
+
+/**
+ * Chromium answers a navigation's network failure first and commits its error page a moment later: a
+ * navigation the agent starts in between is interrupted by that commit. The failure is answered once the
+ * error page is in (or after ERROR_PAGE_COMMIT_MS, or the navigation's own deadline), so the next one is not.
+ */
+async function errorPageCommitted(page: Page, deadline: number): Promise<void> {
+  if (page.mainFrame().url().startsWith('chrome-error:')) return;
+  const timeout = Math.max(0, Math.min(ERROR_PAGE_COMMIT_MS, deadline - Date.now()));
+  await page
+    .waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout })
+    .catch(() => undefined);
 }
 
 /** True once the page's current document has reached `state`; false when `timeoutMs` ran out first. */
