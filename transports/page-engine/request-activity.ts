@@ -35,6 +35,8 @@ class Watch implements RequestWatch {
   readonly #release: (watch: Watch) => void;
   #finished = 0;
   #ended = false;
+  /** Until armed, a start heard is one begun before this watch: its event was still on the way. */
+  #armed = false;
 
   constructor(release: (watch: Watch) => void) {
     this.#release = release;
@@ -48,8 +50,12 @@ class Watch implements RequestWatch {
     return [...this.#pending.values()];
   }
 
+  arm(): void {
+    this.#armed = true;
+  }
+
   started(id: unknown, request: PendingRequest): void {
-    if (this.#ended || LONG_LIVED.has(request.resourceType) || this.#pending.has(id)) return;
+    if (!this.#armed || this.#ended || LONG_LIVED.has(request.resourceType) || this.#pending.has(id)) return;
     if (this.#pending.size < MAX_WATCHED) this.#pending.set(id, request);
   }
 
@@ -112,12 +118,27 @@ export class RequestActivity {
   /** A watch of the requests begun from now on; listening is on before it is returned. */
   async watch(): Promise<RequestWatch> {
     const watch = new Watch((ended) => this.#release(ended));
+    // Held from the start, so a lingering stop queued meanwhile sees a watch and keeps listening.
     this.#watches.add(watch);
     clearTimeout(this.#lingering);
-    // Already listening (a watch ended moments ago): nothing to ask the renderer, nothing to queue behind.
-    if (this.#listening) return watch;
-    await this.#serially(() => this.#start());
+    if (this.#listening) await this.#heardUpToNow();
+    else await this.#serially(() => this.#start());
+    watch.arm();
     return watch;
+  }
+
+  /**
+   * Resolves once every event the page sent before now has been heard. A request the page began a moment
+   * ago can reach its server before its start event reaches us; one round trip on the channel the events
+   * come on orders them ahead of the answer. Cheaper than enabling Network again, which is what lingering
+   * saves.
+   */
+  async #heardUpToNow(): Promise<void> {
+    const session = this.#listening === 'cdp' ? await this.#session : null;
+    const roundTrip = session
+      ? session.send('Runtime.evaluate', { expression: '0', returnByValue: true, silent: true })
+      : this.#page.mainFrame().evaluate('0');
+    await withDeadline(roundTrip, LISTEN_TIMEOUT_MS, () => Error('no answer')).catch(() => undefined);
   }
 
   #release(watch: Watch): void {
