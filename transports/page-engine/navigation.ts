@@ -50,8 +50,24 @@ export async function navigatePage(
     if (error instanceof Error && NET_ERROR.test(error.message)) await errorPageCommitted(page, deadline);
     throw navigationError(error, describe(target), timeoutMs);
   }
-  const reached = await waitForLoad(page, waitUntil, Math.max(0, deadline - Date.now()));
+  const historyStep = target.kind === 'back' || target.kind === 'forward';
+  const reached =
+    (historyStep && response === null && (await shownDocumentComplete(page))) ||
+    (await waitForLoad(page, waitUntil, Math.max(0, deadline - Date.now())));
   return { status: response?.status() ?? null, reached };
+}
+
+/**
+ * A history step that fetched nothing shows a document that has loaded already: one restored from the
+ * back/forward cache (Chromium sends no lifecycle events for it, so a wait for `load` would run to its
+ * deadline) or the same document at another entry. Whatever state was asked for, it reached it before it
+ * was left, and coming back made no request. False when the page cannot say (it is navigating again).
+ */
+async function shownDocumentComplete(page: Page): Promise<boolean> {
+  return page
+    .mainFrame()
+    .evaluate(() => document.readyState === 'complete')
+    .catch(() => false);
 }
 
 /** How long a failed navigation's error page may take to commit before the failure is answered anyway. */
