@@ -10,20 +10,17 @@
 // and the page's own Date.now() (the stamp). Latency = result received at this client − stamp (one clock).
 // Run: `npx tsx bench/expect-latency.ts`; BENCH_SIZES=100,5000 and BENCH_EXPECT_RUNS=n scale it.
 import type { Client } from 'graphql-ws';
-import { _electron, type ElectronApplication, type Page } from 'playwright-core';
-import { STAND_IN } from '../test/helpers/fixture-app.js';
+import type { ElectronApplication, Page } from 'playwright-core';
 import { startGateway, wsClient } from '../test/helpers/gateway.js';
 import {
   CLICK,
   gql,
-  LAUNCH,
   type Node,
   READ_TEXT,
   SNAPSHOT_LEAN,
   type SnapshotData,
   STOP,
   sleep,
-  WAIT_FOR_PAGE,
 } from './snapshot-client.js';
 import { type Summary, summarise } from './stats.js';
 import {
@@ -36,6 +33,11 @@ import {
   statusText,
   writeTableApp,
 } from './table-app.js';
+import {
+  launchTableAppDirectly,
+  launchTableAppThroughGateway,
+  statusShownInPage,
+} from './table-app-session.js';
 
 const ALL_SIZES = [100, 1_000, 5_000] as const;
 const SIZES = ALL_SIZES.filter((rows) =>
@@ -104,22 +106,7 @@ async function benchSize(rows: number, client: Client, s: string, page: Page): P
 
   const reference = async (): Promise<number> => {
     referenceUpdates += 1;
-    const waiting = page
-      .evaluate(
-        ({ selector, text }) =>
-          new Promise<void>((resolve) => {
-            const element = document.querySelector(selector);
-            if (!element) throw new Error(`no ${selector}`);
-            const observer = new MutationObserver(() => {
-              if (element.textContent !== text) return;
-              observer.disconnect();
-              resolve();
-            });
-            observer.observe(element, { subtree: true, childList: true, characterData: true });
-          }),
-        { selector: STATUS_SELECTOR, text: statusText(referenceUpdates) },
-      )
-      .then(() => Date.now());
+    const waiting = statusShownInPage(page, referenceUpdates);
     await sleep(ARM_MS);
     await page.locator(DELAYED_BUTTON_SELECTOR).click();
     const at = await waiting;
@@ -156,18 +143,6 @@ async function benchSize(rows: number, client: Client, s: string, page: Page): P
   };
 }
 
-async function launchReference(main: string): Promise<{ app: ElectronApplication; page: Page }> {
-  const app = await _electron.launch({ executablePath: STAND_IN, args: [main] });
-  try {
-    const page = await app.firstWindow();
-    await page.waitForURL((url) => url.href.endsWith('/table.html'), { waitUntil: 'load', timeout: 180_000 });
-    return { app, page };
-  } catch (error) {
-    await app.close();
-    throw error;
-  }
-}
-
 const started = performance.now();
 const results: SizeResult[] = [];
 const failures: string[] = [];
@@ -180,22 +155,8 @@ try {
     let reference: ElectronApplication | undefined;
     try {
       console.error(`[${rows} rows] launching`);
-      session = (
-        await gql<{ launch: { id: string } }>(client, LAUNCH, {
-          input: { main: app.main, executablePath: STAND_IN },
-        })
-      ).data.launch.id;
-      // The window may not be known yet on a loaded machine: WINDOW_NOT_FOUND is retryable.
-      for (let tries = 1; ; tries += 1) {
-        const waited = await gql(client, WAIT_FOR_PAGE, { s: session }).then(
-          () => null,
-          (error: unknown) => error,
-        );
-        if (waited === null) break;
-        if (tries >= 30 || !String(waited).includes('WINDOW_NOT_FOUND')) throw waited;
-        await sleep(1_000);
-      }
-      const launched = await launchReference(app.main);
+      session = await launchTableAppThroughGateway(client, app.main);
+      const launched = await launchTableAppDirectly(app.main);
       reference = launched.app;
       console.error(`[${rows} rows] measuring`);
       results.push(await benchSize(rows, client, session, launched.page));

@@ -8,22 +8,20 @@
 // Run: `npx tsx bench/snapshot-incremental.ts`; BENCH_SIZES=100,1000 limits sizes; BENCH_INCREMENTAL_RUNS
 // overrides the timed runs per measure with the model on (the reference takes a third as many).
 import type { Client } from 'graphql-ws';
-import { STAND_IN } from '../test/helpers/fixture-app.js';
 import { startGateway, wsClient } from '../test/helpers/gateway.js';
 import { INCREMENTAL_SWITCH } from '../transports/page-engine/snapshot/snapshot-cache.js';
 import {
   type DiffData,
   gql,
-  LAUNCH,
   type Node,
   SINCE_LAST,
   SNAPSHOT_LEAN,
   type SnapshotData,
   STOP,
-  WAIT_FOR_PAGE,
 } from './snapshot-client.js';
 import { type Summary, summarise } from './stats.js';
 import { writeTableApp } from './table-app.js';
+import { launchTableAppThroughGateway } from './table-app-session.js';
 
 const ALL_SIZES = [100, 1_000, 5_000] as const;
 const SIZES = ALL_SIZES.filter((rows) =>
@@ -33,7 +31,6 @@ const RUNS = Number(process.env.BENCH_INCREMENTAL_RUNS ?? 30);
 const REFERENCE_RUNS = Math.max(3, Math.round(RUNS / 3));
 /** Full `{ ref role name }` reads per block: seconds each at 5,000 rows. */
 const FULL_RUNS = 5;
-const LAUNCH_TRIES = 10;
 /** Issue 18's targets at 5,000 rows. */
 const TARGET_UNCHANGED_MS = 20;
 const TARGET_ONE_ROW_MS = 30;
@@ -51,22 +48,6 @@ interface Block {
   readonly full: Summary;
   /** The one-row diff's counts (+added −removed ~changed), the same in every run. */
   readonly counts: string;
-}
-
-async function launch(client: Client, main: string): Promise<string> {
-  const { data } = await gql<{ launch: { id: string } }>(client, LAUNCH, {
-    input: { main, executablePath: STAND_IN },
-  });
-  const s = data.launch.id;
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await gql(client, WAIT_FOR_PAGE, { s });
-      return s;
-    } catch (error) {
-      if (attempt >= LAUNCH_TRIES) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
-  }
 }
 
 async function block(client: Client, s: string, rows: number, runs: number, model: boolean): Promise<Block> {
@@ -123,7 +104,7 @@ try {
     let s: string | undefined;
     try {
       console.error(`[${rows} rows] launching`);
-      s = await launch(client, app.main);
+      s = await launchTableAppThroughGateway(client, app.main);
       console.error(`[${rows} rows] model on`);
       const on = await block(client, s, rows, RUNS, true);
       console.error(`[${rows} rows] model off`);

@@ -8,15 +8,15 @@
 // BENCH_SCALE_ARIA_RUNS override the timed runs per size (gateway, reference).
 import { execute, parse } from 'graphql';
 import type { Client } from 'graphql-ws';
-import { _electron, type ElectronApplication, type Page } from 'playwright-core';
+import type { ElectronApplication, Page } from 'playwright-core';
 import type { GatewayContext } from '../schema/context.js';
 import { buildSchema } from '../schema/index.js';
-import { STAND_IN } from '../test/helpers/fixture-app.js';
 import { type RunningGateway, startGateway, wsClient } from '../test/helpers/gateway.js';
 import { ENGINE_GLOBAL } from '../transports/page-engine/snapshot/install.js';
-import { gql, LAUNCH, SNAPSHOT_LEAN, type SnapshotData, STOP, WAIT_FOR_PAGE } from './snapshot-client.js';
+import { gql, SNAPSHOT_LEAN, type SnapshotData, STOP } from './snapshot-client.js';
 import { type Summary, summarise } from './stats.js';
 import { writeTableApp } from './table-app.js';
+import { launchTableAppDirectly, launchTableAppThroughGateway } from './table-app-session.js';
 
 // Every read here is a full walk: the in-page model (snapshot-cache.ts) would answer a repeated read of an
 // unchanged page from what it kept, and that is the incremental bench's measure, not this one's.
@@ -38,8 +38,6 @@ const GATEWAY_RUNS = runs('BENCH_SCALE_RUNS', { 100: 21, 1000: 11, 5000: 9 });
 const ARIA_RUNS = runs('BENCH_SCALE_ARIA_RUNS', { 100: 9, 1000: 5, 5000: 3 });
 /** The first read of a document installs the walker and hands out every ref: not timed. */
 const WARMUP = 2;
-/** How many 30 s waits a launch gets for its page (a 5,000-row page on a loaded machine takes long). */
-const LAUNCH_TRIES = 10;
 /** Issue 18's targets for the 5,000-row page. */
 const TARGET_MS = 400;
 const TARGET_RATIO = 0.1;
@@ -53,38 +51,6 @@ interface SizeResult {
   readonly ariaChars: number;
   readonly ariaFailed: string | undefined;
   readonly parts: string;
-}
-
-async function launchThroughGateway(client: Client, main: string): Promise<string> {
-  const { data } = await gql<{ launch: { id: string } }>(client, LAUNCH, {
-    input: { main, executablePath: STAND_IN },
-  });
-  const s = data.launch.id;
-  // On a swamped machine the window may open after the wait's own 30 s: wait again, a few times.
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await gql(client, WAIT_FOR_PAGE, { s });
-      return s;
-    } catch (error) {
-      if (attempt >= LAUNCH_TRIES) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
-  }
-}
-
-async function launchReference(main: string): Promise<{ app: ElectronApplication; page: Page }> {
-  const app = await _electron.launch({ executablePath: STAND_IN, args: [main] });
-  try {
-    const page = await app.firstWindow();
-    await page.waitForURL((url) => url.href.endsWith('/table.html'), {
-      waitUntil: 'load',
-      timeout: 30_000 * LAUNCH_TRIES,
-    });
-    return { app, page };
-  } catch (error) {
-    await app.close();
-    throw error;
-  }
 }
 
 /** One read split into its parts, on the gateway's objects (medians over `n` runs). */
@@ -217,8 +183,8 @@ try {
     let reference: ElectronApplication | undefined;
     try {
       console.error(`[${rows} rows] launching`);
-      session = await launchThroughGateway(client, app.main);
-      const launched = await launchReference(app.main);
+      session = await launchTableAppThroughGateway(client, app.main);
+      const launched = await launchTableAppDirectly(app.main);
       reference = launched.app;
       console.error(`[${rows} rows] reading`);
       results.push(await benchSize(rows, gateway, client, session, launched.page));

@@ -12,8 +12,7 @@
 // and profiles the full snapshot (in-page walk, transfer, reconciliation, GraphQL, wire).
 // Run: `npx tsx bench/snapshot.ts`; BENCH_SNAPSHOT_RUNS, BENCH_CLICK_RUNS, BENCH_EXPECT_RUNS scale the samples.
 import type { Client } from 'graphql-ws';
-import { _electron, type ElectronApplication, type Page } from 'playwright-core';
-import { STAND_IN } from '../test/helpers/fixture-app.js';
+import type { ElectronApplication, Page } from 'playwright-core';
 import { type RunningGateway, startGateway, wsClient } from '../test/helpers/gateway.js';
 import {
   CLICK,
@@ -21,7 +20,6 @@ import {
   type DiffData,
   EXPECT_TEXT,
   gql,
-  LAUNCH,
   type Node,
   READ_TEXT,
   type Reply,
@@ -34,7 +32,6 @@ import {
   type SnapshotData,
   STOP,
   sleep,
-  WAIT_FOR_PAGE,
 } from './snapshot-client.js';
 import { profileSnapshot } from './snapshot-profile.js';
 import { report, type SizeResult } from './snapshot-report.js';
@@ -47,10 +44,14 @@ import {
   STAMP_NAME,
   STAMP_SELECTOR,
   STATUS_NAME,
-  STATUS_SELECTOR,
   statusText,
   writeTableApp,
 } from './table-app.js';
+import {
+  launchTableAppDirectly,
+  launchTableAppThroughGateway,
+  statusShownInPage,
+} from './table-app-session.js';
 
 const ALL_SIZES = [100, 1_000, 5_000] as const;
 type Size = (typeof ALL_SIZES)[number];
@@ -76,27 +77,6 @@ const WARMUP = 1;
 const CLICK_WARMUP = 5;
 /** How long the expect is given to start waiting before the click that, 50 ms later, satisfies it. */
 const ARM_MS = 150;
-
-async function launchThroughGateway(client: Client, main: string): Promise<string> {
-  const { data } = await gql<{ launch: { id: string } }>(client, LAUNCH, {
-    input: { main, executablePath: STAND_IN },
-  });
-  const s = data.launch.id;
-  await gql(client, WAIT_FOR_PAGE, { s });
-  return s;
-}
-
-async function launchReference(main: string): Promise<{ app: ElectronApplication; page: Page }> {
-  const app = await _electron.launch({ executablePath: STAND_IN, args: [main] });
-  try {
-    const page = await app.firstWindow();
-    await page.waitForURL((url) => url.href.endsWith('/table.html'), { waitUntil: 'load', timeout: 60_000 });
-    return { app, page };
-  } catch (error) {
-    await app.close();
-    throw error;
-  }
-}
 
 function one(nodes: readonly Node[], role: string, name: string): Node {
   const found = nodes.filter((node) => node.role === role && node.name === name);
@@ -209,22 +189,7 @@ async function benchSize(
     // The reference: the least an event-driven wait costs — a MutationObserver in the page resolving a
     // Playwright evaluate.
     referenceUpdates += 1;
-    const waiting = page
-      .evaluate(
-        ({ selector, text }) =>
-          new Promise<void>((resolve) => {
-            const element = document.querySelector(selector);
-            if (!element) throw new Error(`no ${selector}`);
-            const observer = new MutationObserver(() => {
-              if (element.textContent !== text) return;
-              observer.disconnect();
-              resolve();
-            });
-            observer.observe(element, { subtree: true, childList: true, characterData: true });
-          }),
-        { selector: STATUS_SELECTOR, text: statusText(referenceUpdates) },
-      )
-      .then(() => Date.now());
+    const waiting = statusShownInPage(page, referenceUpdates);
     await sleep(ARM_MS);
     await page.locator(DELAYED_BUTTON_SELECTOR).click();
     const referenceAt = await waiting;
@@ -303,8 +268,8 @@ try {
     let reference: ElectronApplication | undefined;
     try {
       console.error(`[${rows} rows] launching`);
-      session = await launchThroughGateway(client, app.main);
-      const launched = await launchReference(app.main);
+      session = await launchTableAppThroughGateway(client, app.main);
+      const launched = await launchTableAppDirectly(app.main);
       reference = launched.app;
       results.push(await benchSize(rows, gateway, client, session, launched.page));
     } catch (error) {

@@ -1,0 +1,68 @@
+// Starting the table app (bench/table-app.ts) for a bench, through the gateway or directly with Playwright,
+// and the reference's event-driven wait for its status text.
+import type { Client } from 'graphql-ws';
+import { _electron, type ElectronApplication, type Page } from 'playwright-core';
+import { STAND_IN } from '../test/helpers/fixture-app.js';
+import { gql, LAUNCH, WAIT_FOR_PAGE } from './snapshot-client.js';
+import { STATUS_SELECTOR, statusText } from './table-app.js';
+
+/** How many 30 s waits a launch gets for its page: a 5,000-row page on a loaded machine takes long. */
+const LAUNCH_TRIES = 10;
+
+/** Launches the app on the stand-in through the gateway; resolves with the session id once its page shows. */
+export async function launchTableAppThroughGateway(client: Client, main: string): Promise<string> {
+  const { data } = await gql<{ launch: { id: string } }>(client, LAUNCH, {
+    input: { main, executablePath: STAND_IN },
+  });
+  const s = data.launch.id;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await gql(client, WAIT_FOR_PAGE, { s });
+      return s;
+    } catch (error) {
+      if (attempt >= LAUNCH_TRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+}
+
+/** The reference: the same app launched with Playwright's `_electron.launch`, its table page loaded. */
+export async function launchTableAppDirectly(
+  main: string,
+): Promise<{ app: ElectronApplication; page: Page }> {
+  const app = await _electron.launch({ executablePath: STAND_IN, args: [main] });
+  try {
+    const page = await app.firstWindow();
+    await page.waitForURL((url) => url.href.endsWith('/table.html'), {
+      waitUntil: 'load',
+      timeout: 30_000 * LAUNCH_TRIES,
+    });
+    return { app, page };
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+}
+
+/**
+ * The least an event-driven wait costs: a MutationObserver in the page resolving a Playwright evaluate once
+ * the status shows its `n`-th update. Resolves with Date.now() when the answer arrived.
+ */
+export function statusShownInPage(page: Page, n: number): Promise<number> {
+  return page
+    .evaluate(
+      ({ selector, text }) =>
+        new Promise<void>((resolve) => {
+          const element = document.querySelector(selector);
+          if (!element) throw new Error(`no ${selector}`);
+          const observer = new MutationObserver(() => {
+            if (element.textContent !== text) return;
+            observer.disconnect();
+            resolve();
+          });
+          observer.observe(element, { subtree: true, childList: true, characterData: true });
+        }),
+      { selector: STATUS_SELECTOR, text: statusText(n) },
+    )
+    .then(() => Date.now());
+}
