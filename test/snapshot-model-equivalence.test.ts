@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { diff } from '../domain/snapshot/diff.js';
 import { RefStore } from '../domain/snapshot/ref-store.js';
 import type { RawNode } from '../transports/contract/window-driver.js';
-import { decodeNode, type NodeTuple } from '../transports/page-engine/snapshot/encoding.js';
+import { decodeNode, decodeWire, type NodeTuple } from '../transports/page-engine/snapshot/encoding.js';
 import { ENGINE_GLOBAL } from '../transports/page-engine/snapshot/install.js';
 import { snapshotDocument } from '../transports/page-engine/snapshot/snapshot.js';
 import { useSharedPage } from './helpers/browser.js';
@@ -170,6 +170,21 @@ function edit(page: Page, seed: number, count: number): Promise<string[]> {
   );
 }
 
+/**
+ * Keys of nodes that have left the document and no read has reported yet, found by checking every key the
+ * page holds (what a full walk reports): empty when the model's reads reported each removal.
+ */
+async function unreportedDetached(): Promise<number[]> {
+  const encoded = await page.evaluate(
+    (global) =>
+      (window as unknown as Record<string, { walker: { encodeSnapshot: (t: unknown[]) => string } }>)[
+        global
+      ]?.walker.encodeSnapshot([]),
+    ENGINE_GLOBAL,
+  );
+  return [...decodeWire(encoded ?? '').detached];
+}
+
 /** A full walk of the same scope, without taking detached keys or restarting the model. */
 async function fullWalk(): Promise<RawNode[]> {
   const tuples = await page.evaluate(
@@ -204,6 +219,7 @@ describe('the incremental snapshot model', () => {
       const nextFull = full.record('w', { ...raw, nodes: walked, incremental: undefined }, scope);
       expect(next.nodes, context).toEqual(nextFull.nodes);
       expect(diff(previous, next), context).toEqual(diff(previousFull, nextFull));
+      expect(await unreportedDetached(), context).toEqual([]);
       previous = next;
       previousFull = nextFull;
     }

@@ -26,9 +26,9 @@ export interface RefEntry extends FingerprintSource {
 }
 
 export interface Reconciled {
-  readonly nodes: SnapshotNode[];
+  readonly nodes: readonly SnapshotNode[];
   /** Each node's entry, by index. */
-  readonly entries: RefEntry[];
+  readonly entries: readonly RefEntry[];
 }
 
 export class WindowRefs {
@@ -44,7 +44,7 @@ export class WindowRefs {
   readonly recent: Snapshot[] = [];
   /** The walker's snapshot the latest one was recorded from, and each of its nodes' entries. */
   lastRaw: RawSnapshot | null = null;
-  lastEntries: RefEntry[] = [];
+  lastEntries: readonly RefEntry[] = [];
 
   constructor() {
     this.pool = new TwinPool((entry) => entry.status === 'detached' && entry.documentId === this.documentId);

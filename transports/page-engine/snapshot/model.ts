@@ -44,6 +44,8 @@ export type ModelRead =
 export function createModel(walker: Walker, registry: Registry, states: States, styleRules: StyleRules) {
   /** Past this many separate subtrees, one walk of the page is cheaper than many small ones. */
   const MAX_REGIONS = 50;
+  /** Past this many removed subtrees between two reads, checking every key is as cheap as visiting them. */
+  const MAX_REMOVED_ROOTS = 5_000;
   /** A change of these attributes reaches beyond the element's subtree (references, groups, slots). */
   const FAR_ATTRIBUTES = new Set([
     'id',
@@ -72,7 +74,11 @@ export function createModel(walker: Walker, registry: Registry, states: States, 
   /** Elements the last read emitted, with their roles. */
   let emitted = new WeakMap<Node, string>();
   let dirty = new Map<Node, number>();
-  let removals = false;
+  /**
+   * Nodes the records say were removed since the last read, whose subtrees hold the keys to report
+   * detached; null once more than MAX_REMOVED_ROOTS were, when every key is checked instead.
+   */
+  let removed: Node[] | null = [];
   let titleChanged = false;
   let focused: Element | null = null;
   let url = '';
@@ -80,7 +86,7 @@ export function createModel(walker: Walker, registry: Registry, states: States, 
   let referencedIds = new Set<string>();
   /** Style rules that let a change restyle an ancestor (`:has`, `:focus-within`) or the element itself (`:empty`). */
   let rules: StyleRuleFlags = { has: false, empty: false, focusWithin: false };
-  let controls = new WeakMap<Element, string>();
+  let controls = new WeakMap<Element, string | number>();
   const inputs = document.getElementsByTagName('input');
   const selects = document.getElementsByTagName('select');
   const textareas = document.getElementsByTagName('textarea');
@@ -149,7 +155,11 @@ export function createModel(walker: Walker, registry: Registry, states: States, 
               markUnsure();
               return;
             }
-        if (record.removedNodes.length > 0) removals = true;
+        for (const node of record.removedNodes) {
+          if (removed === null) break;
+          removed.push(node);
+          if (removed.length > MAX_REMOVED_ROOTS) removed = null;
+        }
         mark(target, CONTENT);
       }
     }
@@ -166,10 +176,15 @@ export function createModel(walker: Walker, registry: Registry, states: States, 
     if (target instanceof Element && target.ownerDocument === document && !inHead(target)) mark(target, SELF);
   }
 
-  function controlState(element: Element): string {
+  /**
+   * What a read compares for one control. A single select's is a number (its option count and selected
+   * index, each below 2^26, packed exactly into a double): a page of thousands of selects is scanned on every
+   * read, and building a string for each was most of an unchanged read's time in the page.
+   */
+  function controlState(element: Element): string | number {
     if (element.tagName === 'SELECT') {
       const select = element as HTMLSelectElement;
-      if (!select.multiple) return `${select.selectedIndex}/${select.options.length}`;
+      if (!select.multiple) return select.length * 67_108_864 + select.selectedIndex + 1;
       let picked = '';
       for (const option of select.options) picked += option.selected ? '1' : '0';
       return picked;
@@ -221,7 +236,7 @@ export function createModel(walker: Walker, registry: Registry, states: States, 
     observer?.disconnect();
     version += 1;
     dirty = new Map();
-    removals = false;
+    removed = [];
     titleChanged = false;
     unsure = false;
     rules = styleRules.scan();
@@ -247,7 +262,7 @@ export function createModel(walker: Walker, registry: Registry, states: States, 
         const ids = element.getAttribute(attribute);
         if (ids) for (const id of ids.trim().split(/\s+/)) referencedIds.add(id);
       }
-    controls = new WeakMap();
+    controls = new WeakMap<Element, string | number>();
     scanControls(false);
     focused = states.deepActiveElement();
     url = location.href;
@@ -363,11 +378,16 @@ export function createModel(walker: Walker, registry: Registry, states: States, 
       out.push({ key, nodes: subtree });
     }
     const described = walker.reread(null, 0, [...ancestors]).ancestors;
-    const detached = removals ? registry.takeDetached() : [];
+    const detached =
+      removed === null
+        ? registry.takeDetached()
+        : removed.length > 0
+          ? registry.takeDetachedWithin(removed)
+          : [];
     const base_ = version;
     version += 1;
     dirty = new Map();
-    removals = false;
+    removed = [];
     titleChanged = false;
     focused = nowFocused;
     title = document.title;

@@ -85,7 +85,12 @@ export function createNames(roles: Roles, visibility: Visibility, layout: Layout
     let index = labelIndex.get(root);
     if (!index) {
       index = new Map();
-      for (const label of (root as Document | ShadowRoot).querySelectorAll('label')) {
+      // A document's label collection is live and kept by the browser between passes; a shadow root has none.
+      const labels =
+        root.nodeType === 9
+          ? (root as Document).getElementsByTagName('label')
+          : (root as ShadowRoot).querySelectorAll('label');
+      for (const label of labels) {
         const labelled = (label as HTMLLabelElement).control;
         if (!labelled) continue;
         const list = index.get(labelled);

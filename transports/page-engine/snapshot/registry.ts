@@ -50,11 +50,35 @@ export function createRegistry() {
       const node = ref.deref();
       if (node && isLive(node)) continue;
       gone.push(key);
-      nodes.delete(key);
-      secrets.delete(key);
-      if (node) keys.delete(node);
+      forget(key, node);
     }
     return gone;
+  }
+
+  /**
+   * The same, looking only inside subtrees known to have been removed (a mutation record's removedNodes):
+   * what a change costs, where `takeDetached` costs every key of the page. A root back in the document was
+   * moved, not removed; a node inside one that was moved out is live and not reached.
+   */
+  function takeDetachedWithin(roots: readonly Node[]): number[] {
+    const gone: number[] = [];
+    for (const root of roots) {
+      if (isLive(root)) continue;
+      const walk = document.createTreeWalker(root);
+      for (let node: Node | null = root; node; node = walk.nextNode()) {
+        const key = keys.get(node);
+        if (key === undefined || !nodes.has(key) || isLive(node)) continue;
+        gone.push(key);
+        forget(key, node);
+      }
+    }
+    return gone;
+  }
+
+  function forget(key: number, node: Node | undefined): void {
+    nodes.delete(key);
+    secrets.delete(key);
+    if (node) keys.delete(node);
   }
 
   return {
@@ -62,6 +86,7 @@ export function createRegistry() {
     keyOf,
     nodeFor,
     takeDetached,
+    takeDetachedWithin,
     markSecret: (key: number) => secrets.add(key),
     isSecret: (key: number) => secrets.has(key),
     /** Keys marked secret whose nodes may still be in the document (page source reads redact them). */
