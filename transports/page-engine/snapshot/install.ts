@@ -2,6 +2,7 @@
 import type { Page } from 'playwright-core';
 import { TransportError } from '../../contract/transport-error.js';
 import { REDACTED_VALUE } from '../../contract/window-driver.js';
+import { createControlStates } from './control-states.js';
 import { createWire } from './encoding.js';
 import { createGeometry } from './geometry.js';
 import { createLayout } from './layout.js';
@@ -51,7 +52,8 @@ const INSTALLER = `(() => {
   const walker = (${createWalker})(roles, names, states, visibility, textRuns, geometry, registry, ${JSON.stringify(REDACTED_VALUE)}, wire);
   const source = (${createSource})(registry, states, ${JSON.stringify(REDACTED_VALUE)});
   const styleRules = (${createStyleRules})();
-  const model = (${createModel})(walker, registry, states, styleRules);
+  const controlStates = (${createControlStates})();
+  const model = (${createModel})(walker, registry, states, styleRules, controlStates);
   Object.defineProperty(window, ${JSON.stringify(ENGINE_GLOBAL)}, {
     value: { walker, source, model, root: document.documentElement },
     configurable: true,

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import type { ControlStates } from './control-states.js';
 import type { Registry } from './registry.js';
 import type { States } from './states.js';
 import type { StyleRuleFlags, StyleRules } from './style-rules.js';
@@ -41,7 +42,13 @@ export type ModelRead =
  * it unsure, and the read is a full walk that restarts it.
  * A self-contained factory: its source is shipped into the page whole, dependencies arrive as arguments.
  */
-export function createModel(walker: Walker, registry: Registry, states: States, styleRules: StyleRules) {
+export function createModel(
+  walker: Walker,
+  registry: Registry,
+  states: States,
+  styleRules: StyleRules,
+  controlStates: ControlStates,
+) {
   /** Past this many separate subtrees, one walk of the page is cheaper than many small ones. */
   const MAX_REGIONS = 50;
   /** Past this many removed subtrees between two reads, checking every key is as cheap as visiting them. */
@@ -86,10 +93,6 @@ export function createModel(walker: Walker, registry: Registry, states: States, 
   let referencedIds = new Set<string>();
   /** Style rules that let a change restyle an ancestor (`:has`, `:focus-within`) or the element itself (`:empty`). */
   let rules: StyleRuleFlags = { has: false, empty: false, focusWithin: false };
-  let controls = new WeakMap<Element, string | number>();
-  const inputs = document.getElementsByTagName('input');
-  const selects = document.getElementsByTagName('select');
-  const textareas = document.getElementsByTagName('textarea');
 
   function markUnsure(): void {
     unsure = true;
@@ -176,40 +179,6 @@ export function createModel(walker: Walker, registry: Registry, states: States, 
     if (target instanceof Element && target.ownerDocument === document && !inHead(target)) mark(target, SELF);
   }
 
-  /**
-   * What a read compares for one control. A single select's is a number (its option count and selected
-   * index, each below 2^26, packed exactly into a double): a page of thousands of selects is scanned on every
-   * read, and building a string for each was most of an unchanged read's time in the page.
-   */
-  function controlState(element: Element): string | number {
-    if (element.tagName === 'SELECT') {
-      const select = element as HTMLSelectElement;
-      if (!select.multiple) return select.length * 67_108_864 + select.selectedIndex + 1;
-      let picked = '';
-      for (const option of select.options) picked += option.selected ? '1' : '0';
-      return picked;
-    }
-    const input = element as HTMLInputElement;
-    return `${input.value}\u0000${input.checked}\u0000${input.indeterminate}`;
-  }
-
-  /**
-   * Form controls change their value and checkedness as properties, without mutation records: each read
-   * compares them with what the last one saw (a live list of them costs nothing to keep).
-   */
-  function scanControls(record: boolean): void {
-    for (const list of [inputs, selects, textareas]) {
-      for (let i = 0; i < list.length; i += 1) {
-        const control = list[i] as Element;
-        const now = controlState(control);
-        const before = controls.get(control);
-        if (before === now) continue;
-        controls.set(control, now);
-        if (record && before !== undefined) mark(control, SELF);
-      }
-    }
-  }
-
   /** A document the model cannot follow by its mutation records: frames, open shadow roots, `:has()`. */
   function unfollowable(): boolean {
     if (rules.has) return true;
@@ -262,8 +231,7 @@ export function createModel(walker: Walker, registry: Registry, states: States, 
         const ids = element.getAttribute(attribute);
         if (ids) for (const id of ids.trim().split(/\s+/)) referencedIds.add(id);
       }
-    controls = new WeakMap<Element, string | number>();
-    scanControls(false);
+    controlStates.reset();
     focused = states.deepActiveElement();
     url = location.href;
     title = document.title;
@@ -329,7 +297,7 @@ export function createModel(walker: Walker, registry: Registry, states: States, 
       return fullRead(request);
     if (observer) onRecords(observer.takeRecords());
     if (!unsure && location.href !== url) markUnsure();
-    if (!unsure) scanControls(true);
+    if (!unsure) for (const control of controlStates.changed()) mark(control, SELF);
     const nowFocused = unsure ? null : states.deepActiveElement();
     if (!unsure && nowFocused !== focused) {
       if (rules.focusWithin) markUnsure();
