@@ -46,11 +46,13 @@ const PAGE = `<!doctype html><html><head><title>Model page</title><style>
 /**
  * Applies `count` random edits drawn from `seed` (in the page, so they land between two reads as one
  * batch): text, rows added, removed and moved, classes and styles that hide, attributes, values and
- * checkedness set as properties, focus, nested elements, label and referenced text.
+ * checkedness set as properties, focus, nested elements, label and referenced text. Resolves once the page
+ * has rendered after them: some effects come only then (a focused button that was disabled loses focus at
+ * the next rendering update), and the two reads compared must not fall on either side of one.
  */
 function edit(page: Page, seed: number, count: number): Promise<string[]> {
   return page.evaluate(
-    ({ seed, count }) => {
+    async ({ seed, count }) => {
       let state = seed >>> 0;
       const random = () => {
         state = (state + 0x6d2b79f5) >>> 0;
@@ -164,6 +166,7 @@ function edit(page: Page, seed: number, count: number): Promise<string[]> {
         edits[name]?.();
         done.push(name);
       }
+      await new Promise((rendered) => requestAnimationFrame(() => setTimeout(rendered, 0)));
       return done;
     },
     { seed, count },
