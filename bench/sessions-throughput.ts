@@ -18,7 +18,7 @@ import {
   referencePage,
   runConcurrently,
 } from './sessions-loops.js';
-import { summarise } from './stats.js';
+import { percentile, summarise } from './stats.js';
 
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 15_000);
 const SOLO_MS = Number(process.env.BENCH_SOLO_MS ?? 8_000);
@@ -69,14 +69,12 @@ async function phase(drivers: readonly LoopDriver[], durationMs: number): Promis
     machineBusy: (after.busy - machine.busy) / Math.max(1, after.total - machine.total),
     load1: os.loadavg()[0] ?? Number.NaN,
     loopDelay: [delay.percentile(50) / 1e6, delay.percentile(99) / 1e6],
-    auditAppend: [summarise(appendTimes).median, percentile99(appendTimes)],
+    auditAppend: [summarise(appendTimes).median, percentile(appendTimes, 0.99)],
   };
 }
 
 /** Every audit append's time, from call to record written, of the phase running now. */
 const appendTimes: number[] = [];
-const percentile99 = (samples: readonly number[]) =>
-  [...samples].sort((x, y) => x - y)[Math.floor(samples.length * 0.99)] ?? Number.NaN;
 
 const fixed = (x: number, digits = 1) => (Number.isNaN(x) ? '—' : x.toFixed(digits));
 const cell = (samples: readonly number[]) => {

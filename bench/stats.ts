@@ -6,9 +6,22 @@ export interface Summary {
   readonly mean: number;
 }
 
+/** The sample at quantile `q` (0–1) of `sorted`, in ascending order; NaN for no samples. */
+function quantileOf(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
+/** One quantile of a sample, for figures `summarise` does not give (a p99). */
+export function percentile(samples: readonly number[], q: number): number {
+  return quantileOf(
+    [...samples].sort((a, b) => a - b),
+    q,
+  );
+}
+
 export function summarise(samples: readonly number[]): Summary {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  const at = (q: number) => quantileOf(sorted, q);
   return {
     n: sorted.length,
     median: at(0.5),
