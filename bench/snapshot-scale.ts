@@ -6,7 +6,8 @@
 // (walk + CDP transfer + decode), RefStore.record and in-process GraphQL execution.
 // Run: `npx tsx bench/snapshot-scale.ts`; BENCH_SIZES=100,1000 limits sizes; BENCH_SCALE_RUNS and
 // BENCH_SCALE_ARIA_RUNS override the timed runs per size (gateway, reference).
-import { execute, parse } from 'graphql';
+import { parse } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Client } from 'graphql-ws';
 import type { ElectronApplication, Page } from 'playwright-core';
 import type { GatewayContext } from '../schema/context.js';
@@ -60,7 +61,9 @@ async function parts(gateway: RunningGateway, s: string, n: number): Promise<str
   const page = (driver as unknown as { page?: Page }).page;
   if (!page) return 'parts unavailable: the window driver has no Playwright page';
   const schema = buildSchema();
-  const document = parse(SNAPSHOT_LEAN);
+  // Compiled as the gateway compiles queries (server/compiled-queries.ts).
+  const compiled = compileQuery(schema, parse(SNAPSHOT_LEAN));
+  if (!isCompiledQuery(compiled)) throw new Error(JSON.stringify(compiled.errors));
   const contextValue: GatewayContext = { sessions: gateway.gateway.sessions, hub: gateway.gateway.hub };
   const samples = {
     walk: [] as number[],
@@ -88,7 +91,7 @@ async function parts(gateway: RunningGateway, s: string, n: number): Promise<str
     session.snapshots.record(sessionWindow.id, raw, { bounds: false });
     const recordMs = performance.now() - started;
     started = performance.now();
-    const result = await execute({ schema, document, variableValues: { s }, contextValue });
+    const result = await compiled.query(undefined, contextValue, { s });
     const executeMs = performance.now() - started;
     if (result.errors?.length) throw new Error(JSON.stringify(result.errors));
     if (i < 0) continue;

@@ -22,6 +22,7 @@ import { createInspectorTransport } from '../transports/inspector/transport.js';
 import { createPlaywrightElectronTransport } from '../transports/playwright-electron/transport.js';
 import { artifactsRoute, isArtifactsPath } from './artifacts-route.js';
 import { authenticator, useClientAuth } from './auth.js';
+import { useCompiledQueries } from './compiled-queries.js';
 import { clientDirectory, type ServeConfig } from './config.js';
 import { maskError } from './error-format.js';
 import { graphiqlPage } from './graphiql-page.js';
@@ -106,7 +107,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       maskedErrors: {
         maskError: (error) => maskError(error, (cause) => log(`unexpected error: ${String(cause)}`)),
       },
-      plugins: [useClientAuth(authenticate, identities), ...useQueryLimits()],
+      plugins: [useClientAuth(authenticate, identities), ...useQueryLimits(), useCompiledQueries()],
       logging: false,
     });
   let yoga: ReturnType<typeof serveSchema> | undefined;
