@@ -8,7 +8,6 @@ export type ReconcileNode = (rawNode: RawNode, parentRef: string | null) => RefE
 /** Every node of the snapshot through the store, in document order. */
 export function reconcileWhole(raw: RawSnapshot, reconcile: ReconcileNode): Reconciled {
   const indexOfKey = new Map<number, number>();
-  const childLists: string[][] = new Array(raw.nodes.length);
   const nodes: SnapshotNode[] = new Array(raw.nodes.length);
   const entries: RefEntry[] = new Array(raw.nodes.length);
   for (let index = 0; index < raw.nodes.length; index += 1) {
@@ -17,10 +16,9 @@ export function reconcileWhole(raw: RawSnapshot, reconcile: ReconcileNode): Reco
     const parentRef = parentIndex === undefined ? null : nodes[parentIndex]!.ref;
     const entry = reconcile(rawNode, parentRef);
     indexOfKey.set(rawNode.key, index);
-    const childRefs: string[] = [];
-    childLists[index] = childRefs;
-    if (parentIndex !== undefined) childLists[parentIndex]!.push(entry.ref);
-    nodes[index] = toSnapshotNode(rawNode, entry.ref, parentRef, childRefs);
+    // Filled as this node's children arrive: a snapshot is built in one pass over document order.
+    if (parentIndex !== undefined) (nodes[parentIndex]!.childRefs as string[]).push(entry.ref);
+    nodes[index] = toSnapshotNode(rawNode, entry.ref, parentRef, []);
     entries[index] = entry;
   }
   return { nodes, entries };

@@ -73,7 +73,9 @@ export function toSnapshotNode(
   parentRef: string | null,
   childRefs: readonly string[],
 ): SnapshotNode {
-  return {
+  // One literal of one shape for every page node (a spread in it would cost a copy per node); the AT-SPI
+  // facts are added after, on desktop nodes only.
+  const node: { -readonly [K in keyof SnapshotNode]: SnapshotNode[K] } = {
     ref,
     role: raw.role,
     name: raw.name,
@@ -86,11 +88,12 @@ export function toSnapshotNode(
     interactive: raw.interactive,
     url: raw.url ?? null,
     optionCount: raw.optionCount ?? null,
-    ...(raw.atspiRole === undefined ? {} : { atspiRole: raw.atspiRole }),
-    ...(raw.atspiPath === undefined ? {} : { atspiPath: raw.atspiPath }),
     parentRef,
     childRefs,
   };
+  if (raw.atspiRole !== undefined) node.atspiRole = raw.atspiRole;
+  if (raw.atspiPath !== undefined) node.atspiPath = raw.atspiPath;
+  return node;
 }
 
 export interface SnapshotHeader {

@@ -8,6 +8,7 @@ import { createGeometry } from './geometry.js';
 import { createLayout } from './layout.js';
 import { createModel, type Model } from './model.js';
 import { createNames } from './names.js';
+import { createPacking, PACK_THRESHOLD_CHARS, type Packing } from './packing.js';
 import { createRegistry } from './registry.js';
 import { createRoles } from './roles.js';
 import { createSource, type Source } from './source.js';
@@ -30,6 +31,8 @@ export interface Engine {
   readonly source: Source;
   /** The document's snapshot kept current from mutation records, for repeated whole-document reads. */
   readonly model: Model;
+  /** Compresses long answers for the trip to Node (packing.ts). */
+  readonly packing: Packing;
   readonly root: Element | null;
 }
 
@@ -54,8 +57,9 @@ const INSTALLER = `(() => {
   const styleRules = (${createStyleRules})();
   const controlStates = (${createControlStates})();
   const model = (${createModel})(walker, registry, states, styleRules, controlStates);
+  const packing = (${createPacking})(${PACK_THRESHOLD_CHARS});
   Object.defineProperty(window, ${JSON.stringify(ENGINE_GLOBAL)}, {
-    value: { walker, source, model, root: document.documentElement },
+    value: { walker, source, model, packing, root: document.documentElement },
     configurable: true,
     writable: true,
   });

@@ -121,6 +121,25 @@ describe('keys and documents', () => {
   });
 });
 
+describe('a page whose snapshot is long', () => {
+  it('reads every node of it, names past ASCII included, walked or through the model', async () => {
+    const items = 3_000;
+    await page.setContent(
+      `<ul>${Array.from({ length: items }, (_, i) => `<li>Élément ${i} — 名前 ✓</li>`).join('')}</ul>`,
+    );
+    const walked = await snapshotDocument(page, {});
+    const modelled = await snapshotDocument(page, { bounds: false });
+    for (const { nodes } of [walked, modelled]) {
+      expect(nodes.length).toBeGreaterThan(items);
+      expect(nodes.filter((node) => node.role === 'listitem')).toHaveLength(items);
+      expect(byName(nodes, `Élément ${items - 1} — 名前 ✓`).role).toBe('text');
+    }
+    expect(modelled.nodes.map(({ key, role, name }) => [key, role, name])).toEqual(
+      walked.nodes.map(({ key, role, name }) => [key, role, name]),
+    );
+  });
+});
+
 describe('shadow DOM and iframes', () => {
   it('walks open shadow roots with slots in assigned order, and clicks through a key inside one', async () => {
     await page.goto(fixture('snapshot-shadow.html'));

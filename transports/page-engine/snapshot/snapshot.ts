@@ -4,6 +4,7 @@ import { StagegraphError } from '../../../errors/stagegraph-error.js';
 import type { RawSnapshot, ResolvedNode, SnapshotRequest } from '../../contract/window-driver.js';
 import { decodeNode, decodeWire, type NodeTuple } from './encoding.js';
 import { ENGINE_GLOBAL, type Engine, withEngine } from './install.js';
+import { unpack } from './packing.js';
 import { applyDelta, baseOf, cachedRead, remember, servedByModel } from './snapshot-cache.js';
 
 /** The engine of this document, inlined into each in-page function (they cannot share code at run time). */
@@ -16,12 +17,12 @@ type Host = Record<string, Engine | undefined>;
  */
 export async function snapshotDocument(page: Page, request: SnapshotRequest): Promise<RawSnapshot> {
   if (servedByModel(request)) return readThroughModel(page, false);
-  const json = await withEngine(
+  const packed = await withEngine(
     page,
     ({ global, arg }) => {
       const engine = (window as unknown as Host)[global];
       if (!engine || engine.root !== document.documentElement) return undefined;
-      return engine.walker.snapshot(arg);
+      return engine.packing.pack(engine.walker.snapshot(arg));
     },
     {
       within: request.within,
@@ -30,7 +31,7 @@ export async function snapshotDocument(page: Page, request: SnapshotRequest): Pr
       bounds: request.bounds,
     },
   );
-  return decodeSnapshot(json, request);
+  return decodeSnapshot(await unpack(packed, 'snapshot'), request);
 }
 
 function decodeSnapshot(json: string, request: SnapshotRequest): RawSnapshot {
@@ -61,12 +62,15 @@ async function readThroughModel(page: Page, force: boolean): Promise<RawSnapshot
     ({ global, arg }) => {
       const engine = (window as unknown as Host)[global];
       if (!engine || engine.root !== document.documentElement) return undefined;
-      return engine.model.read(arg.base, arg.force);
+      const read = engine.model.read(arg.base, arg.force);
+      if (read.kind !== 'full') return read;
+      const json = engine.packing.pack(read.json);
+      return typeof json === 'string' ? read : json.then((packed) => ({ ...read, json: packed }));
     },
     { base: baseOf(cached), force },
   );
   if (answer.kind === 'full') {
-    const snapshot = decodeSnapshot(answer.json, {});
+    const snapshot = decodeSnapshot(await unpack(answer.json, 'snapshot'), {});
     remember(page, answer.version, snapshot);
     return snapshot;
   }
