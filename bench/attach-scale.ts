@@ -1,7 +1,7 @@
 // Attach at scale (issue 18): `attach` through the gateway to headless Chromium showing bench/table-page.ts
-// at 100, 1,000 and 5,000 rows, each started by hand with a DevTools port, detached between runs. The
-// in-run reference is Playwright's own `connectOverCDP` until the first page is known (with its default
-// overrides, and with `noDefaults` as the gateway now connects). Besides the answer's time, each row gives
+// at 100, 1,000 and 5,000 rows, each started by hand with a DevTools port, detached between runs, the sizes
+// taking turns within each run. The in-run reference is Playwright's own `connectOverCDP` until the first
+// page is known (with its default overrides, and with `noDefaults` as the gateway now connects). Besides the answer's time, each row gives
 // how long the page stayed busy after it: the work a connect leaves the renderer (a relayout of the whole
 // document, for Playwright's default font and media overrides) delays the first read that follows.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -87,63 +87,89 @@ async function send(query: string): Promise<Loose> {
   return result.data;
 }
 
-const results = new Map<number, { reference: Measured; noDefaults: Measured; gateway: Measured }>();
+interface Figures {
+  readonly reference: Measured;
+  readonly noDefaults: Measured;
+  readonly gateway: Measured;
+}
+
+/** One browser per size, all open at once, so each run can visit every size. */
+interface Target {
+  readonly rows: number;
+  readonly browser: OutsideProcess;
+  readonly probe: Awaited<ReturnType<typeof idleProbe>>;
+  readonly figures: Figures;
+}
+
+/** One run's three timings on one size: the two references, then the gateway. */
+async function measureOnce({ browser, probe, figures }: Target, timed: boolean): Promise<void> {
+  const port = browser.port;
+  for (const noDefaults of [false, true]) {
+    await probe.idle();
+    const started = performance.now();
+    const direct = await chromium.connectOverCDP(`http://127.0.0.1:${port}`, {
+      noDefaults,
+      timeout: CALL_MS,
+    });
+    const first = direct.contexts()[0]?.pages()[0];
+    const answer = performance.now() - started;
+    if (!first) throw new Error('connectOverCDP found no page');
+    const busyAfter = await probe.idle();
+    await direct.close();
+    if (!timed) continue;
+    const into = noDefaults ? figures.noDefaults : figures.reference;
+    into.answer.push(answer);
+    into.busyAfter.push(busyAfter);
+  }
+  await probe.idle();
+  const started = performance.now();
+  const { attach } = await send(
+    `mutation { attach(input: { port: ${port}, timeoutMs: 60000 }) { id windows { id title url } } }`,
+  );
+  const answer = performance.now() - started;
+  if (attach.windows.length !== 1 || attach.windows[0].title !== 'Orders')
+    throw new Error(`attach answered ${JSON.stringify(attach.windows)}`);
+  const busyAfter = await probe.idle();
+  await send(`mutation { detach(id: "${attach.id}") { status } }`);
+  if (!timed) return;
+  figures.gateway.answer.push(answer);
+  figures.gateway.busyAfter.push(busyAfter);
+}
+
+const results = new Map<number, Figures>();
 const folder = mkdtempSync(join(tmpdir(), 'stagegraph-attach-scale-'));
-let browser: OutsideProcess | undefined;
+const targets: Target[] = [];
 try {
   for (const rows of SIZES) {
     const file = join(folder, `table-${rows}.html`);
     writeFileSync(file, tablePageHtml(rows));
-    browser = await startDebuggableChromium(`file://${file}`);
-    const port = browser.port;
-    const probe = await idleProbe(port);
-    const figures = { reference: measured(), noDefaults: measured(), gateway: measured() };
-    try {
-      await probe.idle();
-      // One untimed round first: the browser's first DevTools clients pay for its own warm-up.
-      for (let run = -1; run < RUNS; run += 1) {
-        for (const noDefaults of [false, true]) {
-          await probe.idle();
-          const started = performance.now();
-          const direct = await chromium.connectOverCDP(`http://127.0.0.1:${port}`, {
-            noDefaults,
-            timeout: CALL_MS,
-          });
-          const first = direct.contexts()[0]?.pages()[0];
-          const answer = performance.now() - started;
-          if (!first) throw new Error('connectOverCDP found no page');
-          const busyAfter = await probe.idle();
-          await direct.close();
-          if (run < 0) continue;
-          const into = noDefaults ? figures.noDefaults : figures.reference;
-          into.answer.push(answer);
-          into.busyAfter.push(busyAfter);
-        }
-        await probe.idle();
-        const started = performance.now();
-        const { attach } = await send(
-          `mutation { attach(input: { port: ${port}, timeoutMs: 60000 }) { id windows { id title url } } }`,
-        );
-        const answer = performance.now() - started;
-        if (attach.windows.length !== 1 || attach.windows[0].title !== 'Orders')
-          throw new Error(`attach answered ${JSON.stringify(attach.windows)}`);
-        const busyAfter = await probe.idle();
-        await send(`mutation { detach(id: "${attach.id}") { status } }`);
-        if (run < 0) continue;
-        figures.gateway.answer.push(answer);
-        figures.gateway.busyAfter.push(busyAfter);
-      }
-    } finally {
-      await probe.close();
+    const browser = await startDebuggableChromium(`file://${file}`);
+    const probe = await idleProbe(browser.port).catch(async (error: unknown) => {
       await browser.kill();
-      browser = undefined;
-    }
-    results.set(rows, figures);
+      throw error;
+    });
+    targets.push({
+      rows,
+      browser,
+      probe,
+      figures: { reference: measured(), noDefaults: measured(), gateway: measured() },
+    });
+    await probe.idle();
   }
+  // Sizes take turns within each run, so the gateway's and the machine's warming up and drifting fall on
+  // every size alike (measured one size after another, whichever size came first was the slowest). One
+  // untimed round first: the browsers' first DevTools clients pay for their own warm-up.
+  for (let run = -1; run < RUNS; run += 1) {
+    for (const target of targets) await measureOnce(target, run >= 0);
+  }
+  for (const target of targets) results.set(target.rows, target.figures);
 } finally {
   await client.dispose();
   await gateway.stop();
-  await browser?.kill();
+  for (const target of targets) {
+    await target.probe.close().catch(() => undefined);
+    await target.browser.kill();
+  }
   rmSync(folder, { recursive: true, force: true });
 }
 
