@@ -25,6 +25,7 @@ import { type Action, perform } from './actions.js';
 import { changeCount, nextChange } from './change-signal.js';
 import { type Expectation, waitForExpectation } from './expectation.js';
 import { imageSize } from './image-size.js';
+import { LocatedElement, leftTheDocument } from './located-element.js';
 import { navigatePage, pageHistory, waitForLoad } from './navigation.js';
 import { readHtml, readTestIds, readTextContents } from './page-source.js';
 import { RENDERER_READ_MS, RendererHealth } from './renderer-health.js';
@@ -39,6 +40,7 @@ export class PageDriver implements WindowDriver {
   /** Every call below goes through it: a crashed renderer fails at once, a stopped one within bounds. */
   readonly #health: RendererHealth;
   readonly #requests: RequestActivity;
+  readonly #located = new LocatedElement();
 
   constructor(page: Page) {
     this.page = page;
@@ -55,16 +57,29 @@ export class PageDriver implements WindowDriver {
       const resolved = await this.#resolve(target, timeoutMs);
       const handle = isHandle(resolved) ? resolved : await resolved.elementHandle({ timeout: timeoutMs });
       if (!handle) throw staleTarget(target);
-      return describeElement(this.page, handle);
+      const described = await describeElement(this.page, handle);
+      this.#located.keep(target, handle);
+      return described;
     });
   }
 
   act(target: TargetQuery, action: TargetedAction, timeoutMs: number): Promise<void> {
     const what = `${action.type} on ${describeSpec(target.spec)}`;
     return this.#health.guard(what, timeoutMs, async () => {
-      const element = await this.#resolve(target, timeoutMs);
       const resolvedAction: Action =
         action.type === 'dragTo' ? { type: 'dragTo', to: await this.#resolve(action.to, timeoutMs) } : action;
+      const located = this.#located.take(target);
+      if (located) {
+        try {
+          await perform(this.page, located, resolvedAction, timeoutMs, describeSpec(target.spec));
+          return;
+        } catch (error) {
+          if (!(await leftTheDocument(located))) throw error;
+        } finally {
+          void located.dispose().catch(() => undefined);
+        }
+      }
+      const element = await this.#resolve(target, timeoutMs);
       await perform(this.page, element, resolvedAction, timeoutMs, describeSpec(target.spec));
     });
   }
