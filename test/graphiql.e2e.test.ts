@@ -77,6 +77,30 @@ describe('GraphiQL', () => {
     expect(gzip.headers.get('content-encoding')).toBe('gzip');
     expect(await gzip.text()).toContain('Stagegraph');
   });
+
+  it('compresses on the first requests, which arrive together, and serves the page whole to each', async () => {
+    const fresh = await startGateway();
+    try {
+      const page = () =>
+        fetch(fresh.url, { headers: { accept: 'text/html', 'accept-encoding': 'br' } }).then(
+          async (answer) => ({
+            encoding: answer.headers.get('content-encoding'),
+            text: await answer.text(),
+          }),
+        );
+      const [first, second] = await Promise.all([page(), page()]);
+      expect(first.encoding).toBe('br');
+      expect(first.text).toContain('Stagegraph');
+      expect(second).toEqual(first);
+      const plain = await fetch(fresh.url, {
+        headers: { accept: 'text/html', 'accept-encoding': 'identity' },
+      });
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      expect(await plain.text()).toBe(first.text);
+    } finally {
+      await fresh.stop();
+    }
+  });
 });
 
 describe('GraphiQL with --token', () => {
