@@ -41,7 +41,7 @@ export async function profileSnapshot(
         ];
         if (!engine) return null;
         const begun = performance.now();
-        const json = engine.walker.snapshot({});
+        const json = engine.walker.snapshot({ bounds: false });
         return { ms: performance.now() - begun, chars: json.length };
       },
       { global: ENGINE_GLOBAL },
@@ -59,7 +59,7 @@ export async function profileSnapshot(
     const inPage = await walkInPage();
     if (!inPage) throw new Error('the snapshot engine is not installed in the page');
     let started = performance.now();
-    const raw = await driver.snapshot({});
+    const raw = await driver.snapshot({ bounds: false });
     const readMs = performance.now() - started;
     started = performance.now();
     session.snapshots.record(sessionWindow.id, raw, {});
