@@ -226,7 +226,7 @@ builder.mutationFields((t) => {
         delayMs: t.arg.int({
           required: false,
           description:
-            'Milliseconds between key presses; default 0. Not clamped: typing takes about its length times this.',
+            'Milliseconds between key presses: 0 (the default) to 1000, and the whole text typed this way (its length times this) must fit in timeoutMs, or BAD_INPUT says what delay would.',
         }),
         secret: t.arg.boolean({
           required: false,
@@ -241,7 +241,7 @@ builder.mutationFields((t) => {
           context,
           info,
           args,
-          { type: 'type', text: args.text, ...(args.delayMs ? { delayMs: args.delayMs } : {}) },
+          { type: 'type', text: args.text, ...(args.delayMs != null ? { delayMs: args.delayMs } : {}) },
           args.secret,
         ),
     }),

@@ -138,6 +138,20 @@ for (const host of FIXTURE_HOSTS) {
         expect((await fails('hover(target: { name: "Submit" })')).code).toBe('BAD_INPUT');
       });
 
+      it('typing that would outlast its timeout is BAD_INPUT before a key is pressed, with a delay that fits', async () => {
+        await act('clear(target: { testId: "shortcut" })');
+        const slow = await fails(
+          'type(target: { testId: "shortcut" }, text: "abcdef", delayMs: 900, timeoutMs: 1000)',
+        );
+        expect(slow).toMatchObject({ code: 'BAD_INPUT', details: { characters: 6, fitsDelayMs: 166 } });
+        expect((await fails('type(target: { testId: "shortcut" }, text: "a", delayMs: 5000)')).code).toBe(
+          'BAD_INPUT',
+        );
+        expect((await nodeOf('textbox', 'Shortcut')).value).toBe('');
+        await act('type(target: { testId: "shortcut" }, text: "ab", delayMs: 20, timeoutMs: 1000)');
+        expect((await nodeOf('textbox', 'Shortcut')).value).toBe('ab');
+      });
+
       it('the server keeps serving after every failure', async () => {
         expect((await app.data('{ session { status } }')).session.status).toBe('RUNNING');
       });

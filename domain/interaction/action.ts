@@ -18,6 +18,7 @@ import { handedOver, type PreviewedTarget } from './handover.js';
 import type { ResolvedBy } from './selector/confidence.js';
 import { type SettleReport, settle } from './settle.js';
 import type { TargetRequest } from './target-input.js';
+import { checkTypingDelay } from './typing-delay.js';
 import { withStateAfter } from './unconfirmed.js';
 import { confineUploadPaths } from './upload-paths.js';
 import { targetInWindow, windowTarget } from './window-target.js';
@@ -75,6 +76,8 @@ export async function performAction(session: Session, request: ActionRequest): P
   const started = Date.now();
   const handed = handedOver(session, request);
   const timeoutMs = clamp(request.timeoutMs, ACTION_TIMEOUT_DEFAULT_MS, 0, ACTION_TIMEOUT_MAX_MS);
+  if (request.action.type === 'type')
+    checkTypingDelay(request.action.text, request.action.delayMs, timeoutMs);
   const chosen = handed ?? (await windowTarget(session, { ...request, timeoutMs }));
   const { window, driver, query: asked } = chosen;
   const bounds = request.diffBounds === true;
