@@ -49,7 +49,7 @@ const StateEnum = builder.enumType('ApprovalState', {
     CANCELLED: {
       value: 'CANCELLED',
       description:
-        'Dropped unanswered because the server is stopping; the operation failed with APPROVAL_UNAVAILABLE.',
+        'Withdrawn unanswered: the client that sent the operation disconnected (its WebSocket closed or its HTTP request was cut off), or the server is stopping; `reason` says which. The operation failed with APPROVAL_UNAVAILABLE and did not run.',
     },
   } as const satisfies Record<ApprovalState, { value: ApprovalState; description: string }>,
 });

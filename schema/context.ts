@@ -19,6 +19,11 @@ export interface GatewayContext {
    * benchmark's reference; in-process execution without it is ungoverned.
    */
   readonly governance?: Governance | null;
+  /**
+   * Aborted once the client that sent the operation can no longer receive its answer: its WebSocket
+   * closed, or its HTTP request was cut off. A mutation waiting for an approval is then withdrawn.
+   */
+  readonly abandoned?: AbortSignal;
 }
 
 /** Who sent the request: in-process execution without a client runs as the anonymous loopback client. */

@@ -85,12 +85,18 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const identities = new WeakMap<Request, ClientIdentity>();
   let governance: Governance | null = null;
   let temporaryAuditDir: string | undefined;
-  const context = (initial: { request?: Request; client?: ClientIdentity }): GatewayContext => {
-    // graphql-ws passes the client it identified at connection_init; HTTP requests were identified by
-    // the auth plugin before yoga built this context.
+  const context = (initial: {
+    request?: Request;
+    client?: ClientIdentity;
+    abandoned?: AbortSignal;
+  }): GatewayContext => {
+    // graphql-ws passes the client it identified at connection_init and its socket's close; HTTP requests
+    // were identified by the auth plugin before yoga built this context, and their signal aborts when the
+    // response is cut off before it was sent.
     const client = initial.client ?? (initial.request && identities.get(initial.request));
     if (!client) throw new StagegraphError('UNAUTHENTICATED', 'The request was not identified.');
-    return { sessions, hub, client, governance };
+    const abandoned = initial.abandoned ?? initial.request?.signal;
+    return { sessions, hub, client, governance, ...(abandoned ? { abandoned } : {}) };
   };
   const policy = guardPolicy(config);
   // Built in start(), once the plugins named with --plugin are loaded: the schema includes their fields.

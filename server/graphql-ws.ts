@@ -48,12 +48,19 @@ export function attachGraphqlWs(
     WebSocket: BatchedSendWebSocket,
     ...(guard ? { verifyClient: verifyUpgrade(guard) } : {}),
   });
-  // Registered before graphql-ws's own listener, so the socket knows its TCP socket before any send.
-  wsServer.on('connection', (socket: BatchedSendWebSocket, request) => socket.writesTo(request.socket));
   // yoga's maskError always returns a GraphQLError (its own, or a new one): the shape graphql-ws sends.
   const shared = new SharedSubscriptions((error) => maskError(error, logUnexpected) as GraphQLError);
   // Identified once, in connection_init; every operation on the socket runs as that client.
   const clients = new WeakMap<object, ClientIdentity>();
+  // Aborted when the socket closes: what its operations still wait for (an approval) is withdrawn.
+  const closed = new WeakMap<object, AbortSignal>();
+  // Registered before graphql-ws's own listener, so the socket knows its TCP socket before any send.
+  wsServer.on('connection', (socket: BatchedSendWebSocket, request) => {
+    socket.writesTo(request.socket);
+    const gone = new AbortController();
+    socket.once('close', () => gone.abort('the client disconnected'));
+    closed.set(socket, gone.signal);
+  });
   const disposable = useServer(
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args),
@@ -81,6 +88,7 @@ export function attachGraphqlWs(
           socket: ctx.extra.socket,
           params: payload,
           client: clients.get(ctx.extra.socket),
+          abandoned: closed.get(ctx.extra.socket),
         });
         const args: ExecutionArgs = {
           schema,

@@ -118,6 +118,59 @@ describe('approvals: a human in the loop', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(APPROVAL_TIMEOUT_MS - 100);
   });
 
+  it('an agent that disconnects while its click waits withdraws the request: CANCELLED, never performed, audited', async () => {
+    const failedClicks = async () =>
+      (
+        await run.agent.data(
+          '{ audit(filter: { outcomes: [FAILED], operations: ["click"] }) { edges { node { seq errorCode } } } }',
+        )
+      ).audit.edges.length;
+    const failedBefore = await failedClicks();
+    // Over graphql-ws: the socket closes.
+    const leaving = tokenClient(run.gateway, AGENT_TOKEN);
+    void leaving.ws.subscribe(
+      { query: CLICK_DELETE },
+      { next: () => {}, error: () => {}, complete: () => {} },
+    );
+    const overWs = await nextPending();
+    await leaving.ws.dispose();
+    await expect
+      .poll(
+        () =>
+          approvals.received.find(
+            (event) =>
+              event.approvalRequests.request.id === overWs.id && event.approvalRequests.state !== 'PENDING',
+          )?.approvalRequests.state,
+      )
+      .toBe('CANCELLED');
+    // Over HTTP: the request is cut off.
+    const cutOff = new AbortController();
+    const overHttp = fetch(run.gateway.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${AGENT_TOKEN}` },
+      body: JSON.stringify({ query: CLICK_DELETE }),
+      signal: cutOff.signal,
+    }).catch((error: unknown) => error);
+    const viaHttp = await nextPending();
+    cutOff.abort();
+    await overHttp;
+    await expect
+      .poll(
+        () =>
+          approvals.received.find(
+            (event) =>
+              event.approvalRequests.request.id === viaHttp.id && event.approvalRequests.state !== 'PENDING',
+          )?.approvalRequests.state,
+      )
+      .toBe('CANCELLED');
+    expect((await run.approver.data('{ pendingApprovals { id } }')).pendingApprovals).toEqual([]);
+    // Withdrawn, not waiting: an approver's late answer finds nothing to approve.
+    expect((await run.approver.failure(`mutation { approve(id: "${viaHttp.id}") { status } }`)).code).toBe(
+      'APPROVAL_NOT_FOUND',
+    );
+    await expect.poll(failedClicks).toBe(failedBefore + 2);
+  });
+
   it('with no approver watching, an ask fails with APPROVAL_UNAVAILABLE without waiting', async () => {
     approvals.dispose();
     await approversWatching(run, 0);

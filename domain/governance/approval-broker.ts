@@ -152,7 +152,13 @@ export class ApprovalBroker {
     };
     return new Promise<ApprovalResult>((resolve, reject) => {
       const onAbort = () =>
-        this.#finish(request.id, 'CANCELLED', null, 'the operation was cancelled', cancelled(ask.operation));
+        this.#finish(
+          request.id,
+          'CANCELLED',
+          null,
+          typeof signal?.reason === 'string' ? signal.reason : 'the operation was cancelled',
+          cancelled(ask.operation),
+        );
       signal?.addEventListener('abort', onAbort, { once: true });
       const timer = setTimeout(
         () =>

@@ -20,6 +20,8 @@ export interface MutationCall {
   readonly args: Readonly<Record<string, unknown>>;
   /** Which of its arguments the audit and approvers may see in clear; the rest is redacted. */
   readonly disclosure: ArgumentDisclosure;
+  /** Aborted when the client that sent it is gone: an approval it waits for is withdrawn. */
+  readonly abandoned?: AbortSignal | undefined;
 }
 
 /** How an answer to an approval is recorded: outside the policy, by construction. */
@@ -222,6 +224,7 @@ async function governed<T>(
           screenshot,
         },
         governance.approvalTimeoutMs,
+        call.abandoned,
       );
     } catch (error) {
       await evidenced;

@@ -41,7 +41,13 @@ export class GovernancePlugin<Types extends SchemaTypes> extends BasePlugin<Type
       disclosure ??= disclosureOf(built());
       return governMutation(
         gateway.governance,
-        { operation, client: clientOf(gateway), args: args as Record<string, unknown>, disclosure },
+        {
+          operation,
+          client: clientOf(gateway),
+          args: args as Record<string, unknown>,
+          disclosure,
+          abandoned: gateway.abandoned,
+        },
         (previewed) => resolve(new ChokepointHandover(previewed), args, context, info),
       );
     }) satisfies Resolver<Types>;
