@@ -19,7 +19,7 @@ export class LocatedElement {
    */
   keep(query: TargetQuery, handle: ElementHandle<Element>): void {
     const { spec } = query;
-    if (spec.kind !== 'key' || query.within || query.nth !== undefined) {
+    if (!namesRefDirectly(query) || spec.kind !== 'key') {
       void handle.dispose().catch(() => undefined);
       return;
     }
@@ -31,11 +31,16 @@ export class LocatedElement {
   take(query: TargetQuery): ElementHandle<Element> | null {
     const { spec } = query;
     const kept = this.#kept;
-    if (!kept || spec.kind !== 'key' || query.within || query.nth !== undefined) return null;
+    if (!kept || !namesRefDirectly(query) || spec.kind !== 'key') return null;
     if (kept.key !== spec.key || kept.documentId !== spec.documentId) return null;
     this.#kept = null;
     return kept.handle;
   }
+}
+
+/** A ref alone, not scoped by `within` nor picked by `nth`: its key names one element by itself. */
+export function namesRefDirectly(query: TargetQuery): boolean {
+  return query.spec.kind === 'key' && !query.within && query.nth === undefined;
 }
 
 /**

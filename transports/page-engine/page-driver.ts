@@ -25,13 +25,19 @@ import { type Action, perform } from './actions.js';
 import { changeCount, nextChange } from './change-signal.js';
 import { type Expectation, waitForExpectation } from './expectation.js';
 import { imageSize } from './image-size.js';
-import { LocatedElement, leftTheDocument } from './located-element.js';
+import { LocatedElement, leftTheDocument, namesRefDirectly } from './located-element.js';
 import { navigatePage, pageHistory, waitForLoad } from './navigation.js';
 import { readHtml, readTestIds, readTextContents } from './page-source.js';
 import { RENDERER_READ_MS, RendererHealth } from './renderer-health.js';
 import { RequestActivity } from './request-activity.js';
 import { startPageScreencast } from './screencast.js';
-import { describeElement, elementForKey, markSecret, snapshotDocument } from './snapshot/snapshot.js';
+import {
+  describeElement,
+  describeKey,
+  elementForKey,
+  markSecret,
+  snapshotDocument,
+} from './snapshot/snapshot.js';
 import { isHandle, type KeyResolver, NOW_MS, type Resolved, resolveTarget } from './target.js';
 
 /** Everything the gateway does inside one renderer page, whatever transport reached the page. */
@@ -54,10 +60,16 @@ export class PageDriver implements WindowDriver {
 
   locate(target: TargetQuery, timeoutMs: number): Promise<ResolvedNode> {
     return this.#health.guard(`finding ${describeSpec(target.spec)}`, timeoutMs, async () => {
+      const { spec } = target;
+      // A ref's element is described by its key alongside its resolution: one round trip's wait, not two.
+      const describedByKey =
+        namesRefDirectly(target) && spec.kind === 'key'
+          ? describeKey(this.page, spec.key, spec.documentId).catch(() => null)
+          : null;
       const resolved = await this.#resolve(target, timeoutMs);
       const handle = isHandle(resolved) ? resolved : await resolved.elementHandle({ timeout: timeoutMs });
       if (!handle) throw staleTarget(target);
-      const described = await describeElement(this.page, handle);
+      const described = (await describedByKey) ?? (await describeElement(this.page, handle));
       this.#located.keep(target, handle);
       return described;
     });

@@ -163,6 +163,27 @@ async function elementInFrame(page: Page, key: number): Promise<ElementHandle<El
   return resolved as ElementHandle<Element> | null;
 }
 
+/**
+ * Describes the element of a key as the walker would, by the key alone: sent beside the key's
+ * resolution to a handle, it costs no round trip of its own. Null when the page shows another document,
+ * the key's element is gone, or the engine is not installed (describeElement then answers from the handle).
+ */
+export async function describeKey(page: Page, key: number, documentId: string): Promise<ResolvedNode | null> {
+  const json = await page.evaluate(
+    ({ global, key, documentId }) => {
+      const engine = (window as unknown as Host)[global];
+      if (!engine || engine.root !== document.documentElement || engine.walker.documentId !== documentId)
+        return null;
+      const element = engine.walker.elementFor(key);
+      return element ? engine.walker.describe(element) : null;
+    },
+    { global: ENGINE_GLOBAL, key, documentId },
+  );
+  if (json === null) return null;
+  const described = JSON.parse(json) as { documentId: string; node: NodeTuple };
+  return { documentId: described.documentId, node: decodeNode(described.node) };
+}
+
 /** Describes one element as the walker would (registering a key if it has none yet), with the document id. */
 export async function describeElement(page: Page, element: ElementHandle<Element>): Promise<ResolvedNode> {
   const describe = () =>
