@@ -225,6 +225,18 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'Return plain data: map the value to objects, arrays, strings, numbers, booleans and null; the message names the part that is not.',
   },
+  EVAL_RESULT_TOO_LARGE: {
+    meaning:
+      'The evaluated code returned more than 1,000,000 characters of JSON; it was refused where it ran, before crossing any connection.',
+    retryable: false,
+    hint: 'Return less: a slice, a count or a summary of what you need, or read it in parts.',
+  },
+  EVAL_TIMEOUT: {
+    meaning:
+      'The evaluated code did not settle within timeoutMs. Nobody waits for it any more, but it may still be running: a synchronous loop keeps the process it runs in busy.',
+    retryable: false,
+    hint: 'Make the code settle sooner, or raise timeoutMs (at most 60000); check that the app still answers before going on.',
+  },
   EVAL_FAILED: {
     meaning: 'The evaluated code did not compile or threw; the message is its error message, never a stack.',
     retryable: false,

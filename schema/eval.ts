@@ -1,4 +1,8 @@
-import type { EvalResult } from '../domain/native/session-native.js';
+import {
+  EVAL_TIMEOUT_DEFAULT_MS,
+  EVAL_TIMEOUT_MAX_MS,
+  type EvalResult,
+} from '../domain/native/eval-result.js';
 import { builder } from './builder.js';
 
 const EvalResultRef = builder.objectRef<EvalResult>('EvalResult').implement({
@@ -9,6 +13,8 @@ const EvalResultRef = builder.objectRef<EvalResult>('EvalResult').implement({
     }),
   }),
 });
+
+const TIMEOUT_DESCRIPTION = `How long to wait for the code to settle: default ${EVAL_TIMEOUT_DEFAULT_MS}, clamped to ${EVAL_TIMEOUT_MAX_MS}. EVAL_TIMEOUT past it (the code may still run); EVAL_RESULT_TOO_LARGE for a result over 1,000,000 characters of JSON.`;
 
 builder.mutationFields((t) => ({
   evalMain: t.field({
@@ -26,9 +32,10 @@ builder.mutationFields((t) => ({
           'A function expression, possibly async, called with the electron module and the parsed `arg`. EVAL_FAILED when it does not compile or throws; EVAL_NOT_SERIALIZABLE when its result is not plain JSON.',
       }),
       arg: t.arg.string({ required: false, description: 'JSON passed as the second argument.' }),
+      timeoutMs: t.arg.int({ required: false, description: TIMEOUT_DESCRIPTION }),
     },
     resolve: (_root, args, { sessions }) =>
-      sessions.get(args.session).native.evalMain(args.code, parseArg(args.arg)),
+      sessions.get(args.session).native.evalMain(args.code, parseArg(args.arg), args.timeoutMs),
   }),
   evalRenderer: t.field({
     type: EvalResultRef,
@@ -49,11 +56,12 @@ builder.mutationFields((t) => ({
         required: false,
         description: 'A window id; default: the active window. WINDOW_NOT_FOUND when it is not open.',
       }),
+      timeoutMs: t.arg.int({ required: false, description: TIMEOUT_DESCRIPTION }),
     },
     resolve: async (_root, args, { sessions }) => {
       const session = sessions.get(args.session);
       const window = await session.findWindow(args.window);
-      return session.native.evalRenderer(window.id, args.code, parseArg(args.arg));
+      return session.native.evalRenderer(window.id, args.code, parseArg(args.arg), args.timeoutMs);
     },
   }),
 }));

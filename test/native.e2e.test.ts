@@ -252,6 +252,23 @@ for (const target of ELECTRON_TARGETS) {
       const broken = await send('mutation { evalMain(code: "() => {") { json } }');
       expect(broken.errors?.[0]?.extensions.code).toBe('EVAL_FAILED');
     });
+
+    it('bounds eval: code that never settles is EVAL_TIMEOUT, a result past 1,000,000 characters EVAL_RESULT_TOO_LARGE', async () => {
+      for (const field of ['evalMain', 'evalRenderer']) {
+        const hanging = await send(
+          `mutation { ${field}(code: "() => new Promise(() => {})", timeoutMs: 300) { json } }`,
+        );
+        expect(hanging.errors?.[0]?.extensions).toMatchObject({
+          code: 'EVAL_TIMEOUT',
+          details: { timeoutMs: 300 },
+        });
+        const huge = await send(`mutation { ${field}(code: "() => 'x'.repeat(1000001)") { json } }`);
+        expect(huge.errors?.[0]?.extensions.code).toBe('EVAL_RESULT_TOO_LARGE');
+        expect(huge.errors?.[0]?.message).toContain('1000003 characters');
+        const fits = await data(`mutation { ${field}(code: "() => 'x'.repeat(999998)") { json } }`);
+        expect(fits[field].json).toHaveLength(1_000_000);
+      }
+    });
   });
 }
 reportRealElectronSkipped('native UI through the gateway');

@@ -1,7 +1,6 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type {
   DialogRule,
-  EvalOutcome,
   ExpectedMenuItem,
   IpcInvocation,
   MenuInvocation,
@@ -17,6 +16,7 @@ import type { EventHub } from '../events/event-hub.js';
 import { PreviewOutdated } from '../interaction/handover.js';
 import { notInstrumentedActions, type SessionFacts } from '../sessions/next-actions.js';
 import type { SessionTopics } from '../sessions/session-event.js';
+import { type EvalResult, evalResult } from './eval-result.js';
 import { type IpcCapture, IpcLog, MAX_IPC_CHANNELS } from './ipc-log.js';
 import { findMenuItem } from './menu-path.js';
 import { MAX_DIALOG_RULES, NativeDialogLog } from './native-dialog-log.js';
@@ -27,10 +27,6 @@ export interface ContextMenuEntry extends Omit<OpenContextMenu, 'time'> {
   readonly sessionId: string;
   readonly windowId: string | null;
   readonly time: Date;
-}
-
-export interface EvalResult {
-  readonly json: string;
 }
 
 /** One session's native UI: menus, context menus, trays, notifications, native dialogs and eval. */
@@ -174,17 +170,22 @@ export class SessionNative {
     };
   }
 
-  async evalMain(code: string, arg: unknown): Promise<EvalResult> {
-    return evalResult(await this.#surface().evalMain(code, arg ?? null));
+  async evalMain(code: string, arg: unknown, timeoutMs?: number | null): Promise<EvalResult> {
+    return evalResult(this.#surface().evalMain(code, arg ?? null), timeoutMs);
   }
 
-  async evalRenderer(windowId: string, code: string, arg: unknown): Promise<EvalResult> {
+  async evalRenderer(
+    windowId: string,
+    code: string,
+    arg: unknown,
+    timeoutMs?: number | null,
+  ): Promise<EvalResult> {
     this.#assertLive();
     // A transport that reaches renderers without a main process (CDP attach) evaluates there itself.
-    const outcome = this.#transport.evalRenderer
-      ? await this.#transport.evalRenderer(windowId, code, arg ?? null)
-      : await this.#surface().evalRenderer(windowId, code, arg ?? null);
-    return evalResult(outcome);
+    const running = this.#transport.evalRenderer
+      ? this.#transport.evalRenderer(windowId, code, arg ?? null)
+      : this.#surface().evalRenderer(windowId, code, arg ?? null);
+    return evalResult(running, timeoutMs);
   }
 
   async #describe(open: OpenContextMenu): Promise<ContextMenuEntry> {
@@ -214,12 +215,4 @@ export class SessionNative {
       { nextActions: notInstrumentedActions(this.#session) },
     );
   }
-}
-
-function evalResult(outcome: EvalOutcome): EvalResult {
-  if (outcome.status === 'ok') return { json: outcome.json };
-  throw new StagegraphError(
-    outcome.status === 'failed' ? 'EVAL_FAILED' : 'EVAL_NOT_SERIALIZABLE',
-    outcome.message,
-  );
 }

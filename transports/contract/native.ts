@@ -166,7 +166,7 @@ export type NativeEvent =
 /** The outcome of user code run by evalMain / evalRenderer. */
 export type EvalOutcome =
   | { readonly status: 'ok'; readonly json: string }
-  | { readonly status: 'failed' | 'not-serializable'; readonly message: string };
+  | { readonly status: 'failed' | 'not-serializable' | 'too-large'; readonly message: string };
 
 export interface NativeSurface {
   /** True when the hooks were installed before the app's main ran (launch with instrumentNative). */

@@ -8,6 +8,11 @@ import type { EvalOutcome } from '../contract/native.js';
 export async function runUserCode(user: unknown, args: unknown[]): Promise<EvalOutcome> {
   /** Deeper results are refused: JSON that deep is a cycle or a mistake, and the walk must end. */
   const MAX_RESULT_DEPTH = 64;
+  /**
+   * Longer results are refused where they were made, before they cross any connection: an answer of more
+   * than about a megabyte is a dump, not a reading, and would cost every hop from the process to the agent.
+   */
+  const MAX_RESULT_CHARS = 1_000_000;
   if (typeof user !== 'function') {
     return {
       status: 'failed',
@@ -52,5 +57,11 @@ export async function runUserCode(user: unknown, args: unknown[]): Promise<EvalO
   // A function that returns nothing answers null; undefined anywhere deeper would vanish silently.
   const found = value === undefined ? null : problem(value, 'result', 0);
   if (found) return { status: 'not-serializable', message: found };
-  return { status: 'ok', json: JSON.stringify(value ?? null) };
+  const json = JSON.stringify(value ?? null);
+  if (json.length > MAX_RESULT_CHARS)
+    return {
+      status: 'too-large',
+      message: `the result is ${json.length} characters of JSON, more than ${MAX_RESULT_CHARS}: return a part, a count or a summary`,
+    };
+  return { status: 'ok', json };
 }
