@@ -3,7 +3,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { ClientDirectory, ClientIdentity } from '../domain/governance/client-identity.js';
 import { ERROR_CODES } from '../errors/registry.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
-import { isLoopback } from './config.js';
+import { isLoopbackHost } from '../transports/process/loopback.js';
 
 /** Turns a presented token into a client, or throws UNAUTHENTICATED; one rule for HTTP and WebSocket. */
 export type Authenticate = (
@@ -20,7 +20,7 @@ export function authenticator(directory: ClientDirectory): Authenticate {
 
 /** Peer addresses of IPv4 clients on a dual-stack socket read `::ffff:127.0.0.1`. */
 function isLoopbackPeer(address: string): boolean {
-  return isLoopback(address.replace(/^::ffff:/, ''));
+  return isLoopbackHost(address.replace(/^::ffff:/, ''));
 }
 
 export function unauthenticatedBody(message: string): string {

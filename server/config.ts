@@ -1,8 +1,8 @@
-import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ClientDirectory, tokenGrants } from '../domain/governance/client-identity.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
+import { isLoopbackHost } from '../transports/process/loopback.js';
 import { fromEnvironment, SERVE_FLAGS, type ServeFlag, serveUsage } from './serve-flags.js';
 
 export type EvalScope = 'none' | 'main' | 'renderer' | 'both';
@@ -62,8 +62,6 @@ export interface ServeConfig {
   readonly uploadRoots: readonly string[];
 }
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
-
 export const USAGE = serveUsage();
 
 /** Who may connect: the configured agent, approver and observer tokens. */
@@ -73,10 +71,6 @@ export function clientDirectory(config: ServeConfig): ClientDirectory {
     ...tokenGrants(config.approverToken, 'approver'),
     ...tokenGrants(config.observerToken, 'observer'),
   ]);
-}
-
-export function isLoopback(host: string): boolean {
-  return LOOPBACK_NAMES.has(host) || (isIP(host) === 4 && host.startsWith('127.'));
 }
 
 /** Parses `serve` arguments; any mistake is a BAD_INPUT naming the flag, before anything is bound. */
@@ -179,7 +173,7 @@ function parseEvalScope(raw: string | undefined): EvalScope {
 }
 
 export function validateServeConfig(config: ServeConfig): ServeConfig {
-  if (!isLoopback(config.host) && !config.token) {
+  if (!isLoopbackHost(config.host) && !config.token) {
     throw new StagegraphError(
       'BAD_INPUT',
       `Refusing to bind ${config.host} without a token: anyone who can reach it could drive your desktop.`,

@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
 import type { ErrorCode } from '../errors/registry.js';
+import { isLoopbackHost } from '../transports/process/loopback.js';
 
 /**
  * Who may reach the gateway from a browser. A page the user happens to visit can send requests to
@@ -102,13 +102,9 @@ function hostAllowed(hostname: string, policy: GuardPolicy): boolean {
   );
 }
 
-export function isLoopbackName(hostname: string): boolean {
-  return (
-    hostname === 'localhost' ||
-    hostname.endsWith('.localhost') ||
-    hostname === '::1' ||
-    (isIP(hostname) === 4 && hostname.startsWith('127.'))
-  );
+/** A Host header's name for this machine: browsers resolve every `*.localhost` name to loopback too. */
+function isLoopbackName(hostname: string): boolean {
+  return isLoopbackHost(hostname) || hostname.endsWith('.localhost');
 }
 
 /** `example.com:80` → `example.com`, `[::1]:4700` → `::1`; undefined for anything malformed. */

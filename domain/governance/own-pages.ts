@@ -1,5 +1,5 @@
-/** Names that reach this machine's loopback, as `URL.hostname` spells them. */
-const LOOPBACK_NAMES = new Set(['localhost', '[::1]']);
+import { isLoopbackHost } from '../../transports/process/loopback.js';
+
 /** Binds that accept connections for any host name on their port. */
 const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]']);
 
@@ -33,10 +33,6 @@ export class OwnPages {
     const port = parsed.port === '' ? (parsed.protocol === 'https:' ? 443 : 80) : Number(parsed.port);
     if (port !== this.#port) return false;
     const host = parsed.hostname.toLowerCase();
-    return this.#anyHost || isLoopbackName(host) || this.#hosts.has(host);
+    return this.#anyHost || isLoopbackHost(host) || this.#hosts.has(host);
   }
-}
-
-function isLoopbackName(host: string): boolean {
-  return LOOPBACK_NAMES.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
