@@ -11,6 +11,19 @@ const read = (folder: string) =>
     .map((line) => JSON.parse(line));
 
 describe('run log', () => {
+  it('holds every line appended so far in the file once written() settles, without waiting for its batch', async () => {
+    const folder = join(mkdtempSync(join(tmpdir(), 'stagegraph-run-log-')), 's1');
+    const log = new RunLog(folder);
+    await log.written();
+    for (let i = 0; i < 3; i += 1) log.stagegraph(`line ${i}`);
+    await log.written();
+    expect(read(folder).map((line) => line.message)).toEqual(['line 0', 'line 1', 'line 2']);
+    log.stagegraph('app exited (code 0)');
+    await log.written();
+    expect(read(folder).at(-1)?.message).toBe('app exited (code 0)');
+    await log.close();
+  });
+
   it('appends one JSON object per line, and keeps an earlier run of the same session id', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'stagegraph-run-log-')), 's1');
     const first = new RunLog(folder);

@@ -54,6 +54,8 @@ export class RunLog {
   /** Lines appended since the last write; within the size bound, as every line counts against it. */
   #waiting: string[] = [];
   #flushTimer: NodeJS.Timeout | undefined;
+  /** Settles once the file holds every line handed to the stream so far. */
+  #lastWrite: Promise<void> = Promise.resolve();
 
   constructor(folder: string) {
     this.#folder = folder;
@@ -95,6 +97,15 @@ export class RunLog {
     this.append({ time: new Date(), source: 'stagegraph', level, message });
   }
 
+  /**
+   * Writes what is waiting now and settles once the file holds every line appended so far: what a reader
+   * of the file (the artifacts listing, a stop's caller) must be able to count on.
+   */
+  written(): Promise<void> {
+    this.#flush();
+    return this.#lastWrite;
+  }
+
   /** Writes what was dropped, if anything, and closes the file; later entries are ignored. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -116,7 +127,9 @@ export class RunLog {
     if (this.#waiting.length === 0) return;
     const text = this.#waiting.join('');
     this.#waiting = [];
-    this.#open().write(text);
+    const stream = this.#open();
+    // A failed write settles too: the log is a record, and its error is already ignored.
+    this.#lastWrite = new Promise((resolve) => stream.write(text, () => resolve()));
   }
 
   #open(): WriteStream {
