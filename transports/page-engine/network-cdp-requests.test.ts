@@ -10,7 +10,11 @@ import type { FinishedRequest } from './network-record.js';
 const hanging = new Set<ServerResponse>();
 const server = useLoopbackServer((request, response) => {
   const path = new URL(request.url ?? '/', 'http://x').pathname;
-  if (path === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end('<title>t</title>');
+  // An icon of its own, so Chromium asks no /favicon.ico in the middle of a test's requests.
+  if (path === '/')
+    return response
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<title>t</title><link rel="icon" href="data:,">');
   if (path === '/hop') return response.writeHead(302, { location: '/final', 'set-cookie': 'hop=1' }).end();
   if (path === '/final') return response.writeHead(200, { 'content-type': 'text/plain' }).end('landed');
   if (path === '/echo') {
