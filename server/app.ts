@@ -20,6 +20,7 @@ import { createCdpTransport } from '../transports/cdp/transport.js';
 import type { Transport } from '../transports/contract/transport.js';
 import { createInspectorTransport } from '../transports/inspector/transport.js';
 import { createPlaywrightElectronTransport } from '../transports/playwright-electron/transport.js';
+import { keepLoopbackWebSocketsUncompressed } from '../transports/process/uncompressed-websockets.js';
 import { artifactsRoute, isArtifactsPath } from './artifacts-route.js';
 import { authenticator, useClientAuth } from './auth.js';
 import { useCompiledQueries } from './compiled-queries.js';
@@ -67,6 +68,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const { config } = deps;
   const log = deps.log ?? ((message: string) => console.error(message));
   const hub = new EventHub<SessionTopics>();
+  // Every DevTools connection the transports open on this machine: inflating each message cost more CPU
+  // than everything else the gateway does with a console line.
+  keepLoopbackWebSocketsUncompressed();
   const appEnvironment = withoutGatewaySecrets(process.env);
   const transports = deps.transports ?? [
     createPlaywrightElectronTransport({
