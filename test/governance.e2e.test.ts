@@ -50,6 +50,11 @@ const answered = new Set<string>();
 
 /** The next PENDING request the approver has not dealt with yet. */
 const nextPending = () => nextPendingApproval(approvals, answered);
+/** How the approver's stream saw a request settled; undefined while it is pending. */
+const settledState = (id: string): string | undefined =>
+  approvals.received.find(
+    (event) => event.approvalRequests.request.id === id && event.approvalRequests.state !== 'PENDING',
+  )?.approvalRequests.state;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'stagegraph-governance-e2e-'));
@@ -134,15 +139,7 @@ describe('approvals: a human in the loop', () => {
     );
     const overWs = await nextPending();
     await leaving.ws.dispose();
-    await expect
-      .poll(
-        () =>
-          approvals.received.find(
-            (event) =>
-              event.approvalRequests.request.id === overWs.id && event.approvalRequests.state !== 'PENDING',
-          )?.approvalRequests.state,
-      )
-      .toBe('CANCELLED');
+    await expect.poll(() => settledState(overWs.id)).toBe('CANCELLED');
     // Over HTTP: the request is cut off.
     const cutOff = new AbortController();
     const overHttp = fetch(run.gateway.url, {
@@ -154,15 +151,7 @@ describe('approvals: a human in the loop', () => {
     const viaHttp = await nextPending();
     cutOff.abort();
     await overHttp;
-    await expect
-      .poll(
-        () =>
-          approvals.received.find(
-            (event) =>
-              event.approvalRequests.request.id === viaHttp.id && event.approvalRequests.state !== 'PENDING',
-          )?.approvalRequests.state,
-      )
-      .toBe('CANCELLED');
+    await expect.poll(() => settledState(viaHttp.id)).toBe('CANCELLED');
     expect((await run.approver.data('{ pendingApprovals { id } }')).pendingApprovals).toEqual([]);
     // Withdrawn, not waiting: an approver's late answer finds nothing to approve.
     expect((await run.approver.failure(`mutation { approve(id: "${viaHttp.id}") { status } }`)).code).toBe(
