@@ -55,22 +55,23 @@ export async function resolveTarget(
     return resolveRole(page, spec, root, query.nth, timeoutMs, describeSpec(spec));
   }
   const locator = locatorFor(scope, spec);
-  // A wait would take at least one round trip, so "as it is now" asks for the count instead.
-  const first =
-    timeoutMs <= NOW_MS
-      ? (await locator.count()) > 0
-      : await locator
-          .first()
-          .waitFor({ state: 'attached', timeout: timeoutMs })
-          .then(() => true)
-          .catch(() => false);
-  if (!first) {
+  // Counted first: a target already on the page (the usual case) costs one round trip, where a wait for it
+  // costs two before the count that ambiguity needs anyway. "As it is now" never waits.
+  let count = await locator.count();
+  if (count === 0 && timeoutMs > NOW_MS) {
+    const appeared = await locator
+      .first()
+      .waitFor({ state: 'attached', timeout: timeoutMs })
+      .then(() => true)
+      .catch(() => false);
+    if (appeared) count = query.nth === undefined ? await locator.count() : 1;
+  }
+  if (count === 0) {
     throw new StagegraphError('SELECTOR_NO_MATCH', `No element matches ${describeSpec(spec)}.`, {
       details: { target: spec },
     });
   }
   if (query.nth !== undefined) return locator.nth(query.nth);
-  const count = await locator.count();
   if (count > 1) throw await ambiguousTarget(page, locator, spec, count, describeSpec(spec));
   return locator;
 }
