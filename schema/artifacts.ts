@@ -49,7 +49,7 @@ builder.objectFields(SessionRef, (t) => ({
     description:
       "The session's artifact folder: run.jsonl (output, console, dialogs and Stagegraph's own actions, one JSON object per line), a launched command's stdout.log and stderr.log, saved screenshots. Readable after the session ends.",
     resolve: async (session) => {
-      const { files, omitted } = await session.listArtifacts();
+      const { files, omitted } = await session.artifacts.list();
       return { files: files.map((file) => ({ ...file, sessionId: session.id })), omitted };
     },
   }),

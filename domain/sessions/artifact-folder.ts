@@ -18,10 +18,13 @@ export interface ArtifactFile {
  */
 export class ArtifactFolder {
   readonly path: string;
+  readonly #settled: () => Promise<void>;
   #next = 1;
 
-  constructor(root: string, sessionId: string) {
+  /** `settled`: awaited before a listing, so a file still being written (the run log's last batch) is listed whole. */
+  constructor(root: string, sessionId: string, settled: () => Promise<void> = () => Promise.resolve()) {
     this.path = join(root, sessionId);
+    this.#settled = settled;
   }
 
   /** Writes `bytes` as `<kind>/<stem>-<n>.<extension>` and returns the absolute path. */
@@ -50,6 +53,7 @@ export class ArtifactFolder {
 
   /** The files in the folder, sorted by path, at most MAX_LISTED_ARTIFACTS of them. */
   async list(): Promise<{ files: ArtifactFile[]; omitted: number }> {
+    await this.#settled();
     const files: ArtifactFile[] = [];
     let omitted = 0;
     const walk = async (folder: string, prefix: string): Promise<void> => {

@@ -228,6 +228,7 @@ export class SessionRegistry {
   async detach(id?: string | null): Promise<Session> {
     const session = this.get(id);
     await session.detach();
+    await session.runLog.written();
     return session;
   }
 
@@ -267,12 +268,15 @@ export class SessionRegistry {
   async stop(id?: string | null, graceMs?: number | null): Promise<Session> {
     const session = this.get(id);
     await session.stop(clamp(graceMs, STOP_GRACE_DEFAULT_MS, 0, STOP_GRACE_MAX_MS));
+    // Answered once the run log's file holds the exit: a reader of it is told the session ended.
+    await session.runLog.written();
     return session;
   }
 
   async forceKill(id?: string | null): Promise<Session> {
     const session = this.get(id);
     await session.forceKill();
+    await session.runLog.written();
     return session;
   }
 

@@ -14,7 +14,7 @@ import type { EventHub } from '../events/event-hub.js';
 import { SessionNative } from '../native/session-native.js';
 import { SessionPageState } from '../page-state/session-page-state.js';
 import { RefStore } from '../snapshot/ref-store.js';
-import { type ArtifactFile, ArtifactFolder } from './artifact-folder.js';
+import { ArtifactFolder } from './artifact-folder.js';
 import { ConsoleLog } from './console-log.js';
 import { sessionActions } from './next-actions.js';
 import { RunLog } from './run-log.js';
@@ -84,7 +84,7 @@ export class Session {
   ) {
     this.id = id;
     this.launch = launch;
-    this.artifacts = new ArtifactFolder(files.artifactsDir, id);
+    this.artifacts = new ArtifactFolder(files.artifactsDir, id, () => this.runLog.written());
     this.runLog = new RunLog(this.artifacts.path);
     const app = transport.app;
     this.runLog.stagegraph(
@@ -292,7 +292,6 @@ export class Session {
     this.#stopRequested = true;
     await this.#transport.stop(graceMs);
     await this.#transport.dispose();
-    await this.runLog.written();
   }
 
   async forceKill(): Promise<void> {
@@ -301,13 +300,6 @@ export class Session {
     this.#stopRequested = true;
     await this.#transport.forceKill();
     await this.#transport.dispose();
-    await this.runLog.written();
-  }
-
-  /** The artifact folder's files, the run log with every line appended so far among them. */
-  async listArtifacts(): Promise<{ files: ArtifactFile[]; omitted: number }> {
-    await this.runLog.written();
-    return this.artifacts.list();
   }
 
   /** Lets go of an app Stagegraph attached to; the app keeps running. */
@@ -322,7 +314,6 @@ export class Session {
     await this.#transport.detach();
     this.#end('DETACHED');
     await this.#transport.dispose();
-    await this.runLog.written();
   }
 
   /** Server shutdown: what Stagegraph started is stopped, what it only attached to is let go. */
