@@ -1,5 +1,5 @@
 import type { ElementHandle } from 'playwright-core';
-import type { TargetQuery } from '../contract/window-driver.js';
+import type { TargetQuery, TargetSpec } from '../contract/window-driver.js';
 
 /**
  * The element the last `locate` of a ref found, kept for the action that follows it: the governance
@@ -18,8 +18,8 @@ export class LocatedElement {
    * an element located by any other target, which no action could take.
    */
   keep(query: TargetQuery, handle: ElementHandle<Element>): void {
-    const { spec } = query;
-    if (!namesRefDirectly(query) || spec.kind !== 'key') {
+    const spec = refAlone(query);
+    if (!spec) {
       void handle.dispose().catch(() => undefined);
       return;
     }
@@ -29,18 +29,19 @@ export class LocatedElement {
 
   /** The element kept for this very ref, once; null for any other target. */
   take(query: TargetQuery): ElementHandle<Element> | null {
-    const { spec } = query;
+    const spec = refAlone(query);
     const kept = this.#kept;
-    if (!kept || !namesRefDirectly(query) || spec.kind !== 'key') return null;
+    if (!kept || !spec) return null;
     if (kept.key !== spec.key || kept.documentId !== spec.documentId) return null;
     this.#kept = null;
     return kept.handle;
   }
 }
 
-/** A ref alone, not scoped by `within` nor picked by `nth`: its key names one element by itself. */
-export function namesRefDirectly(query: TargetQuery): boolean {
-  return query.spec.kind === 'key' && !query.within && query.nth === undefined;
+/** The ref of a query that is a ref alone (no `within`, no `nth`), whose key names one element by itself. */
+export function refAlone(query: TargetQuery): Extract<TargetSpec, { kind: 'key' }> | null {
+  const { spec } = query;
+  return spec.kind === 'key' && !query.within && query.nth === undefined ? spec : null;
 }
 
 /**

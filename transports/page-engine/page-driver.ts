@@ -25,7 +25,7 @@ import { type Action, perform } from './actions.js';
 import { changeCount, nextChange } from './change-signal.js';
 import { type Expectation, waitForExpectation } from './expectation.js';
 import { imageSize } from './image-size.js';
-import { LocatedElement, leftTheDocument, namesRefDirectly } from './located-element.js';
+import { LocatedElement, leftTheDocument, refAlone } from './located-element.js';
 import { navigatePage, pageHistory, waitForLoad } from './navigation.js';
 import { readHtml, readTestIds, readTextContents } from './page-source.js';
 import { RENDERER_READ_MS, RendererHealth } from './renderer-health.js';
@@ -60,12 +60,9 @@ export class PageDriver implements WindowDriver {
 
   locate(target: TargetQuery, timeoutMs: number): Promise<ResolvedNode> {
     return this.#health.guard(`finding ${describeSpec(target.spec)}`, timeoutMs, async () => {
-      const { spec } = target;
       // A ref's element is described by its key alongside its resolution: one round trip's wait, not two.
-      const describedByKey =
-        namesRefDirectly(target) && spec.kind === 'key'
-          ? describeKey(this.page, spec.key, spec.documentId).catch(() => null)
-          : null;
+      const ref = refAlone(target);
+      const describedByKey = ref ? describeKey(this.page, ref.key, ref.documentId).catch(() => null) : null;
       const resolved = await this.#resolve(target, timeoutMs);
       const handle = isHandle(resolved) ? resolved : await resolved.elementHandle({ timeout: timeoutMs });
       if (!handle) throw staleTarget(target);
