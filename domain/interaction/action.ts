@@ -77,7 +77,7 @@ export async function performAction(session: Session, request: ActionRequest): P
   const handed = handedOver(session, request);
   const timeoutMs = clamp(request.timeoutMs, ACTION_TIMEOUT_DEFAULT_MS, 0, ACTION_TIMEOUT_MAX_MS);
   if (request.action.type === 'type')
-    checkTypingDelay(request.action.text, request.action.delayMs, timeoutMs);
+    checkTypingDelay(request.action.text, request.action.delayMs, timeoutMs, ACTION_TIMEOUT_MAX_MS);
   const chosen = handed ?? (await windowTarget(session, { ...request, timeoutMs }));
   const { window, driver, query: asked } = chosen;
   const bounds = request.diffBounds === true;

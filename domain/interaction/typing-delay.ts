@@ -11,7 +11,12 @@ export const TYPE_DELAY_MAX_MS = 1_000;
  * keys) before any key is pressed: typing cannot be stopped halfway and answered as a timeout, so a
  * request that would outlast its own bound is bad input, named with what would fit.
  */
-export function checkTypingDelay(text: string, delayMs: number | undefined, timeoutMs: number): void {
+export function checkTypingDelay(
+  text: string,
+  delayMs: number | undefined,
+  timeoutMs: number,
+  maxTimeoutMs: number,
+): void {
   if (delayMs === undefined || delayMs === 0) return;
   if (!Number.isInteger(delayMs) || delayMs < 0 || delayMs > TYPE_DELAY_MAX_MS) {
     throw new StagegraphError('BAD_INPUT', `delayMs must be a whole number from 0 to ${TYPE_DELAY_MAX_MS}.`, {
@@ -27,7 +32,7 @@ export function checkTypingDelay(text: string, delayMs: number | undefined, time
     'BAD_INPUT',
     `Typing ${keys} characters ${delayMs} ms apart takes ${needsMs} ms, longer than the action's timeout of ${timeoutMs} ms.`,
     {
-      hint: `Lower delayMs to ${fitsDelayMs} or less, raise timeoutMs (at most 30000), or type the text in parts.`,
+      hint: `Lower delayMs to ${fitsDelayMs} or less, raise timeoutMs (at most ${maxTimeoutMs}), or type the text in parts.`,
       details: { characters: keys, delayMs, timeoutMs, fitsDelayMs },
     },
   );

@@ -179,9 +179,7 @@ export async function describeKey(page: Page, key: number, documentId: string): 
     },
     { global: ENGINE_GLOBAL, key, documentId },
   );
-  if (json === null) return null;
-  const described = JSON.parse(json) as { documentId: string; node: NodeTuple };
-  return { documentId: described.documentId, node: decodeNode(described.node) };
+  return json === null ? null : decodeDescribed(json);
 }
 
 /** Describes one element as the walker would (registering a key if it has none yet), with the document id. */
@@ -198,6 +196,11 @@ export async function describeElement(page: Page, element: ElementHandle<Element
     json = await describe();
   }
   if (json === null) throw new Error('the snapshot engine did not install in this document');
+  return decodeDescribed(json);
+}
+
+/** The walker's `describe` answer: one node's tuple with the document it was read in. */
+function decodeDescribed(json: string): ResolvedNode {
   const described = JSON.parse(json) as { documentId: string; node: NodeTuple };
   return { documentId: described.documentId, node: decodeNode(described.node) };
 }
