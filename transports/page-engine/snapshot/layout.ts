@@ -24,75 +24,117 @@ export function createLayout() {
     ),
   );
 
-  // A name reads each child's flow once for every ancestor whose content it is part of (a cell's for the
-  // row's name and for its own), and pseudo-element styles are dear to read: both are kept per pass.
+  /** boxOf's bits beside the flow (the low two bits): display none, display contents, visibility not visible. */
+  const NO_BOX = 4;
+  const CONTENTS = 8;
+  const HIDDEN = 16;
+  const FLOW_BITS = 3;
+
+  // Visibility, the names and the text runs all ask about the same elements in one pass (a row's name reads
+  // its cells before the walk reaches them), and each computed-style property read is dear: an element's
+  // display and visibility are read once per pass and kept as bits, not as a live declaration.
+  let boxes = new Map<Element, number>();
   let flows = new Map<Element, number>();
-  let pseudoRules = new Map<Node, boolean>();
-  // Visibility and text flow read the same elements' styles in one pass: one declaration each.
-  let styles = new Map<Element, CSSStyleDeclaration>();
+  let sheetFacts = new Map<Node, number>();
 
   function beginPass(): void {
+    boxes = new Map();
     flows = new Map();
-    pseudoRules = new Map();
-    styles = new Map();
+    sheetFacts = new Map();
   }
 
-  /** Whether a sheet may hold a ::before or ::after rule; one that cannot be read (cross-origin) may. */
-  function sheetMentionsPseudo(sheet: CSSStyleSheet): boolean {
+  /** sheetFacts' bits: a rule with a ::before or ::after selector; a rule that sets content-visibility. */
+  const PSEUDO_RULES = 1;
+  const CONTENT_VISIBILITY_RULES = 2;
+  const ALL_FACTS = PSEUDO_RULES | CONTENT_VISIBILITY_RULES;
+
+  /** What a sheet may hold; one that cannot be read (cross-origin) may hold anything. */
+  function sheetFactsOf(sheet: CSSStyleSheet): number {
     try {
-      return rulesMentionPseudo(sheet.cssRules);
+      return rulesFacts(sheet.cssRules);
     } catch {
-      return true;
+      return ALL_FACTS;
     }
   }
 
-  function rulesMentionPseudo(rules: CSSRuleList): boolean {
+  function rulesFacts(rules: CSSRuleList): number {
+    let facts = 0;
     for (const rule of rules) {
       const selector = (rule as CSSStyleRule).selectorText;
-      if (selector && (selector.includes(':before') || selector.includes(':after'))) return true;
+      if (selector && (selector.includes(':before') || selector.includes(':after'))) facts |= PSEUDO_RULES;
+      if ((rule as CSSStyleRule).style?.getPropertyValue('content-visibility'))
+        facts |= CONTENT_VISIBILITY_RULES;
       const imported = (rule as CSSImportRule).styleSheet;
-      if (imported && sheetMentionsPseudo(imported)) return true;
+      if (imported) facts |= sheetFactsOf(imported);
       // Grouping rules (@media, @supports, @layer) and nested style rules hold rules of their own.
       const nested = (rule as CSSGroupingRule).cssRules;
-      if (nested && nested.length > 0 && rulesMentionPseudo(nested)) return true;
+      if (nested && nested.length > 0) facts |= rulesFacts(nested);
+      if (facts === ALL_FACTS) return facts;
     }
-    return false;
+    return facts;
   }
 
-  function treeMentionsPseudo(root: Document | ShadowRoot): boolean {
-    let known = pseudoRules.get(root);
-    if (known === undefined) {
-      known = false;
-      for (const sheet of root.styleSheets) known ||= sheetMentionsPseudo(sheet);
-      for (const sheet of root.adoptedStyleSheets ?? []) known ||= sheetMentionsPseudo(sheet);
-      pseudoRules.set(root, known);
+  function treeFacts(root: Document | ShadowRoot): number {
+    let facts = sheetFacts.get(root);
+    if (facts === undefined) {
+      facts = 0;
+      for (const sheet of root.styleSheets) facts |= sheetFactsOf(sheet);
+      for (const sheet of root.adoptedStyleSheets ?? []) facts |= sheetFactsOf(sheet);
+      sheetFacts.set(root, facts);
     }
-    return known;
+    return facts;
   }
 
   /**
-   * False when no style sheet that reaches the element has a ::before or ::after rule, so its generated
-   * content need not be read (a shadow tree's elements are reached by its own sheets and by ::part rules
-   * of the document's).
+   * Whether a sheet that reaches the element has one of `facts`: a shadow tree's elements are reached by
+   * its own sheets and by ::part rules of the document's.
    */
-  function mayHavePseudo(element: Element): boolean {
+  function sheetsMayHave(element: Element, facts: number): boolean {
     const root = element.getRootNode() as Document | ShadowRoot;
     return (
-      treeMentionsPseudo(root) ||
-      (root !== element.ownerDocument && treeMentionsPseudo(element.ownerDocument))
+      (treeFacts(root) & facts) !== 0 ||
+      (root !== element.ownerDocument && (treeFacts(element.ownerDocument) & facts) !== 0)
     );
   }
 
-  /** The computed style of an element or of one of its pseudo-elements, read in the element's own window. */
-  function styleOf(element: Element, pseudo?: string): CSSStyleDeclaration {
-    if (pseudo !== undefined)
-      return (element.ownerDocument.defaultView ?? window).getComputedStyle(element, pseudo);
-    let style = styles.get(element);
-    if (!style) {
-      style = (element.ownerDocument.defaultView ?? window).getComputedStyle(element);
-      styles.set(element, style);
+  /** False when no style sheet that reaches the element has a ::before or ::after rule. */
+  function mayHavePseudo(element: Element): boolean {
+    return sheetsMayHave(element, PSEUDO_RULES);
+  }
+
+  /**
+   * content-visibility:hidden on the element (its contents are skipped). Read only where it can be set:
+   * a style attribute, hidden=until-found (the UA sheet's), or a sheet with a content-visibility rule.
+   */
+  function hidesContents(element: Element): boolean {
+    const attributed =
+      element.hasAttributes() && (element.hasAttribute('style') || element.hasAttribute('hidden'));
+    if (!attributed && !sheetsMayHave(element, CONTENT_VISIBILITY_RULES)) return false;
+    return computedStyle(element).contentVisibility === 'hidden';
+  }
+
+  function computedStyle(element: Element, pseudo?: string): CSSStyleDeclaration {
+    return (element.ownerDocument.defaultView ?? window).getComputedStyle(element, pseudo);
+  }
+
+  /** The computed style of one of the element's pseudo-elements, read in the element's own window. */
+  function pseudoStyleOf(element: Element, pseudo: '::before' | '::after'): CSSStyleDeclaration {
+    return computedStyle(element, pseudo);
+  }
+
+  /** The element's display and visibility as bits: its flow, NO_BOX, CONTENTS, HIDDEN. */
+  function boxOf(element: Element): number {
+    let box = boxes.get(element);
+    if (box === undefined) {
+      const style = computedStyle(element);
+      const display = style.display;
+      box = flowOfDisplay(display);
+      if (display === 'none') box |= NO_BOX;
+      else if (display === 'contents') box |= CONTENTS;
+      if (style.visibility !== 'visible') box |= HIDDEN;
+      boxes.set(element, box);
     }
-    return style;
+    return box;
   }
 
   /** How `display` flows; `none` flows as inline, since nothing of it is there to separate. */
@@ -104,7 +146,7 @@ export function createLayout() {
   function flowOf(element: Element): number {
     let flow = flows.get(element);
     if (flow === undefined) {
-      flow = flowOfDisplay(styleOf(element).display);
+      flow = boxOf(element) & FLOW_BITS;
       if (flow === INLINE && REPLACED_TAGS.has(element.tagName)) flow = ATOMIC;
       flows.set(element, flow);
     }
@@ -122,8 +164,13 @@ export function createLayout() {
     INLINE,
     ATOMIC,
     BLOCK,
+    NO_BOX,
+    CONTENTS,
+    HIDDEN,
     beginPass,
-    styleOf,
+    boxOf,
+    pseudoStyleOf,
+    hidesContents,
     flowOf,
     flowOfDisplay,
     textFlowOf,

@@ -54,6 +54,8 @@ export function createNames(roles: Roles, visibility: Visibility, layout: Layout
   }
 
   function selectedText(select: HTMLSelectElement): string {
+    // selectedOptions builds a live collection on every read; a single select has one selected option at most.
+    if (!select.multiple) return select.options[select.selectedIndex]?.label ?? '';
     const texts: string[] = [];
     for (const option of select.selectedOptions) texts.push(option.label);
     return texts.join(' ');
@@ -69,7 +71,7 @@ export function createNames(roles: Roles, visibility: Visibility, layout: Layout
       if (TEXT_INPUT_TYPES.has(input.type) || input.type === 'range') return input.value;
       return null;
     }
-    const role = element.getAttribute('role');
+    const role = element.hasAttributes() ? element.getAttribute('role') : null;
     if (role === 'textbox') return element.textContent ?? '';
     if (role === 'slider' || role === 'spinbutton')
       return element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow') ?? '';
@@ -206,7 +208,7 @@ export function createNames(roles: Roles, visibility: Visibility, layout: Layout
   /** accname 2F.ii: the textual content of the element's ::before or ::after. */
   function pseudoText(element: Element, pseudo: '::before' | '::after'): string {
     if (!layout.mayHavePseudo(element)) return '';
-    const style = layout.styleOf(element, pseudo);
+    const style = layout.pseudoStyleOf(element, pseudo);
     const content = style.content;
     if (!content || content === 'none' || content === 'normal') return '';
     const { text, alternative } = generatedText(element, content);

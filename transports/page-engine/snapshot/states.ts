@@ -64,7 +64,7 @@ export function createStates() {
     if (
       tag === 'OPTION'
         ? (element as HTMLOptionElement).selected
-        : element.getAttribute('aria-selected') === 'true'
+        : attributed && element.getAttribute('aria-selected') === 'true'
     )
       states.push('SELECTED');
     if (element === focused) states.push('FOCUSED');
@@ -86,6 +86,7 @@ export function createStates() {
   }
 
   function selectedLabels(select: HTMLSelectElement): string {
+    if (!select.multiple) return select.options[select.selectedIndex]?.label ?? '';
     const labels: string[] = [];
     for (const option of select.selectedOptions) labels.push(option.label);
     return labels.join(', ');

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../../test/helpers/browser.js';
 import { createLayout } from './layout.js';
 import { createVisibility } from './visibility.js';
@@ -30,8 +30,53 @@ const TRICKY = `<!doctype html><style>
 <p>para <span class="gone">x</span> <strong>y <em>z</em></strong></p>
 <div id="host"><span>light</span></div><div id="closed"><span>unslotted</span></div>`;
 
+/**
+ * content-visibility set where no document sheet mentions it, so each way it can still arrive is read: a
+ * style attribute, the CSSOM, hidden=until-found, an adopted sheet and a shadow tree's own sheet.
+ */
+const CONTENT_VISIBILITY_WITHOUT_RULES = `<!doctype html><style>p { margin: 0 }</style>
+<ul><li style="content-visibility: hidden">a <b>b</b></li><li id="cssom">c <b>d</b></li>
+  <li hidden="until-found">e <b>f</b></li><li>i <b>j</b></li></ul>
+<div id="shadowed"></div><div id="adopting"></div>`;
+
+/** Every element of the body, classified by visibility.ts and by checkVisibility plus computed style. */
+function classifyBoth(): Promise<[string[], string[]]> {
+  return page.evaluate<[string[], string[]]>(
+    `(() => {
+      const __name = (target) => target;
+      const layout = (${createLayout})();
+      const visibility = (${createVisibility})(layout);
+      layout.beginPass();
+      visibility.beginPass();
+      const elements = [];
+      const collect = (root) => {
+        for (const element of root.querySelectorAll('*')) {
+          elements.push(element);
+          if (element.shadowRoot) collect(element.shadowRoot);
+        }
+      };
+      collect(document.body);
+      const reference = (element) => {
+        if (['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT'].includes(element.tagName)) return 0;
+        if (element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('inert')) return 0;
+        if (element.checkVisibility({ visibilityProperty: true })) return 2;
+        const style = getComputedStyle(element);
+        if (style.display === 'none') return 0;
+        if (style.visibility !== 'visible') return 1;
+        if (style.display === 'contents') return 3;
+        return 0;
+      };
+      const describe = (element, kind) => element.tagName + ':' + (element.textContent ?? '').trim().slice(0, 12) + '=' + kind;
+      return [
+        elements.map((element) => describe(element, visibility.classify(element))),
+        elements.map((element) => describe(element, reference(element))),
+      ];
+    })()`,
+  );
+}
+
 describe('visibility', () => {
-  beforeAll(async () => {
+  it('classifies every element as checkVisibility and computed style do, read in document order', async () => {
     await page.setContent(TRICKY);
     await page.evaluate(() => {
       (document.getElementById('host') as HTMLElement).attachShadow({ mode: 'open' }).innerHTML =
@@ -39,37 +84,29 @@ describe('visibility', () => {
       (document.getElementById('closed') as HTMLElement).attachShadow({ mode: 'closed' }).innerHTML =
         '<p>closed</p>';
     });
-  });
-
-  it('classifies every element as checkVisibility and computed style do, read in document order', async () => {
-    const [ours, reference] = await page.evaluate<[string[], string[]]>(
-      `(() => {
-        const __name = (target) => target;
-        const layout = (${createLayout})();
-        const visibility = (${createVisibility})(layout);
-        layout.beginPass();
-        visibility.beginPass();
-        const elements = [...document.body.querySelectorAll('*')];
-        const reference = (element) => {
-          if (['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT'].includes(element.tagName)) return 0;
-          if (element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('inert')) return 0;
-          if (element.checkVisibility({ visibilityProperty: true })) return 2;
-          const style = getComputedStyle(element);
-          if (style.display === 'none') return 0;
-          if (style.visibility !== 'visible') return 1;
-          if (style.display === 'contents') return 3;
-          return 0;
-        };
-        const describe = (element, kind) => element.tagName + ':' + (element.textContent ?? '').trim().slice(0, 12) + '=' + kind;
-        return [
-          elements.map((element) => describe(element, visibility.classify(element))),
-          elements.map((element) => describe(element, reference(element))),
-        ];
-      })()`,
-    );
+    const [ours, reference] = await classifyBoth();
     expect(ours).toEqual(reference);
     // The page does exercise every kind.
     for (const kind of ['=0', '=1', '=2', '=3'])
       expect(reference.some((line) => line.endsWith(kind))).toBe(true);
+  });
+
+  it('reads content-visibility wherever it can be set when no document rule mentions it', async () => {
+    await page.setContent(CONTENT_VISIBILITY_WITHOUT_RULES);
+    await page.evaluate(() => {
+      (document.getElementById('cssom') as HTMLElement).style.contentVisibility = 'hidden';
+      (document.getElementById('shadowed') as HTMLElement).attachShadow({ mode: 'open' }).innerHTML =
+        '<style>.inner { content-visibility: hidden }</style><ul><li class="inner">k <b>l</b></li><li>m</li></ul>';
+      const adopting = (document.getElementById('adopting') as HTMLElement).attachShadow({ mode: 'open' });
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync('.adopted { content-visibility: hidden }');
+      adopting.adoptedStyleSheets = [sheet];
+      adopting.innerHTML = '<ul><li class="adopted">g <b>h</b></li></ul>';
+    });
+    const [ours, reference] = await classifyBoth();
+    expect(ours).toEqual(reference);
+    // Each skipped item's child is gone; the one plain item's child shows.
+    expect(reference.filter((line) => line.startsWith('B:') && line.endsWith('=0'))).toHaveLength(5);
+    expect(reference).toContain('B:j=2');
   });
 });

@@ -52,9 +52,8 @@ export function createVisibility(layout: Layout) {
     rendersChildren = new Set();
   }
 
-  function noteVisible(element: Element, style: CSSStyleDeclaration | null): void {
-    if (!PLAIN_CONTAINERS.has(element.tagName)) return;
-    if ((style ?? layout.styleOf(element)).contentVisibility !== 'hidden') rendersChildren.add(element);
+  function noteVisible(element: Element): void {
+    if (PLAIN_CONTAINERS.has(element.tagName) && !layout.hidesContents(element)) rendersChildren.add(element);
   }
 
   function classify(element: Element): number {
@@ -76,24 +75,24 @@ export function createVisibility(layout: Layout) {
     if (parent !== null && rendersChildren.has(parent)) {
       // checkVisibility's answer without its ancestor walk: the parent has a box and shows its contents,
       // so the child has a box unless its display gives none, and shows unless its visibility hides it.
-      const style = layout.styleOf(element);
-      const display = style.display;
-      if (display === 'none') return GONE;
-      if (style.visibility !== 'visible') return INVISIBLE;
-      if (display === 'contents') return CONTENTS;
-      noteVisible(element, style);
-      return VISIBLE;
+      const kind = kindOfBox(layout.boxOf(element));
+      if (kind === VISIBLE) noteVisible(element);
+      return kind;
     }
     if (element.checkVisibility({ visibilityProperty: true })) {
-      noteVisible(element, null);
+      noteVisible(element);
       return VISIBLE;
     }
-    const style = layout.styleOf(element);
-    if (style.display === 'none') return GONE;
-    if (style.visibility !== 'visible') return INVISIBLE;
-    if (style.display === 'contents') return CONTENTS;
+    const kind = kindOfBox(layout.boxOf(element));
     // content-visibility:hidden (closed <details>, hidden=until-found) or a box-less element: none of it shows.
-    return GONE;
+    return kind === VISIBLE ? GONE : kind;
+  }
+
+  function kindOfBox(box: number): number {
+    if (box & layout.NO_BOX) return GONE;
+    if (box & layout.HIDDEN) return INVISIBLE;
+    if (box & layout.CONTENTS) return CONTENTS;
+    return VISIBLE;
   }
 
   /** Hidden as accname's step 2A means it: not rendered, or aria-hidden anywhere above. */
