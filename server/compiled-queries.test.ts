@@ -1,7 +1,15 @@
-import { parse } from 'graphql';
+import {
+  execute,
+  GraphQLInt,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  parse,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { buildSchema } from '../schema/index.js';
-import { runsCompiled } from './compiled-queries.js';
+import { compiledEventExecution, runsCompiled } from './compiled-queries.js';
 
 const schema = buildSchema();
 
@@ -27,5 +35,57 @@ describe('runsCompiled', () => {
       const document = parse(`query (${variable}) { sessions { id } }`);
       expect(runsCompiled({ schema, document })).toBe(false);
     }
+  });
+});
+
+/** A subscription whose events are `{ n, word }`, its field taking a scalar and its stream an input. */
+function tickSchema() {
+  const tick = new GraphQLObjectType<{ n: number; word: string }>({
+    name: 'Tick',
+    fields: {
+      n: { type: new GraphQLNonNull(GraphQLInt) },
+      word: {
+        type: GraphQLString,
+        args: { shout: { type: GraphQLString } },
+        resolve: (event, args) => (args.shout ? event.word.toUpperCase() : event.word),
+      },
+    },
+  });
+  return new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: { ok: { type: GraphQLString } } }),
+    subscription: new GraphQLObjectType({
+      name: 'Subscription',
+      fields: {
+        tick: {
+          type: new GraphQLNonNull(tick),
+          resolve: (event) => event,
+          args: { after: { type: GraphQLInt } },
+        },
+      },
+    }),
+  });
+}
+
+describe('compiledEventExecution', () => {
+  it('maps an event as graphql-js does, compiled once per document and operation', async () => {
+    const schema = tickSchema();
+    const document = parse('subscription ($s: String) { tick(after: 1) { n word loud: word(shout: $s) } }');
+    const execution = compiledEventExecution({ schema, document });
+    expect(execution).toBeTypeOf('function');
+    expect(compiledEventExecution({ schema, document })).toBe(execution);
+    const variableValues = { s: 'yes' };
+    const rootValue = { n: 7, word: 'seven' };
+    const compiled = await execution?.(rootValue, {}, variableValues);
+    expect(compiled).toEqual(await execute({ schema, document, rootValue, variableValues }));
+    expect(compiled).toEqual({ data: { tick: { n: 7, word: 'seven', loud: 'SEVEN' } } });
+  });
+
+  it('leaves queries, and subscriptions with input object variables, to graphql-js', () => {
+    const schema = buildSchema();
+    expect(compiledEventExecution({ schema, document: parse('{ sessions { id } }') })).toBeNull();
+    const audit = parse('subscription ($f: AuditFilter) { audit(filter: $f) { droppedBefore } }');
+    expect(compiledEventExecution({ schema, document: audit })).toBeNull();
+    const consoleFeed = parse('subscription ($s: ID) { console(session: $s) { droppedBefore } }');
+    expect(compiledEventExecution({ schema, document: consoleFeed })).toBeTypeOf('function');
   });
 });

@@ -10,6 +10,7 @@ import {
 } from 'graphql';
 import type { OperationResult } from 'graphql-ws';
 import { SHARED_EXECUTION } from '../schema/shared-execution.js';
+import { compiledEventExecution, type EventExecution } from './compiled-queries.js';
 
 type MaybeResult = ExecutionResult | Promise<ExecutionResult>;
 type Step = IteratorResult<ExecutionResult, undefined>;
@@ -62,15 +63,18 @@ export class SharedSubscriptions {
   #mapped(source: AsyncIterable<unknown>, args: ExecutionArgs): AsyncIterableIterator<ExecutionResult> {
     const { group, leave } = this.#join(args);
     const events = source[Symbol.asyncIterator]();
+    const execution: EventExecution =
+      compiledEventExecution(args) ?? ((rootValue) => execute({ ...args, rootValue }));
+    const run = (root: unknown) => this.#masked(execution(root, args.contextValue, args.variableValues));
     const resultOf = (root: unknown): MaybeResult => {
-      if (typeof root !== 'object' || root === null) return this.#execute(args, root);
+      if (typeof root !== 'object' || root === null) return run(root);
       const shared = group.results.get(root);
       if (shared !== undefined) {
         shared.awaitedBy -= 1;
         if (shared.awaitedBy <= 0) group.results.delete(root);
         return shared.result;
       }
-      const result = this.#execute(args, root);
+      const result = run(root);
       if (group.subscribers > 1) group.results.set(root, { result, awaitedBy: group.subscribers - 1 });
       return result;
     };
@@ -99,10 +103,9 @@ export class SharedSubscriptions {
     };
   }
 
-  #execute(args: ExecutionArgs, rootValue: unknown): MaybeResult {
-    const masked = (result: ExecutionResult): ExecutionResult =>
-      result.errors ? { ...result, errors: result.errors.map(this.#mask) } : result;
-    const result = execute({ ...args, rootValue });
+  #masked(result: MaybeResult): MaybeResult {
+    const masked = (settled: ExecutionResult): ExecutionResult =>
+      settled.errors ? { ...settled, errors: settled.errors.map(this.#mask) } : settled;
     return result instanceof Promise ? result.then(masked) : masked(result);
   }
 
