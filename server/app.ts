@@ -122,7 +122,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     });
   let yoga: ReturnType<typeof serveSchema> | undefined;
   let ws: ReturnType<typeof attachGraphqlWs> | undefined;
-  const artifacts = artifactsRoute(config.artifactsDir, authenticate);
+  const artifacts = artifactsRoute(
+    config.artifactsDir,
+    authenticate,
+    (id) => sessions.find(id)?.artifacts.settled() ?? Promise.resolve(),
+  );
   const graphiql = graphiqlPage(GRAPHQL_PATH);
   const observer = observerPage({ log });
   const mcp = mcpRoute({

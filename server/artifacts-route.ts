@@ -23,13 +23,20 @@ const SESSION_FOLDER = /^s\d+$/;
  * Serves `GET /artifacts/<session>/<path>` read-only from the artifact root, to clients the GraphQL
  * endpoint would accept. The raw request path is checked segment by segment (no `..`, `.`, empty or
  * encoded separators), and the file's real path must stay inside its session's folder, so neither
- * traversal nor a symlink reaches beyond it. Answers true when the request was one of its own.
+ * traversal nor a symlink reaches beyond it. A live session's files are served once `settled` says they
+ * hold what was written so far (the run log writes its lines in batches). Answers true when the request
+ * was one of its own.
  */
-export function artifactsRoute(root: string, authenticate: Authenticate) {
+export function artifactsRoute(
+  root: string,
+  authenticate: Authenticate,
+  settled: (sessionId: string) => Promise<void>,
+) {
   return (request: IncomingMessage, response: ServerResponse): boolean => {
     if (!isArtifactsPath(request.url)) return false;
     const raw = (request.url ?? '/').split('?')[0] ?? '/';
-    void serve(root, authenticate, raw.slice(ARTIFACTS_HTTP_PREFIX.length + 1), request, response).catch(() =>
+    const rest = raw.slice(ARTIFACTS_HTTP_PREFIX.length + 1);
+    void serve(root, authenticate, settled, rest, request, response).catch(() =>
       end(response, 500, 'The artifact could not be read.'),
     );
     return true;
@@ -44,6 +51,7 @@ export function isArtifactsPath(url: string | undefined): boolean {
 async function serve(
   root: string,
   authenticate: Authenticate,
+  settled: (sessionId: string) => Promise<void>,
   rest: string,
   request: IncomingMessage,
   response: ServerResponse,
@@ -64,7 +72,9 @@ async function serve(
   if (!segments || segments.length < 2 || !SESSION_FOLDER.test(segments[0] as string)) {
     return end(response, 400, 'Ask for /artifacts/<session id>/<path> as Session.artifacts lists it.');
   }
-  const folder = join(root, segments[0] as string);
+  const sessionId = segments[0] as string;
+  await settled(sessionId);
+  const folder = join(root, sessionId);
   const file = await realpath(join(folder, ...segments.slice(1))).catch(() => null);
   const inside = await realpath(folder).catch(() => null);
   if (!file || !inside) return end(response, 404, 'No such artifact.');

@@ -86,6 +86,32 @@ describe('artifacts and the unified run log of a session', () => {
     expect(times.every((time) => Number.isFinite(time))).toBe(true);
   });
 
+  it("serves a live session's run log with the lines of the action just answered", async () => {
+    const { launch } = await api.data(LaunchDocument, { input: fixtureLaunch() });
+    const live = launch!.id;
+    const clickIn = (testId: string) => api.data(ClickDocument, { session: live, target: { testId } });
+    try {
+      await clickIn('stop-ticking');
+      for (let round = 1; round <= 3; round += 1) {
+        await clickIn('log');
+        // Straight to the route, no listing first: its batch of lines may not have been written yet.
+        const served = await rawGet(origin, `/artifacts/${live}/run.jsonl`);
+        expect(served.status).toBe(200);
+        const clicks = served.body
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { source: string; message: string })
+          .filter(
+            (line) =>
+              line.source === 'stagegraph' && line.message.includes('click on button "Log to console": ok'),
+          );
+        expect(clicks).toHaveLength(round);
+      }
+    } finally {
+      await api.data(StopDocument, { id: live });
+    }
+  });
+
   it('serves artifacts read-only to authorised clients, and never outside a session folder', async () => {
     const path = `/artifacts/${session}/run.jsonl`;
     expect((await rawGet(origin, path, {})).status).toBe(401);

@@ -27,6 +27,11 @@ export class ArtifactFolder {
     this.#settled = settled;
   }
 
+  /** Settles once every file being written (the run log's lines so far) holds what was appended to it. */
+  settled(): Promise<void> {
+    return this.#settled();
+  }
+
   /** Writes `bytes` as `<kind>/<stem>-<n>.<extension>` and returns the absolute path. */
   async save(kind: string, stem: string, extension: string, bytes: Buffer): Promise<string> {
     const folder = join(this.path, kind);
@@ -53,7 +58,7 @@ export class ArtifactFolder {
 
   /** The files in the folder, sorted by path, at most MAX_LISTED_ARTIFACTS of them. */
   async list(): Promise<{ files: ArtifactFile[]; omitted: number }> {
-    await this.#settled();
+    await this.settled();
     const files: ArtifactFile[] = [];
     let omitted = 0;
     const walk = async (folder: string, prefix: string): Promise<void> => {
