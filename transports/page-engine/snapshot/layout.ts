@@ -34,12 +34,10 @@ export function createLayout() {
   // its cells before the walk reaches them), and each computed-style property read is dear: an element's
   // display and visibility are read once per pass and kept as bits, not as a live declaration.
   let boxes = new Map<Element, number>();
-  let flows = new Map<Element, number>();
   let sheetFacts = new Map<Node, number>();
 
   function beginPass(): void {
     boxes = new Map();
-    flows = new Map();
     sheetFacts = new Map();
   }
 
@@ -144,13 +142,8 @@ export function createLayout() {
   }
 
   function flowOf(element: Element): number {
-    let flow = flows.get(element);
-    if (flow === undefined) {
-      flow = boxOf(element) & FLOW_BITS;
-      if (flow === INLINE && REPLACED_TAGS.has(element.tagName)) flow = ATOMIC;
-      flows.set(element, flow);
-    }
-    return flow;
+    const flow = boxOf(element) & FLOW_BITS;
+    return flow === INLINE && REPLACED_TAGS.has(element.tagName) ? ATOMIC : flow;
   }
 
   /** flowOf for the walker's text runs: elements not inline by default count as blocks unread. */
