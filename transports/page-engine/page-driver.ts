@@ -34,6 +34,7 @@ import { startPageScreencast } from './screencast.js';
 import {
   describeElement,
   describeKey,
+  describeLocated,
   elementForKey,
   markSecret,
   snapshotDocument,
@@ -64,6 +65,9 @@ export class PageDriver implements WindowDriver {
       const ref = refAlone(target);
       const describedByKey = ref ? describeKey(this.page, ref.key, ref.documentId).catch(() => null) : null;
       const resolved = await this.#resolve(target, timeoutMs);
+      // A locator's element is only described: no action takes it (it resolves its target afresh).
+      const describedByLocator = isHandle(resolved) ? null : await describeLocated(resolved);
+      if (describedByLocator) return describedByLocator;
       const handle = isHandle(resolved) ? resolved : await resolved.elementHandle({ timeout: timeoutMs });
       if (!handle) throw staleTarget(target);
       const described = (await describedByKey) ?? (await describeElement(this.page, handle));

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../../test/helpers/browser.js';
 import { type RawNode, REDACTED_VALUE } from '../../contract/window-driver.js';
-import { describeElement, elementForKey, markSecret, snapshotDocument } from './snapshot.js';
+import { describeElement, describeLocated, elementForKey, markSecret, snapshotDocument } from './snapshot.js';
 
 const fixture = (name: string) => new URL(`../../../fixtures/pages/${name}`, import.meta.url).href;
 
@@ -94,6 +94,14 @@ describe('roles, states and values (strict CSP page)', () => {
     const described = await describeElement(page, handle);
     expect(described.node).toEqual(byName(nodes, 'Locked action'));
   });
+
+  it('describes the one element a locator matches in one call, and answers null for none or several', async () => {
+    const { nodes } = await snapshotDocument(page, {});
+    const described = await describeLocated(page.locator('#locked'));
+    expect(described?.node).toEqual(byName(nodes, 'Locked action'));
+    expect(await describeLocated(page.locator('#no-such-element'))).toBeNull();
+    expect(await describeLocated(page.locator('button'))).toBeNull();
+  });
 });
 
 describe('keys and documents', () => {
@@ -147,6 +155,8 @@ describe('shadow DOM and iframes', () => {
     expect(
       nodes.map((node) => `${node.role}:${node.name}`).filter((line) => !line.startsWith('status')),
     ).toEqual(['document:Shadow DOM', 'heading:Card title', 'button:Shadow button', 'button:Light button']);
+    const located = await describeLocated(page.getByRole('button', { name: 'Shadow button' }));
+    expect(located?.node).toEqual(byName(nodes, 'Shadow button'));
     const handle = await elementForKey(page, byName(nodes, 'Shadow button').key);
     await handle?.click();
     expect(await page.textContent('#status')).toBe('shadow clicked');
@@ -164,6 +174,12 @@ describe('shadow DOM and iframes', () => {
     // The iframe's content starts at left 40 + border 5; the button has a 10 px margin.
     expect(button.bbox?.x).toBe(55);
     expect(button.bbox?.y).toBeGreaterThan(65);
+    const inFrame = page.frameLocator('iframe').getByRole('button', { name: 'Frame button' });
+    expect((await describeLocated(inFrame))?.node).toMatchObject({
+      key: button.key,
+      role: 'button',
+      parent: frame.key,
+    });
     const handle = await elementForKey(page, button.key);
     await handle?.click();
     const after = await snapshotDocument(page, {});

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import type { ElementHandle, Page } from 'playwright-core';
+import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { StagegraphError } from '../../../errors/stagegraph-error.js';
 import type { RawSnapshot, ResolvedNode, SnapshotRequest } from '../../contract/window-driver.js';
 import { decodeNode, decodeWire, type NodeTuple } from './encoding.js';
@@ -197,6 +197,26 @@ export async function describeElement(page: Page, element: ElementHandle<Element
   }
   if (json === null) throw new Error('the snapshot engine did not install in this document');
   return decodeDescribed(json);
+}
+
+/**
+ * Describes the one element `locator` matches as describeElement does, in a single main-world call
+ * (Playwright's evaluateAll resolves the selector in the main world, where the engine is): no handle is
+ * made, adopted into Playwright's utility world and released, as an element handle would be. Null when the
+ * locator does not match exactly one element right now or the document has no engine yet; the caller
+ * then resolves an element handle and describes that.
+ */
+export async function describeLocated(locator: Locator): Promise<ResolvedNode | null> {
+  const json = await locator
+    .evaluateAll((elements, global) => {
+      const target = elements.length === 1 ? elements[0] : undefined;
+      if (!target) return null;
+      const top = target.ownerDocument.defaultView?.top ?? window;
+      const engine = (top as unknown as Host)[global];
+      return engine && engine.root === top.document.documentElement ? engine.walker.describe(target) : null;
+    }, ENGINE_GLOBAL)
+    .catch(() => null);
+  return json === null ? null : decodeDescribed(json);
 }
 
 /** The walker's `describe` answer: one node's tuple with the document it was read in. */
