@@ -39,7 +39,7 @@ import {
   markSecret,
   snapshotDocument,
 } from './snapshot/snapshot.js';
-import { isHandle, type KeyResolver, NOW_MS, type Resolved, resolveTarget } from './target.js';
+import { directLocator, isHandle, type KeyResolver, NOW_MS, type Resolved, resolveTarget } from './target.js';
 
 /** Everything the gateway does inside one renderer page, whatever transport reached the page. */
 export class PageDriver implements WindowDriver {
@@ -64,8 +64,13 @@ export class PageDriver implements WindowDriver {
       // A ref's element is described by its key alongside its resolution: one round trip's wait, not two.
       const ref = refAlone(target);
       const describedByKey = ref ? describeKey(this.page, ref.key, ref.documentId).catch(() => null) : null;
+      // A locator's element is only described, in the call that finds it: no action takes it (it resolves
+      // its target afresh). One there right now needs nothing else; any other goes through resolution,
+      // which waits for it or says why it cannot be had.
+      const direct = directLocator(this.page, target);
+      const describedNow = direct ? await describeLocated(direct) : null;
+      if (describedNow) return describedNow;
       const resolved = await this.#resolve(target, timeoutMs);
-      // A locator's element is only described: no action takes it (it resolves its target afresh).
       const describedByLocator = isHandle(resolved) ? null : await describeLocated(resolved);
       if (describedByLocator) return describedByLocator;
       const handle = isHandle(resolved) ? resolved : await resolved.elementHandle({ timeout: timeoutMs });

@@ -29,6 +29,17 @@ function locatorFor(scope: Scope, spec: Exclude<TargetSpec, { kind: 'key' | 'rol
 }
 
 /**
+ * The locator of a query that names its element by selector, test id or text from the top of the page
+ * (no `within`), `nth` applied; null for refs, roles and scoped queries. Nothing is resolved or waited for.
+ */
+export function directLocator(page: Page, query: TargetQuery): Locator | null {
+  const { spec } = query;
+  if (query.within || spec.kind === 'key' || spec.kind === 'role') return null;
+  const locator = locatorFor(page, spec);
+  return query.nth === undefined ? locator : locator.nth(query.nth);
+}
+
+/**
  * Resolves a target to exactly one element, waiting (bounded) for it to appear. No match is
  * SELECTOR_NO_MATCH, several without `nth` is AMBIGUOUS_TARGET listing them; a key whose element is
  * gone is REF_STALE.
