@@ -182,9 +182,26 @@ for (const target of ELECTRON_TARGETS) {
       await click('message-box');
       await statusIs('Message box: 1');
       await data('mutation { setNativeDialogPolicy(rules: []) { type } }');
-      await click('message-box-sync');
-      // Unanswered: Electron's default cancelId, the button labelled No.
-      await statusIs('Message box (sync): 1');
+      // The page shows the answer when the call returns; the call's record reaches the gateway on its own
+      // channel, so the log is read once the record has been streamed.
+      const client = wsClient(gateway.wsUrl);
+      const subscribers = gateway.gateway.hub.subscriberCount;
+      const calls = subscribe<Loose, Record<string, never>>(
+        client,
+        parse('subscription { nativeDialogs { call { message } } }') as Loose,
+      );
+      try {
+        await expect
+          .poll(() => gateway.gateway.hub.subscriberCount, { timeout: 30_000 })
+          .toBe(subscribers + 1);
+        await click('message-box-sync');
+        // Unanswered: Electron's default cancelId, the button labelled No.
+        await statusIs('Message box (sync): 1');
+        await calls.waitFor((event) => event.nativeDialogs.call.message === 'Really quit?');
+      } finally {
+        calls.dispose();
+        await client.dispose();
+      }
       const { session } = await data(
         '{ session { nativeDialogs { type sync title message answeredBy answer { canceled filePaths response } } } }',
       );
