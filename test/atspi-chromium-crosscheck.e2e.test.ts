@@ -117,24 +117,44 @@ const buttonsAndLinks = (nodes: Loose[]): string[] =>
     .map((node) => `${node.role} ${node.name}`)
     .sort();
 
+/** One AT-SPI read of the page: its buttons and links, and what the read saw on the way, for a failure's message. */
+interface AtspiRead {
+  readonly pairs: string[];
+  readonly seen: string;
+}
+
 /**
  * The page's buttons and links in a snapshot of the Chromium window read over AT-SPI, within the page's
  * document: the window also holds the browser's own toolbar buttons.
  */
-async function viaAtspi(client: GatewayClient, session: string): Promise<string[]> {
+async function viaAtspi(client: GatewayClient, session: string): Promise<AtspiRead> {
   const { windows } = (await client.data(`{ session(id: "${session}") { windows { id title } } }`)).session;
+  const titles = (windows as Loose[]).map((candidate) => candidate.title);
   const window = (windows as Loose[]).find((candidate) => candidate.title.includes(TITLE));
-  if (!window) return [];
+  if (!window) return { pairs: [], seen: `no window titled ${TITLE} among ${JSON.stringify(titles)}` };
   const read = `{ session(id: "${session}") { window(id: "${window.id}") {
-    find(role: "document", name: "${TITLE}") { ref } } } }`;
-  const [document] = (await client.data(read)).session.window.find;
-  if (!document) return [];
-  const { snapshot } = (
-    await client.data(
-      `{ session(id: "${session}") { window(id: "${window.id}") { snapshot(within: "${document.ref}") { nodes { role name } } } } }`,
-    )
-  ).session.window;
-  return buttonsAndLinks(snapshot.nodes);
+    find(role: "document") { ref name } } } }`;
+  const documents = (await client.data(read)).session.window.find as Loose[];
+  const document = documents.find((candidate) => candidate.name === TITLE);
+  if (!document) {
+    return {
+      pairs: [],
+      seen: `window ${JSON.stringify(window.title)} holds no document named ${TITLE}; documents: ${JSON.stringify(documents.map((candidate) => candidate.name))}`,
+    };
+  }
+  const answer = await client.send(
+    `{ session(id: "${session}") { window(id: "${window.id}") { snapshot(within: "${document.ref}") { nodes { role name } } } } }`,
+  );
+  // The page may replace its document between the find and the snapshot (it is still loading): read again.
+  if (answer.errors?.[0]?.extensions?.code === 'REF_STALE') {
+    return { pairs: [], seen: 'the document was replaced between the find and the snapshot' };
+  }
+  expect(answer.errors).toBeUndefined();
+  const nodes = answer.data.session.window.snapshot.nodes as Loose[];
+  return {
+    pairs: buttonsAndLinks(nodes),
+    seen: `the document holds ${nodes.length} nodes: ${JSON.stringify(nodes.slice(0, 20).map((node) => `${node.role} ${node.name}`))}`,
+  };
 }
 
 async function viaPageEngine(client: GatewayClient, session: string): Promise<string[]> {
@@ -157,17 +177,20 @@ if (unavailable) {
     let chromium: Chromium | undefined;
     let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
     let folder = '';
+    let pageUrl = '';
     const environment = { ...process.env };
 
     beforeAll(async () => {
       folder = mkdtempSync(join(tmpdir(), 'stagegraph-crosscheck-'));
       const page = join(folder, 'page.html');
       writeFileSync(page, PAGE);
+      pageUrl = pathToFileURL(page).href;
       host = await openDesktop({}, TIMEOUT_MS);
-      chromium = await startChromium(host.env, pathToFileURL(page).href, join(folder, 'profile'));
+      chromium = await startChromium(host.env, pageUrl, join(folder, 'profile'));
       // The gateway runs on the desktop Chromium shows on, as it would on a user's: attachDesktop reaches it.
       Object.assign(process.env, host.env);
-      gateway = await startGateway();
+      // The page's folder is an upload root, so `navigate` may load it again.
+      gateway = await startGateway({ uploadRoots: [folder] });
     }, 180_000);
 
     afterAll(async () => {
@@ -200,9 +223,9 @@ if (unavailable) {
       // The renderer fills the document in after the browser registers: wait for the page's nine controls.
       const atspi = await until(
         () => viaAtspi(client, desktop.id),
-        (pairs) => pairs.length >= EXPECTED.length,
+        (read) => read.pairs.length >= EXPECTED.length,
         "the page's buttons and links did not all reach the accessibility bus",
-      );
+      ).then((read) => read.pairs);
 
       const page = (
         await client.data(
@@ -215,6 +238,35 @@ if (unavailable) {
 
       expect(atspi).toEqual(EXPECTED);
       expect(cdp).toEqual(atspi);
+    });
+
+    it('reads the page afresh after it replaced its document since the last read', async () => {
+      const client = gatewayClient((gateway as NonNullable<typeof gateway>).url);
+      const desktop = (
+        await client.data(
+          `mutation { attachDesktop(input: { appName: "Chromium", timeoutMs: ${TIMEOUT_MS} }) { id } }`,
+        )
+      ).attachDesktop;
+      const page = (
+        await client.data(
+          'mutation ($port: Int!, $title: String!) { attach(input: { port: $port, titleContains: $title }) { id } }',
+          { port: (chromium as Chromium).port, title: TITLE },
+        )
+      ).attach;
+      const allNine = (read: AtspiRead) => read.pairs.length >= EXPECTED.length;
+      await until(() => viaAtspi(client, desktop.id), allNine, 'the first read did not show the page');
+      // Chromium swaps the page's document on each navigation and announces nothing on the old one's parent,
+      // whose children the first read kept.
+      const navigate = `mutation ($session: ID!, $url: String!) {
+        navigate(session: $session, to: { url: $url }) { elapsedMs } }`;
+      await client.data(navigate, { session: page.id, url: 'about:blank' });
+      await client.data(navigate, { session: page.id, url: pageUrl });
+      const again = await until(
+        () => viaAtspi(client, desktop.id),
+        allNine,
+        'the read after two navigations did not show the new document',
+      );
+      expect(again.pairs).toEqual(EXPECTED);
     });
   });
 }

@@ -66,9 +66,10 @@ const ATSPI_PREFIX = 'org.a11y.atspi.';
  * out what lies below a menu or a list that manages its descendants (a ListBox's rows), so those are read
  * by hand — GetChildren where the Cache's children fall short, then each missing object's properties, role,
  * states and interfaces — one level at a time, every call of a level in flight at once. What was read by
- * hand is kept until a signal names the object (its name, states or children changed), so a second read
- * of an unchanged window costs the one Cache call. Objects that are not VISIBLE are left out with their
- * subtrees, as the DOM walker leaves out display:none.
+ * hand is kept until a signal names the object (its name, states or children changed), or, for a listing
+ * of children, until it names an object the app no longer has; so a second read of an unchanged window
+ * costs the one Cache call. Objects that are not VISIBLE are left out with their subtrees, as the DOM
+ * walker leaves out display:none.
  */
 export class TreeReader {
   readonly #bus: AtspiBus;
@@ -128,11 +129,23 @@ export class TreeReader {
       await Promise.all(
         shown.map((draft, index) => (listed[index] ? undefined : this.#readChildren(draft.ref))),
       );
-      const next: Draft[] = [];
-      const childRefs = shown.map(
-        (draft, index) => listed[index] ?? this.#children.get(draft.ref.path) ?? [],
-      );
+      const childRefsOf = () =>
+        shown.map((draft, index) => listed[index] ?? this.#children.get(draft.ref.path) ?? []);
+      let childRefs = childRefsOf();
       await this.#readByHand(childRefs.flat(), recordOf);
+      // A listing kept from an earlier read that names an object the app no longer has is stale: Chromium
+      // swaps a page's document on navigation without announcing it on the document's parent. Such a listing
+      // is read afresh, once per read.
+      const stale = shown.filter(
+        (_draft, index) => !listed[index] && (childRefs[index] ?? []).some((ref) => !recordOf(ref)),
+      );
+      if (stale.length > 0) {
+        for (const draft of stale) this.#children.delete(draft.ref.path);
+        await Promise.all(stale.map((draft) => this.#readChildren(draft.ref)));
+        childRefs = childRefsOf();
+        await this.#readByHand(childRefs.flat(), recordOf);
+      }
+      const next: Draft[] = [];
       shown.forEach((draft, index) => {
         for (const ref of childRefs[index] ?? []) {
           const record = recordOf(ref);
