@@ -14,19 +14,19 @@ const page = tablePage(ROWS);
 const size = page.nodes.length;
 const rerendered = tablePage(ROWS, { firstKey: size + 1, detached: page.nodes.map((node) => node.key) });
 
-const first = await time(N, async () => new RefStore('s1').record('w1', page), WARMUP);
+const first = await time(N, async () => new RefStore('s1').recordNow('w1', page), WARMUP);
 
 const steady = new RefStore('s1');
-steady.record('w1', page);
-const unchanged = await time(N, async () => steady.record('w1', page), WARMUP);
+steady.recordNow('w1', page);
+const unchanged = await time(N, async () => steady.recordNow('w1', page), WARMUP);
 
 // Each sample needs a store that has seen `page` and not yet the re-render, prepared outside the timing.
 const rerenderSamples: number[] = [];
 for (let i = 0; i < WARMUP + N; i += 1) {
   const store = new RefStore('s1');
-  store.record('w1', page);
+  store.recordNow('w1', page);
   const started = performance.now();
-  store.record('w1', rerendered);
+  store.recordNow('w1', rerendered);
   if (i >= WARMUP) rerenderSamples.push(performance.now() - started);
 }
 const rerender = summarise(rerenderSamples);

@@ -62,7 +62,7 @@ export async function profileSnapshot(
     const raw = await driver.snapshot({ bounds: false });
     const readMs = performance.now() - started;
     started = performance.now();
-    session.snapshots.record(sessionWindow.id, raw, {});
+    session.snapshots.recordNow(sessionWindow.id, raw, {});
     const reconcileMs = performance.now() - started;
     started = performance.now();
     const result = await execute({ schema, document, variableValues: { s }, contextValue });

@@ -88,7 +88,7 @@ async function parts(gateway: RunningGateway, s: string, n: number): Promise<str
     const raw = await driver.snapshot({ bounds: false });
     const readMs = performance.now() - started;
     started = performance.now();
-    session.snapshots.record(sessionWindow.id, raw, { bounds: false });
+    session.snapshots.recordNow(sessionWindow.id, raw, { bounds: false });
     const recordMs = performance.now() - started;
     started = performance.now();
     const result = await compiled.query(undefined, contextValue, { s });

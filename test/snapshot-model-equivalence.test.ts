@@ -185,7 +185,7 @@ async function unreportedDetached(): Promise<number[]> {
       ]?.walker.encodeSnapshot([]),
     ENGINE_GLOBAL,
   );
-  return [...decodeWire(encoded ?? '').detached];
+  return [...(await decodeWire(encoded ?? '')).detached];
 }
 
 /** A full walk of the same scope, without taking detached keys or restarting the model. */
@@ -208,8 +208,8 @@ describe('the incremental snapshot model', () => {
     const incremental = new RefStore('s-inc');
     const full = new RefStore('s-full');
     let raw = await snapshotDocument(page, scope);
-    let previous = incremental.record('w', raw, scope);
-    let previousFull = full.record('w', { ...raw, nodes: await fullWalk() }, scope);
+    let previous = await incremental.record('w', raw, scope);
+    let previousFull = await full.record('w', { ...raw, nodes: await fullWalk() }, scope);
     let spliced = 0;
     for (let batch = 1; batch <= 40; batch += 1) {
       const edits = await edit(page, 1000 + batch, 1 + (batch % 4));
@@ -218,8 +218,8 @@ describe('the incremental snapshot model', () => {
       const context = `batch ${batch}: ${edits.join(', ')}`;
       expect(raw.nodes, context).toEqual(walked);
       if (raw.incremental) spliced += 1;
-      const next = incremental.record('w', raw, scope);
-      const nextFull = full.record('w', { ...raw, nodes: walked, incremental: undefined }, scope);
+      const next = await incremental.record('w', raw, scope);
+      const nextFull = await full.record('w', { ...raw, nodes: walked, incremental: undefined }, scope);
       expect(next.nodes, context).toEqual(nextFull.nodes);
       expect(diff(previous, next), context).toEqual(diff(previousFull, nextFull));
       expect(await unreportedDetached(), context).toEqual([]);

@@ -8,7 +8,7 @@ import { withCandidateRefs } from './ambiguous-target.js';
 describe('withCandidateRefs', () => {
   const snapshots = new RefStore('s1');
   const session = { id: 's1', snapshots } as unknown as Session;
-  const seen = snapshots.record(
+  const seen = snapshots.recordNow(
     'w1',
     rawSnapshot({ role: 'document', key: 1, children: [{ role: 'button', name: 'Done', key: 7 }] }),
   );

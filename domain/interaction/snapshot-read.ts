@@ -68,7 +68,7 @@ export async function readSnapshot(
   const previous = request.since == null ? undefined : sinceSnapshot(session, windowId, request.since);
   const bounds = request.fields.includes('bbox');
   const scope = previous ? { ...previous.scope, bounds } : scopeOf(session, windowId, request, bounds);
-  const snapshot = session.snapshots.record(windowId, await driver.snapshot(scope), scope);
+  const snapshot = await session.snapshots.record(windowId, await driver.snapshot(scope), scope);
   const changes = previous ? diff(previous, snapshot) : null;
   const page = changes
     ? { nodes: [], endCursor: null, hasMore: false, truncated: false, estimatedTokens: 0 }
@@ -129,7 +129,7 @@ export async function findNodes(
   const pattern = request.nameRegex == null ? null : compile(request.nameRegex);
   const { driver } = await session.window(windowId);
   const scope = { bounds: request.bounds || request.visible != null };
-  const snapshot = session.snapshots.record(windowId, await driver.snapshot(scope), scope);
+  const snapshot = await session.snapshots.record(windowId, await driver.snapshot(scope), scope);
   const matches = snapshot.nodes.filter(
     (node) =>
       (request.role == null || node.role === request.role) &&
@@ -155,7 +155,7 @@ function compile(pattern: string): RegExp {
 export async function readNode(session: Session, windowId: string, ref: string): Promise<SnapshotNode> {
   session.snapshots.resolve(ref, { windowId });
   const { driver } = await session.window(windowId);
-  const snapshot = session.snapshots.record(windowId, await driver.snapshot({}), {});
+  const snapshot = await session.snapshots.record(windowId, await driver.snapshot({}), {});
   const node = snapshot.node(ref);
   if (node) return node;
   // The fresh read just reported the element gone: the store now answers with REF_STALE and candidates.

@@ -9,7 +9,7 @@ const page = (children: TreeSpec[]): TreeSpec => ({ role: 'document', name: 'For
 describe('diffOutline', () => {
   it('marks removed, changed (with what the fields were) and added nodes, added subtrees folded', () => {
     const store = new RefStore('s1');
-    const before = store.record(
+    const before = store.recordNow(
       'w1',
       rawSnapshot(
         page([
@@ -19,7 +19,7 @@ describe('diffOutline', () => {
         ]),
       ),
     );
-    const after = store.record(
+    const after = store.recordNow(
       'w1',
       rawSnapshot(
         page([
@@ -65,8 +65,8 @@ describe('diffOutline', () => {
 
   it('says in one line that a replaced document took every earlier ref with it', () => {
     const store = new RefStore('s1');
-    const before = store.record('w1', rawSnapshot(page([{ role: 'button', name: 'Go', key: 2 }])));
-    const after = store.record(
+    const before = store.recordNow('w1', rawSnapshot(page([{ role: 'button', name: 'Go', key: 2 }])));
+    const after = store.recordNow(
       'w1',
       rawSnapshot(page([{ role: 'button', name: 'Went', key: 2 }]), { documentId: 'doc-2' }),
     );
@@ -81,7 +81,7 @@ describe('diffOutline', () => {
 
   it('is empty when nothing changed', () => {
     const store = new RefStore('s1');
-    const snapshot = () => store.record('w1', rawSnapshot(page([{ role: 'button', name: 'Go', key: 2 }])));
+    const snapshot = () => store.recordNow('w1', rawSnapshot(page([{ role: 'button', name: 'Go', key: 2 }])));
     expect(diffOutline(diff(snapshot(), snapshot()))).toBe('');
   });
 });

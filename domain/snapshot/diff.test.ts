@@ -10,7 +10,7 @@ const page = (children: TreeSpec[]): TreeSpec => ({ role: 'document', key: 1, ch
 describe('diff', () => {
   it('lists added, removed and changed nodes by ref, each change with only the fields that differ', () => {
     const store = new RefStore('s1');
-    const before = store.record(
+    const before = store.recordNow(
       'w1',
       rawSnapshot(
         page([
@@ -20,7 +20,7 @@ describe('diff', () => {
         ]),
       ),
     );
-    const after = store.record(
+    const after = store.recordNow(
       'w1',
       rawSnapshot(
         page([
@@ -57,8 +57,8 @@ describe('diff', () => {
 
   it('after a reload, removes everything and adds everything, and says so', () => {
     const store = new RefStore('s1');
-    const before = store.record('w1', rawSnapshot(page([{ role: 'button', name: 'Go', key: 2 }])));
-    const after = store.record(
+    const before = store.recordNow('w1', rawSnapshot(page([{ role: 'button', name: 'Go', key: 2 }])));
+    const after = store.recordNow(
       'w1',
       rawSnapshot(page([{ role: 'button', name: 'Go', key: 2 }]), { documentId: 'doc-2' }),
     );
@@ -71,20 +71,20 @@ describe('diff', () => {
 
   it('refuses snapshots of different windows or scopes', () => {
     const store = new RefStore('s1');
-    const full = store.record('w1', rawSnapshot(page([])));
-    const partial = store.record('w1', rawSnapshot(page([])), { interactiveOnly: true });
-    const other = store.record('w2', rawSnapshot(page([])));
+    const full = store.recordNow('w1', rawSnapshot(page([])));
+    const partial = store.recordNow('w1', rawSnapshot(page([])), { interactiveOnly: true });
+    const other = store.recordNow('w2', rawSnapshot(page([])));
     expect(caught(() => diff(full, partial)).code).toBe('BAD_INPUT');
     expect(caught(() => diff(full, other)).code).toBe('BAD_INPUT');
     expect(
-      diff(partial, store.record('w1', rawSnapshot(page([])), { interactiveOnly: true })).changed,
+      diff(partial, store.recordNow('w1', rawSnapshot(page([])), { interactiveOnly: true })).changed,
     ).toEqual([]);
   });
 
   it('stays tiny after one click on the 5,000-row page, even when the page scrolled', () => {
     const store = new RefStore('s1');
-    const before = store.record('w1', tablePage(5_000));
-    const after = store.record('w1', tablePage(5_000, { checkedRows: [2_500], scrollY: 120 }));
+    const before = store.recordNow('w1', tablePage(5_000));
+    const after = store.recordNow('w1', tablePage(5_000, { checkedRows: [2_500], scrollY: 120 }));
     const changes = diff(before, after);
     expect(changes.added).toEqual([]);
     expect(changes.removed).toEqual([]);

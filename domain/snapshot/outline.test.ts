@@ -36,7 +36,7 @@ const orderRow: TreeSpec = {
   ],
 };
 
-const record = (root: TreeSpec, scope = {}) => new RefStore('s1').record('w1', rawSnapshot(root), scope);
+const record = (root: TreeSpec, scope = {}) => new RefStore('s1').recordNow('w1', rawSnapshot(root), scope);
 
 describe('outline', () => {
   it('writes one line a node, one space a level, with ref, role, quoted name, value, level and states', () => {

@@ -7,7 +7,7 @@ import { CHARS_PER_TOKEN, estimateNodeTokens } from './token-estimate.js';
 
 const store = new RefStore('s1');
 /** Document e1, then buttons e2..e11 named "Button 0".."Button 9". */
-const snapshot = store.record(
+const snapshot = store.recordNow(
   'w1',
   rawSnapshot({
     role: 'document',
@@ -61,7 +61,7 @@ describe('paginate', () => {
 
   it('refuses a cursor of another snapshot, a forged cursor and nonsense bounds', () => {
     const cursor = paginate(snapshot, { first: 1, fields }).endCursor!;
-    const later = store.record('w1', rawSnapshot({ role: 'document' }));
+    const later = store.recordNow('w1', rawSnapshot({ role: 'document' }));
     const error = caught(() => paginate(later, { after: cursor, fields }));
     expect(error.code).toBe('BAD_INPUT');
     expect(error.details).toMatchObject({ cursorSnapshotId: snapshot.id, snapshotId: later.id });

@@ -5,8 +5,14 @@ import type { Reconciled, RefEntry } from './window-refs.js';
 /** The store's entry for one walker node, given the ref of its parent (null for a root). */
 export type ReconcileNode = (rawNode: RawNode, parentRef: string | null) => RefEntry;
 
-/** Every node of the snapshot through the store, in document order. */
-export function reconcileWhole(raw: RawSnapshot, reconcile: ReconcileNode): Reconciled {
+/**
+ * Nodes reconciled between two pauses (a few milliseconds of work): a caller that steps the reconciliation
+ * in turns of the event loop lets other sessions' operations run in between.
+ */
+export const NODES_PER_STEP = 4_096;
+
+/** Every node of the snapshot through the store, in document order; pauses every NODES_PER_STEP nodes. */
+export function* reconcileWhole(raw: RawSnapshot, reconcile: ReconcileNode): Generator<void, Reconciled> {
   const indexOfKey = new Map<number, number>();
   const nodes: SnapshotNode[] = new Array(raw.nodes.length);
   const entries: RefEntry[] = new Array(raw.nodes.length);
@@ -20,6 +26,7 @@ export function reconcileWhole(raw: RawSnapshot, reconcile: ReconcileNode): Reco
     if (parentIndex !== undefined) (nodes[parentIndex]!.childRefs as string[]).push(entry.ref);
     nodes[index] = toSnapshotNode(rawNode, entry.ref, parentRef, []);
     entries[index] = entry;
+    if ((index + 1) % NODES_PER_STEP === 0) yield;
   }
   return { nodes, entries };
 }
@@ -30,15 +37,15 @@ export function reconcileWhole(raw: RawSnapshot, reconcile: ReconcileNode): Reco
  * entry and node carry over; splices come in document order, so twins pair as in a whole pass. With no
  * splice the last snapshot's arrays are the answer as they are (snapshots never change their nodes); else
  * the arrays are sized once and filled by index, since growing 60,000-node arrays by push costs more than
- * the rest of an incremental read.
+ * the rest of an incremental read. Pauses every NODES_PER_STEP reconciled nodes.
  */
-export function reconcileSpliced(
+export function* reconcileSpliced(
   raw: RawSnapshot,
   last: Reconciled,
   splices: readonly RawSplice[],
   byKey: ReadonlyMap<number, RefEntry>,
   reconcile: ReconcileNode,
-): Reconciled {
+): Generator<void, Reconciled> {
   if (splices.length === 0) return last;
   let length = last.nodes.length;
   for (const splice of splices) length += splice.inserted - splice.removed;
@@ -46,6 +53,7 @@ export function reconcileSpliced(
   const entries: RefEntry[] = new Array(length);
   let written = 0;
   let cursor = 0;
+  let reconciled = 0;
   const carry = (end: number) => {
     for (let index = cursor; index < end; index += 1, written += 1) {
       nodes[written] = last.nodes[index]!;
@@ -75,6 +83,8 @@ export function reconcileSpliced(
       if (parentIndex !== undefined) childLists.get(parentIndex)!.push(entry.ref);
       nodes[written] = toSnapshotNode(rawNode, entry.ref, parentRef, childRefs);
       entries[written] = entry;
+      reconciled += 1;
+      if (reconciled % NODES_PER_STEP === 0) yield;
     }
     cursor = splice.from + splice.removed;
   }

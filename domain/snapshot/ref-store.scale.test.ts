@@ -21,10 +21,10 @@ describe('RefStore at the bench page size', () => {
   it('keeps every ref across a whole re-render of a 50,000-node page', () => {
     const store = new RefStore('s1');
     const first = tablePage(ROWS);
-    const before = store.record('w1', first);
+    const before = store.recordNow('w1', first);
     expect(before.nodes).toHaveLength(SIZE);
     const rerendered = tablePage(ROWS, { firstKey: SIZE + 1, detached: first.nodes.map((node) => node.key) });
-    const after = store.record('w1', rerendered);
+    const after = store.recordNow('w1', rerendered);
     expect(after.nodes.map((node) => node.ref)).toEqual(before.nodes.map((node) => node.ref));
     expect(store.resolve(after.nodes[SIZE - 1]!.ref).key).toBe(2 * SIZE);
     expect(store.refCount('w1')).toBe(SIZE);
@@ -32,8 +32,8 @@ describe('RefStore at the bench page size', () => {
 
   it('keeps every ref across an unchanged re-snapshot of a 50,000-node page', () => {
     const store = new RefStore('s1');
-    const before = store.record('w1', tablePage(ROWS));
-    const after = store.record('w1', tablePage(ROWS, { checkedRows: [4_321] }));
+    const before = store.recordNow('w1', tablePage(ROWS));
+    const after = store.recordNow('w1', tablePage(ROWS, { checkedRows: [4_321] }));
     expect(after.nodes.map((node) => node.ref)).toEqual(before.nodes.map((node) => node.ref));
   });
 });
@@ -56,7 +56,7 @@ describe(`RefStore stays within ${MAX_REFS_PER_WINDOW} refs per window`, () => {
         { detached: n === 0 ? [] : Array.from({ length: 1_000 }, (_, i) => (n - 1) * 1_000 + i + 1) },
       );
     const rounds = Math.ceil(MAX_REFS_PER_WINDOW / 1_000) + 20;
-    for (let n = 0; n < rounds; n += 1) store.record('w1', round(n));
+    for (let n = 0; n < rounds; n += 1) store.recordNow('w1', round(n));
     expect(store.refCount('w1')).toBe(MAX_REFS_PER_WINDOW);
     expect(staleReason(store, 'e2')).toBe('FORGOTTEN');
     expect(staleReason(store, `e${(rounds - 2) * 1_000 + 2}`)).toBe('DETACHED');
@@ -65,9 +65,9 @@ describe(`RefStore stays within ${MAX_REFS_PER_WINDOW} refs per window`, () => {
 
   it('forgets unseen live refs when a page never reports detachment', () => {
     const store = new RefStore('s1');
-    const first = store.record('w1', tablePage(ROWS));
-    const second = store.record('w1', tablePage(ROWS, { firstKey: SIZE + 1 }));
-    const third = store.record('w1', tablePage(ROWS, { firstKey: 2 * SIZE + 1 }));
+    const first = store.recordNow('w1', tablePage(ROWS));
+    const second = store.recordNow('w1', tablePage(ROWS, { firstKey: SIZE + 1 }));
+    const third = store.recordNow('w1', tablePage(ROWS, { firstKey: 2 * SIZE + 1 }));
     expect(store.refCount('w1')).toBe(MAX_REFS_PER_WINDOW);
     expect(staleReason(store, first.nodes[1]!.ref)).toBe('FORGOTTEN');
     for (const snapshot of [second, third])

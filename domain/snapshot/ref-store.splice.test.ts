@@ -39,10 +39,10 @@ describe('RefStore.record of a spliced snapshot', () => {
     ];
     const fast = new RefStore('s');
     const slow = new RefStore('s');
-    const fastBefore = fast.record('w', base);
-    const slowBefore = slow.record('w', base);
-    const fastAfter = fast.record('w', spliced(base, next, splices));
-    const slowAfter = slow.record('w', next);
+    const fastBefore = fast.recordNow('w', base);
+    const slowBefore = slow.recordNow('w', base);
+    const fastAfter = fast.recordNow('w', spliced(base, next, splices));
+    const slowAfter = slow.recordNow('w', next);
     expect(fastAfter.nodes).toEqual(slowAfter.nodes);
     expect(fastAfter.node(fastBefore.nodes[4]!.ref)?.name).toBe('Item 2');
     expect(diff(fastBefore, fastAfter)).toEqual(diff(slowBefore, slowAfter));
@@ -56,10 +56,10 @@ describe('RefStore.record of a spliced snapshot', () => {
     const base = rawSnapshot(page([item(1)]));
     const other = rawSnapshot(page([item(1), item(2)]));
     const store = new RefStore('s');
-    store.record('w', base);
-    store.record('w', other);
+    store.recordNow('w', base);
+    store.recordNow('w', other);
     const next = rawSnapshot(page([item(1, 'Renamed')]));
-    const after = store.record('w', spliced(base, next, [{ from: 2, removed: 2, at: 2, inserted: 2 }]));
+    const after = store.recordNow('w', spliced(base, next, [{ from: 2, removed: 2, at: 2, inserted: 2 }]));
     expect(after.nodes.map((node) => node.name)).toEqual(['List', '', 'Renamed', 'Open Renamed']);
   });
 });

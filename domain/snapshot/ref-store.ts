@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { SimilarRef } from '../../errors/stagegraph-error.js';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type {
@@ -69,10 +70,46 @@ export class RefStore {
    * Reconciles a walker's snapshot of `windowId` with the refs known so far and keeps the result. A
    * snapshot the transport made from the one recorded last by replacing a few ranges (`raw.incremental`)
    * is reconciled range by range, every other node kept as it was: the same refs as a whole pass, at the
-   * cost of the change.
+   * cost of the change. The work is done in turns of the event loop (a 60,000-node page is some tens of
+   * milliseconds of it), so other sessions' operations run in between; the reads of one window are
+   * recorded one after another, in the order they were asked. WINDOW_NOT_FOUND when the window is
+   * forgotten meanwhile.
    */
-  record(windowId: string, raw: RawSnapshot, scope: SnapshotRequest = {}): Snapshot {
+  record(windowId: string, raw: RawSnapshot, scope: SnapshotRequest = {}): Promise<Snapshot> {
     const w = this.#window(windowId);
+    const recorded = w.recording.then(async () => {
+      const steps = this.#record(w, windowId, raw, scope);
+      for (;;) {
+        if (this.#windows.get(windowId) !== w) {
+          throw new StagegraphError('WINDOW_NOT_FOUND', `Window ${windowId} closed during the read.`);
+        }
+        const step = steps.next();
+        if (step.done) return step.value;
+        await setImmediate();
+      }
+    });
+    w.recording = recorded.then(
+      () => undefined,
+      () => undefined,
+    );
+    return recorded;
+  }
+
+  /**
+   * `record` in one go, outside the window's queue: for tests and benches, which have no other read of the
+   * window in flight and time or check the reconciliation itself.
+   */
+  recordNow(windowId: string, raw: RawSnapshot, scope: SnapshotRequest = {}): Snapshot {
+    const steps = this.#record(this.#window(windowId), windowId, raw, scope);
+    for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+  }
+
+  *#record(
+    w: WindowRefs,
+    windowId: string,
+    raw: RawSnapshot,
+    scope: SnapshotRequest,
+  ): Generator<void, Snapshot> {
     const last = w.recent.at(-1);
     const splices =
       raw.incremental && last && w.lastRaw === raw.incremental.base && w.documentId === raw.documentId
@@ -85,8 +122,14 @@ export class RefStore {
       this.#reconcile(w, windowId, raw.documentId, rawNode, parentRef);
     const { nodes, entries } =
       splices && last
-        ? reconcileSpliced(raw, { nodes: last.nodes, entries: w.lastEntries }, splices, w.byKey, reconcile)
-        : reconcileWhole(raw, reconcile);
+        ? yield* reconcileSpliced(
+            raw,
+            { nodes: last.nodes, entries: w.lastEntries },
+            splices,
+            w.byKey,
+            reconcile,
+          )
+        : yield* reconcileWhole(raw, reconcile);
     for (let index = 0; index < entries.length; index += 1) {
       const entry = entries[index] as RefEntry;
       entry.seenIn = seq;

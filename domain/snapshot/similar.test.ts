@@ -3,7 +3,7 @@ import { rawSnapshot, tablePage } from '../../test/helpers/fabricated-snapshots.
 import { RefStore } from './ref-store.js';
 import { MAX_SIMILAR, similarRefs } from './similar.js';
 
-const snapshot = new RefStore('s1').record(
+const snapshot = new RefStore('s1').recordNow(
   'w1',
   rawSnapshot({
     role: 'document',
@@ -40,7 +40,7 @@ describe('similarRefs', () => {
   });
 
   it(`returns at most ${MAX_SIMILAR}, best first, from a 50,000-node page`, () => {
-    const big = new RefStore('s1').record('w1', tablePage(5_000));
+    const big = new RefStore('s1').recordNow('w1', tablePage(5_000));
     const found = similarRefs({ role: 'checkbox', name: 'Select user 4321' }, big);
     expect(found).toHaveLength(MAX_SIMILAR);
     expect(found[0]).toMatchObject({ name: 'Select user 4321', score: 1 });

@@ -4,7 +4,7 @@ import { RefStore } from './ref-store.js';
 import { MAX_TEXT_CHARS, TEXT_ELLIPSIS } from './snapshot.js';
 
 function record(root: TreeSpec) {
-  return new RefStore('s1').record('w1', rawSnapshot(root));
+  return new RefStore('s1').recordNow('w1', rawSnapshot(root));
 }
 
 describe('Snapshot', () => {

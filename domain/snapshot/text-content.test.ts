@@ -13,7 +13,7 @@ function oneSession(texts: Record<number, string | null>) {
   );
   const session = { id: 's1', snapshots, window: async () => ({ driver: { textContents } }) };
   const sessions = { get: () => session } as unknown as SessionRegistry;
-  const snapshot = snapshots.record(
+  const snapshot = snapshots.recordNow(
     'w1',
     rawSnapshot({
       role: 'document',

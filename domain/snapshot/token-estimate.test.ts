@@ -5,7 +5,7 @@ import { paginate } from './paginate.js';
 import { RefStore } from './ref-store.js';
 import { CHARS_PER_TOKEN, estimateNodeTokens, estimatePageNodeTokens } from './token-estimate.js';
 
-const snapshot = new RefStore('s1').record(
+const snapshot = new RefStore('s1').recordNow(
   'w1',
   rawSnapshot({
     role: 'document',

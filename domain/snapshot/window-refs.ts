@@ -45,6 +45,8 @@ export class WindowRefs {
   /** The walker's snapshot the latest one was recorded from, and each of its nodes' entries. */
   lastRaw: RawSnapshot | null = null;
   lastEntries: readonly RefEntry[] = [];
+  /** The window's read being recorded, if any: the next waits for it (ref-store.ts `record`). */
+  recording: Promise<void> = Promise.resolve();
 
   constructor() {
     this.pool = new TwinPool((entry) => entry.status === 'detached' && entry.documentId === this.documentId);

@@ -52,7 +52,7 @@ export async function resolveQueryTarget(target: QueryTarget): Promise<QueryReso
     const found = pick(target, raw, context);
     if (found) return found;
     const remaining = deadline - Date.now();
-    if (remaining <= 0) throw noMatch(target, raw, bounds);
+    if (remaining <= 0) throw await noMatch(target, raw, bounds);
     seen = await driver.nextChange(seen, remaining);
   }
 }
@@ -109,9 +109,9 @@ function ambiguous(
   return withCandidateRefs(error, session, windowId);
 }
 
-function noMatch(target: QueryTarget, raw: RawSnapshot, bounds: boolean): StagegraphError {
+async function noMatch(target: QueryTarget, raw: RawSnapshot, bounds: boolean): Promise<StagegraphError> {
   const { session, windowId, selector, timeoutMs } = target;
-  const fresh = session.snapshots.record(windowId, raw, { bounds });
+  const fresh = await session.snapshots.record(windowId, raw, { bounds });
   return new StagegraphError(
     'SELECTOR_NO_MATCH',
     `Nothing matched the query ${selector.source} within ${timeoutMs} ms.`,

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../../test/helpers/browser.js';
+import { firstToSettle } from '../../../test/helpers/event-loop.js';
 import { createWire, decodeNode, decodeWire, type NodeTuple } from './encoding.js';
 import { ENGINE_GLOBAL, type Engine, installEngine } from './install.js';
 
@@ -32,11 +33,11 @@ function tuples(): NodeTuple[] {
 }
 
 describe('wire text', () => {
-  it('reads back exactly what the tuples say, whatever the names hold', () => {
+  it('reads back exactly what the tuples say, whatever the names hold', async () => {
     const wire = createWire();
     const meta = { documentId: 'd1', url: 'about:blank', title: 'T,\n"', detached: [7, 8] };
     const text = wire.snapshot(meta, tuples());
-    const decoded = decodeWire(text);
+    const decoded = await decodeWire(text);
     expect(decoded).toEqual({ ...meta, nodes: tuples().map(decodeNode) });
     expect(decoded.nodes.find((node) => node.key === 3)).toMatchObject({
       parent: 12,
@@ -47,20 +48,32 @@ describe('wire text', () => {
     });
   });
 
-  it('reads an empty walk, a stale answer and a plain JSON snapshot of tuples', () => {
+  it('reads an empty walk, a stale answer and a plain JSON snapshot of tuples', async () => {
     const wire = createWire();
     const meta = { documentId: 'd2', url: 'u', title: '', detached: [] };
-    expect(decodeWire(wire.snapshot(meta, []))).toEqual({ ...meta, nodes: [] });
-    expect(decodeWire(JSON.stringify({ stale: true, documentId: 'd3' }))).toMatchObject({
+    expect(await decodeWire(wire.snapshot(meta, []))).toEqual({ ...meta, nodes: [] });
+    expect(await decodeWire(JSON.stringify({ stale: true, documentId: 'd3' }))).toMatchObject({
       stale: true,
       documentId: 'd3',
       nodes: [],
     });
-    expect(decodeWire(JSON.stringify({ ...meta, nodes: tuples() })).nodes).toEqual(tuples().map(decodeNode));
+    expect((await decodeWire(JSON.stringify({ ...meta, nodes: tuples() }))).nodes).toEqual(
+      tuples().map(decodeNode),
+    );
   });
 
-  it('refuses text that is not wire text rather than misreading it', () => {
-    expect(() => decodeWire('{"documentId":"d","roles":["document"]}\n1,0,0,0,x')).toThrow(/wire text/);
+  it('decodes a big walk in turns of the event loop, record for record', async () => {
+    const many: NodeTuple[] = [[1, 0, 'document', 'Doc', 0, 0]];
+    for (let key = 2; key <= 30_000; key += 1) many.push([key, 1, 'button', `Row ${key}`, 1, 0]);
+    const decoding = decodeWire(createWire().snapshot({ documentId: 'd', url: '', title: '' }, many));
+    expect(await firstToSettle(decoding)).toBe('turn');
+    expect((await decoding).nodes).toEqual(many.map(decodeNode));
+  });
+
+  it('refuses text that is not wire text rather than misreading it', async () => {
+    await expect(decodeWire('{"documentId":"d","roles":["document"]}\n1,0,0,0,x')).rejects.toThrow(
+      /wire text/,
+    );
   });
 });
 
@@ -91,7 +104,7 @@ describe('wire text through CDP', () => {
       const engine = (window as unknown as Record<string, Engine>)[global] as Engine;
       return { tupleList: engine.walker.nodes({}) as NodeTuple[], text: engine.walker.snapshot({}) };
     }, ENGINE_GLOBAL);
-    const decoded = decodeWire(text);
+    const decoded = await decodeWire(text);
     expect(decoded.nodes).toEqual(tupleList.map(decodeNode));
     expect(decoded.nodes.some((node) => node.name === AWKWARD[9])).toBe(true);
     // A textarea keeps a value's line breaks (as \n) and quotes.

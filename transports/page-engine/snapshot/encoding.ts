@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Bounds } from '../../contract/transport.js';
 import type { NodeState, RawNode } from '../../contract/window-driver.js';
 
@@ -106,8 +107,14 @@ interface WireHeader {
   readonly nodes?: NodeTuple[];
 }
 
+/**
+ * Records decoded between two pauses, a few milliseconds of work: a 5,000-row page sends 60,000 of them,
+ * and other sessions' operations run in between.
+ */
+const RECORDS_PER_STEP = 8_192;
+
 /** Reads a whole snapshot as the page sent it: wire text, or a plain JSON object of tuples. */
-export function decodeWire(text: string): WireSnapshot {
+export async function decodeWire(text: string): Promise<WireSnapshot> {
   const newline = text.indexOf('\n');
   const header = JSON.parse(newline < 0 ? text : text.slice(0, newline)) as WireHeader;
   const nodes =
@@ -115,7 +122,7 @@ export function decodeWire(text: string): WireSnapshot {
       ? header.nodes.map(decodeNode)
       : newline < 0
         ? []
-        : decodeRecords(text, newline + 1, header.roles ?? []);
+        : await inTurns(decodeRecords(text, newline + 1, header.roles ?? []));
   return {
     ...(header.stale ? { stale: true } : {}),
     documentId: header.documentId,
@@ -126,11 +133,19 @@ export function decodeWire(text: string): WireSnapshot {
   };
 }
 
+/** Runs `steps` to its end, one step per turn of the event loop. */
+async function inTurns<T>(steps: Generator<void, T>): Promise<T> {
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await setImmediate();
+  }
+}
+
 /**
  * The records of wire text from `start` to its end, with `roles` the header's role table. One pass with
- * no intermediate strings but the names themselves.
+ * no intermediate strings but the names themselves; pauses every RECORDS_PER_STEP records.
  */
-export function decodeRecords(text: string, start: number, roles: readonly string[]): RawNode[] {
+function* decodeRecords(text: string, start: number, roles: readonly string[]): Generator<void, RawNode[]> {
   const nodes: RawNode[] = [];
   let at = start;
   const end = text.length;
@@ -178,6 +193,7 @@ export function decodeRecords(text: string, start: number, roles: readonly strin
     if (flags & WIRE_BOX) node.bbox = { x: int(), y: int(), width: int(), height: int() };
     if (flags & SECRET_FLAG) node.secret = true;
     nodes.push(node);
+    if (nodes.length % RECORDS_PER_STEP === 0) yield;
   }
   return nodes;
 }

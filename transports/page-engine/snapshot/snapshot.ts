@@ -34,8 +34,8 @@ export async function snapshotDocument(page: Page, request: SnapshotRequest): Pr
   return decodeSnapshot(await unpack(packed, 'snapshot'), request);
 }
 
-function decodeSnapshot(json: string, request: SnapshotRequest): RawSnapshot {
-  const encoded = decodeWire(json);
+async function decodeSnapshot(json: string, request: SnapshotRequest): Promise<RawSnapshot> {
+  const encoded = await decodeWire(json);
   if (encoded.stale) {
     throw new StagegraphError(
       'REF_STALE',
@@ -70,7 +70,7 @@ async function readThroughModel(page: Page, force: boolean): Promise<RawSnapshot
     { base: baseOf(cached), force },
   );
   if (answer.kind === 'full') {
-    const snapshot = decodeSnapshot(await unpack(answer.json, 'snapshot'), {});
+    const snapshot = await decodeSnapshot(await unpack(answer.json, 'snapshot'), {});
     remember(page, answer.version, snapshot);
     return snapshot;
   }
