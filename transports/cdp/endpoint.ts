@@ -76,6 +76,21 @@ export function assertHostAllowed(host: string, allowRemote: boolean): void {
   );
 }
 
+/** The line Chromium and Electron print to stderr once their DevTools server listens. */
+const LISTENING = /DevTools listening on ws:\/\/(\[[^\]]+\]|[^:/\s]+):(\d+)\//;
+
+/**
+ * Where a command's app says its DevTools server listens on `port`, from its stderr: Chromium binds
+ * 127.0.0.1 and falls back to [::1] when another process holds that port on 127.0.0.1. Null until it says
+ * so, or when it names another port or a host that is not loopback.
+ */
+export function announcedHost(stderr: string, port: number): string | null {
+  const match = LISTENING.exec(stderr);
+  if (!match || Number(match[2]) !== port) return null;
+  const host = (match[1] as string).replace(/^\[|\]$/g, '');
+  return isLoopbackHost(host) ? host : null;
+}
+
 /** Reads /json/version; ATTACH_FAILED when nothing (or no browser) answers, CDP_TIMEOUT when it hangs. */
 export async function readBrowserEndpoint(
   address: EndpointAddress,

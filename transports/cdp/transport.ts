@@ -6,6 +6,7 @@ import { OwnedProcess } from '../process/owned-process.js';
 import { commandLineOf, executableOf, listenerOf, parentOf } from '../process/proc-sockets.js';
 import { delay } from '../process/process-group.js';
 import {
+  announcedHost,
   assertHostAllowed,
   type BrowserEndpoint,
   discover,
@@ -118,6 +119,7 @@ async function waitForEndpoint(
   timeoutMs: number,
 ): Promise<BrowserEndpoint> {
   const deadline = Date.now() + timeoutMs;
+  let announced: string | null = null;
   for (;;) {
     if (owned.hasExited()) {
       const exit = await owned.exited;
@@ -136,8 +138,10 @@ async function waitForEndpoint(
         { details: { command: owned.executablePath, exit, stderrTail: owned.stderrTail() } },
       );
     }
+    // Probed where the app says it listens, once it has: 127.0.0.1:port may then be another process's.
+    announced ??= announcedHost(owned.stderrTail(), port);
     try {
-      return await readBrowserEndpoint({ host: '127.0.0.1', port }, PORT_PROBE_TIMEOUT_MS);
+      return await readBrowserEndpoint({ host: announced ?? '127.0.0.1', port }, PORT_PROBE_TIMEOUT_MS);
     } catch {
       // Not open yet.
     }
