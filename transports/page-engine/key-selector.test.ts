@@ -1,6 +1,7 @@
-import type { Page } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../test/helpers/browser.js';
+import { startDebuggableChromium } from '../../test/helpers/debuggable.js';
 import type { TargetQuery } from '../contract/window-driver.js';
 import { PageDriver } from './page-driver.js';
 
@@ -14,15 +15,21 @@ useSharedPage((opened) => {
 });
 beforeEach(() => page.goto(PAGE));
 
-/** The ref query of the page's "Far away" button, as the gateway would build it from a snapshot. */
-async function farButton(driver: PageDriver): Promise<TargetQuery> {
+/** The ref query of a button, as the gateway would build it from a snapshot. */
+async function buttonRef(driver: PageDriver, name: string): Promise<TargetQuery> {
   const snapshot = await driver.snapshot({});
-  const node = snapshot.nodes.find(
-    (candidate) => candidate.role === 'button' && candidate.name === 'Far away',
-  );
-  if (!node) throw new Error('no "Far away" button in the snapshot');
+  const node = snapshot.nodes.find((candidate) => candidate.role === 'button' && candidate.name === name);
+  if (!node) throw new Error(`no "${name}" button in the snapshot`);
   return { spec: { kind: 'key', key: node.key, ref: 'e1', documentId: snapshot.documentId } };
 }
+
+const farButton = (driver: PageDriver) => buttonRef(driver, 'Far away');
+
+/** A button that says it was clicked in the top document's #status, appended wherever `place` puts it. */
+const CLICK_REPORTER = (name: string) =>
+  `const button = document.createElement('button');
+   button.textContent = ${JSON.stringify(name)};
+   button.onclick = () => { top.document.getElementById('status').textContent = 'clicked ' + button.textContent; };`;
 
 /** How many element handles the page is asked for while `run` runs. */
 async function lookups(run: () => Promise<void>): Promise<number> {
@@ -80,5 +87,55 @@ describe("an action on a ref, by its key in Playwright's utility world", () => {
       code: 'REF_STALE',
     });
     expect(await status()).toBe('');
+  });
+
+  it('clicks a ref inside an open shadow root, where the found event is retargeted to its host', async () => {
+    await page.evaluate(`{
+      const host = document.createElement('div');
+      document.body.append(host);
+      ${CLICK_REPORTER('In the shadow')}
+      host.attachShadow({ mode: 'open' }).append(button);
+    }`);
+    const driver = new PageDriver(page);
+    const query = await buttonRef(driver, 'In the shadow');
+    expect(await lookups(() => driver.act(query, { type: 'click' }, ACTIONABLE_WAIT_MS))).toBe(0);
+    expect(await status()).toBe('clicked In the shadow');
+  });
+
+  it('clicks a ref inside a same-origin iframe through a handle from its own frame', async () => {
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const frame = document.createElement('iframe');
+          frame.srcdoc = '<!doctype html><body></body>';
+          frame.onload = () => resolve();
+          document.body.append(frame);
+        }),
+    );
+    await page.frames()[1]?.evaluate(`{ ${CLICK_REPORTER('In the frame')} document.body.append(button); }`);
+    const driver = new PageDriver(page);
+    const query = await buttonRef(driver, 'In the frame');
+    await driver.act(query, { type: 'click' }, ACTIONABLE_WAIT_MS);
+    expect(await status()).toBe('clicked In the frame');
+  });
+});
+
+describe('an action on a ref in a browser Playwright attached to over CDP', () => {
+  it("clicks through a handle, the key engine being unknown to the browser's default context", async () => {
+    const outside = await startDebuggableChromium(PAGE);
+    const browser = await chromium.connectOverCDP(`http://127.0.0.1:${outside.port}`);
+    try {
+      const attached = browser.contexts()[0]?.pages()[0];
+      if (!attached) throw new Error('the attached browser shows no page');
+      await attached.waitForLoadState();
+      const driver = new PageDriver(attached);
+      const query = await farButton(driver);
+      await driver.act(query, { type: 'click' }, ACTIONABLE_WAIT_MS);
+      await driver.act(query, { type: 'click' }, ACTIONABLE_WAIT_MS);
+      expect(await attached.locator('#status').textContent()).toBe('clicked Far away 1');
+    } finally {
+      await browser.close();
+      await outside.kill();
+    }
   });
 });

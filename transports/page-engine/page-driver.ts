@@ -25,7 +25,7 @@ import { type Action, perform } from './actions.js';
 import { changeCount, nextChange } from './change-signal.js';
 import { type Expectation, waitForExpectation } from './expectation.js';
 import { imageSize } from './image-size.js';
-import { LocatedElement, leftTheDocument, refAlone } from './located-element.js';
+import { keyFailure, keyLocator } from './key-selector.js';
 import { navigatePage, pageHistory, waitForLoad } from './navigation.js';
 import { readHtml, readTestIds, readTextContents } from './page-source.js';
 import { RENDERER_READ_MS, RendererHealth } from './renderer-health.js';
@@ -39,7 +39,15 @@ import {
   markSecret,
   snapshotDocument,
 } from './snapshot/snapshot.js';
-import { directLocator, isHandle, type KeyResolver, NOW_MS, type Resolved, resolveTarget } from './target.js';
+import {
+  directLocator,
+  isHandle,
+  type KeyResolver,
+  NOW_MS,
+  type Resolved,
+  refAlone,
+  resolveTarget,
+} from './target.js';
 
 /** Everything the gateway does inside one renderer page, whatever transport reached the page. */
 export class PageDriver implements WindowDriver {
@@ -47,7 +55,8 @@ export class PageDriver implements WindowDriver {
   /** Every call below goes through it: a crashed renderer fails at once, a stopped one within bounds. */
   readonly #health: RendererHealth;
   readonly #requests: RequestActivity;
-  readonly #located = new LocatedElement();
+  /** Whether the page's context knows the key selector engine; false once it said it does not. */
+  #keyEngine = true;
 
   constructor(page: Page) {
     this.page = page;
@@ -61,9 +70,13 @@ export class PageDriver implements WindowDriver {
 
   locate(target: TargetQuery, timeoutMs: number): Promise<ResolvedNode> {
     return this.#health.guard(`finding ${describeSpec(target.spec)}`, timeoutMs, async () => {
-      // A ref's element is described by its key alongside its resolution: one round trip's wait, not two.
+      // A ref's element is described by its key, in one round trip; its action finds it by its key again
+      // (key-selector.ts). A ref the engine cannot describe goes through resolution, which says REF_STALE.
       const ref = refAlone(target);
-      const describedByKey = ref ? describeKey(this.page, ref.key, ref.documentId).catch(() => null) : null;
+      const describedByKey = ref
+        ? await describeKey(this.page, ref.key, ref.documentId).catch(() => null)
+        : null;
+      if (describedByKey) return describedByKey;
       // A locator's element is only described, in the call that finds it: no action takes it (it resolves
       // its target afresh). One there right now needs nothing else; any other goes through resolution,
       // which waits for it or says why it cannot be had.
@@ -75,9 +88,11 @@ export class PageDriver implements WindowDriver {
       if (describedByLocator) return describedByLocator;
       const handle = isHandle(resolved) ? resolved : await resolved.elementHandle({ timeout: timeoutMs });
       if (!handle) throw staleTarget(target);
-      const described = (await describedByKey) ?? (await describeElement(this.page, handle));
-      this.#located.keep(target, handle);
-      return described;
+      try {
+        return await describeElement(this.page, handle);
+      } finally {
+        void handle.dispose().catch(() => undefined);
+      }
     });
   }
 
@@ -86,15 +101,18 @@ export class PageDriver implements WindowDriver {
     return this.#health.guard(what, timeoutMs, async () => {
       const resolvedAction: Action =
         action.type === 'dragTo' ? { type: 'dragTo', to: await this.#resolve(action.to, timeoutMs) } : action;
-      const located = this.#located.take(target);
-      if (located) {
+      const ref = refAlone(target);
+      if (ref && this.#keyEngine) {
+        const byKey = await keyLocator(this.page, ref.documentId, ref.key);
         try {
-          await perform(this.page, located, resolvedAction, timeoutMs, describeSpec(target.spec));
+          await perform(this.page, byKey, resolvedAction, timeoutMs, describeSpec(target.spec));
           return;
         } catch (error) {
-          if (!(await leftTheDocument(located))) throw error;
-        } finally {
-          void located.dispose().catch(() => undefined);
+          const failure = keyFailure(error);
+          if (failure === 'gone') throw staleTarget(target);
+          if (failure === 'no-engine') this.#keyEngine = false;
+          // An element in an iframe's document is acted on through a handle from its own frame.
+          else if (failure !== 'elsewhere') throw error;
         }
       }
       const element = await this.#resolve(target, timeoutMs);

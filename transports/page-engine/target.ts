@@ -39,6 +39,12 @@ export function directLocator(page: Page, query: TargetQuery): Locator | null {
   return query.nth === undefined ? locator : locator.nth(query.nth);
 }
 
+/** The ref of a query that is a ref alone (no `within`, no `nth`), whose key names one element by itself. */
+export function refAlone(query: TargetQuery): Extract<TargetSpec, { kind: 'key' }> | null {
+  const { spec } = query;
+  return spec.kind === 'key' && !query.within && query.nth === undefined ? spec : null;
+}
+
 /**
  * Resolves a target to exactly one element, waiting (bounded) for it to appear. No match is
  * SELECTOR_NO_MATCH, several without `nth` is AMBIGUOUS_TARGET listing them; a key whose element is

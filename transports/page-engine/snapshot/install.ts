@@ -5,6 +5,7 @@ import { REDACTED_VALUE } from '../../contract/window-driver.js';
 import { createControlStates } from './control-states.js';
 import { createWire } from './encoding.js';
 import { createGeometry } from './geometry.js';
+import { createKeyLookup, KEY_LOOKUP_EVENTS } from './key-lookup.js';
 import { createLayout } from './layout.js';
 import { createModel, type Model } from './model.js';
 import { createNames } from './names.js';
@@ -58,6 +59,7 @@ const INSTALLER = `(() => {
   const controlStates = (${createControlStates})();
   const model = (${createModel})(walker, registry, states, styleRules, controlStates);
   const packing = (${createPacking})(${PACK_THRESHOLD_CHARS});
+  (${createKeyLookup})(walker, ${JSON.stringify(KEY_LOOKUP_EVENTS)});
   Object.defineProperty(window, ${JSON.stringify(ENGINE_GLOBAL)}, {
     value: { walker, source, model, packing, root: document.documentElement },
     configurable: true,
