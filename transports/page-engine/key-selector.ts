@@ -48,15 +48,17 @@ const ENGINE_SOURCE = `(() => {
 
 /**
  * Registered when this module loads, before any app is launched or attached: Playwright gives a context the
- * engines registered so far, and a page's injected script, once made, learns of no later one.
+ * engines registered so far, and a page's injected script, once made, learns of no later one. False when
+ * Playwright refused it; actions then take element handles, as without the engine.
  */
-const registered = selectors.register(ENGINE, ENGINE_SOURCE, { contentScript: true });
-registered.catch(() => undefined);
+const registered: Promise<boolean> = selectors.register(ENGINE, ENGINE_SOURCE, { contentScript: true }).then(
+  () => true,
+  () => false,
+);
 
-/** The locator of a walker key's element in the page's own document. */
-export async function keyLocator(page: Page, documentId: string, key: number): Promise<Locator> {
-  await registered;
-  return page.locator(`${ENGINE}=${documentId}:${key}`);
+/** The locator of a walker key's element in the page's own document; null without the engine. */
+export async function keyLocator(page: Page, documentId: string, key: number): Promise<Locator | null> {
+  return (await registered) ? page.locator(`${ENGINE}=${documentId}:${key}`) : null;
 }
 
 /**

@@ -102,8 +102,8 @@ export class PageDriver implements WindowDriver {
       const resolvedAction: Action =
         action.type === 'dragTo' ? { type: 'dragTo', to: await this.#resolve(action.to, timeoutMs) } : action;
       const ref = refAlone(target);
-      if (ref && this.#keyEngine) {
-        const byKey = await keyLocator(this.page, ref.documentId, ref.key);
+      const byKey = ref && this.#keyEngine ? await keyLocator(this.page, ref.documentId, ref.key) : null;
+      if (byKey) {
         try {
           await perform(this.page, byKey, resolvedAction, timeoutMs, describeSpec(target.spec));
           return;
