@@ -10,6 +10,7 @@ import type { AccessibleRef, AtspiBus } from './atspi-bus.js';
 import type { DesktopHost } from './desktop-host.js';
 import { createDesktopInput } from './desktop-input.js';
 import { nameOf, registeredAppWhere, windowRefs } from './registered-apps.js';
+import { hasState, stateWords } from './states.js';
 
 const WAIT_MS = 30_000;
 
@@ -57,6 +58,17 @@ async function findNamed(
     level = children;
   }
   return undefined;
+}
+
+/** Waits until the object is SHOWING (mapped on screen), which GTK announces only to clients that ask. */
+async function showing(bus: AtspiBus, ref: AccessibleRef): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const [words] = await bus.call(ref.busName, ref.path, 'org.a11y.atspi.Accessible', 'GetState');
+    if (hasState(stateWords(words as number[]), 'SHOWING')) return;
+    if (Date.now() > deadline) throw new Error(`${ref.path} was not SHOWING within ${WAIT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 if (!DESKTOP_AVAILABLE) {
@@ -107,6 +119,9 @@ describe.runIf(DESKTOP_AVAILABLE)('an app’s top-level windows over AT-SPI', ()
       // answer nothing more until the dialog closed; clicked, it stays reachable and Cancel can close it.
       const items = await bus.cacheItems(appRef.busName);
       const button = items.find((item) => item.name === 'Show dialog');
+      // Its extents mean something to the pointer only once its window is mapped (a loaded machine maps it
+      // after the app registers): until then the click lands on the bare root window.
+      await showing(bus, { busName: appRef.busName, path: button?.ref.path ?? '' });
       const [extents] = await bus.call(
         appRef.busName,
         button?.ref.path ?? '',
