@@ -1,3 +1,4 @@
+import type { Bounds } from '../../transports/contract/transport.js';
 import type { RawNode, RawSnapshot, RawSplice } from '../../transports/contract/window-driver.js';
 import { type SnapshotNode, toSnapshotNode } from './snapshot.js';
 import type { Reconciled, RefEntry } from './window-refs.js';
@@ -11,8 +12,17 @@ export type ReconcileNode = (rawNode: RawNode, parentRef: string | null) => RefE
  */
 export const NODES_PER_STEP = 4_096;
 
-/** Every node of the snapshot through the store, in document order; pauses every NODES_PER_STEP nodes. */
-export function* reconcileWhole(raw: RawSnapshot, reconcile: ReconcileNode): Generator<void, Reconciled> {
+/**
+ * Every node of the snapshot through the store, in document order; pauses every NODES_PER_STEP nodes. A node
+ * equal to its element's node in `previous` (the window's last snapshot) is that node: snapshots never
+ * change their nodes, so the window's recent snapshots share what did not change, and the collector walks
+ * one copy of an unchanged page instead of one per snapshot kept.
+ */
+export function* reconcileWhole(
+  raw: RawSnapshot,
+  reconcile: ReconcileNode,
+  previous: readonly SnapshotNode[] = [],
+): Generator<void, Reconciled> {
   const indexOfKey = new Map<number, number>();
   const nodes: SnapshotNode[] = new Array(raw.nodes.length);
   const entries: RefEntry[] = new Array(raw.nodes.length);
@@ -28,7 +38,49 @@ export function* reconcileWhole(raw: RawSnapshot, reconcile: ReconcileNode): Gen
     entries[index] = entry;
     if ((index + 1) % NODES_PER_STEP === 0) yield;
   }
+  if (previous.length === 0) return { nodes, entries };
+  // Once every child list is complete. An entry's seenAt is still its index in an earlier snapshot; the
+  // ref check tells whether that snapshot is `previous`.
+  for (let index = 0; index < nodes.length; index += 1) {
+    const before = previous[entries[index]!.seenAt];
+    if (before !== undefined && sameNode(before, nodes[index]!)) nodes[index] = before;
+    if ((index + 1) % NODES_PER_STEP === 0) yield;
+  }
   return { nodes, entries };
+}
+
+/** Two nodes with the same ref and the same facts (a compare of each field: no allocation, no JSON). */
+export function sameNode(a: SnapshotNode, b: SnapshotNode): boolean {
+  return (
+    a.ref === b.ref &&
+    a.role === b.role &&
+    a.name === b.name &&
+    a.value === b.value &&
+    a.description === b.description &&
+    a.level === b.level &&
+    a.interactive === b.interactive &&
+    a.url === b.url &&
+    a.optionCount === b.optionCount &&
+    a.parentRef === b.parentRef &&
+    a.atspiRole === b.atspiRole &&
+    a.atspiPath === b.atspiPath &&
+    sameBounds(a.bbox, b.bbox) &&
+    sameStrings(a.states, b.states) &&
+    sameStrings(a.childRefs, b.childRefs)
+  );
+}
+
+function sameBounds(a: Bounds | null, b: Bounds | null): boolean {
+  if (a === b) return true;
+  if (a === null || b === null) return false;
+  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /**

@@ -129,7 +129,7 @@ export class RefStore {
             w.byKey,
             reconcile,
           )
-        : yield* reconcileWhole(raw, reconcile);
+        : yield* reconcileWhole(raw, reconcile, last?.documentId === raw.documentId ? last.nodes : []);
     for (let index = 0; index < entries.length; index += 1) {
       const entry = entries[index] as RefEntry;
       entry.seenIn = seq;
