@@ -50,7 +50,7 @@ export function* reconcileWhole(
 }
 
 /** Two nodes with the same ref and the same facts (a compare of each field: no allocation, no JSON). */
-export function sameNode(a: SnapshotNode, b: SnapshotNode): boolean {
+function sameNode(a: SnapshotNode, b: SnapshotNode): boolean {
   return (
     a.ref === b.ref &&
     a.role === b.role &&
