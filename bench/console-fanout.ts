@@ -13,10 +13,9 @@ import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { launchChromium } from '../test/helpers/browser.js';
 import { startCaptureApp, startCaptureServer } from '../test/helpers/capture-app.js';
+import { collectGarbage } from './collect-garbage.js';
 import type { SubscribersMessage, SubscribersRequest } from './fanout-subscribers.js';
 
 const LINES = Number(process.env.BENCH_LINES ?? 20_000);
@@ -32,8 +31,6 @@ const POLL_MS = 20;
 const INTAKE_TARGET_RATIO = 0.9;
 const FAN_OUT_TARGET_PER_SECOND = 20_000;
 
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
 const reachableHeapMb = () => {
   collectGarbage();
   return process.memoryUsage().heapUsed / 1024 / 1024;

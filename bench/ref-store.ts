@@ -2,14 +2,11 @@
 // the walker. Three cases: a first snapshot (every ref fresh), an unchanged re-snapshot (every key known),
 // and a whole re-render (every key new, every old one detached: every ref re-paired by fingerprint).
 
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { RECENT_SNAPSHOTS_PER_WINDOW, RefStore } from '../domain/snapshot/ref-store.js';
 import { tablePage } from '../test/helpers/fabricated-snapshots.js';
 import type { RawSnapshot } from '../transports/contract/window-driver.js';
+import { collectGarbage } from './collect-garbage.js';
 import { HEADER, row, summarise, time } from './stats.js';
-
-setFlagsFromString('--expose-gc');
 
 const N = Number(process.env.BENCH_N ?? 30);
 const ROWS = 5_000;
@@ -44,16 +41,15 @@ console.log(row('whole re-render (all refs re-paired)', rerender, first));
 // What a window's kept snapshots hold, and what a full collection pays for them: RECENT_SNAPSHOTS_PER_WINDOW
 // whole passes of the page, each from a fresh walk (new raw objects, as the transport decodes them), against
 // one pass. Unchanged nodes are shared with the last snapshot, so an unchanged page is held about once.
-const collect = runInNewContext('gc') as () => void;
 function retainedAfter(passes: number, pageAt: (pass: number) => RawSnapshot): { mb: number; gcMs: number } {
-  collect();
+  collectGarbage();
   const base = process.memoryUsage().heapUsed;
   const store = new RefStore('s1');
   for (let pass = 0; pass < passes; pass += 1) store.recordNow('w1', pageAt(pass));
-  collect();
+  collectGarbage();
   const mb = (process.memoryUsage().heapUsed - base) / 2 ** 20;
   const started = performance.now();
-  collect();
+  collectGarbage();
   const gcMs = performance.now() - started;
   // Held until here, so the collections above find it live.
   if (!store.last('w1')) throw new Error('no snapshot kept');

@@ -11,13 +11,12 @@ import type { Socket } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import CDP from 'chrome-remote-interface';
 import WebSocket from 'ws';
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/helpers/browser.js';
 import { startGateway } from '../test/helpers/gateway.js';
 import { gatewayClient } from '../test/helpers/gateway-client.js';
+import { collectGarbage } from './collect-garbage.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const QUALITY = 60;
@@ -113,9 +112,8 @@ async function runViewers(request: ViewersRequest): Promise<ViewersReport> {
   };
 }
 
-setFlagsFromString('--expose-gc');
 function memoryMb(collect: boolean) {
-  if (collect) (runInNewContext('gc') as () => void)();
+  if (collect) collectGarbage();
   const { rss, heapUsed } = process.memoryUsage();
   return { rss: rss / 1024 / 1024, heap: heapUsed / 1024 / 1024 };
 }
