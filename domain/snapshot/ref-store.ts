@@ -1,4 +1,3 @@
-import { setImmediate } from 'node:timers/promises';
 import type { SimilarRef } from '../../errors/stagegraph-error.js';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type {
@@ -7,6 +6,7 @@ import type {
   ResolvedNode,
   SnapshotRequest,
 } from '../../transports/contract/window-driver.js';
+import { inTurns } from '../../transports/protocol/in-turns.js';
 import { type FingerprintSource, fingerprint } from './fingerprint.js';
 import { reconcileSpliced, reconcileWhole } from './reconcile-nodes.js';
 import { missingRefError, otherWindowError, staleRefError } from './ref-errors.js';
@@ -77,17 +77,13 @@ export class RefStore {
    */
   record(windowId: string, raw: RawSnapshot, scope: SnapshotRequest = {}): Promise<Snapshot> {
     const w = this.#window(windowId);
-    const recorded = w.recording.then(async () => {
-      const steps = this.#record(w, windowId, raw, scope);
-      for (;;) {
+    const recorded = w.recording.then(() =>
+      inTurns(this.#record(w, windowId, raw, scope), () => {
         if (this.#windows.get(windowId) !== w) {
           throw new StagegraphError('WINDOW_NOT_FOUND', `Window ${windowId} closed during the read.`);
         }
-        const step = steps.next();
-        if (step.done) return step.value;
-        await setImmediate();
-      }
-    });
+      }),
+    );
     w.recording = recorded.then(
       () => undefined,
       () => undefined,

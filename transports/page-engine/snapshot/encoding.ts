@@ -1,6 +1,6 @@
-import { setImmediate } from 'node:timers/promises';
 import type { Bounds } from '../../contract/transport.js';
 import type { NodeState, RawNode } from '../../contract/window-driver.js';
+import { inTurns } from '../../protocol/in-turns.js';
 
 /*
  * Two encodings cross from the in-page walker to Node.
@@ -131,14 +131,6 @@ export async function decodeWire(text: string): Promise<WireSnapshot> {
     detached: header.detached ?? [],
     nodes,
   };
-}
-
-/** Runs `steps` to its end, one step per turn of the event loop. */
-async function inTurns<T>(steps: Generator<void, T>): Promise<T> {
-  for (let step = steps.next(); ; step = steps.next()) {
-    if (step.done) return step.value;
-    await setImmediate();
-  }
 }
 
 /**
