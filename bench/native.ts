@@ -1,7 +1,8 @@
 // The application menu read and invoked through the gateway over graphql-ws, against the same fixed
-// serializer called directly with Playwright's electronApp.evaluate (PlaywrightNativeSurface, which the
-// gateway's transport uses too). Two fixture apps on the stand-in, one per side; samples alternate between
-// them so drift in the machine's load falls on both alike.
+// serializer called directly with Playwright's electronApp.evaluate (PlaywrightNativeSurface over
+// playwrightChannel; the gateway's transport calls over a session of its own on the app's inspector). Two
+// fixture apps on the stand-in, one per side; samples alternate between them so drift in the machine's load
+// falls on both alike.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { parse } from 'graphql';
 import { _electron } from 'playwright-core';
 import { FIXTURE_APP_MAIN, fixtureLaunch, STAND_IN } from '../test/helpers/fixture-app.js';
 import { startGateway, wsClient, wsRequest } from '../test/helpers/gateway.js';
+import { playwrightChannel } from '../transports/playwright-electron/main-channel.js';
 import { PlaywrightNativeSurface } from '../transports/playwright-electron/native-surface.js';
 import { HEADER, row, type Summary, summarise } from './stats.js';
 
@@ -41,7 +43,11 @@ try {
   const launched = await wsRequest(client, LAUNCH, { input: fixtureLaunch() });
   if (launched.errors) throw new Error(JSON.stringify(launched.errors));
   await direct.firstWindow();
-  const surface = await PlaywrightNativeSurface.attach(direct, { entries: () => [] });
+  const surface = await PlaywrightNativeSurface.attach(
+    direct,
+    { entries: () => [] },
+    playwrightChannel(direct),
+  );
   const checked = async (run: () => Promise<{ errors?: unknown } | unknown>) => {
     const result = (await run()) as { errors?: unknown };
     if (result?.errors) throw new Error(JSON.stringify(result.errors));

@@ -20,7 +20,7 @@ const SHARED_TRANSPORT_PARTS: Record<string, readonly string[]> = {
   contract: [],
   process: ['contract'],
   protocol: ['contract'],
-  'main-agent': ['contract'],
+  'main-agent': ['contract', 'process', 'protocol'],
   'page-engine': ['contract', 'process', 'protocol', 'main-agent'],
 };
 const IMPORT =

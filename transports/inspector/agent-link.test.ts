@@ -2,12 +2,13 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { inspectableNode } from '../../test/helpers/inspectable-node.js';
+import { STORE } from '../main-agent/main-inspector.js';
 import { AgentChannel } from './agent-channel.js';
 import { withAgentLink } from './agent-link.js';
 import { injectReleaseSource } from './agent-sources.js';
 import { INJECT_AGENT_KEY, installInjectAgent } from './inject-agent.js';
 import { InjectDeadline } from './inject-deadline.js';
-import { MainProcess, STORE } from './main-process.js';
+import { MainProcess } from './main-process.js';
 
 /** Passes through its next-tick queue without pause, so the inspector's interrupts land in its tail. */
 const TICK_CHURN = 'const churn = () => { process.nextTick(() => {}); setImmediate(churn); }; churn();';

@@ -1,10 +1,10 @@
 import { createAgentCore } from '../main-agent/agent-core.js';
 import { installIpcHooks } from '../main-agent/ipc-hooks.js';
+import { STORE } from '../main-agent/main-inspector.js';
 import { installMenuHooks } from '../main-agent/menu-hooks.js';
 import { installNotificationHooks } from '../main-agent/notification-hooks.js';
 import { AGENT_KEY } from '../main-agent/shapes.js';
 import { INJECT_AGENT_KEY, installInjectAgent } from './inject-agent.js';
-import { STORE } from './main-process.js';
 
 /** esbuild may wrap named functions in `__name(...)`; shipped source brings a stand-in along. */
 const NAME_HELPER = 'var __name = (target) => target;';

@@ -1,5 +1,5 @@
 import type { ConsoleMessage } from '../contract/transport.js';
-import { TransportError } from '../contract/transport-error.js';
+import { fromAppLoop, MainInspector, type RemoteObject, STORE } from '../main-agent/main-inspector.js';
 import { loopbackPortsOf } from '../process/proc-sockets.js';
 import { delay } from '../process/process-group.js';
 import { CdpConnection } from '../protocol/cdp-connection.js';
@@ -13,42 +13,9 @@ const RELEASE_STEP_MS = 5_000;
 /** How often the app's ports are read while its inspector closes. */
 const PORT_POLL_MS = 20;
 
-/** Where inject keeps what it found in the main process (the electron module, the inspector module). */
-export const INJECT_KEY = 'stagegraph.inject';
-/** The store as an expression in shipped source: `{ electron, reason, inspector, net }`. */
-export const STORE = `globalThis[Symbol.for(${JSON.stringify(INJECT_KEY)})]`;
-
-/**
- * Runs once, with the inspector's command-line `require`: finds the app's electron module, if any. It runs
- * where the inspector lands (see `fromAppLoop`), as that `require` lives only while the evaluation does:
- * it loads modules and stores them, and queues no next tick.
- */
-const INSTALL = `(() => {
-  if (!${STORE}) {
-    let electron = null;
-    let reason = null;
-    try { electron = require('electron'); } catch (error) { reason = String(error && error.message || error); }
-    // Under plain Node, require('electron') is the npm wrapper that names the binary: not the API.
-    if (typeof electron === 'string' || (electron && !electron.app)) { reason = 'not an Electron main process'; electron = null; }
-    ${STORE} = { electron, reason, inspector: require('node:inspector'), net: require('node:net') };
-  }
-  const store = ${STORE};
-  return { pid: process.pid, electron: Boolean(store.electron), reason: store.reason };
-})()`;
-
-interface RemoteObject {
-  readonly value?: unknown;
-  readonly description?: string;
-}
-
-interface EvaluateResult {
-  readonly result: RemoteObject;
-  readonly exceptionDetails?: { readonly text: string; readonly exception?: RemoteObject };
-}
-
 /**
  * A running Node or Electron main process, through its inspector: the pid checked, shipped sources run with
- * the app's own electron module, and its console.
+ * the app's own electron module (MainInspector), its console, and letting go of an inspector inject opened.
  */
 export class MainProcess {
   readonly pid: number;
@@ -56,9 +23,11 @@ export class MainProcess {
   readonly electron: boolean;
   readonly endpoint: string;
   readonly #connection: CdpConnection;
+  readonly #main: MainInspector;
 
-  private constructor(connection: CdpConnection, pid: number, electron: boolean) {
+  private constructor(connection: CdpConnection, main: MainInspector, pid: number, electron: boolean) {
     this.#connection = connection;
+    this.#main = main;
     this.pid = pid;
     this.electron = electron;
     this.endpoint = connection.url;
@@ -75,12 +44,12 @@ export class MainProcess {
     try {
       const installed = await deadline.step(
         'checking whose inspector answered',
-        evaluate<{ pid: number; electron: boolean }>(connection, INSTALL, true),
+        MainInspector.install(connection),
       );
       if (installed.pid !== pid) {
         throw injectFailed(pid, `the inspector that answered belongs to pid ${installed.pid}`);
       }
-      return new MainProcess(connection, pid, installed.electron);
+      return new MainProcess(connection, installed.main, pid, installed.electron);
     } catch (error) {
       await connection.close();
       throw error;
@@ -91,21 +60,14 @@ export class MainProcess {
     return this.#connection.closed;
   }
 
-  /**
-   * Runs shipped source `(electron, arg) => …` in the main process, from a callback of its own event loop
-   * (see `fromAppLoop`), and returns its (awaited) JSON result.
-   */
+  /** See MainInspector.run. */
   run<T>(source: string, arg?: unknown): Promise<T> {
-    const call = `(${source})(${STORE}.electron, ${JSON.stringify(arg ?? null)})`;
-    return evaluate<T>(this.#connection, fromAppLoop(call));
+    return this.#main.run(source, arg);
   }
 
-  /**
-   * Reads `expression` where the inspector lands, even in an app whose event loop does not turn: for a
-   * diagnosis only, and only property reads — it must queue nothing (see `fromAppLoop`).
-   */
+  /** See MainInspector.peek. */
   peek<T>(expression: string): Promise<T> {
-    return evaluate<T>(this.#connection, expression);
+    return this.#main.peek(expression);
   }
 
   /** The main process's console from now on (the inspector replays older messages; those are dropped). */
@@ -180,38 +142,4 @@ export class MainProcess {
     await link.close();
     return null;
   }
-}
-
-/**
- * `expression` evaluated from an immediate of the app's own event loop, its value or exception the promise's.
- * The inspector dispatches an evaluation by interrupting the app's JavaScript wherever it is — also inside
- * Node's `processTicksAndRejections`, after it found the next-tick queue empty and before it marks it so.
- * A tick queued there (`net.connect` queues one; so do streams, `socket.destroy`, …) lands in a queue Node
- * then believes empty, and `process.nextTick` only marks a queue that was empty: none of the app's next
- * ticks, ours or its own, ever runs again. The inject agent's socket stayed "connecting" for good, and the
- * app was left broken. An immediate runs in a callback scope of its own, which drains the ticks it queued.
- */
-function fromAppLoop(expression: string): string {
-  return `new Promise((resolve, reject) => setImmediate(() => {
-    try { resolve(${expression}); } catch (error) { reject(error); }
-  }))`;
-}
-
-async function evaluate<T>(
-  connection: CdpConnection,
-  expression: string,
-  commandLineApi = false,
-): Promise<T> {
-  const { result, exceptionDetails } = await connection.send<EvaluateResult>('Runtime.evaluate', {
-    expression,
-    awaitPromise: true,
-    returnByValue: true,
-    ...(commandLineApi ? { includeCommandLineAPI: true } : {}),
-  });
-  if (exceptionDetails) {
-    // Its first line: the stack under it names files and lines of the app, of no use to a caller.
-    const message = exceptionDetails.exception?.description?.split('\n')[0] ?? exceptionDetails.text;
-    throw new TransportError('protocol', message, { method: 'Runtime.evaluate' });
-  }
-  return result.value as T;
 }

@@ -1,15 +1,12 @@
 import { readFileSync } from 'node:fs';
-import CDP from 'chrome-remote-interface';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { findInspector } from '../main-agent/main-inspector.js';
 import { loopbackPortsOf } from '../process/proc-sockets.js';
 import { delay } from '../process/process-group.js';
-import { withDeadline } from '../protocol/deadline.js';
 import type { InjectDeadline } from './inject-deadline.js';
 
 /** How often the process's listening ports are read while its inspector opens. */
 const PORT_POLL_MS = 100;
-/** One /json/list of a candidate port answers within this, or the port is not an inspector. */
-const LIST_TIMEOUT_MS = 1_000;
 /** Linux numbers SIGUSR1 10: bit 9 of the masks in /proc/<pid>/status. */
 const SIGUSR1_BIT = 9n;
 
@@ -30,7 +27,7 @@ export async function openInspector(pid: number, deadline: InjectDeadline): Prom
   if (pid === process.pid) throw injectFailed(pid, 'that is the Stagegraph server itself');
   const signals = signalMasks(pid);
   if (!signals) throw injectFailed(pid, 'no such process');
-  const already = await findInspector(pid, []);
+  const already = await findInspector(pid);
   if (already) return { ...already, openedHere: false };
   if (!signals.catchesUsr1) {
     throw injectFailed(
@@ -48,28 +45,6 @@ export async function openInspector(pid: number, deadline: InjectDeadline): Prom
   }
   // Its inspector port, 9229 by default, may be taken; the app may disable the inspector, or be stopped.
   throw deadline.timedOut('waiting for its inspector to open after SIGUSR1');
-}
-
-/** The first of the process's loopback ports (new ones first) that answers as a Node inspector. */
-async function findInspector(
-  pid: number,
-  known: readonly number[],
-): Promise<{ port: number; webSocketDebuggerUrl: string } | null> {
-  const ports = loopbackPortsOf(pid);
-  const ordered = [
-    ...ports.filter((port) => !known.includes(port)),
-    ...ports.filter((port) => known.includes(port)),
-  ];
-  for (const port of ordered) {
-    const targets = await withDeadline(
-      CDP.List({ host: '127.0.0.1', port }),
-      LIST_TIMEOUT_MS,
-      () => new Error('timeout'),
-    ).catch(() => []);
-    const node = targets.find((target) => target.type === 'node' && target.webSocketDebuggerUrl);
-    if (node) return { port, webSocketDebuggerUrl: node.webSocketDebuggerUrl };
-  }
-  return null;
 }
 
 function signalMasks(pid: number): { name: string; catchesUsr1: boolean } | null {

@@ -10,63 +10,61 @@ import type {
 import { lateInstallSource } from '../main-agent/agent-source.js';
 import { AgentSurface } from '../main-agent/agent-surface.js';
 import { evalInPage } from '../page-engine/renderer-eval.js';
-
-/**
- * Runs shipped source in the main process. Playwright calls a function it is given but only evaluates a
- * string, so one fixed function compiles the source there (the main process has no CSP) and calls it.
- * Playwright evaluates through the Node inspector, whose interrupt can land inside Node's next-tick loop
- * after it found the queue empty: a tick queued there is never run, and every later one with it (see
- * transports/inspector/main-process.ts, `fromAppLoop`). So the source runs from an immediate of the app's
- * own loop, a callback scope that drains the ticks it queues.
- */
-const RUN_SHIPPED = (electron: unknown, { source, arg }: { source: string; arg: unknown }) =>
-  new Promise((resolve, reject) => {
-    setImmediate(() => {
-      try {
-        // Global (indirect) eval: the source sees globals only, never this function's scope.
-        // biome-ignore lint/security/noGlobalEval: compiles the transport's fixed sources (and opted-in user eval)
-        const compile = globalThis.eval;
-        resolve(compile(source)(electron, arg));
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
+import { type MainChannel, openMainChannel } from './main-channel.js';
 
 interface WindowLookup {
   entries(): [string, Page][];
 }
 
 /**
- * The main-process surface over Playwright's ElectronApplication: every call runs a fixed, transport-owned
- * function in the main process (not user eval), except evalMain / evalRenderer, which the schema exposes
- * only on the server's explicit opt-in.
+ * The main-process surface of a launched app: every call runs a fixed, transport-owned function in the main
+ * process (not user eval), except evalMain / evalRenderer, which the schema exposes only on the server's
+ * explicit opt-in. Calls go over the app's main channel (main-channel.ts); window handles over Playwright.
  */
 export class PlaywrightNativeSurface extends AgentSurface implements NativeSurface {
   readonly #electron: ElectronApplication;
   readonly #windows: WindowLookup;
+  readonly #channel: MainChannel;
   readonly #browserWindowIds = new WeakMap<Page, number>();
 
-  private constructor(electron: ElectronApplication, windows: WindowLookup, instrumented: boolean) {
-    super({
-      run: (source, arg) => electron.evaluate(RUN_SHIPPED, { source, arg }),
-      instrumented,
-      gone: () => electron.process().exitCode !== null,
-    });
+  private constructor(
+    electron: ElectronApplication,
+    windows: WindowLookup,
+    channel: MainChannel,
+    instrumented: boolean,
+  ) {
+    super({ run: channel.run, instrumented, gone: channel.gone });
     this.#electron = electron;
     this.#windows = windows;
+    this.#channel = channel;
   }
 
-  /** Installs the agent when the instrumented preload has not already (a plain launch), and says which. */
+  /**
+   * Installs the agent when the instrumented preload has not already (a plain launch), and says which.
+   * `channel` is the app's own unless a caller knows better (a bench's reference through Playwright).
+   */
   static async attach(
     electron: ElectronApplication,
     windows: WindowLookup,
+    channel?: MainChannel,
   ): Promise<PlaywrightNativeSurface> {
-    const instrumented = (await electron.evaluate(RUN_SHIPPED, {
-      source: lateInstallSource(),
-      arg: null,
+    const through = channel ?? (await openMainChannel(electron));
+    const instrumented = (await through.run(lateInstallSource(), null).catch(async (error: unknown) => {
+      await through.close();
+      throw error;
     })) as boolean;
-    return new PlaywrightNativeSurface(electron, windows, instrumented);
+    return new PlaywrightNativeSurface(electron, windows, through, instrumented);
+  }
+
+  /** How the calls reach the main process. */
+  get via(): MainChannel['via'] {
+    return this.#channel.via;
+  }
+
+  /** Ends the event stream, then lets go of the channel. */
+  override async close(): Promise<void> {
+    super.close();
+    await this.#channel.close();
   }
 
   trays(): Promise<TrayState[]> {

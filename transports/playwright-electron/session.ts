@@ -155,7 +155,7 @@ export class PlaywrightElectronSession implements TransportSession {
   async dispose(): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
-    this.native?.close();
+    await this.native?.close();
     if (!this.#exit) await (this.#group?.end() ?? this.#exited);
     this.#events.close();
   }

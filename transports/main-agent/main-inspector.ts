@@ -1,0 +1,150 @@
+import CDP from 'chrome-remote-interface';
+import { TransportError } from '../contract/transport-error.js';
+import { loopbackPortsOf } from '../process/proc-sockets.js';
+import type { CdpConnection } from '../protocol/cdp-connection.js';
+import { withDeadline } from '../protocol/deadline.js';
+
+/** One /json/list of a candidate port answers within this, or the port is not an inspector. */
+const LIST_TIMEOUT_MS = 1_000;
+
+/** Where a session of the inspector keeps what it found in the main process (the electron module, …). */
+export const MAIN_STORE_KEY = 'stagegraph.main';
+/** The store as an expression in shipped source: `{ electron, reason, inspector, net }`. */
+export const STORE = `globalThis[Symbol.for(${JSON.stringify(MAIN_STORE_KEY)})]`;
+
+/**
+ * Runs once, with the inspector's command-line `require`: finds the app's electron module, if any. It runs
+ * where the inspector lands (see `fromAppLoop`), as that `require` lives only while the evaluation does:
+ * it loads modules and stores them, and queues no next tick.
+ */
+const INSTALL = `(() => {
+  if (!${STORE}) {
+    let electron = null;
+    let reason = null;
+    try { electron = require('electron'); } catch (error) { reason = String(error && error.message || error); }
+    // Under plain Node, require('electron') is the npm wrapper that names the binary: not the API.
+    if (typeof electron === 'string' || (electron && !electron.app)) { reason = 'not an Electron main process'; electron = null; }
+    ${STORE} = { electron, reason, inspector: require('node:inspector'), net: require('node:net') };
+  }
+  const store = ${STORE};
+  return { pid: process.pid, electron: Boolean(store.electron), reason: store.reason };
+})()`;
+
+/** The parts of a CDP RemoteObject a main-process value or console argument is read from. */
+export interface RemoteObject {
+  readonly value?: unknown;
+  readonly description?: string;
+}
+
+interface EvaluateResult {
+  readonly result: RemoteObject;
+  readonly exceptionDetails?: { readonly text: string; readonly exception?: RemoteObject };
+}
+
+/** What installing found: whose inspector answered, and whether it has the Electron API. */
+export interface MainInstall {
+  readonly main: MainInspector;
+  readonly pid: number;
+  /** Whether `require('electron')` gave the Electron API (false for plain Node). */
+  readonly electron: boolean;
+}
+
+/**
+ * A Node or Electron main process through one session of its inspector: shipped sources run with the app's
+ * own electron module, from a callback of the app's event loop. Plain protocol calls on a websocket of our
+ * own, where Playwright's `ElectronApplication.evaluate` crosses its client, dispatcher and validators.
+ */
+export class MainInspector {
+  readonly #connection: CdpConnection;
+
+  private constructor(connection: CdpConnection) {
+    this.#connection = connection;
+  }
+
+  /** Stores the app's electron module where shipped sources find it (once per process). */
+  static async install(connection: CdpConnection): Promise<MainInstall> {
+    const found = await evaluateIn<{ pid: number; electron: boolean }>(connection, INSTALL, true);
+    return { main: new MainInspector(connection), pid: found.pid, electron: found.electron };
+  }
+
+  get closed(): boolean {
+    return this.#connection.closed;
+  }
+
+  /**
+   * Runs shipped source `(electron, arg) => …` in the main process, from a callback of its own event loop
+   * (see `fromAppLoop`), and returns its (awaited) JSON result.
+   */
+  run<T>(source: string, arg?: unknown): Promise<T> {
+    const call = `(${source})(${STORE}.electron, ${JSON.stringify(arg ?? null)})`;
+    return evaluateIn<T>(this.#connection, fromAppLoop(call));
+  }
+
+  /**
+   * Reads `expression` where the inspector lands, even in an app whose event loop does not turn: for a
+   * diagnosis only, and only property reads — it must queue nothing (see `fromAppLoop`).
+   */
+  peek<T>(expression: string): Promise<T> {
+    return evaluateIn<T>(this.#connection, expression);
+  }
+}
+
+/**
+ * `expression` evaluated from an immediate of the app's own event loop, its value or exception the promise's.
+ * The inspector dispatches an evaluation by interrupting the app's JavaScript wherever it is — also inside
+ * Node's `processTicksAndRejections`, after it found the next-tick queue empty and before it marks it so.
+ * A tick queued there (`net.connect` queues one; so do streams, `socket.destroy`, …) lands in a queue Node
+ * then believes empty, and `process.nextTick` only marks a queue that was empty: none of the app's next
+ * ticks, ours or its own, ever runs again. The inject agent's socket stayed "connecting" for good, and the
+ * app was left broken. An immediate runs in a callback scope of its own, which drains the ticks it queued.
+ */
+export function fromAppLoop(expression: string): string {
+  return `new Promise((resolve, reject) => setImmediate(() => {
+    try { resolve(${expression}); } catch (error) { reject(error); }
+  }))`;
+}
+
+/** `expression`'s awaited JSON value; its exception's first line as a `protocol` TransportError. */
+export async function evaluateIn<T>(
+  connection: CdpConnection,
+  expression: string,
+  commandLineApi = false,
+): Promise<T> {
+  const { result, exceptionDetails } = await connection.send<EvaluateResult>('Runtime.evaluate', {
+    expression,
+    awaitPromise: true,
+    returnByValue: true,
+    ...(commandLineApi ? { includeCommandLineAPI: true } : {}),
+  });
+  if (exceptionDetails) {
+    // Its first line: the stack under it names files and lines of the app, of no use to a caller.
+    const message = exceptionDetails.exception?.description?.split('\n')[0] ?? exceptionDetails.text;
+    throw new TransportError('protocol', message, { method: 'Runtime.evaluate' });
+  }
+  return result.value as T;
+}
+
+/**
+ * The first of the process's loopback ports (those not in `known` first) that answers as a Node inspector:
+ * an inspector tells its websocket only on its own stderr, and a port is found by asking it.
+ */
+export async function findInspector(
+  pid: number,
+  known: readonly number[] = [],
+): Promise<{ port: number; webSocketDebuggerUrl: string } | null> {
+  const ports = loopbackPortsOf(pid);
+  const ordered = [
+    ...ports.filter((port) => !known.includes(port)),
+    ...ports.filter((port) => known.includes(port)),
+  ];
+  for (const port of ordered) {
+    const targets = await withDeadline(
+      CDP.List({ host: '127.0.0.1', port }),
+      LIST_TIMEOUT_MS,
+      () => new Error('timeout'),
+    ).catch(() => []);
+    const node = targets.find((target) => target.type === 'node' && target.webSocketDebuggerUrl);
+    if (node) return { port, webSocketDebuggerUrl: node.webSocketDebuggerUrl };
+  }
+  return null;
+}

@@ -1,0 +1,116 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { _electron, type ElectronApplication } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  ELECTRON_TARGETS,
+  FIXTURE_APP_MAIN,
+  reportRealElectronSkipped,
+} from '../../test/helpers/fixture-app.js';
+import { TransportError } from '../contract/transport-error.js';
+import type * as inspectors from '../main-agent/main-inspector.js';
+import { openMainChannel } from './main-channel.js';
+import { PlaywrightNativeSurface } from './native-surface.js';
+
+/** Where a test says so, the inspector found is this one instead of the app's. */
+let foundInstead: (() => ReturnType<typeof inspectors.findInspector>) | null = null;
+vi.mock('../main-agent/main-inspector.js', async (original) => {
+  const real = await original<typeof inspectors>();
+  return {
+    ...real,
+    findInspector: (...args: Parameters<typeof real.findInspector>) =>
+      foundInstead ? foundInstead() : real.findInspector(...args),
+  };
+});
+
+const GET_NAME = '(electron, suffix) => electron.app.getName() + suffix';
+
+describe.each(ELECTRON_TARGETS)('the main channel of a launched app ($name)', ({ executablePath }) => {
+  let electron: ElectronApplication;
+
+  beforeAll(async () => {
+    electron = await _electron.launch({ executablePath, args: [FIXTURE_APP_MAIN], timeout: 30_000 });
+  });
+  afterAll(async () => {
+    await electron?.close();
+  });
+  afterEach(() => {
+    foundInstead = null;
+  });
+
+  it("calls over a session of its own on the app's inspector: values, errors and the electron module", async () => {
+    const channel = await openMainChannel(electron);
+    try {
+      expect(channel.via).toBe('inspector');
+      const name = await electron.evaluate(({ app }) => app.getName());
+      await expect(channel.run(GET_NAME, '!')).resolves.toBe(`${name}!`);
+      await expect(channel.run('() => ({ list: [1, "two", null], nested: { ok: true } })')).resolves.toEqual({
+        list: [1, 'two', null],
+        nested: { ok: true },
+      });
+      await expect(channel.run('async () => { throw new Error("refused here") }')).rejects.toThrow(
+        'refused here',
+      );
+      // Playwright's own session on the same inspector still answers beside ours.
+      await expect(electron.evaluate(({ app }) => app.getName())).resolves.toBe(name);
+      expect(channel.gone()).toBe(false);
+    } finally {
+      await channel.close();
+    }
+    expect(channel.gone()).toBe(true);
+    await expect(channel.run(GET_NAME, '')).rejects.toBeInstanceOf(TransportError);
+  });
+
+  it("the native surface's calls take that channel", async () => {
+    const surface = await PlaywrightNativeSurface.attach(electron, { entries: () => [] });
+    try {
+      expect(surface.via).toBe('inspector');
+      const menu = await surface.applicationMenu();
+      expect(menu?.map((item) => item.label)).toContain('View');
+    } finally {
+      await surface.close();
+    }
+  });
+
+  it('goes through Playwright where no inspector of the app is found, and calls still arrive', async () => {
+    foundInstead = async () => null;
+    const channel = await openMainChannel(electron);
+    expect(channel.via).toBe('playwright');
+    const name = await electron.evaluate(({ app }) => app.getName());
+    await expect(channel.run(GET_NAME, '?')).resolves.toBe(`${name}?`);
+  });
+
+  it('never calls into an inspector that answers for another process', async () => {
+    const other = await startInspectedNode();
+    try {
+      foundInstead = async () => other.endpoint;
+      const channel = await openMainChannel(electron);
+      expect(channel.via).toBe('playwright');
+      const name = await electron.evaluate(({ app }) => app.getName());
+      await expect(channel.run(GET_NAME, '')).resolves.toBe(name);
+    } finally {
+      other.child.kill('SIGKILL');
+    }
+  });
+});
+
+reportRealElectronSkipped('the main channel of a launched app');
+
+/** A plain Node process with an inspector open: another process's, for the app's channel to refuse. */
+async function startInspectedNode(): Promise<{
+  child: ChildProcess;
+  endpoint: { port: number; webSocketDebuggerUrl: string };
+}> {
+  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', '-e', 'setInterval(() => {}, 1000)'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const webSocketDebuggerUrl = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.once('exit', (code) => reject(new Error(`node exited with ${code} before its inspector opened`)));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = /Debugger listening on (ws:\/\/\S+)/.exec(text);
+      if (match?.[1]) resolve(match[1]);
+    });
+  });
+  return { child, endpoint: { port: Number(new URL(webSocketDebuggerUrl).port), webSocketDebuggerUrl } };
+}
