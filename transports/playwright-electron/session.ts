@@ -18,6 +18,7 @@ import { documentParsed } from '../page-engine/page-events.js';
 import { describePage, WindowRegistry } from '../page-engine/window-registry.js';
 import { readLines } from '../process/output-lines.js';
 import { OwnedGroup } from '../process/process-group.js';
+import { openMainChannel } from './main-channel.js';
 import { PlaywrightNativeSurface } from './native-surface.js';
 
 /** A window whose main-process handle does not answer within this is reported without bounds. */
@@ -82,11 +83,18 @@ export class PlaywrightElectronSession implements TransportSession {
     electron: ElectronApplication,
     executablePath: string,
   ): Promise<PlaywrightElectronSession> {
-    const read = await electron.evaluate(({ app }) => ({
-      name: app.getName(),
-      version: app.getVersion(),
-      versions: { ...process.versions } as Record<string, string>,
-    }));
+    // Found and opened while Playwright reads the app: the two do not wait on each other.
+    const channel = openMainChannel(electron);
+    const read = await electron
+      .evaluate(({ app }) => ({
+        name: app.getName(),
+        version: app.getVersion(),
+        versions: { ...process.versions } as Record<string, string>,
+      }))
+      .catch(async (error: unknown) => {
+        await (await channel).close();
+        throw error;
+      });
     const session = new PlaywrightElectronSession(electron, {
       name: read.name || null,
       version: read.version || null,
@@ -94,7 +102,7 @@ export class PlaywrightElectronSession implements TransportSession {
       versions: read.versions,
       standIn: 'electron-standin' in read.versions,
     });
-    session.native = await PlaywrightNativeSurface.attach(electron, session.#windows);
+    session.native = await PlaywrightNativeSurface.attach(electron, session.#windows, await channel);
     return session;
   }
 
