@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { _electron, type ElectronApplication } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_APP_MAIN, STAND_IN } from './helpers/fixture-app.js';
@@ -21,6 +23,11 @@ async function launch(): Promise<ElectronApplication> {
   pid = app.process().pid;
   await app.firstWindow();
   return app;
+}
+
+/** The Chromium profiles in the temp folder of the stand-in with this pid. */
+function profilesOf(pid: number): string[] {
+  return readdirSync(tmpdir()).filter((name) => name.startsWith(`electron-standin-chromium-${pid}-`));
 }
 
 describe('the Electron-API stand-in under Playwright', () => {
@@ -99,11 +106,17 @@ describe('the Electron-API stand-in under Playwright', () => {
     app = undefined;
     await expectGroupsGone([closedPid]);
 
+    expect(profilesOf(closedPid)).toEqual([]);
+
     const killed = await launch();
     const killedPid = killed.process().pid!;
     process.kill(killedPid, 'SIGKILL');
     process.kill(-killedPid, 'SIGKILL');
     app = undefined;
     await expectGroupsGone([killedPid]);
+    // Killed, it could not remove its Chromium profile: the next stand-in does.
+    expect(profilesOf(killedPid)).toHaveLength(1);
+    app = await launch();
+    expect(profilesOf(killedPid)).toEqual([]);
   });
 });
