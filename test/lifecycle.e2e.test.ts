@@ -11,6 +11,7 @@ import {
   SessionOverviewDocument,
   StopDocument,
   SwitchWindowDocument,
+  WindowFocusDocument,
 } from './generated/graphql.js';
 import { ELECTRON_TARGETS, fixtureLaunch, reportRealElectronSkipped } from './helpers/fixture-app.js';
 import {
@@ -75,6 +76,15 @@ for (const target of ELECTRON_TARGETS) {
       expect(opened.sessionEvents.sessionId).toBe(launched.id);
       const switched = await http(gateway.url, SwitchWindowDocument, { window: { titleContains: 'Second' } });
       expect(switched.data?.switchWindow).toEqual({ id: 'w2', title: 'Second Window' });
+      // Switching gave w2 the focus in the main process: the app reports it, and only it, as focused.
+      const focus = await http(gateway.url, WindowFocusDocument, { id: launched.id });
+      expect(focus.data?.session?.windows).toEqual([
+        { id: 'w1', focused: false, bounds: { width: 900, height: 700 } },
+        { id: 'w2', focused: true, bounds: expect.objectContaining({ width: expect.any(Number) }) },
+      ]);
+      await http(gateway.url, SwitchWindowDocument, { window: { titleContains: 'Fixture' } });
+      const back = await http(gateway.url, WindowFocusDocument, { id: launched.id });
+      expect(back.data?.session?.windows.map((window) => window.focused)).toEqual([true, false]);
 
       const stopped = await http(gateway.url, StopDocument, { id: launched.id });
       expect(stopped.data?.stop?.status).toBe('STOPPED');

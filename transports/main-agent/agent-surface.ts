@@ -11,11 +11,23 @@ import type {
 import { agentCallSource, userCodeSource } from './agent-source.js';
 import { settleEval } from './eval-settle.js';
 
+/** For calls that may wait in the main process: the next poll, an IPC handler's answer, user code. */
+const WAITS: RunOptions = { waits: true };
+
 /** After a failed poll (the app busy, or restarting its loop), wait this long before polling again. */
 const POLL_RETRY_MS = 250;
 
+/** How a call behaves in the main process. */
+export interface RunOptions {
+  /**
+   * The call may wait there (the next poll, an IPC handler's answer, user code): a channel whose calls take
+   * turns (the launch transport's) does not hold the calls after it behind it.
+   */
+  readonly waits?: boolean;
+}
+
 /** Runs shipped source — a function `(electron, arg) => …` — in the app's main process, with `arg`. */
-export type RunInMain = (source: string, arg?: unknown) => Promise<unknown>;
+export type RunInMain = (source: string, arg?: unknown, options?: RunOptions) => Promise<unknown>;
 
 /** The part of the native surface that is the same calls on the agent, however they reach it. */
 type AgentCalls = Pick<
@@ -69,6 +81,7 @@ export abstract class AgentSurface implements AgentCalls {
           const { events } = await this.call<{ events: { seq: number; event: NativeEvent }[] }>(
             'agent.core.next(arg)',
             afterSeq,
+            WAITS,
           );
           for (const { seq, event } of events) {
             afterSeq = seq;
@@ -110,16 +123,16 @@ export abstract class AgentSurface implements AgentCalls {
   }
 
   invokeIpc(channel: string, args: readonly unknown[]): Promise<IpcInvocation> {
-    return this.call('agent.ipc.invoke(arg.channel, arg.args)', { channel, args });
+    return this.call('agent.ipc.invoke(arg.channel, arg.args)', { channel, args }, WAITS);
   }
 
   /** Opted-in user code, run with the app's electron module; the schema exposes it only with --allow-eval. */
   evalMain(code: string, arg: unknown): Promise<EvalOutcome> {
-    return settleEval(this.#run(userCodeSource(code, 'main'), arg));
+    return settleEval(this.#run(userCodeSource(code, 'main'), arg, WAITS));
   }
 
   /** A fixed call on the installed agent: `body` is an expression over `agent` and `arg`. */
-  protected call<T>(body: string, arg?: unknown): Promise<T> {
-    return this.#run(agentCallSource(body), arg) as Promise<T>;
+  protected call<T>(body: string, arg?: unknown, options?: RunOptions): Promise<T> {
+    return this.#run(agentCallSource(body), arg, options) as Promise<T>;
   }
 }

@@ -60,6 +60,34 @@ describe.each(ELECTRON_TARGETS)('the main channel of a launched app ($name)', ({
     await expect(channel.run(GET_NAME, '')).rejects.toBeInstanceOf(TransportError);
   });
 
+  it('runs its calls one at a time, except those that may wait, which hold no call behind them', async () => {
+    const channel = await openMainChannel(electron);
+    try {
+      // Each call counts the calls in the main process beside it, and stays there over a few turns.
+      const overlapping = `async () => {
+        const state = (globalThis.channelTest ??= { inside: 0, most: 0 });
+        state.inside += 1;
+        state.most = Math.max(state.most, state.inside);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        state.inside -= 1;
+        return state.most;
+      }`;
+      const most = await Promise.all(Array.from({ length: 4 }, () => channel.run(overlapping)));
+      expect(Math.max(...(most as number[]))).toBe(1);
+
+      // A waiting call (a long poll) ends only when a later call says so: had it taken a turn, it would not.
+      const waiting = channel.run(
+        `() => new Promise((resolve) => { globalThis.releaseChannelTest = resolve; })`,
+        null,
+        { waits: true },
+      );
+      await channel.run('() => { globalThis.releaseChannelTest("released"); return null; }');
+      await expect(waiting).resolves.toBe('released');
+    } finally {
+      await channel.close();
+    }
+  });
+
   it("the native surface's calls take that channel", async () => {
     const surface = await PlaywrightNativeSurface.attach(electron, { entries: () => [] });
     try {

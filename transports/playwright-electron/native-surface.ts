@@ -7,10 +7,16 @@ import type {
   TrayInvocation,
   TrayState,
 } from '../contract/native.js';
+import type { Bounds } from '../contract/transport.js';
 import { lateInstallSource } from '../main-agent/agent-source.js';
 import { AgentSurface } from '../main-agent/agent-surface.js';
 import { evalInPage } from '../page-engine/renderer-eval.js';
 import { type MainChannel, openMainChannel } from './main-channel.js';
+
+/** Fixed main-process sources for window state (not user eval), run over the main channel. */
+const FOCUSED_WINDOW = '(electron) => electron.BrowserWindow.getFocusedWindow()?.id ?? null';
+const WINDOW_BOUNDS = '(electron, id) => electron.BrowserWindow.fromId(id)?.getBounds() ?? null';
+const FOCUS_WINDOW = '(electron, id) => { electron.BrowserWindow.fromId(id)?.focus(); return null; }';
 
 interface WindowLookup {
   entries(): [string, Page][];
@@ -81,19 +87,42 @@ export class PlaywrightNativeSurface extends AgentSurface implements NativeSurfa
 
   async windowIdOf(browserWindowId: number): Promise<string | null> {
     for (const [id, page] of this.#windows.entries()) {
-      let known = this.#browserWindowIds.get(page);
-      if (known === undefined) {
-        const handle = await this.#electron.browserWindow(page).catch(() => null);
-        if (!handle) continue;
-        known = (await handle
-          .evaluate((window: Electron.BrowserWindow) => window.id)
-          .catch(() => -1)) as number;
-        await handle.dispose();
-        this.#browserWindowIds.set(page, known);
-      }
-      if (known === browserWindowId) return id;
+      if ((await this.browserWindowIdOf(page)) === browserWindowId) return id;
     }
     return null;
+  }
+
+  /** The BrowserWindow id of a window's page: asked of Playwright once per page, then known. */
+  async browserWindowIdOf(page: Page): Promise<number | null> {
+    let known = this.#browserWindowIds.get(page);
+    if (known === undefined) {
+      const handle = await this.#electron.browserWindow(page).catch(() => null);
+      if (!handle) return null;
+      known = (await handle
+        .evaluate((window: Electron.BrowserWindow) => window.id)
+        .catch(() => -1)) as number;
+      await handle.dispose();
+      this.#browserWindowIds.set(page, known);
+    }
+    return known;
+  }
+
+  /** The id of the window that has the focus, in one main-process call; null when none of ours has it. */
+  async focusedWindowId(): Promise<string | null> {
+    const focused = await this.#channel.run(FOCUSED_WINDOW);
+    return typeof focused === 'number' ? this.windowIdOf(focused) : null;
+  }
+
+  /** A window's bounds, in one main-process call once its BrowserWindow is known. */
+  async boundsOf(page: Page): Promise<Bounds | null> {
+    const id = await this.browserWindowIdOf(page);
+    return id === null ? null : ((await this.#channel.run(WINDOW_BOUNDS, id)) as Bounds | null);
+  }
+
+  /** Gives a window the focus in the main process. */
+  async focus(page: Page): Promise<void> {
+    const id = await this.browserWindowIdOf(page);
+    if (id !== null) await this.#channel.run(FOCUS_WINDOW, id);
   }
 
   evalRenderer(windowId: string, code: string, arg: unknown): Promise<EvalOutcome> {

@@ -124,22 +124,19 @@ export class PlaywrightElectronSession implements TransportSession {
 
   async bounds(windowId: string): Promise<Bounds | null> {
     const page = this.#windows.page(windowId);
-    if (!page) return null;
-    return this.#inMainProcess(page, (window) => window.getBounds());
+    if (!page || !this.native) return null;
+    return withinWindowQuery(this.native.boundsOf(page));
   }
 
   async focusedWindowId(): Promise<string | null> {
-    for (const [id, page] of this.#windows.entries()) {
-      if (await this.#inMainProcess(page, (window) => window.isFocused())) return id;
-    }
-    return null;
+    return this.native ? withinWindowQuery(this.native.focusedWindowId()) : null;
   }
 
   async bringToFront(windowId: string): Promise<void> {
     const page = this.#windows.page(windowId);
     if (!page) return;
     await page.bringToFront();
-    await this.#inMainProcess(page, (window) => window.focus());
+    if (this.native) await withinWindowQuery(this.native.focus(page));
   }
 
   window(windowId: string): WindowDriver | undefined {
@@ -184,21 +181,13 @@ export class PlaywrightElectronSession implements TransportSession {
   #emit(event: TransportEvent): void {
     if (!this.#disposed) this.#events.emit(event);
   }
+}
 
-  /** Runs a fixed function against the BrowserWindow of a page in the main process (not user eval). */
-  async #inMainProcess<T>(page: Page, body: (window: Electron.BrowserWindow) => T): Promise<T | null> {
-    const query = (async () => {
-      const handle = await this.#electron.browserWindow(page);
-      try {
-        return (await handle.evaluate(body)) as T;
-      } finally {
-        await handle.dispose();
-      }
-    })();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), WINDOW_QUERY_TIMEOUT_MS);
-    });
-    return Promise.race([query.catch(() => null), timeout]).finally(() => clearTimeout(timer));
-  }
+/** A main-process window query's answer, or null when it fails or does not answer in time. */
+function withinWindowQuery<T>(query: Promise<T>): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), WINDOW_QUERY_TIMEOUT_MS);
+  });
+  return Promise.race([query.catch(() => null), timeout]).finally(() => clearTimeout(timer));
 }
