@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CDP_CALL_TIMEOUT_MS } from '../transports/protocol/cdp-connection.js';
 import { ClickDocument, FillDocument, LaunchDocument } from './generated/graphql.js';
 import { ELECTRON_TARGETS, FIXTURE_APP_MAIN, reportRealElectronSkipped } from './helpers/fixture-app.js';
 import { UNATTENDED_POLICY } from './helpers/fixture-session.js';
@@ -269,6 +270,14 @@ for (const target of ELECTRON_TARGETS) {
       const broken = await send('mutation { evalMain(code: "() => {") { json } }');
       expect(broken.errors?.[0]?.extensions.code).toBe('EVAL_FAILED');
     });
+
+    it("lets main eval run past a protocol call's 10 s deadline when its timeoutMs allows", async () => {
+      const settlesLate = `() => new Promise((resolve) => setTimeout(() => resolve('settled'), ${CDP_CALL_TIMEOUT_MS + 500}))`;
+      const late = await data(
+        `mutation { evalMain(code: ${JSON.stringify(settlesLate)}, timeoutMs: 30000) { json } }`,
+      );
+      expect(JSON.parse(late.evalMain.json)).toBe('settled');
+    }, 60_000);
 
     it('bounds eval: code that never settles is EVAL_TIMEOUT, a result past 1,000,000 characters EVAL_RESULT_TOO_LARGE', async () => {
       for (const field of ['evalMain', 'evalRenderer']) {

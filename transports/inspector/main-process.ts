@@ -61,8 +61,8 @@ export class MainProcess {
   }
 
   /** See MainInspector.run. */
-  run<T>(source: string, arg?: unknown): Promise<T> {
-    return this.#main.run(source, arg);
+  run<T>(source: string, arg?: unknown, timeoutMs?: number): Promise<T> {
+    return this.#main.run(source, arg, timeoutMs);
   }
 
   /** See MainInspector.peek. */

@@ -7,7 +7,7 @@ import type {
   TrayState,
 } from '../contract/native.js';
 import { userCodeSource } from '../main-agent/agent-source.js';
-import { AgentSurface } from '../main-agent/agent-surface.js';
+import { AgentSurface, WAITING_CALL_BACKSTOP_MS } from '../main-agent/agent-surface.js';
 import { settleEval } from '../main-agent/eval-settle.js';
 import { injectCallSource, injectedNativeHooksSource } from './agent-sources.js';
 import type { MainProcess } from './main-process.js';
@@ -29,7 +29,12 @@ export class InjectedNativeSurface extends AgentSurface implements NativeSurface
   readonly #windows: WindowLookup;
 
   private constructor(main: MainProcess, windows: WindowLookup, instrumented: boolean) {
-    super({ run: (source, arg) => main.run(source, arg), instrumented, gone: () => main.closed });
+    super({
+      run: (source, arg, options) =>
+        main.run(source, arg, options?.waits ? WAITING_CALL_BACKSTOP_MS : undefined),
+      instrumented,
+      gone: () => main.closed,
+    });
     this.#main = main;
     this.#windows = windows;
   }
@@ -66,10 +71,11 @@ export class InjectedNativeSurface extends AgentSurface implements NativeSurface
       return Promise.resolve({ status: 'failed', message: `No open window ${windowId}.` });
     const call = `(${userCodeSource(code, 'renderer')})(${JSON.stringify(arg)})`;
     return settleEval(
-      this.#main.run<EvalOutcome>(injectCallSource('agent.executeJavaScript(arg.contentsId, arg.call)'), {
-        contentsId,
-        call,
-      }),
+      this.#main.run<EvalOutcome>(
+        injectCallSource('agent.executeJavaScript(arg.contentsId, arg.call)'),
+        { contentsId, call },
+        WAITING_CALL_BACKSTOP_MS,
+      ),
     );
   }
 }

@@ -1,7 +1,7 @@
 import CDP from 'chrome-remote-interface';
 import { TransportError } from '../contract/transport-error.js';
 import { loopbackPortsOf } from '../process/proc-sockets.js';
-import type { CdpConnection } from '../protocol/cdp-connection.js';
+import { CDP_CALL_TIMEOUT_MS, type CdpConnection } from '../protocol/cdp-connection.js';
 import { withDeadline } from '../protocol/deadline.js';
 
 /** One /json/list of a candidate port answers within this, or the port is not an inspector. */
@@ -75,9 +75,9 @@ export class MainInspector {
    * Runs shipped source `(electron, arg) => …` in the main process, from a callback of its own event loop
    * (see `fromAppLoop`), and returns its (awaited) JSON result.
    */
-  run<T>(source: string, arg?: unknown): Promise<T> {
+  run<T>(source: string, arg?: unknown, timeoutMs = CDP_CALL_TIMEOUT_MS): Promise<T> {
     const call = `(${source})(${STORE}.electron, ${JSON.stringify(arg ?? null)})`;
-    return evaluateIn<T>(this.#connection, fromAppLoop(call));
+    return evaluateIn<T>(this.#connection, fromAppLoop(call), false, timeoutMs);
   }
 
   /**
@@ -109,13 +109,18 @@ export async function evaluateIn<T>(
   connection: CdpConnection,
   expression: string,
   commandLineApi = false,
+  timeoutMs = CDP_CALL_TIMEOUT_MS,
 ): Promise<T> {
-  const { result, exceptionDetails } = await connection.send<EvaluateResult>('Runtime.evaluate', {
-    expression,
-    awaitPromise: true,
-    returnByValue: true,
-    ...(commandLineApi ? { includeCommandLineAPI: true } : {}),
-  });
+  const { result, exceptionDetails } = await connection.send<EvaluateResult>(
+    'Runtime.evaluate',
+    {
+      expression,
+      awaitPromise: true,
+      returnByValue: true,
+      ...(commandLineApi ? { includeCommandLineAPI: true } : {}),
+    },
+    timeoutMs,
+  );
   if (exceptionDetails) {
     // Its first line: the stack under it names files and lines of the app, of no use to a caller.
     const message = exceptionDetails.exception?.description?.split('\n')[0] ?? exceptionDetails.text;
