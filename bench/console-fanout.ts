@@ -2,8 +2,10 @@
 // app, capture page), against the raw CDP rate (Runtime.consoleAPICalled on plain Chromium showing the same
 // page) in the same run; the 1-subscriber intake in BENCH_INTAKE_ROUNDS rounds (default 5) of both sides.
 // The page logs `flood <i> <Date.now()>` lines as fast as it can once released, so latency is
-// page-to-subscriber. Intake is counted where the gateway takes lines in (its event hub, from the first
-// flood line to the last), as the raw reference counts them where its CDP client takes them in;
+// page-to-subscriber. Intake runs from the page's first flood line (its own timestamp) to the last line
+// taken in where the gateway takes lines in (its event hub), as the raw reference runs to where its CDP
+// client takes them in: a side that lags is charged its lag, where timing from the first line taken in
+// counted the burst a lagging side catches up in as its rate (single rounds then read up to 2.95x);
 // delivery is counted at the subscribers, from the first delivery to the last line's arrival.
 // The subscribers are other clients: they run in a process of their own (bench/fanout-subscribers.ts), so
 // this process holds the gateway alone and its heap figures are the gateway's (with its session). This
@@ -53,19 +55,12 @@ async function rawCdpRate(): Promise<number> {
     const page = await browser.newPage();
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Runtime.enable');
-    let seen = 0;
-    let first = 0;
-    let last = 0;
-    cdp.on('Runtime.consoleAPICalled', (event) => {
-      if (!String(event.args[0]?.value ?? '').startsWith('flood ')) return;
-      seen += 1;
-      last = performance.now();
-      if (seen === 1) first = last;
-    });
+    const intake = new IntakeClock();
+    cdp.on('Runtime.consoleAPICalled', (event) => intake.take(String(event.args[0]?.value ?? '')));
     await page.goto(`${server.url}/?autostart&lines=${LINES}`);
     server.startFlood();
-    await until(() => seen === LINES, 'the raw CDP flood');
-    return (LINES - 1) / ((last - first) / 1000);
+    await until(() => intake.seen === LINES, 'the raw CDP flood');
+    return intake.linesPerSecond();
   } finally {
     await browser.close();
     await server.close();
@@ -104,22 +99,35 @@ async function forkSubscribers(request: SubscribersRequest) {
   };
 }
 
+/** Flood lines taken in: from the first line's page timestamp to the wall-clock time the last was taken. */
+class IntakeClock {
+  seen = 0;
+  #firstLoggedAt = 0;
+  #lastTakenAt = 0;
+
+  take(text: string): void {
+    if (!text.startsWith('flood ')) return;
+    this.seen += 1;
+    this.#lastTakenAt = Date.now();
+    if (this.seen === 1) this.#firstLoggedAt = Number(text.split(' ')[2]);
+  }
+
+  linesPerSecond(): number {
+    return (this.seen - 1) / ((this.#lastTakenAt - this.#firstLoggedAt) / 1000);
+  }
+}
+
 /** Times the flood lines the gateway publishes, without queueing any (its filter takes none). */
 function intakeClock(app: Awaited<ReturnType<typeof startCaptureApp>>) {
-  let seen = 0;
-  let first = 0;
-  let last = 0;
+  const clock = new IntakeClock();
   const probe = app.gateway.gateway.hub.subscribe('console', {
     accepts: (entry) => {
-      if (!entry.text.startsWith('flood ')) return false;
-      seen += 1;
-      last = performance.now();
-      if (seen === 1) first = last;
+      clock.take(entry.text);
       return false;
     },
   });
   return {
-    linesPerSecond: () => (seen - 1) / ((last - first) / 1000),
+    linesPerSecond: () => clock.linesPerSecond(),
     stop: () => probe.close(),
   };
 }
