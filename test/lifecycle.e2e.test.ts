@@ -88,6 +88,8 @@ for (const target of ELECTRON_TARGETS) {
 
       const stopped = await http(gateway.url, StopDocument, { id: launched.id });
       expect(stopped.data?.stop?.status).toBe('STOPPED');
+      // The app quit when asked, within the grace period: nothing held it until the kill.
+      expect(stopped.data?.stop?.exit).toEqual({ code: 0, signal: null });
       await events.waitFor((event) => event.sessionEvents.type === 'STOPPED');
       await expectGroupsGone([launched.pid!]);
       const afterStop = await http(gateway.url, SessionConsoleDocument, {

@@ -88,6 +88,18 @@ describe.each(ELECTRON_TARGETS)('the main channel of a launched app ($name)', ({
     }
   });
 
+  it('lets an app that quits end: the channel leaves when Node waits for its debugger sessions', async () => {
+    const quitting = await _electron.launch({ executablePath, args: [FIXTURE_APP_MAIN], timeout: 30_000 });
+    const child = quitting.process();
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const channel = await openMainChannel(quitting);
+    expect(channel.via).toBe('inspector');
+    // The app quits on its own, its channel still open: Node then waits for every inspector session.
+    await channel.run('(electron) => { setTimeout(() => electron.app.quit(), 0); return null; }');
+    await expect(exited).resolves.toBe(0);
+    expect(channel.gone()).toBe(true);
+  });
+
   it("the native surface's calls take that channel", async () => {
     const surface = await PlaywrightNativeSurface.attach(electron, { entries: () => [] });
     try {

@@ -1,11 +1,15 @@
 import type { ElectronApplication } from 'playwright-core';
 import { type RunInMain, WAITING_CALL_BACKSTOP_MS } from '../main-agent/agent-surface.js';
 import { findInspector, MainInspector } from '../main-agent/main-inspector.js';
+import { readLines } from '../process/output-lines.js';
 import { CdpConnection } from '../protocol/cdp-connection.js';
 import { withDeadline } from '../protocol/deadline.js';
 
 /** Finding and opening the inspector Playwright started takes milliseconds; past this, Playwright it is. */
 const CONNECT_TIMEOUT_MS = 5_000;
+
+/** What Node prints when it ends with an inspector session still open, and waits for it to leave. */
+const WAITING_FOR_DISCONNECT = 'Waiting for the debugger to disconnect...';
 
 /**
  * Letting go waits at most this long: the websocket's closing handshake needs the app to answer, and a
@@ -75,6 +79,19 @@ export async function openMainChannel(electron: ElectronApplication): Promise<Ma
     return playwrightChannel(electron);
   }
   const { main } = installed;
+  const close = () =>
+    withDeadline(connection.close(), CLOSE_TIMEOUT_MS, () => new Error('not closed in time')).catch(
+      () => undefined,
+    );
+  // A Node process that ends with an inspector session open waits for the session to leave, and says so
+  // on stderr: our session leaves then, as Playwright's does for its own (it watches for the same line).
+  // Else an app that quits hangs until it is killed.
+  const stderr = electron.process().stderr;
+  if (stderr) {
+    readLines(stderr, (line) => {
+      if (line.includes(WAITING_FOR_DISCONNECT)) void close();
+    });
+  }
   let turn: Promise<unknown> = Promise.resolve();
   return {
     via: 'inspector',
@@ -89,9 +106,6 @@ export async function openMainChannel(electron: ElectronApplication): Promise<Ma
       return next;
     },
     gone: () => main.closed || electron.process().exitCode !== null,
-    close: () =>
-      withDeadline(connection.close(), CLOSE_TIMEOUT_MS, () => new Error('not closed in time')).catch(
-        () => undefined,
-      ),
+    close,
   };
 }
