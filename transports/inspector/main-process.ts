@@ -1,5 +1,11 @@
 import type { ConsoleMessage } from '../contract/transport.js';
-import { fromAppLoop, MainInspector, type RemoteObject, STORE } from '../main-agent/main-inspector.js';
+import {
+  fromAppLoop,
+  MainInspector,
+  type RemoteObject,
+  type RunOptions,
+  STORE,
+} from '../main-agent/main-inspector.js';
 import { loopbackPortsOf } from '../process/proc-sockets.js';
 import { delay } from '../process/process-group.js';
 import { CdpConnection } from '../protocol/cdp-connection.js';
@@ -61,8 +67,8 @@ export class MainProcess {
   }
 
   /** See MainInspector.run. */
-  run<T>(source: string, arg?: unknown, timeoutMs?: number): Promise<T> {
-    return this.#main.run(source, arg, timeoutMs);
+  run<T>(source: string, arg?: unknown, options?: RunOptions): Promise<T> {
+    return this.#main.run(source, arg, options);
   }
 
   /** See MainInspector.peek. */

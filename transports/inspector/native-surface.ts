@@ -7,7 +7,7 @@ import type {
   TrayState,
 } from '../contract/native.js';
 import { userCodeSource } from '../main-agent/agent-source.js';
-import { AgentSurface, WAITING_CALL_BACKSTOP_MS } from '../main-agent/agent-surface.js';
+import { AgentSurface } from '../main-agent/agent-surface.js';
 import { settleEval } from '../main-agent/eval-settle.js';
 import { injectCallSource, injectedNativeHooksSource } from './agent-sources.js';
 import type { MainProcess } from './main-process.js';
@@ -30,8 +30,7 @@ export class InjectedNativeSurface extends AgentSurface implements NativeSurface
 
   private constructor(main: MainProcess, windows: WindowLookup, instrumented: boolean) {
     super({
-      run: (source, arg, options) =>
-        main.run(source, arg, options?.waits ? WAITING_CALL_BACKSTOP_MS : undefined),
+      run: (source, arg, options) => main.run(source, arg, options),
       instrumented,
       gone: () => main.closed,
     });
@@ -74,7 +73,7 @@ export class InjectedNativeSurface extends AgentSurface implements NativeSurface
       this.#main.run<EvalOutcome>(
         injectCallSource('agent.executeJavaScript(arg.contentsId, arg.call)'),
         { contentsId, call },
-        WAITING_CALL_BACKSTOP_MS,
+        { waits: true },
       ),
     );
   }

@@ -10,26 +10,13 @@ import type {
 } from '../contract/native.js';
 import { agentCallSource, userCodeSource } from './agent-source.js';
 import { settleEval } from './eval-settle.js';
+import type { RunOptions } from './main-inspector.js';
 
 /** For calls that may wait in the main process: the next poll, an IPC handler's answer, user code. */
 const WAITS: RunOptions = { waits: true };
 
 /** After a failed poll (the app busy, or restarting its loop), wait this long before polling again. */
 const POLL_RETRY_MS = 250;
-
-/** How a call behaves in the main process. */
-export interface RunOptions {
-  /**
-   * The call may wait there (the next poll, an IPC handler's answer, user code): a channel whose calls take
-   * turns (the launch transport's) does not hold the calls after it behind it, and a protocol call's
-   * deadline gives way to WAITING_CALL_BACKSTOP_MS, as whoever asked bounds the wait (user eval runs up to
-   * a minute, EVAL_TIMEOUT_MAX_MS).
-   */
-  readonly waits?: boolean;
-}
-
-/** A waiting call's deadline on the wire: a backstop, never what bounds it in practice. */
-export const WAITING_CALL_BACKSTOP_MS = 5 * 60_000;
 
 /** Runs shipped source — a function `(electron, arg) => …` — in the app's main process, with `arg`. */
 export type RunInMain = (source: string, arg?: unknown, options?: RunOptions) => Promise<unknown>;

@@ -41,6 +41,20 @@ interface EvaluateResult {
   readonly exceptionDetails?: { readonly text: string; readonly exception?: RemoteObject };
 }
 
+/** How a call behaves in the main process. */
+export interface RunOptions {
+  /**
+   * The call may wait there (the next poll, an IPC handler's answer, user code): a protocol call's deadline
+   * gives way to WAITING_CALL_BACKSTOP_MS, as whoever asked bounds the wait (user eval runs up to a
+   * minute, EVAL_TIMEOUT_MAX_MS), and a channel whose calls take turns (the launch transport's) does not
+   * hold the calls after it behind it.
+   */
+  readonly waits?: boolean;
+}
+
+/** A waiting call's deadline on the wire: a backstop, never what bounds it in practice. */
+const WAITING_CALL_BACKSTOP_MS = 5 * 60_000;
+
 /** What installing found: whose inspector answered, and whether it has the Electron API. */
 export interface MainInstall {
   readonly main: MainInspector;
@@ -75,8 +89,9 @@ export class MainInspector {
    * Runs shipped source `(electron, arg) => …` in the main process, from a callback of its own event loop
    * (see `fromAppLoop`), and returns its (awaited) JSON result.
    */
-  run<T>(source: string, arg?: unknown, timeoutMs = CDP_CALL_TIMEOUT_MS): Promise<T> {
+  run<T>(source: string, arg?: unknown, options: RunOptions = {}): Promise<T> {
     const call = `(${source})(${STORE}.electron, ${JSON.stringify(arg ?? null)})`;
+    const timeoutMs = options.waits ? WAITING_CALL_BACKSTOP_MS : CDP_CALL_TIMEOUT_MS;
     return evaluateIn<T>(this.#connection, fromAppLoop(call), false, timeoutMs);
   }
 

@@ -1,5 +1,5 @@
 import type { ElectronApplication } from 'playwright-core';
-import { type RunInMain, WAITING_CALL_BACKSTOP_MS } from '../main-agent/agent-surface.js';
+import type { RunInMain } from '../main-agent/agent-surface.js';
 import { findInspector, MainInspector } from '../main-agent/main-inspector.js';
 import { readLines } from '../process/output-lines.js';
 import { CdpConnection } from '../protocol/cdp-connection.js';
@@ -96,7 +96,7 @@ export async function openMainChannel(electron: ElectronApplication): Promise<Ma
   return {
     via: 'inspector',
     run: (source, arg, options) => {
-      if (options?.waits) return main.run(source, arg, WAITING_CALL_BACKSTOP_MS);
+      if (options?.waits) return main.run(source, arg, options);
       const call = () => main.run(source, arg);
       // Calls take turns: the inspector sends with Nagle's algorithm on, so an answer written while the one
       // before it is unacknowledged waits for our delayed ACK — 44 ms for two or four calls at once against
