@@ -212,6 +212,28 @@ describe('inject into the fixture app, started on the stand-in without any debug
     events.dispose();
   });
 
+  it('lets an injected app that quits by itself end: it exits 0 and its session turns DISCONNECTED', async () => {
+    // Node, ending with an inspector session open, waits for it to leave: with the gateway's session
+    // staying, this app hung at exit for good.
+    const quitting = await startFixtureOutside({ port: false });
+    try {
+      const { inject } = await data(
+        `mutation { inject(input: { pid: ${quitting.pid}, upgrade: false }) { id status } }`,
+      );
+      expect(inject.status).toBe('RUNNING');
+      const events = subscribe(client, SessionEventsDocument, { session: inject.id });
+      await data(
+        `mutation { evalMain(session: "${inject.id}", code: "({ app }) => { setTimeout(() => app.quit(), 0); return null }") { json } }`,
+      );
+      const lost = await events.waitFor((event) => event.sessionEvents.type === 'DISCONNECTED', 30_000);
+      expect(lost.sessionEvents.status).toBe('DISCONNECTED');
+      events.dispose();
+      await expect.poll(() => quitting.exit(), { timeout: 30_000 }).toEqual({ code: 0, signal: null });
+    } finally {
+      await quitting.kill();
+    }
+  });
+
   it('detaches leaving the app running, its debuggers and the inspector it opened closed; a killed app turns DISCONNECTED', async () => {
     const { detach } = await data(`mutation { detach(id: "${session}") { status } }`);
     expect(detach.status).toBe('DETACHED');

@@ -46,14 +46,24 @@ export interface RunOptions {
   /**
    * The call may wait there (the next poll, an IPC handler's answer, user code): a protocol call's deadline
    * gives way to WAITING_CALL_BACKSTOP_MS, as whoever asked bounds the wait (user eval runs up to a
-   * minute, EVAL_TIMEOUT_MAX_MS), and a channel whose calls take turns (the launch transport's) does not
-   * hold the calls after it behind it.
+   * minute, EVAL_TIMEOUT_MAX_MS), and it takes no turn (see `MainInspector.run`), so no call waits
+   * behind it.
    */
   readonly waits?: boolean;
 }
 
 /** A waiting call's deadline on the wire: a backstop, never what bounds it in practice. */
 const WAITING_CALL_BACKSTOP_MS = 5 * 60_000;
+
+/**
+ * A call waits at most this long for the one before it to answer. Past it the one before is slow or stuck,
+ * and running beside it costs at most one delayed ACK (see `run`), where waiting would cost up to its
+ * deadline in an app that stalls.
+ */
+const TURN_PATIENCE_MS = 50;
+
+/** Why the session left when the process began to exit (the reason its `onClose` listeners get). */
+export const PROCESS_EXITING = 'the process is exiting';
 
 /** What installing found: whose inspector answered, and whether it has the Electron API. */
 export interface MainInstall {
@@ -70,14 +80,25 @@ export interface MainInstall {
  */
 export class MainInspector {
   readonly #connection: CdpConnection;
+  /** Settles when the last call that takes a turn has answered (or failed). */
+  #turn: Promise<unknown> = Promise.resolve();
 
   private constructor(connection: CdpConnection) {
     this.#connection = connection;
   }
 
-  /** Stores the app's electron module where shipped sources find it (once per process). */
+  /**
+   * Stores the app's electron module where shipped sources find it (once per process), and has the session
+   * leave when the process ends: Node, ending with an inspector session open, waits for it to disconnect,
+   * so an app that quits with ours open would hang at exit for good. It tells a session that asked
+   * (NodeRuntime.waitingForDisconnect); then the connection closes with PROCESS_EXITING.
+   */
   static async install(connection: CdpConnection): Promise<MainInstall> {
-    const found = await evaluateIn<{ pid: number; electron: boolean }>(connection, INSTALL, true);
+    connection.on('NodeRuntime.waitingForDisconnect', () => void connection.leave(PROCESS_EXITING));
+    const [found] = await Promise.all([
+      evaluateIn<{ pid: number; electron: boolean }>(connection, INSTALL, true),
+      connection.send('NodeRuntime.notifyWhenWaitingForDisconnect', { enabled: true }),
+    ]);
     return { main: new MainInspector(connection), pid: found.pid, electron: found.electron };
   }
 
@@ -90,9 +111,16 @@ export class MainInspector {
    * (see `fromAppLoop`), and returns its (awaited) JSON result.
    */
   run<T>(source: string, arg?: unknown, options: RunOptions = {}): Promise<T> {
-    const call = `(${source})(${STORE}.electron, ${JSON.stringify(arg ?? null)})`;
-    const timeoutMs = options.waits ? WAITING_CALL_BACKSTOP_MS : CDP_CALL_TIMEOUT_MS;
-    return evaluateIn<T>(this.#connection, fromAppLoop(call), false, timeoutMs);
+    const expression = fromAppLoop(`(${source})(${STORE}.electron, ${JSON.stringify(arg ?? null)})`);
+    if (options.waits) return evaluateIn<T>(this.#connection, expression, false, WAITING_CALL_BACKSTOP_MS);
+    // Calls take turns: the inspector sends with Nagle's algorithm on, so an answer written while the one
+    // before it is unacknowledged waits for our delayed ACK — 44 ms for two or four calls at once against
+    // 0.45 ms for one. A call that waits in the main process takes no turn, and one that outlasts
+    // TURN_PATIENCE_MS holds the next no longer.
+    const call = () => evaluateIn<T>(this.#connection, expression);
+    const next = untilSettledOr(this.#turn, TURN_PATIENCE_MS).then(call);
+    this.#turn = next.catch(() => undefined);
+    return next;
   }
 
   /**
@@ -102,6 +130,18 @@ export class MainInspector {
   peek<T>(expression: string): Promise<T> {
     return evaluateIn<T>(this.#connection, expression);
   }
+}
+
+/** Resolves when `previous` settles or `ms` have passed, whichever is first. */
+function untilSettledOr(previous: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const settled = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    previous.then(settled, settled);
+  });
 }
 
 /**

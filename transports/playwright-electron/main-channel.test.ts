@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { _electron, type ElectronApplication } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -6,6 +5,7 @@ import {
   FIXTURE_APP_MAIN,
   reportRealElectronSkipped,
 } from '../../test/helpers/fixture-app.js';
+import { inspectableNode } from '../../test/helpers/inspectable-node.js';
 import { TransportError } from '../contract/transport-error.js';
 import type * as inspectors from '../main-agent/main-inspector.js';
 import { signalGroup } from '../process/process-group.js';
@@ -61,34 +61,6 @@ describe.each(ELECTRON_TARGETS)('the main channel of a launched app ($name)', ({
     await expect(channel.run(GET_NAME, '')).rejects.toBeInstanceOf(TransportError);
   });
 
-  it('runs its calls one at a time, except those that may wait, which hold no call behind them', async () => {
-    const channel = await openMainChannel(electron);
-    try {
-      // Each call counts the calls in the main process beside it, and stays there over a few turns.
-      const overlapping = `async () => {
-        const state = (globalThis.channelTest ??= { inside: 0, most: 0 });
-        state.inside += 1;
-        state.most = Math.max(state.most, state.inside);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        state.inside -= 1;
-        return state.most;
-      }`;
-      const most = await Promise.all(Array.from({ length: 4 }, () => channel.run(overlapping)));
-      expect(Math.max(...(most as number[]))).toBe(1);
-
-      // A waiting call (a long poll) ends only when a later call says so: had it taken a turn, it would not.
-      const waiting = channel.run(
-        `() => new Promise((resolve) => { globalThis.releaseChannelTest = resolve; })`,
-        null,
-        { waits: true },
-      );
-      await channel.run('() => { globalThis.releaseChannelTest("released"); return null; }');
-      await expect(waiting).resolves.toBe('released');
-    } finally {
-      await channel.close();
-    }
-  });
-
   it('lets an app that quits end: the channel leaves when Node waits for its debugger sessions', async () => {
     const quitting = await _electron.launch({ executablePath, args: [FIXTURE_APP_MAIN], timeout: 30_000 });
     const child = quitting.process();
@@ -127,9 +99,10 @@ describe.each(ELECTRON_TARGETS)('the main channel of a launched app ($name)', ({
   });
 
   it('never calls into an inspector that answers for another process', async () => {
-    const other = await startInspectedNode();
+    const other = await inspectableNode('setInterval(() => {}, 1000)');
     try {
-      foundInstead = async () => other.endpoint;
+      const port = Number(new URL(other.url).port);
+      foundInstead = async () => ({ port, webSocketDebuggerUrl: other.url });
       const channel = await openMainChannel(electron);
       expect(channel.via).toBe('playwright');
       const name = await electron.evaluate(({ app }) => app.getName());
@@ -141,23 +114,3 @@ describe.each(ELECTRON_TARGETS)('the main channel of a launched app ($name)', ({
 });
 
 reportRealElectronSkipped('the main channel of a launched app');
-
-/** A plain Node process with an inspector open: another process's, for the app's channel to refuse. */
-async function startInspectedNode(): Promise<{
-  child: ChildProcess;
-  endpoint: { port: number; webSocketDebuggerUrl: string };
-}> {
-  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', '-e', 'setInterval(() => {}, 1000)'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const webSocketDebuggerUrl = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.once('exit', (code) => reject(new Error(`node exited with ${code} before its inspector opened`)));
-    child.stderr?.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = /Debugger listening on (ws:\/\/\S+)/.exec(text);
-      if (match?.[1]) resolve(match[1]);
-    });
-  });
-  return { child, endpoint: { port: Number(new URL(webSocketDebuggerUrl).port), webSocketDebuggerUrl } };
-}

@@ -1,15 +1,11 @@
 import type { ElectronApplication } from 'playwright-core';
 import type { RunInMain } from '../main-agent/agent-surface.js';
 import { findInspector, MainInspector } from '../main-agent/main-inspector.js';
-import { readLines } from '../process/output-lines.js';
 import { CdpConnection } from '../protocol/cdp-connection.js';
 import { withDeadline } from '../protocol/deadline.js';
 
 /** Finding and opening the inspector Playwright started takes milliseconds; past this, Playwright it is. */
 const CONNECT_TIMEOUT_MS = 5_000;
-
-/** What Node prints when it ends with an inspector session still open, and waits for it to leave. */
-const WAITING_FOR_DISCONNECT = 'Waiting for the debugger to disconnect...';
 
 /**
  * Letting go waits at most this long: the websocket's closing handshake needs the app to answer, and a
@@ -79,33 +75,13 @@ export async function openMainChannel(electron: ElectronApplication): Promise<Ma
     return playwrightChannel(electron);
   }
   const { main } = installed;
-  const close = () =>
-    withDeadline(connection.close(), CLOSE_TIMEOUT_MS, () => new Error('not closed in time')).catch(
-      () => undefined,
-    );
-  // A Node process that ends with an inspector session open waits for the session to leave, and says so
-  // on stderr: our session leaves then, as Playwright's does for its own (it watches for the same line).
-  // Else an app that quits hangs until it is killed.
-  const stderr = electron.process().stderr;
-  if (stderr) {
-    readLines(stderr, (line) => {
-      if (line.includes(WAITING_FOR_DISCONNECT)) void close();
-    });
-  }
-  let turn: Promise<unknown> = Promise.resolve();
   return {
     via: 'inspector',
-    run: (source, arg, options) => {
-      if (options?.waits) return main.run(source, arg, options);
-      const call = () => main.run(source, arg);
-      // Calls take turns: the inspector sends with Nagle's algorithm on, so an answer written while the one
-      // before it is unacknowledged waits for our delayed ACK — 44 ms for two or four calls at once against
-      // 0.45 ms for one. One call at a time never waits so.
-      const next = turn.then(call, call);
-      turn = next.catch(() => undefined);
-      return next;
-    },
+    run: (source, arg, options) => main.run(source, arg, options),
     gone: () => main.closed || electron.process().exitCode !== null,
-    close,
+    close: () =>
+      withDeadline(connection.close(), CLOSE_TIMEOUT_MS, () => new Error('not closed in time')).catch(
+        () => undefined,
+      ),
   };
 }

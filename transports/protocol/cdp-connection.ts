@@ -118,6 +118,13 @@ export class CdpConnection {
     await this.#client.close().catch(() => undefined);
   }
 
+  /** Closes the socket as if the other end had: `onClose` listeners run with `reason`. */
+  async leave(reason: string): Promise<void> {
+    if (this.#closed) return;
+    this.#markClosed(reason);
+    await this.#client.close().catch(() => undefined);
+  }
+
   #markClosed(reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
