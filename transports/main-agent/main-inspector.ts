@@ -97,7 +97,8 @@ export class MainInspector {
     connection.on('NodeRuntime.waitingForDisconnect', () => void connection.leave(PROCESS_EXITING));
     const [found] = await Promise.all([
       evaluateIn<{ pid: number; electron: boolean }>(connection, INSTALL, true),
-      connection.send('NodeRuntime.notifyWhenWaitingForDisconnect', { enabled: true }),
+      // An inspector without the NodeRuntime domain still runs the calls; only the exit goes unseen.
+      connection.send('NodeRuntime.notifyWhenWaitingForDisconnect', { enabled: true }).catch(() => undefined),
     ]);
     return { main: new MainInspector(connection), pid: found.pid, electron: found.electron };
   }
