@@ -229,6 +229,7 @@ describe('inject into the fixture app, started on the stand-in without any debug
       expect(lost.sessionEvents.status).toBe('DISCONNECTED');
       events.dispose();
       await expect.poll(() => quitting.exit(), { timeout: 30_000 }).toEqual({ code: 0, signal: null });
+      await expectGroupsGone([quitting.pid]);
     } finally {
       await quitting.kill();
     }

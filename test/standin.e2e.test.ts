@@ -1,5 +1,7 @@
-import { readdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { _electron, type ElectronApplication } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_APP_MAIN, STAND_IN } from './helpers/fixture-app.js';
@@ -118,5 +120,25 @@ describe('the Electron-API stand-in under Playwright', () => {
     expect(profilesOf(killedPid)).toHaveLength(1);
     app = await launch();
     expect(profilesOf(killedPid)).toEqual([]);
+  });
+
+  it('closes its Chromium when the app quits before it is ready', async () => {
+    // Playwright's launch returns once Chromium prints its endpoint, before the stand-in holds that
+    // Chromium: an app quit then (or at load, as here) ended the stand-in and left its Chromium running.
+    const folder = mkdtempSync(join(tmpdir(), 'stagegraph-standin-quit-'));
+    const main = join(folder, 'main.js');
+    writeFileSync(main, "require('electron').app.quit();\n");
+    try {
+      const child = spawn(STAND_IN, [main], { detached: true, stdio: 'ignore' });
+      const exit = await new Promise((resolve) =>
+        child.once('exit', (code, signal) => resolve({ code, signal })),
+      );
+      expect(exit).toEqual({ code: 0, signal: null });
+      const quitPid = child.pid as number;
+      await expectGroupsGone([quitPid]);
+      expect(profilesOf(quitPid)).toEqual([]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

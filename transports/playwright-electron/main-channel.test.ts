@@ -6,6 +6,7 @@ import {
   reportRealElectronSkipped,
 } from '../../test/helpers/fixture-app.js';
 import { inspectableNode } from '../../test/helpers/inspectable-node.js';
+import { expectGroupsGone } from '../../test/helpers/processes.js';
 import { TransportError } from '../contract/transport-error.js';
 import type * as inspectors from '../main-agent/main-inspector.js';
 import { signalGroup } from '../process/process-group.js';
@@ -72,9 +73,9 @@ describe.each(ELECTRON_TARGETS)('the main channel of a launched app ($name)', ({
       await channel.run('(electron) => { setTimeout(() => electron.app.quit(), 0); return null; }');
       await expect(exited).resolves.toBe(0);
       expect(channel.gone()).toBe(true);
+      // Nothing of it stays behind: its Chromium (the stand-in's, or Electron's own processes) went with it.
+      if (child.pid !== undefined) await expectGroupsGone([child.pid]);
     } finally {
-      // The gateway reaps what an app leaves in its group when it exits by itself (the stand-in can leave
-      // its Chromium then, with or without this channel); with no gateway here, the test does.
       if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
     }
   });
