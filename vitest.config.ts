@@ -14,6 +14,7 @@ export default defineConfig({
     include: ['**/*.test.{ts,mts}'],
     // The fault suite loads the machine on purpose; it runs alone, as `npm run chaos` (vitest.chaos.config.ts).
     exclude: ['node_modules/**', 'test/faults/**'],
+    globalSetup: ['test/run-temp-folder.ts'],
     // End-to-end suites start Chromium; two cores cannot run many at once without timing out.
     fileParallelism: true,
     maxWorkers: 2,

@@ -115,9 +115,11 @@ async function startOwnedDesktop(timeoutMs: number): Promise<DesktopHost> {
     );
     started.push(xvfb);
     const display = `:${await firstLine(xvfb, 'Xvfb', timeoutMs)}`;
+    // Its socket in the runtime folder, not the session config's /tmp: a bus ended by its group's kill
+    // cannot remove its socket, and one desktop left one in /tmp each time.
     const bus = startGroup(
       DBUS_DAEMON_BIN,
-      ['--session', '--nofork', '--nosyslog', '--print-address=1'],
+      ['--session', '--nofork', '--nosyslog', '--print-address=1', `--address=unix:dir=${runtimeDir}`],
       baseEnv,
     );
     started.push(bus);
