@@ -46,6 +46,23 @@ export async function time(
   return summarise(samples);
 }
 
+/**
+ * The ratio of medians `samples` / `reference` in each of `rounds` consecutive slices of two paired samples
+ * (taken alternately): how far one run's ratio moves within itself.
+ */
+export function ratiosInRounds(
+  samples: readonly number[],
+  reference: readonly number[],
+  rounds: number,
+): number[] {
+  const size = Math.floor(Math.min(samples.length, reference.length) / rounds);
+  if (size === 0) return [];
+  return Array.from({ length: rounds }, (_, round) => {
+    const slice = (of: readonly number[]) => of.slice(round * size, (round + 1) * size);
+    return summarise(slice(samples)).median / summarise(slice(reference)).median;
+  });
+}
+
 export function row(name: string, summary: Summary, reference?: Summary): string {
   const ratio = reference ? `${(summary.median / reference.median).toFixed(2)}x` : 'reference';
   return `| ${name} | ${summary.n} | ${summary.median.toFixed(3)} | ${summary.p95.toFixed(3)} | ${ratio} |`;
