@@ -82,6 +82,8 @@ export class MainInspector {
   readonly #connection: CdpConnection;
   /** Settles when the last call that takes a turn has answered (or failed). */
   #turn: Promise<unknown> = Promise.resolve();
+  /** Calls that take a turn, queued or sent, not yet answered. */
+  #unanswered = 0;
 
   private constructor(connection: CdpConnection) {
     this.#connection = connection;
@@ -119,8 +121,13 @@ export class MainInspector {
     // 0.45 ms for one. A call that waits in the main process takes no turn, and one that outlasts
     // TURN_PATIENCE_MS holds the next no longer.
     const call = () => evaluateIn<T>(this.#connection, expression);
-    const next = untilSettledOr(this.#turn, TURN_PATIENCE_MS).then(call);
-    this.#turn = next.catch(() => undefined);
+    const next = this.#unanswered === 0 ? call() : untilSettledOr(this.#turn, TURN_PATIENCE_MS).then(call);
+    this.#unanswered += 1;
+    this.#turn = next
+      .catch(() => undefined)
+      .finally(() => {
+        this.#unanswered -= 1;
+      });
     return next;
   }
 
