@@ -1,6 +1,10 @@
-// Console events from a page to 1 and to 50 graphql-ws subscribers through the whole gateway (stand-in
-// app, capture page), against the raw CDP rate (Runtime.consoleAPICalled on plain Chromium showing the same
-// page) in the same run; the 1-subscriber intake in BENCH_INTAKE_ROUNDS rounds (default 5) of both sides.
+// Console events from a page to 1 and to 50 graphql-ws subscribers through the whole gateway (the capture
+// page in the stand-in app it launched, and in a plain Chromium it attached to over CDP), against the raw
+// CDP rate (Runtime.consoleAPICalled on plain Chromium showing the same page) in the same run; the
+// 1-subscriber intake in BENCH_INTAKE_ROUNDS rounds (default 5) of every side. The verdict reads the
+// attached page: there both sides read the same renderer, where the stand-in's own CDP session (Runtime
+// enabled for its IPC bindings) adds a third copy of every console event to the renderer's work and a parse
+// to its process's, which Electron does not pay. BENCH_CONSOLE_TARGETS=launch or =attach runs one of them.
 // The page logs `flood <i> <Date.now()>` lines as fast as it can once released, so latency is
 // page-to-subscriber. Intake runs from the page's first flood line (its own timestamp) to the last line
 // taken in where the gateway takes lines in (its event hub), as the raw reference runs to where its CDP
@@ -16,12 +20,26 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../test/helpers/browser.js';
-import { startCaptureApp, startCaptureServer } from '../test/helpers/capture-app.js';
+import {
+  attachCaptureApp,
+  type CaptureApp,
+  startCaptureApp,
+  startCaptureServer,
+} from '../test/helpers/capture-app.js';
 import { collectGarbage } from './collect-garbage.js';
 import type { SubscribersMessage, SubscribersRequest } from './fanout-subscribers.js';
 
 const LINES = Number(process.env.BENCH_LINES ?? 20_000);
 const FAN_OUTS = (process.env.BENCH_FAN_OUTS ?? '1,50').split(',').map(Number);
+/** How the gateway reaches the capture page: launching the stand-in app, or attaching to plain Chromium. */
+const STARTS = {
+  launch: startCaptureApp,
+  attach: attachCaptureApp,
+} satisfies Record<string, (query: string) => Promise<CaptureApp>>;
+type Target = keyof typeof STARTS;
+const TARGETS = (process.env.BENCH_CONSOLE_TARGETS ?? 'launch,attach').split(',') as Target[];
+/** The side the verdict reads: the same renderer as the raw reference's. */
+const VERDICT_TARGET: Target = TARGETS.includes('attach') ? 'attach' : 'launch';
 /** Rounds of the 1-subscriber intake, each against a raw CDP flood of its own. */
 const INTAKE_ROUNDS = Number(process.env.BENCH_INTAKE_ROUNDS ?? 5);
 /** A run that has not seen the last line by then has stalled; the figures would say so. */
@@ -118,7 +136,7 @@ class IntakeClock {
 }
 
 /** Times the flood lines the gateway publishes, without queueing any (its filter takes none). */
-function intakeClock(app: Awaited<ReturnType<typeof startCaptureApp>>) {
+function intakeClock(app: CaptureApp) {
   const clock = new IntakeClock();
   const probe = app.gateway.gateway.hub.subscribe('console', {
     accepts: (entry) => {
@@ -132,8 +150,8 @@ function intakeClock(app: Awaited<ReturnType<typeof startCaptureApp>>) {
   };
 }
 
-async function gatewayRun(fanOut: number) {
-  const app = await startCaptureApp(`?autostart&lines=${LINES}`);
+async function gatewayRun(fanOut: number, target: Target = 'launch') {
+  const app = await STARTS[target](`?autostart&lines=${LINES}`);
   const intake = intakeClock(app);
   try {
     const query = `subscription { console(session: "${app.sessionId}", textContains: "flood ") { droppedBefore entry { seq text } } }`;
@@ -157,7 +175,7 @@ async function gatewayRun(fanOut: number) {
       const heapAfter = reachableHeapMb();
       const gatewayCpu = (cpu.user + cpu.system) / report.delivered;
       const intakeRate = intake.linesPerSecond();
-      return { fanOut, ...report, intakeRate, gatewayCpu, loopBusy, heapBefore, heapAfter };
+      return { target, fanOut, ...report, intakeRate, gatewayCpu, loopBusy, heapBefore, heapAfter };
     } finally {
       await subscribers.stop();
     }
@@ -178,12 +196,15 @@ type GatewayRun = Awaited<ReturnType<typeof gatewayRun>>;
 const rounds: { reference: number; run: GatewayRun }[] = [];
 if (FAN_OUTS.includes(1)) {
   for (let round = 0; round < INTAKE_ROUNDS; round += 1) {
+    const order = round % 2 === 0 ? TARGETS : [...TARGETS].reverse();
     if (round % 2 === 0) {
       const reference = await rawCdpRate();
-      rounds.push({ reference, run: await gatewayRun(1) });
+      for (const target of order) rounds.push({ reference, run: await gatewayRun(1, target) });
     } else {
-      const run = await gatewayRun(1);
-      rounds.push({ reference: await rawCdpRate(), run });
+      const runs: GatewayRun[] = [];
+      for (const target of order) runs.push(await gatewayRun(1, target));
+      const reference = await rawCdpRate();
+      for (const run of runs) rounds.push({ reference, run });
     }
   }
 }
@@ -205,13 +226,13 @@ console.log(
   `Raw CDP (Runtime.consoleAPICalled, plain Chromium, same page): ${Math.round(reference)} lines/s (median of ${Math.max(rounds.length, 1)})\n`,
 );
 console.log(
-  '| subscribers | raw CDP lines/s | delivered | dropped | unaccounted | errors | deliveries/s | intake lines/s | vs raw CDP | p50 ms | p95 ms | gateway CPU µs/delivery | gateway loop busy | subscribers CPU µs/delivery | heap before → after MB |',
+  '| gateway on | subscribers | raw CDP lines/s | delivered | dropped | unaccounted | errors | deliveries/s | intake lines/s | vs raw CDP | p50 ms | p95 ms | gateway CPU µs/delivery | gateway loop busy | subscribers CPU µs/delivery | heap before → after MB |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 const rows = [...rounds, ...fanOutRuns.map((run) => ({ reference, run }))];
 for (const { reference: raw, run } of rows) {
   console.log(
-    `| ${run.fanOut} | ${Math.round(raw)} | ${run.delivered} | ${run.dropped} | ${run.unaccounted} | ${run.errors} | ${Math.round(run.delivered / run.seconds)} | ${Math.round(run.intakeRate)} | ${(run.intakeRate / raw).toFixed(2)}x | ${run.latency.median.toFixed(0)} | ${run.latency.p95.toFixed(0)} | ${run.gatewayCpu.toFixed(1)} | ${(run.loopBusy * 100).toFixed(0)}% | ${run.cpuMicrosPerDelivery.toFixed(1)} | ${run.heapBefore.toFixed(1)} → ${run.heapAfter.toFixed(1)} |`,
+    `| ${run.target} | ${run.fanOut} | ${Math.round(raw)} | ${run.delivered} | ${run.dropped} | ${run.unaccounted} | ${run.errors} | ${Math.round(run.delivered / run.seconds)} | ${Math.round(run.intakeRate)} | ${(run.intakeRate / raw).toFixed(2)}x | ${run.latency.median.toFixed(0)} | ${run.latency.p95.toFixed(0)} | ${run.gatewayCpu.toFixed(1)} | ${(run.loopBusy * 100).toFixed(0)}% | ${run.cpuMicrosPerDelivery.toFixed(1)} | ${run.heapBefore.toFixed(1)} → ${run.heapAfter.toFixed(1)} |`,
   );
 }
 
@@ -224,11 +245,14 @@ const lossesOf = (runs: readonly GatewayRun[]) => {
   const share = (count: number) => `${((count / (delivered + dropped)) * 100).toFixed(0)}%`;
   return `delivered ${share(delivered)} of the lines; ${dropped} dropped (${share(dropped)}), ${unaccounted} unaccounted, ${errors} errors`;
 };
-if (rounds.length > 0) {
-  const ratios = rounds.map(({ reference: raw, run }) => run.intakeRate / raw);
+for (const target of TARGETS) {
+  const ofTarget = rounds.filter((round) => round.run.target === target);
+  if (ofTarget.length === 0) continue;
+  const ratios = ofTarget.map(({ reference: raw, run }) => run.intakeRate / raw);
   const ratio = median(ratios);
+  const judged = target === VERDICT_TARGET ? verdict(ratio >= INTAKE_TARGET_RATIO) : 'beside the verdict';
   console.log(
-    `\nIntake with 1 subscriber: median ${ratio.toFixed(2)}x raw CDP over ${rounds.length} rounds (${ratios.map((each) => `${each.toFixed(2)}x`).join(', ')}; target >= ${INTAKE_TARGET_RATIO}x): ${verdict(ratio >= INTAKE_TARGET_RATIO)}; ${lossesOf(rounds.map((round) => round.run))}`,
+    `\nIntake with 1 subscriber, gateway on the ${target === 'attach' ? 'attached plain Chromium' : 'launched stand-in app'}: median ${ratio.toFixed(2)}x raw CDP over ${ofTarget.length} rounds (${ratios.map((each) => `${each.toFixed(2)}x`).join(', ')}; target >= ${INTAKE_TARGET_RATIO}x): ${judged}; ${lossesOf(ofTarget.map((round) => round.run))}`,
   );
 }
 for (const run of fanOutRuns.filter((each) => each.fanOut === 50)) {
