@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'graphql';
 import { createClient } from 'graphql-ws';
@@ -42,18 +44,20 @@ function hasPendingSigusr1(pid: number): boolean {
 }
 
 /** Starts `stagegraph serve` as a separate process, as a user would. */
-async function serve(): Promise<{ url: string; child: ChildProcess }> {
-  const gateway = await serveInChild();
+async function serve(environment: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: ChildProcess }> {
+  const gateway = await serveInChild([], environment);
   server = gateway.child;
   return { url: gateway.url, child: gateway.child };
 }
 
 describe('server shutdown', () => {
-  it('on SIGTERM stops both sessions and exits, leaving no Chromium or stand-in process behind', async () => {
-    const { url, child } = await serve();
+  it('on SIGTERM stops both sessions and exits, leaving no Chromium or stand-in process behind, nor files', async () => {
+    // A temporary folder of its own, to see what the gateway leaves there.
+    const temporary = mkdtempSync(join(tmpdir(), 'stagegraph-shutdown-'));
+    const { url, child } = await serve({ TMPDIR: temporary });
     const launched = await Promise.all([
       http(url, LaunchDocument, { input: fixtureLaunch() }),
-      http(url, LaunchDocument, { input: fixtureLaunch() }),
+      http(url, LaunchDocument, { input: { ...fixtureLaunch(), instrumentNative: true } }),
     ]);
     const pids = launched.map((response) => response.data!.launch!.pid!);
     const sessions = await http(url, SessionsDocument);
@@ -64,6 +68,9 @@ describe('server shutdown', () => {
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).toBe(0);
     await expectGroupsGone(pids, 2_000);
+    // The instrumented launch's preload folder went with its app, though the gateway exited right after.
+    expect(readdirSync(temporary).filter((name) => name.startsWith('stagegraph-'))).toEqual([]);
+    rmSync(temporary, { recursive: true, force: true });
   });
 
   it('on SIGTERM while an inject hangs on a stopped process: exits within its bound, owning nothing', async () => {

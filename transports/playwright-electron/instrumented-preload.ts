@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentInstallerSource } from '../main-agent/agent-source.js';
@@ -8,7 +9,11 @@ const PRELOAD_FILE = 'stagegraph-hooks.cjs';
 export interface InstrumentedPreload {
   /** Arguments that go before the app's entry: Electron's `-r <module>`, preloaded before the app loads. */
   readonly args: readonly string[];
-  remove(): Promise<void>;
+  /**
+   * Synchronous: it runs when the app exits, and a gateway that stops right after (SIGINT ends the process
+   * once its sessions have stopped) must not leave the folder behind, as an asynchronous removal did.
+   */
+  remove(): void;
 }
 
 /**
@@ -22,7 +27,7 @@ export async function writeInstrumentedPreload(): Promise<InstrumentedPreload> {
   const folder = await mkdtemp(join(tmpdir(), 'stagegraph-instrumented-'));
   const file = join(folder, PRELOAD_FILE);
   await writeFile(file, preloadSource());
-  return { args: ['-r', file], remove: () => rm(folder, { recursive: true, force: true }) };
+  return { args: ['-r', file], remove: () => rmSync(folder, { recursive: true, force: true }) };
 }
 
 function preloadSource(): string {

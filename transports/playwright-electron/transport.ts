@@ -58,11 +58,11 @@ export function createPlaywrightElectronTransport(config: PlaywrightElectronConf
           cwd,
           timeout: options.timeoutMs,
         })
-        .catch(async (error: unknown) => {
-          await preload?.remove();
+        .catch((error: unknown) => {
+          preload?.remove();
           throw launchError(error, executable.path, options.timeoutMs);
         });
-      if (preload) electron.process().once('exit', () => void preload.remove());
+      if (preload) electron.process().once('exit', () => preload.remove());
       try {
         return await PlaywrightElectronSession.start(electron, executable.path);
       } catch (error) {
