@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../test/helpers/browser.js';
 import type { TargetQuery } from '../contract/window-driver.js';
 import { perform } from './actions.js';
+import { PageDriver } from './page-driver.js';
 import { isHandle, type Resolved, resolveTarget } from './target.js';
 
 const PAGE = new URL('../../fixtures/pages/controls.html', import.meta.url).href;
@@ -108,5 +109,48 @@ describe('actions', () => {
     await expect(act('drop', { type: 'fill', value: 'x' }, NEVER_ACTIONABLE_WAIT_MS)).rejects.toMatchObject({
       code: 'ELEMENT_NOT_EDITABLE',
     });
+  });
+});
+
+describe('a driver acting on a locator it does not count first', () => {
+  const driver = () => new PageDriver(page);
+  const click = { type: 'click' } as const;
+
+  it('acts on the one element, and on the nth of several', async () => {
+    await driver().act(
+      { spec: { kind: 'selector', selector: 'button.item' }, nth: 1 },
+      click,
+      ACTIONABLE_WAIT_MS,
+    );
+    expect(await status()).toBe('clicked Delete 1');
+  });
+
+  it('says AMBIGUOUS_TARGET, listing the candidates, when several match', async () => {
+    const failure = driver().act(
+      { spec: { kind: 'text', text: 'Delete', exact: true } },
+      click,
+      ACTIONABLE_WAIT_MS,
+    );
+    await expect(failure).rejects.toMatchObject({ code: 'AMBIGUOUS_TARGET', details: { count: 3 } });
+    expect(await status()).not.toContain('clicked');
+  });
+
+  it('says SELECTOR_NO_MATCH when nothing matches within the wait, and for an nth past the matches', async () => {
+    await expect(
+      driver().act({ spec: { kind: 'testId', testId: 'missing' } }, click, 300),
+    ).rejects.toMatchObject({
+      code: 'SELECTOR_NO_MATCH',
+      details: { target: { kind: 'testId', testId: 'missing' } },
+    });
+    await expect(
+      driver().act({ spec: { kind: 'selector', selector: 'button.item' }, nth: 5 }, click, 300),
+    ).rejects.toMatchObject({ code: 'SELECTOR_NO_MATCH' });
+  });
+
+  it('keeps an actionability failure as it is: a timed-out click on a disabled button', async () => {
+    // As the perform tests above: long enough for a loaded machine to see the button at least once.
+    await expect(
+      driver().act({ spec: { kind: 'testId', testId: 'disabled' } }, click, 5_000),
+    ).rejects.toMatchObject({ code: 'ELEMENT_DISABLED' });
   });
 });

@@ -43,6 +43,7 @@ import {
   directLocator,
   isHandle,
   type KeyResolver,
+  locatorFailure,
   NOW_MS,
   type Resolved,
   refAlone,
@@ -114,6 +115,17 @@ export class PageDriver implements WindowDriver {
           // An element in an iframe's document is acted on through a handle from its own frame.
           else if (failure !== 'elsewhere') throw error;
         }
+      }
+      // A locator acts on its element strictly and waits for it: counting it first (resolveTarget) would
+      // be one round trip more, and what a failure means is asked once it failed.
+      const direct = directLocator(this.page, target);
+      if (direct) {
+        await perform(this.page, direct, resolvedAction, timeoutMs, describeSpec(target.spec)).catch(
+          async (error: unknown) => {
+            throw await locatorFailure(this.page, direct, target, error);
+          },
+        );
+        return;
       }
       const element = await this.#resolve(target, timeoutMs);
       await perform(this.page, element, resolvedAction, timeoutMs, describeSpec(target.spec));

@@ -83,14 +83,39 @@ export async function resolveTarget(
       .catch(() => false);
     if (appeared) count = query.nth === undefined ? await locator.count() : 1;
   }
-  if (count === 0) {
-    throw new StagegraphError('SELECTOR_NO_MATCH', `No element matches ${describeSpec(spec)}.`, {
-      details: { target: spec },
-    });
-  }
+  if (count === 0) throw noMatch(spec);
   if (query.nth !== undefined) return locator.nth(query.nth);
   if (count > 1) throw await ambiguousTarget(page, locator, spec, count, describeSpec(spec));
   return locator;
+}
+
+function noMatch(spec: TargetSpec): StagegraphError {
+  return new StagegraphError('SELECTOR_NO_MATCH', `No element matches ${describeSpec(spec)}.`, {
+    details: { target: spec },
+  });
+}
+
+/**
+ * What an action's failure on a direct locator (see `directLocator`) says of its target, asked only once it
+ * failed: the action itself waited for one element, strictly. Timed out with nothing matching is
+ * SELECTOR_NO_MATCH; refused for matching several is AMBIGUOUS_TARGET listing them, as resolveTarget's
+ * count before an action would have said; anything else is the action's own failure.
+ */
+export async function locatorFailure(page: Page, locator: Locator, query: TargetQuery, error: unknown) {
+  const timedOut = error instanceof StagegraphError && error.code === 'ACTION_TIMEOUT';
+  const strict = causes(error).some((cause) => cause.message.includes('strict mode violation'));
+  if (!timedOut && !strict) return error;
+  const count = await locator.count().catch(() => null);
+  if (timedOut && count === 0) return noMatch(query.spec);
+  if (strict && count !== null && count > 1)
+    return ambiguousTarget(page, locator, query.spec, count, describeSpec(query.spec));
+  return error;
+}
+
+function causes(error: unknown): Error[] {
+  const found: Error[] = [];
+  for (let cause = error; cause instanceof Error; cause = cause.cause) found.push(cause);
+  return found;
 }
 
 async function scopeFor(
