@@ -1,4 +1,5 @@
 import { type Locator, type Page, selectors } from 'playwright-core';
+import { causeChain } from '../../errors/cause-chain.js';
 import { KEY_LOOKUP_EVENTS, type KeyLookupEvents } from './snapshot/key-lookup.js';
 
 /** The selector engine's name: `stagegraph_key=<documentId>:<key>` names the element of a walker key. */
@@ -68,7 +69,7 @@ export async function keyLocator(page: Page, documentId: string, key: number): P
  * failed for a reason of its own). The word may sit in the cause of the error the action was reported as.
  */
 export function keyFailure(error: unknown): 'gone' | 'elsewhere' | 'no-engine' | null {
-  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+  for (const cause of causeChain(error)) {
     if (cause.message.includes(GONE)) return 'gone';
     if (cause.message.includes(ELSEWHERE)) return 'elsewhere';
     if (cause.message.includes(`Unknown engine "${ENGINE}"`)) return 'no-engine';

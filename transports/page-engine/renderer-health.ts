@@ -1,4 +1,5 @@
 import { errors, type Page } from 'playwright-core';
+import { causeChain } from '../../errors/cause-chain.js';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { TransportError } from '../contract/transport-error.js';
 import { withDeadline } from '../protocol/deadline.js';
@@ -117,10 +118,7 @@ function isTimeout(error: unknown): boolean {
 }
 
 function isCrash(error: unknown): boolean {
-  for (let cause = error; cause instanceof Error; cause = cause.cause) {
-    if (CRASHED.test(cause.message)) return true;
-  }
-  return false;
+  return causeChain(error).some((cause) => CRASHED.test(cause.message));
 }
 
 function rendererCrashed(cause?: unknown): TransportError {

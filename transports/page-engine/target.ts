@@ -1,4 +1,5 @@
 import type { ElementHandle, Locator, Page } from 'playwright-core';
+import { causeChain } from '../../errors/cause-chain.js';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { describeSpec, type TargetQuery, type TargetSpec } from '../contract/window-driver.js';
 import { ambiguousTarget } from './ambiguity.js';
@@ -103,19 +104,13 @@ function noMatch(spec: TargetSpec): StagegraphError {
  */
 export async function locatorFailure(page: Page, locator: Locator, query: TargetQuery, error: unknown) {
   const timedOut = error instanceof StagegraphError && error.code === 'ACTION_TIMEOUT';
-  const strict = causes(error).some((cause) => cause.message.includes('strict mode violation'));
+  const strict = causeChain(error).some((cause) => cause.message.includes('strict mode violation'));
   if (!timedOut && !strict) return error;
   const count = await locator.count().catch(() => null);
   if (timedOut && count === 0) return noMatch(query.spec);
   if (strict && count !== null && count > 1)
     return ambiguousTarget(page, locator, query.spec, count, describeSpec(query.spec));
   return error;
-}
-
-function causes(error: unknown): Error[] {
-  const found: Error[] = [];
-  for (let cause = error; cause instanceof Error; cause = cause.cause) found.push(cause);
-  return found;
 }
 
 async function scopeFor(
