@@ -28,6 +28,7 @@ import {
 } from '../test/helpers/capture-app.js';
 import { collectGarbage } from './collect-garbage.js';
 import type { SubscribersMessage, SubscribersRequest } from './fanout-subscribers.js';
+import { median, sleep } from './snapshot-client.js';
 
 const LINES = Number(process.env.BENCH_LINES ?? 20_000);
 const FAN_OUTS = (process.env.BENCH_FAN_OUTS ?? '1,50').split(',').map(Number);
@@ -56,7 +57,6 @@ const reachableHeapMb = () => {
   return process.memoryUsage().heapUsed / 1024 / 1024;
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function until(done: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + RUN_TIMEOUT_MS;
   while (!done()) {
@@ -211,10 +211,6 @@ if (FAN_OUTS.includes(1)) {
 const fanOutRuns: GatewayRun[] = [];
 for (const fanOut of FAN_OUTS.filter((count) => count !== 1)) fanOutRuns.push(await gatewayRun(fanOut));
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 const reference = median(rounds.length > 0 ? rounds.map((round) => round.reference) : [await rawCdpRate()]);
 
 console.log(

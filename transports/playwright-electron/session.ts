@@ -18,6 +18,7 @@ import { documentParsed } from '../page-engine/page-events.js';
 import { describePage, WindowRegistry } from '../page-engine/window-registry.js';
 import { readLines } from '../process/output-lines.js';
 import { OwnedGroup } from '../process/process-group.js';
+import { withDeadline } from '../protocol/deadline.js';
 import { openMainChannel } from './main-channel.js';
 import { PlaywrightNativeSurface } from './native-surface.js';
 
@@ -185,9 +186,5 @@ export class PlaywrightElectronSession implements TransportSession {
 
 /** A main-process window query's answer, or null when it fails or does not answer in time. */
 function withinWindowQuery<T>(query: Promise<T>): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), WINDOW_QUERY_TIMEOUT_MS);
-  });
-  return Promise.race([query.catch(() => null), timeout]).finally(() => clearTimeout(timer));
+  return withDeadline(query, WINDOW_QUERY_TIMEOUT_MS, () => new Error('no answer in time')).catch(() => null);
 }
