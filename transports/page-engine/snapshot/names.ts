@@ -205,9 +205,8 @@ export function createNames(roles: Roles, visibility: Visibility, layout: Layout
     return { text, alternative };
   }
 
-  /** accname 2F.ii: the textual content of the element's ::before or ::after. */
+  /** accname 2F.ii: the textual content of the element's ::before or ::after (when a sheet may give it any). */
   function pseudoText(element: Element, pseudo: '::before' | '::after'): string {
-    if (!layout.mayHavePseudo(element)) return '';
     const style = layout.pseudoStyleOf(element, pseudo);
     const content = style.content;
     if (!content || content === 'none' || content === 'normal') return '';
@@ -232,7 +231,8 @@ export function createNames(roles: Roles, visibility: Visibility, layout: Layout
   }
 
   function contentText(element: Element, traversal: Traversal): string {
-    let text = pseudoText(element, '::before');
+    const pseudo = layout.mayHavePseudo(element);
+    let text = pseudo ? pseudoText(element, '::before') : '';
     if (element.shadowRoot || element.tagName === 'SLOT') {
       const children = childrenOf(element);
       for (let i = 0; i < children.length; i += 1) text = addPart(text, children[i] as Node, traversal);
@@ -240,7 +240,7 @@ export function createNames(roles: Roles, visibility: Visibility, layout: Layout
       for (let child = element.firstChild; child; child = child.nextSibling)
         text = addPart(text, child, traversal);
     }
-    return text + pseudoText(element, '::after');
+    return pseudo ? text + pseudoText(element, '::after') : text;
   }
 
   /**

@@ -186,3 +186,43 @@ describe('shadow DOM and iframes', () => {
     expect(after.nodes.map((node) => node.name)).toContain('frame clicked');
   });
 });
+
+describe('link URLs', () => {
+  const LINKS = ['#plain', '#', '#a-b_c.1~', '#with space', '#é', '#"quoted"', 'other.html#x', '?q=1#x', ''];
+  const linksHtml = LINKS.map((href, index) => `<a href='${href}'>link ${index}</a>`).join(' ');
+
+  /** Each link's URL in the snapshot against what the browser's own href getter says. */
+  async function urlsAgainstHref(): Promise<{ url: string | undefined; href: string }[]> {
+    const { nodes } = await snapshotDocument(page, {});
+    const hrefs = await page.$$eval('a', (anchors) =>
+      anchors.map((anchor) => (anchor as HTMLAnchorElement).href),
+    );
+    return LINKS.map((_, index) => ({
+      url: byName(nodes, `link ${index}`).url,
+      href: hrefs[index] as string,
+    }));
+  }
+
+  it('resolves fragment and other links as the href getter does, from a document URL with a fragment', async () => {
+    await page.goto(`${fixture('snapshot-accname.html')}#start`);
+    await page.evaluate((html) => {
+      document.body.innerHTML = html;
+    }, linksHtml);
+    const pairs = await urlsAgainstHref();
+    expect(pairs[0]?.href).toMatch(/snapshot-accname\.html#plain$/);
+    for (const { url, href } of pairs) expect(url).toBe(href);
+  });
+
+  it('resolves them against a <base> element', async () => {
+    await page.goto(fixture('snapshot-accname.html'));
+    await page.evaluate((html) => {
+      const base = document.createElement('base');
+      base.href = 'https://example.test/app/index.html#ignored';
+      document.head.append(base);
+      document.body.innerHTML = html;
+    }, linksHtml);
+    const pairs = await urlsAgainstHref();
+    expect(pairs[0]?.href).toBe('https://example.test/app/index.html#plain');
+    for (const { url, href } of pairs) expect(url).toBe(href);
+  });
+});

@@ -63,6 +63,8 @@ export function createWalker(
     readonly range: Range;
     readonly role: string | undefined;
     run: Run | null;
+    /** The document's base URL without its fragment, once a link needs it. */
+    fragmentBase?: string;
   }
 
   /** One node's tuple: [key, parent, role, name, flags, extras | 0, x, y, width, height]. */
@@ -100,13 +102,28 @@ export function createWalker(
     const description = names.descriptionOf(element, source);
     if (description) extras.d = description;
     // Where a link goes and how many options a select holds: a listing shows both in a few characters.
-    const href = role === 'link' ? (element as HTMLAnchorElement).href : undefined;
+    const href = role === 'link' ? linkUrl(element, walk) : undefined;
     if (typeof href === 'string' && href !== '') extras.u = href;
     if (element.tagName === 'SELECT') extras.o = (element as HTMLSelectElement).options.length;
     const tuple: unknown[] = [key, parent, role, name, flags, Object.keys(extras).length > 0 ? extras : 0];
     const box = hasBox && walk.bounds ? geometry.bboxOf(element.getBoundingClientRect(), frame) : null;
     if (box) tuple.push(box[0], box[1], box[2], box[3]);
     return { tuple, nameSource: source };
+  }
+
+  // The href getter parses and serializes a URL per link. A same-document fragment link, the most common
+  // kind in an app, resolves to the document's base URL with its fragment replaced, so that is read once a walk.
+  const PLAIN_FRAGMENT = /^#[\w.~-]*$/;
+
+  function linkUrl(element: Element, walk: Walk): unknown {
+    if (element.tagName === 'A' && element.ownerDocument === document) {
+      const attribute = element.getAttribute('href');
+      if (attribute !== null && PLAIN_FRAGMENT.test(attribute)) {
+        walk.fragmentBase ??= document.baseURI.replace(/#.*$/s, '');
+        return walk.fragmentBase + attribute;
+      }
+    }
+    return (element as HTMLAnchorElement).href;
   }
 
   function walkChildren(first: Node | null, scope: Scope, walk: Walk): void {
