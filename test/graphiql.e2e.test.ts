@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, newTestPage } from './helpers/browser.js';
 import { http, type RunningGateway, startGateway } from './helpers/gateway.js';
 
 let gateway: RunningGateway;
@@ -12,7 +12,7 @@ const offMachine: string[] = [];
 beforeAll(async () => {
   gateway = await startGateway();
   browser = await launchChromium();
-  page = await browser.newPage();
+  page = await newTestPage(browser);
   await page.route('**/*', (route) => {
     const url = new URL(route.request().url());
     if (url.hostname === '127.0.0.1' || url.protocol === 'data:' || url.protocol === 'blob:')
@@ -45,14 +45,14 @@ const response = () => page.locator('.graphiql-response').first();
 
 describe('GraphiQL', () => {
   it('renders from the server alone, with no request leaving the machine', async () => {
-    await page.locator('.graphiql-container').first().waitFor({ timeout: 20_000 });
+    await page.locator('.graphiql-container').first().waitFor();
     await expect.poll(() => page.locator('.graphiql-query-editor').textContent()).toContain('FirstLook');
     expect(offMachine).toEqual([]);
   });
 
   it('runs a query', async () => {
     await run('query Probe { transports { id } errorCodes { code } }');
-    await expect.poll(() => response().textContent(), { timeout: 15_000 }).toContain('playwright-electron');
+    await expect.poll(() => response().textContent()).toContain('playwright-electron');
     expect(await response().textContent()).toContain('SESSION_NOT_FOUND');
   });
 
@@ -62,7 +62,7 @@ describe('GraphiQL', () => {
     );
     await run('subscription Watch { sessionEvents(session: "s404") { type } }');
     await expect
-      .poll(() => response().textContent(), { timeout: 15_000 })
+      .poll(() => response().textContent())
       .toMatch(/SESSION_NOT_FOUND[\s\S]*s404|s404[\s\S]*SESSION_NOT_FOUND/);
     expect(new URL((await stream).url()).pathname).toBe('/graphql');
     expect(offMachine).toEqual([]);
@@ -109,9 +109,9 @@ describe('GraphiQL with --token', () => {
   let tokenPage: Page;
   beforeAll(async () => {
     guarded = await startGateway({ token: TOKEN });
-    tokenPage = await browser.newPage();
+    tokenPage = await newTestPage(browser);
     await tokenPage.goto(guarded.url, { waitUntil: 'load' });
-    await tokenPage.locator('.graphiql-container').first().waitFor({ timeout: 20_000 });
+    await tokenPage.locator('.graphiql-container').first().waitFor();
   });
   afterAll(() => guarded?.stop());
 

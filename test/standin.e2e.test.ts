@@ -36,10 +36,13 @@ describe('the Electron-API stand-in under Playwright', () => {
   it('opens the fixture window, logs, answers main-process evaluation and IPC', async () => {
     const electron = await launch();
     const page = await electron.firstWindow();
-    const started = page.waitForEvent('console', (message) => message.text() === 'fixture: started');
     // A new window starts on about:blank; the app's page is the navigation after it.
     await page.waitForURL(/index\.html$/, { waitUntil: 'domcontentloaded' });
     expect(await page.title()).toBe('Stagegraph Fixture');
+    // The page logs as it starts, which on a loaded machine can come before any listener here could be
+    // added: the log is asked for again by a reload that starts after the listener.
+    const started = page.waitForEvent('console', (message) => message.text() === 'fixture: started');
+    await page.reload();
     expect((await started).location().url).toMatch(/renderer\.js$/);
     expect(await electron.evaluate(({ app }) => [app.getName(), app.getVersion(), app.isReady()])).toEqual([
       'Stagegraph Fixture',

@@ -84,9 +84,11 @@ export class MainInspector {
   #turn: Promise<unknown> = Promise.resolve();
   /** Calls that take a turn, queued or sent, not yet answered. */
   #unanswered = 0;
+  readonly #turnPatienceMs: number;
 
-  private constructor(connection: CdpConnection) {
+  private constructor(connection: CdpConnection, turnPatienceMs: number) {
     this.#connection = connection;
+    this.#turnPatienceMs = turnPatienceMs;
   }
 
   /**
@@ -94,15 +96,16 @@ export class MainInspector {
    * leave when the process ends: Node, ending with an inspector session open, waits for it to disconnect,
    * so an app that quits with ours open would hang at exit for good. It tells a session that asked
    * (NodeRuntime.waitingForDisconnect); then the connection closes with PROCESS_EXITING.
+   * `turnPatienceMs` is how long a call waits for the one before it (TURN_PATIENCE_MS unless told).
    */
-  static async install(connection: CdpConnection): Promise<MainInstall> {
+  static async install(connection: CdpConnection, turnPatienceMs = TURN_PATIENCE_MS): Promise<MainInstall> {
     connection.on('NodeRuntime.waitingForDisconnect', () => void connection.leave(PROCESS_EXITING));
     const [found] = await Promise.all([
       evaluateIn<{ pid: number; electron: boolean }>(connection, INSTALL, true),
       // An inspector without the NodeRuntime domain still runs the calls; only the exit goes unseen.
       connection.send('NodeRuntime.notifyWhenWaitingForDisconnect', { enabled: true }).catch(() => undefined),
     ]);
-    return { main: new MainInspector(connection), pid: found.pid, electron: found.electron };
+    return { main: new MainInspector(connection, turnPatienceMs), pid: found.pid, electron: found.electron };
   }
 
   get closed(): boolean {
@@ -119,9 +122,10 @@ export class MainInspector {
     // Calls take turns: the inspector sends with Nagle's algorithm on, so an answer written while the one
     // before it is unacknowledged waits for our delayed ACK — 44 ms for two or four calls at once against
     // 0.45 ms for one. A call that waits in the main process takes no turn, and one that outlasts
-    // TURN_PATIENCE_MS holds the next no longer.
+    // its turn's patience (TURN_PATIENCE_MS) holds the next no longer.
     const call = () => evaluateIn<T>(this.#connection, expression);
-    const next = this.#unanswered === 0 ? call() : untilSettledOr(this.#turn, TURN_PATIENCE_MS).then(call);
+    const next =
+      this.#unanswered === 0 ? call() : untilSettledOr(this.#turn, this.#turnPatienceMs).then(call);
     this.#unanswered += 1;
     this.#turn = next
       .catch(() => undefined)
