@@ -67,7 +67,12 @@ async function subscriber(url: string) {
     }),
   );
   const tcp = (socket as unknown as { _socket: Socket })._socket;
-  return { socket, tally, pause: () => tcp.pause(), resume: () => tcp.resume() };
+  // Once seen stuck for 60 s at load 15 (not reproduced since): whether bytes still arrive, and whether they
+  // are read, tells the server's side from the client's.
+  const state = () =>
+    `client socket: ${tcp.bytesRead} bytes read, flowing ${tcp.readableFlowing}, ${tcp.readableLength} unread; ` +
+    `delivered ${tally.delivered}, dropped ${tally.dropped}`;
+  return { socket, tally, state, pause: () => tcp.pause(), resume: () => tcp.resume() };
 }
 
 describe('a subscriber that stops reading', () => {
@@ -93,7 +98,13 @@ describe('a subscriber that stops reading', () => {
 
     stalled.resume();
     // Draining its queue and the socket buffers takes what the machine gives it: wait while it moves.
-    await countReaches(() => stalled.tally.lastSeq, PUBLISHED, 'the stalled subscriber, reading again');
+    await countReaches(
+      () => stalled.tally.lastSeq,
+      PUBLISHED,
+      'the stalled subscriber, reading again',
+      undefined,
+      () => stalled.state(),
+    );
     expect(stalled.tally.delivered + stalled.tally.dropped).toBe(PUBLISHED);
     // What it still got is its queue plus what the kernel's socket buffers (bounded, a few MB) held.
     expect(stalled.tally.dropped).toBeGreaterThan(PUBLISHED / 2);

@@ -17,12 +17,15 @@ export async function whileMoving<T>(
   done: (value: T) => boolean,
   what: string,
   stallMs = STALL_MS,
+  explain?: () => string,
 ): Promise<T> {
   let last = await read();
   let movedAt = Date.now();
   while (!done(last)) {
     if (Date.now() - movedAt > stallMs)
-      throw new Error(`${what}: stuck at ${JSON.stringify(last)} for ${stallMs / 1000} s`);
+      throw new Error(
+        `${what}: stuck at ${JSON.stringify(last)} for ${stallMs / 1000} s${explain ? `; ${explain()}` : ''}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, READ_INTERVAL_MS));
     const now = await read();
     if (JSON.stringify(now) !== JSON.stringify(last)) movedAt = Date.now();
@@ -31,12 +34,16 @@ export async function whileMoving<T>(
   return last;
 }
 
-/** Waits until a count reaches `expected` while it keeps rising; one that overshoots fails at once. */
+/**
+ * Waits until a count reaches `expected` while it keeps rising; one that overshoots fails at once. A stall's
+ * error ends with what `explain` says about the state behind the count.
+ */
 export async function countReaches(
   read: () => number | undefined | Promise<number | undefined>,
   expected: number,
   what: string,
   stallMs = STALL_MS,
+  explain?: () => string,
 ): Promise<void> {
   const past = (count: number | undefined) => count !== undefined && count > expected;
   const last = await whileMoving(
@@ -44,6 +51,7 @@ export async function countReaches(
     (count) => count === expected || past(count),
     `${what} (of ${expected})`,
     stallMs,
+    explain,
   );
   if (past(last)) throw new Error(`${what}: ${last}, past the ${expected} expected`);
 }
