@@ -205,7 +205,7 @@ export function createNames(roles: Roles, visibility: Visibility, layout: Layout
     return { text, alternative };
   }
 
-  /** accname 2F.ii: the textual content of the element's ::before or ::after (when a sheet may give it any). */
+  /** accname 2F.ii: the textual content of the element's ::before or ::after; asked only where a sheet may give it any. */
   function pseudoText(element: Element, pseudo: '::before' | '::after'): string {
     const style = layout.pseudoStyleOf(element, pseudo);
     const content = style.content;
