@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, newTestPage } from './helpers/browser.js';
 import { type RunningGateway, startGateway } from './helpers/gateway.js';
 import { useLoopbackServer } from './helpers/loopback-server.js';
 
@@ -141,7 +141,7 @@ describe.each([
 
   it('launches nothing, reads nothing, and every request it sent was refused', async () => {
     const marker = join(folder, `pwned-${Object.keys(overrides).length}`);
-    const page = await browser.newPage();
+    const page = await newTestPage(browser);
     const statuses: string[] = [];
     page.on('response', (response) => {
       if (response.url().startsWith(new URL(gateway.url).origin)) statuses.push(`${response.status()}`);
