@@ -37,6 +37,12 @@ import { withoutGatewaySecrets } from './serve-flags.js';
 export const GRAPHQL_PATH = '/graphql';
 /** How long an idle HTTP keep-alive connection stays open. */
 const IDLE_CONNECTION_MS = 65_000;
+/**
+ * The idle time clients are told (`Keep-Alive: timeout=`). A client that honours it (fetch/undici closes
+ * a second before it) is done with an idle connection a minute before the server closes it, so its next
+ * request never meets a closing socket however late a loaded machine sends it.
+ */
+export const ADVERTISED_IDLE_SECONDS = 5;
 
 export interface GatewayDeps {
   readonly config: ServeConfig;
@@ -136,6 +142,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     log,
   });
   const server: Server = createServer((request, response) => {
+    response.setHeader('Keep-Alive', `timeout=${ADVERTISED_IDLE_SECONDS}`);
     const readsNoBody = isArtifactsPath(request.url);
     const refusal = guardRequest(
       { method: request.method ?? 'GET', headers: request.headers, readsNoBody },
@@ -150,9 +157,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     )
       void yoga?.(request, response);
   });
-  // Node closes an idle keep-alive connection after 5 s, and a client on a loaded machine can send its
-  // next request on it just as it closes (ECONNRESET, seen in the launch storm): idle connections are
-  // kept well past any client's own idle timeout instead.
+  // Node closes an idle keep-alive connection when it tells clients it will, and a client on a loaded
+  // machine can send its next request on it just as it closes (ECONNRESET, seen in the launch storm and,
+  // with 65 s told, in the flood): connections are kept a minute past the idle time clients are told.
   server.keepAliveTimeout = IDLE_CONNECTION_MS;
   server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
   const attachWs = (served: NonNullable<typeof yoga>) =>
