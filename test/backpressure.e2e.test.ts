@@ -1,25 +1,16 @@
 import type { Socket } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { SUBSCRIBER_QUEUE_CAPACITY } from '../domain/events/event-hub.js';
 import type { ConsoleEntry } from '../domain/sessions/console-log.js';
 import { type RunningGateway, startGateway } from './helpers/gateway.js';
 import { countReaches } from './helpers/progress.js';
+import { reachableHeap } from './helpers/reachable-heap.js';
 
 const PUBLISHED = 100_000;
 const BATCH = 500;
 /** 100,000 queued entries of ~300 bytes would hold ~40 MB; a bounded queue holds ~1,000 of them. */
 const HEAP_GROWTH_LIMIT_BYTES = 15 * 1024 * 1024;
-
-// heapUsed counts garbage not yet collected; measure only what is still reachable.
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-function reachableHeap(): number {
-  collectGarbage();
-  return process.memoryUsage().heapUsed;
-}
 
 let gateway: RunningGateway;
 beforeAll(async () => {

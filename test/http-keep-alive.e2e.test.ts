@@ -8,7 +8,8 @@ const BODY = JSON.stringify({ query: '{ __typename }' });
 
 /** One POST on `socket`, answered in full: its status line and headers, lower-cased. */
 async function post(socket: Socket, host: string): Promise<{ status: string; headers: Map<string, string> }> {
-  if (socket.readyState !== 'open') throw new Error(`the server closed the connection (${socket.readyState})`);
+  if (socket.readyState !== 'open')
+    throw new Error(`the server closed the connection (${socket.readyState})`);
   socket.write(
     `POST /graphql HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY}`,
   );

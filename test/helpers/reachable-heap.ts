@@ -10,3 +10,12 @@ export function reachableHeap(): number {
   collectGarbage();
   return process.memoryUsage().heapUsed;
 }
+
+/** The reachable heap plus the buffers outside it (a WebSocket send queue grows the latter). */
+export function reachableMemory(): number {
+  collectGarbage();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+}
+
+export const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
