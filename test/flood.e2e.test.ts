@@ -98,7 +98,7 @@ for (const target of CAPTURE_TARGETS) {
         };
 
         // Readings have ranged from 8 to 23 MB: past the bound, the failure says what the growth is made of.
-        const baseline = heapBaseline();
+        const baseline = await heapBaseline();
         onTestFinished(() => baseline.discard());
         const before = reachableMemory();
         stalled.pause();

@@ -38,11 +38,21 @@ function forEachObject(path: string, visit: (id: number, kind: string, bytes: nu
  * allocated since and are still reachable. Writing it takes a few seconds and a file the size of the heap
  * (removed by `discard`); reading it back happens only when a bound fails.
  */
-export function heapBaseline() {
+export async function heapBaseline() {
   const path = writeHeapSnapshot(join(tmpdir(), `heap-baseline-${process.pid}-${Date.now()}.heapsnapshot`));
+  // Writing a snapshot collects garbage first, so these count what is reachable, as the snapshot does.
+  const usageBefore = process.memoryUsage();
+  // Writing it stops this process for as long as a loaded machine makes it (over a minute at load 10). The
+  // timers it made overdue fire first, so that a keep-alive connection the server closes for idleness is
+  // closed before a test sends on it (which would meet a reset).
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await new Promise((resolve) => setImmediate(resolve));
   const explain = (): string => {
     // Taken before anything here allocates, so only what the test grew shows.
     const nowPath = writeHeapSnapshot(join(tmpdir(), `heap-now-${process.pid}-${Date.now()}.heapsnapshot`));
+    const usageNow = process.memoryUsage();
+    const grewBy = (part: 'heapUsed' | 'arrayBuffers' | 'external') =>
+      `${part} ${megabytes(usageNow[part] - usageBefore[part])} MB`;
     const before = new Set<number>();
     forEachObject(path, (id) => before.add(id));
     const grown = new Map<string, { count: number; bytes: number }>();
@@ -60,6 +70,7 @@ export function heapBaseline() {
     const total = [...grown.values()].reduce((sum, { bytes }) => sum + bytes, 0);
     const largest = [...grown].sort(([, a], [, b]) => b.bytes - a.bytes).slice(0, KINDS_SHOWN);
     return [
+      `Since the baseline: ${grewBy('heapUsed')}, ${grewBy('arrayBuffers')} (buffers outside the heap), ${grewBy('external')} (all memory V8 is told of outside the heap, buffers included).`,
       `${megabytes(total)} MB in objects allocated since the baseline and still reachable; the largest kinds:`,
       ...largest.map(([kind, { count, bytes }]) => `  ${megabytes(bytes)} MB in ${count} × ${kind}`),
     ].join('\n');
