@@ -97,7 +97,7 @@ for (const target of CAPTURE_TARGETS) {
           return session;
         };
 
-        // Readings have ranged from 8 to 23 MB: past the bound, the failure says what the growth is made of.
+        // Past the bound, the failure says what the growth is made of.
         const baseline = await heapBaseline();
         onTestFinished(() => baseline.discard());
         const before = reachableMemory();
