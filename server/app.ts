@@ -157,9 +157,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     )
       void yoga?.(request, response);
   });
-  // Node closes an idle keep-alive connection when it tells clients it will, and a client on a loaded
-  // machine can send its next request on it just as it closes (ECONNRESET, seen in the launch storm and,
-  // with 65 s told, in the flood): connections are kept a minute past the idle time clients are told.
+  // By default Node closes an idle keep-alive connection at the very idle time it tells clients, and a
+  // client on a loaded machine can send its next request on it just as it closes (ECONNRESET, seen in the
+  // launch storm): connections are kept a minute past the idle time clients are told.
   server.keepAliveTimeout = IDLE_CONNECTION_MS;
   server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
   const attachWs = (served: NonNullable<typeof yoga>) =>
