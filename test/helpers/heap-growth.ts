@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
-import { megabytes } from './reachable-heap.js';
+import { megabytes, reachableUsage } from './reachable-heap.js';
 
 /** The parts of V8's .heapsnapshot format read here: nodes as flat rows of `node_fields`. */
 interface HeapSnapshotFile {
@@ -40,8 +40,7 @@ function forEachObject(path: string, visit: (id: number, kind: string, bytes: nu
  */
 export async function heapBaseline() {
   const path = writeHeapSnapshot(join(tmpdir(), `heap-baseline-${process.pid}-${Date.now()}.heapsnapshot`));
-  // Writing a snapshot collects garbage first, so these count what is reachable, as the snapshot does.
-  const usageBefore = process.memoryUsage();
+  const usageBefore = reachableUsage();
   // Writing it stops this process for as long as a loaded machine makes it (over a minute at load 10). The
   // timers it made overdue fire first, so that a keep-alive connection the server closes for idleness is
   // closed before a test sends on it (which would meet a reset).
@@ -50,7 +49,7 @@ export async function heapBaseline() {
   const explain = (): string => {
     // Taken before anything here allocates, so only what the test grew shows.
     const nowPath = writeHeapSnapshot(join(tmpdir(), `heap-now-${process.pid}-${Date.now()}.heapsnapshot`));
-    const usageNow = process.memoryUsage();
+    const usageNow = reachableUsage();
     const grewBy = (part: 'heapUsed' | 'arrayBuffers' | 'external') =>
       `${part} ${megabytes(usageNow[part] - usageBefore[part])} MB`;
     const before = new Set<number>();

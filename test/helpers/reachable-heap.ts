@@ -5,22 +5,25 @@ import { runInNewContext } from 'node:vm';
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
-/** The heap this process still reaches, after a full garbage collection. */
-export function reachableHeap(): number {
+/**
+ * The process's memory usage counting only what is still reachable. A collection leaves dead buffers to a
+ * background sweep, and `arrayBuffers` counts them until it ends: the flood test at load 10 read 26.1 MB of
+ * buffers after one collection and 9.0 MB after a second, which first finishes the sweep of the one before.
+ */
+export function reachableUsage(): NodeJS.MemoryUsage {
   collectGarbage();
-  return process.memoryUsage().heapUsed;
+  collectGarbage();
+  return process.memoryUsage();
 }
 
-/**
- * The reachable heap plus the buffers outside it (a WebSocket send queue grows the latter). A collection
- * leaves dead buffers to a background sweep, and `arrayBuffers` counts them until it ends: the flood test at
- * load 10 read 26.1 MB of buffers after one collection and 9.0 MB after a second, which first finishes the
- * sweep of the one before.
- */
+/** The heap this process still reaches. */
+export function reachableHeap(): number {
+  return reachableUsage().heapUsed;
+}
+
+/** The reachable heap plus the buffers outside it (a WebSocket send queue grows the latter). */
 export function reachableMemory(): number {
-  collectGarbage();
-  collectGarbage();
-  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  const { heapUsed, arrayBuffers } = reachableUsage();
   return heapUsed + arrayBuffers;
 }
 
