@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron, type ElectronApplication } from 'playwright-core';
@@ -123,6 +123,19 @@ describe('the Electron-API stand-in under Playwright', () => {
     expect(profilesOf(killedPid)).toHaveLength(1);
     app = await launch();
     expect(profilesOf(killedPid)).toEqual([]);
+  });
+
+  it('removes a killed stand-in’s profile whose pid a running process has taken since', async () => {
+    // A test run wraps Linux's 32768 pids: this process stands for the one that took the pid, the start
+    // time 1 for the killed stand-in that had it before.
+    const stale = join(tmpdir(), `electron-standin-chromium-${process.pid}-1-pidreuse`);
+    mkdirSync(stale);
+    try {
+      await launch();
+      expect(existsSync(stale)).toBe(false);
+    } finally {
+      rmSync(stale, { recursive: true, force: true });
+    }
   });
 
   it('closes its Chromium when the app quits before it is ready', async () => {
