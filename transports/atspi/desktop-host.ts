@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { ExitInfo } from '../contract/transport.js';
-import { OwnedGroup } from '../process/process-group.js';
+import { OwnedGroup } from '../process/owned-group.js';
 
 /** Where the X server, the session bus and the accessibility bus of a desktop answer. */
 export interface DesktopAddress {

@@ -17,7 +17,7 @@ import { PageContextControls } from '../page-engine/page-context-controls.js';
 import { documentParsed } from '../page-engine/page-events.js';
 import { describePage, WindowRegistry } from '../page-engine/window-registry.js';
 import { readLines } from '../process/output-lines.js';
-import { OwnedGroup } from '../process/process-group.js';
+import { OwnedGroup } from '../process/owned-group.js';
 import { withDeadline } from '../protocol/deadline.js';
 import { openMainChannel } from './main-channel.js';
 import { PlaywrightNativeSurface } from './native-surface.js';

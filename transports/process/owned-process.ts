@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { EARLY_EVENT_LIMIT } from '../contract/event-relay.js';
 import type { ExitInfo } from '../contract/transport.js';
 import { readLines } from './output-lines.js';
-import { livingGroupMembers, OwnedGroup, signalGroup } from './process-group.js';
+import { OwnedGroup } from './owned-group.js';
+import { livingGroupMembers, signalGroup } from './process-group.js';
 
 /** Lines of stderr kept for a launch error (EXITED_EARLY, LAUNCH_FAILED, LAUNCH_TIMEOUT): the last words. */
 export const STDERR_TAIL_LINES = 20;

@@ -114,55 +114,9 @@ async function groupEnds(pgid: number, exited: Promise<ExitInfo>, ms: number): P
   return waitForGroupGone(pgid, Math.max(0, deadline - Date.now()));
 }
 
-/** SIGKILLs whatever is left of a group and waits for it to clear. */
-export async function reapGroup(pgid: number): Promise<void> {
-  if (livingGroupMembers(pgid).length === 0) return;
+/** SIGKILLs whatever is left of a group and waits for it to clear; false when something outlived that. */
+export async function reapGroup(pgid: number): Promise<boolean> {
+  if (livingGroupMembers(pgid).length === 0) return true;
   signalGroup(pgid, 'SIGKILL');
-  await waitForGroupGone(pgid, KILL_SETTLE_MS);
-}
-
-/**
- * A process group Stagegraph started and must reap, led by a child whose exit `exited` reports. When the
- * leader exits on its own, what it spawned is killed at once; once a stop is requested the stop's ladder
- * alone decides, so an app's helpers may finish their own shutdown within the grace. Both launch and
- * launchCommand sessions own their processes through this.
- */
-export class OwnedGroup {
-  readonly pgid: number;
-  readonly exited: Promise<ExitInfo>;
-  #stop: Promise<ExitInfo> | undefined;
-  #leaderGone = false;
-
-  constructor(pgid: number, exited: Promise<ExitInfo>) {
-    this.pgid = pgid;
-    this.exited = exited;
-    void exited.then(() => {
-      this.#leaderGone = true;
-      if (!this.#stop) void reapGroup(pgid);
-    });
-  }
-
-  /** Set from the moment stop() is called: whatever the app or its connections do next is the stop's doing. */
-  get stopRequested(): boolean {
-    return this.#stop !== undefined;
-  }
-
-  /** Runs the ladder once; later calls share it (a second stop neither restarts nor shortens the grace). */
-  stop(graceful: () => Promise<unknown>, graceMs: number): Promise<ExitInfo> {
-    if (this.#leaderGone && !this.#stop) return this.exited;
-    this.#stop ??= stopProcessGroup({ pgid: this.pgid, exited: this.exited, graceful, graceMs });
-    return this.#stop;
-  }
-
-  /** Ends the group now, unless a requested stop is already ending it: then its ladder is let finish. */
-  end(): Promise<ExitInfo> {
-    return this.#stop ?? this.kill();
-  }
-
-  async kill(): Promise<ExitInfo> {
-    if (!this.#leaderGone) signalGroup(this.pgid, 'SIGKILL');
-    const exit = await this.exited;
-    await reapGroup(this.pgid);
-    return exit;
-  }
+  return waitForGroupGone(pgid, KILL_SETTLE_MS);
 }
