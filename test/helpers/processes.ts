@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { livingGroupMembers } from '../../transports/process/process-group.js';
+import { livingGroupMembers, procStat } from '../../transports/process/process-group.js';
 
 export { livingGroupMembers };
 
@@ -66,15 +66,4 @@ function livePids(): number[] {
     .filter((entry) => /^\d+$/.test(entry))
     .map(Number)
     .filter(isAlive);
-}
-
-function procStat(pid: number): { state: string; ppid: number } | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may contain spaces and parentheses; fields resume after the last ')'.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', ppid: Number(fields[1]) };
-  } catch {
-    return undefined;
-  }
 }

@@ -26,7 +26,7 @@ export function livingGroupMembers(pgid: number): number[] {
   const members: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const stat = readProcStat(entry);
+    const stat = procStat(Number(entry));
     if (stat && stat.pgid === pgid && stat.state !== 'Z') members.push(Number(entry));
   }
   return members;
@@ -41,12 +41,13 @@ function signalGroupProbe(pgid: number): boolean {
   }
 }
 
-function readProcStat(pid: string): { state: string; pgid: number } | undefined {
+/** A process's state letter, parent and group from /proc (Linux); undefined once it has gone. */
+export function procStat(pid: number): { state: string; ppid: number; pgid: number } | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may contain spaces and parentheses; fields resume after the last ')'.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', pgid: Number(fields[2]) };
+    return { state: fields[0] ?? '', ppid: Number(fields[1]), pgid: Number(fields[2]) };
   } catch {
     return undefined;
   }
