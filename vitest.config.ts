@@ -16,7 +16,8 @@ export default defineConfig({
     exclude: ['node_modules/**', 'test/faults/**'],
     globalSetup: ['test/run-temp-folder.ts'],
     // End-to-end suites start Chromium and then mostly wait on it, so three files run at once on two cores:
-    // the main suite took 553 s with three workers and 741 s with two (quiet machine, same commit).
+    // the main suite took 553 s with three workers and 741 s with two (quiet machine, same commit), and at
+    // load 15–21 (twelve busy loops beside it) 693 s with three, all passing, where two took 865 s.
     fileParallelism: true,
     maxWorkers: 3,
     // Safety nets, not measures: a test waits for what it caused. Hooks launch apps, which at load 35 on
