@@ -8,8 +8,9 @@ import { reapGroup, signalGroup, stopProcessGroup } from './process-group.js';
  * launchCommand sessions own their processes through this.
  *
  * Once the leader has exited and the group has been seen empty, its pgid is free: Linux hands it out again
- * after the pid counter wraps (32768 by default, a few test runs' worth of processes). From then on the
- * group is never signalled, so a late kill of a long-dead session cannot reach another program's group.
+ * after the pid counter wraps (at 32768 on the CI machine, where one test run uses about as many pids).
+ * From then on the group is never signalled, so a late kill of a long-dead session cannot reach another
+ * program's group.
  */
 export class OwnedGroup {
   readonly pgid: number;
