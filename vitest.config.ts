@@ -15,9 +15,9 @@ export default defineConfig({
     // The fault suite loads the machine on purpose; it runs alone, as `npm run chaos` (vitest.chaos.config.ts).
     exclude: ['node_modules/**', 'test/faults/**'],
     globalSetup: ['test/run-temp-folder.ts'],
-    // End-to-end suites start Chromium and then mostly wait on it, so three files run at once on two cores:
-    // the main suite took 553 s with three workers and 741 s with two (quiet machine, same commit), and at
-    // load 15–21 (twelve busy loops beside it) 693 s with three, all passing, where two took 865 s.
+    // End-to-end suites start Chromium and then mostly wait on it, so three files run at once on two cores.
+    // The same 1,304 tests took 553 s with three workers and 741 s with two on a quiet machine, and 693 s
+    // with three at load 15–21 (twelve busy loops beside them), all passing, where two took 865 s at 13–19.
     fileParallelism: true,
     maxWorkers: 3,
     // Safety nets, not measures: a test waits for what it caused. Hooks launch apps, which at load 35 on
