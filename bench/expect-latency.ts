@@ -10,8 +10,7 @@
 // and the page's own Date.now() (the stamp). Latency = result received at this client − stamp (one clock).
 // Run: `npx tsx bench/expect-latency.ts`; BENCH_SIZES=100,5000 and BENCH_EXPECT_RUNS=n scale it.
 import type { Client } from 'graphql-ws';
-import type { ElectronApplication, Page } from 'playwright-core';
-import { startGateway, wsClient } from '../test/helpers/gateway.js';
+import type { Page } from 'playwright-core';
 import {
   CLICK,
   gql,
@@ -19,7 +18,6 @@ import {
   READ_TEXT,
   SNAPSHOT_LEAN,
   type SnapshotData,
-  STOP,
   sleep,
 } from './snapshot-client.js';
 import { type Summary, summarise } from './stats.js';
@@ -31,13 +29,8 @@ import {
   STATUS_NAME,
   STATUS_SELECTOR,
   statusText,
-  writeTableApp,
 } from './table-app.js';
-import {
-  launchTableAppDirectly,
-  launchTableAppThroughGateway,
-  statusShownInPage,
-} from './table-app-session.js';
+import { measureTableSizes, statusShownInPage } from './table-app-session.js';
 
 const ALL_SIZES = [100, 1_000, 5_000] as const;
 const SIZES = ALL_SIZES.filter((rows) =>
@@ -144,35 +137,9 @@ async function benchSize(rows: number, client: Client, s: string, page: Page): P
 }
 
 const started = performance.now();
-const results: SizeResult[] = [];
-const failures: string[] = [];
-const gateway = await startGateway();
-const client = wsClient(gateway.wsUrl);
-try {
-  for (const rows of SIZES) {
-    const app = await writeTableApp(rows);
-    let session: string | undefined;
-    let reference: ElectronApplication | undefined;
-    try {
-      console.error(`[${rows} rows] launching`);
-      session = await launchTableAppThroughGateway(client, app.main);
-      const launched = await launchTableAppDirectly(app.main);
-      reference = launched.app;
-      console.error(`[${rows} rows] measuring`);
-      results.push(await benchSize(rows, client, session, launched.page));
-    } catch (error) {
-      failures.push(`${rows.toLocaleString('en')} rows: not recorded — ${String(error).split('\n')[0]}`);
-      console.error(error);
-    } finally {
-      await reference?.close().catch(() => undefined);
-      if (session) await gql(client, STOP, { id: session }).catch(() => undefined);
-      await app.remove();
-    }
-  }
-} finally {
-  await client.dispose();
-  await gateway.stop();
-}
+const { results, failures } = await measureTableSizes(SIZES, (sides) =>
+  benchSize(sides.rows, sides.client, sides.session, sides.reference),
+);
 
 const cell = (summary: Summary) => `${summary.n} | ${summary.median.toFixed(1)} | ${summary.p95.toFixed(1)}`;
 const lines = [

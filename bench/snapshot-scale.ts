@@ -9,15 +9,14 @@
 import { parse } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Client } from 'graphql-ws';
-import type { ElectronApplication, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { GatewayContext } from '../schema/context.js';
 import { buildSchema } from '../schema/index.js';
-import { type RunningGateway, startGateway, wsClient } from '../test/helpers/gateway.js';
+import type { RunningGateway } from '../test/helpers/gateway.js';
 import { ENGINE_GLOBAL } from '../transports/page-engine/snapshot/install.js';
-import { gql, SNAPSHOT_LEAN, type SnapshotData, STOP } from './snapshot-client.js';
+import { gql, SNAPSHOT_LEAN, type SnapshotData } from './snapshot-client.js';
 import { type Summary, summarise } from './stats.js';
-import { writeTableApp } from './table-app.js';
-import { launchTableAppDirectly, launchTableAppThroughGateway } from './table-app-session.js';
+import { measureTableSizes } from './table-app-session.js';
 
 // Every read here is a full walk: the in-page model (snapshot-cache.ts) would answer a repeated read of an
 // unchanged page from what it kept, and that is the incremental bench's measure, not this one's.
@@ -175,35 +174,9 @@ function report(results: readonly SizeResult[]): string {
 }
 
 const benchStarted = performance.now();
-const results: SizeResult[] = [];
-const failures: string[] = [];
-const gateway = await startGateway();
-const client = wsClient(gateway.wsUrl);
-try {
-  for (const rows of SIZES) {
-    const app = await writeTableApp(rows);
-    let session: string | undefined;
-    let reference: ElectronApplication | undefined;
-    try {
-      console.error(`[${rows} rows] launching`);
-      session = await launchTableAppThroughGateway(client, app.main);
-      const launched = await launchTableAppDirectly(app.main);
-      reference = launched.app;
-      console.error(`[${rows} rows] reading`);
-      results.push(await benchSize(rows, gateway, client, session, launched.page));
-    } catch (error) {
-      failures.push(`${rows.toLocaleString('en')} rows: not recorded — ${String(error).split('\n')[0]}`);
-      console.error(error);
-    } finally {
-      await reference?.close().catch(() => undefined);
-      if (session) await gql(client, STOP, { id: session }).catch(() => undefined);
-      await app.remove();
-    }
-  }
-} finally {
-  await client.dispose();
-  await gateway.stop();
-}
+const { results, failures } = await measureTableSizes(SIZES, (sides) =>
+  benchSize(sides.rows, sides.gateway, sides.client, sides.session, sides.reference),
+);
 
 console.log(
   `### Full snapshot — node ${process.version}, ${new Date().toISOString()}, whole run ${((performance.now() - benchStarted) / 1_000).toFixed(0)} s\n`,

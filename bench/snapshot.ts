@@ -12,8 +12,8 @@
 // and profiles the full snapshot (in-page walk, transfer, reconciliation, GraphQL, wire).
 // Run: `npx tsx bench/snapshot.ts`; BENCH_SNAPSHOT_RUNS, BENCH_CLICK_RUNS, BENCH_EXPECT_RUNS scale the samples.
 import type { Client } from 'graphql-ws';
-import type { ElectronApplication, Page } from 'playwright-core';
-import { type RunningGateway, startGateway, wsClient } from '../test/helpers/gateway.js';
+import type { Page } from 'playwright-core';
+import type { RunningGateway } from '../test/helpers/gateway.js';
 import {
   CLICK,
   CLICK_WITH_DIFF,
@@ -30,7 +30,6 @@ import {
   SNAPSHOT_INTERACTIVE_OUTLINE,
   SNAPSHOT_LEAN,
   type SnapshotData,
-  STOP,
   sleep,
 } from './snapshot-client.js';
 import { profileSnapshot } from './snapshot-profile.js';
@@ -45,13 +44,8 @@ import {
   STAMP_SELECTOR,
   STATUS_NAME,
   statusText,
-  writeTableApp,
 } from './table-app.js';
-import {
-  launchTableAppDirectly,
-  launchTableAppThroughGateway,
-  statusShownInPage,
-} from './table-app-session.js';
+import { measureTableSizes, statusShownInPage } from './table-app-session.js';
 
 const ALL_SIZES = [100, 1_000, 5_000] as const;
 type Size = (typeof ALL_SIZES)[number];
@@ -256,35 +250,9 @@ async function benchSize(
 // --- Run ------------------------------------------------------------------------------------------------
 
 const benchStarted = performance.now();
-const results: SizeResult[] = [];
-/** A size that failed (say, the reference timing out on a swamped machine) is reported, not fatal. */
-const failures: string[] = [];
-const gateway = await startGateway();
-const client = wsClient(gateway.wsUrl);
-try {
-  for (const rows of SIZES) {
-    const app = await writeTableApp(rows);
-    let session: string | undefined;
-    let reference: ElectronApplication | undefined;
-    try {
-      console.error(`[${rows} rows] launching`);
-      session = await launchTableAppThroughGateway(client, app.main);
-      const launched = await launchTableAppDirectly(app.main);
-      reference = launched.app;
-      results.push(await benchSize(rows, gateway, client, session, launched.page));
-    } catch (error) {
-      failures.push(`${rows.toLocaleString('en')} rows: not recorded — ${String(error).split('\n')[0]}`);
-      console.error(error);
-    } finally {
-      await reference?.close().catch(() => undefined);
-      if (session) await gql(client, STOP, { id: session }).catch(() => undefined);
-      await app.remove();
-    }
-  }
-} finally {
-  await client.dispose();
-  await gateway.stop();
-}
+const { results, failures } = await measureTableSizes(SIZES, (sides) =>
+  benchSize(sides.rows, sides.gateway, sides.client, sides.session, sides.reference),
+);
 
 console.log(
   `## Snapshots and actions (issue #3) — node ${process.version}, ${new Date().toISOString()}\n\n` +

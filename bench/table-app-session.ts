@@ -1,10 +1,11 @@
 // Starting the table app (bench/table-app.ts) for a bench, through the gateway or directly with Playwright,
-// and the reference's event-driven wait for its status text.
+// one size after another, and the reference's event-driven wait for its status text.
 import type { Client } from 'graphql-ws';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { STAND_IN } from '../test/helpers/fixture-app.js';
-import { gql, LAUNCH, WAIT_FOR_PAGE } from './snapshot-client.js';
-import { STATUS_SELECTOR, statusText } from './table-app.js';
+import { type RunningGateway, startGateway, wsClient } from '../test/helpers/gateway.js';
+import { gql, LAUNCH, STOP, WAIT_FOR_PAGE } from './snapshot-client.js';
+import { STATUS_SELECTOR, statusText, writeTableApp } from './table-app.js';
 
 /** How many 30 s waits a launch gets for its page: a 5,000-row page on a loaded machine takes long. */
 const LAUNCH_TRIES = 10;
@@ -65,4 +66,54 @@ export function statusShownInPage(page: Page, n: number): Promise<number> {
       { selector: STATUS_SELECTOR, text: statusText(n) },
     )
     .then(() => Date.now());
+}
+
+/** One size's two sides: the app launched through the gateway (its session) and directly (the reference). */
+export interface TableSides<Size extends number> {
+  readonly rows: Size;
+  readonly gateway: RunningGateway;
+  readonly client: Client;
+  readonly session: string;
+  readonly reference: Page;
+}
+
+/**
+ * Runs `measure` on each size's two sides, on one gateway and graphql-ws client, closing both apps after
+ * each size. A size that fails (say, the reference timing out on a swamped machine) is reported in
+ * `failures`, not fatal.
+ */
+export async function measureTableSizes<Size extends number, Result>(
+  sizes: readonly Size[],
+  measure: (sides: TableSides<Size>) => Promise<Result>,
+): Promise<{ results: Result[]; failures: string[] }> {
+  const results: Result[] = [];
+  const failures: string[] = [];
+  const gateway = await startGateway();
+  const client = wsClient(gateway.wsUrl);
+  try {
+    for (const rows of sizes) {
+      const app = await writeTableApp(rows);
+      let session: string | undefined;
+      let reference: ElectronApplication | undefined;
+      try {
+        console.error(`[${rows} rows] launching`);
+        session = await launchTableAppThroughGateway(client, app.main);
+        const launched = await launchTableAppDirectly(app.main);
+        reference = launched.app;
+        console.error(`[${rows} rows] measuring`);
+        results.push(await measure({ rows, gateway, client, session, reference: launched.page }));
+      } catch (error) {
+        failures.push(`${rows.toLocaleString('en')} rows: not recorded — ${String(error).split('\n')[0]}`);
+        console.error(error);
+      } finally {
+        await reference?.close().catch(() => undefined);
+        if (session) await gql(client, STOP, { id: session }).catch(() => undefined);
+        await app.remove();
+      }
+    }
+  } finally {
+    await client.dispose();
+    await gateway.stop();
+  }
+  return { results, failures };
 }
