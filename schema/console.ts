@@ -5,6 +5,25 @@ import { builder } from './builder.js';
 import { SessionRef } from './session.js';
 import { sharesExecutionPerEvent } from './shared-execution.js';
 
+/** The filters the console read and the console subscription share: fresh refs for each field, as Pothos wants. */
+const entryFilterArgs = () =>
+  builder.args((t) => ({
+    types: t.stringList({
+      required: false,
+      description: 'Only entries of these types (log, warning, error, pageerror, ...); absent or empty: all.',
+    }),
+    windowId: t.id({ required: false, description: 'Only entries logged by the window with this id.' }),
+    textContains: t.string({
+      required: false,
+      description: 'Only entries whose text contains this (case-sensitive).',
+    }),
+    since: t.field({
+      type: 'DateTime',
+      required: false,
+      description: 'Only entries logged at or after this.',
+    }),
+  }));
+
 const ConsoleSourceEnum = builder.enumType('ConsoleSource', {
   values: {
     RENDERER: { description: "A window's page." },
@@ -60,21 +79,7 @@ builder.objectField(SessionRef, 'console', (t) =>
         description:
           'Only entries with a greater `seq`: pass the last seq you read to resume without gaps or repeats.',
       }),
-      types: t.arg.stringList({
-        required: false,
-        description:
-          'Only entries of these types (log, warning, error, pageerror, ...); absent or empty: all.',
-      }),
-      windowId: t.arg.id({ required: false, description: 'Only entries logged by this window.' }),
-      textContains: t.arg.string({
-        required: false,
-        description: 'Only entries whose text contains this (case-sensitive).',
-      }),
-      since: t.arg({
-        type: 'DateTime',
-        required: false,
-        description: 'Only entries logged at or after this.',
-      }),
+      ...entryFilterArgs(),
     },
     resolve: (session, args) => session.console.snapshot(args),
   }),
@@ -104,21 +109,7 @@ builder.subscriptionField('console', (t) =>
         required: false,
         description: 'Only this session (SESSION_NOT_FOUND when unknown); every session when absent.',
       }),
-      types: t.arg.stringList({
-        required: false,
-        description:
-          'Only entries of these types (log, warning, error, pageerror, ...); absent or empty: all.',
-      }),
-      windowId: t.arg.id({ required: false, description: 'Only entries logged by a window with this id.' }),
-      textContains: t.arg.string({
-        required: false,
-        description: 'Only entries whose text contains this (case-sensitive).',
-      }),
-      since: t.arg({
-        type: 'DateTime',
-        required: false,
-        description: 'Only entries logged at or after this.',
-      }),
+      ...entryFilterArgs(),
       replay: t.arg.boolean({ required: false, description: 'Start with the buffered entries.' }),
     },
     ...sharesExecutionPerEvent,
