@@ -147,18 +147,12 @@ export class SessionRegistry {
   async launchCommand(request: CommandRequest): Promise<Session> {
     this.#assertAccepting();
     const transport = this.#transportFor('ATTACH', isAttachTransport);
-    // The id comes first: the process's output is recorded in the session's folder from its first line.
-    const id = this.#reserveId();
-    const options = commandOptions(request, join(this.#files.artifactsDir, id));
-    const started = Date.now();
-    const transportSession = await transport.launchCommand(options);
-    return this.#adopt(
-      id,
+    return this.#startCommand(
       transport,
-      transportSession,
-      { main: null, executablePath: request.command },
-      Math.max(0, options.timeoutMs - (Date.now() - started)),
-      `launchCommand of ${request.command}`,
+      request.command,
+      (folder) => commandOptions(request, folder),
+      (options) => transport.launchCommand(options),
+      'launchCommand',
     );
   }
 
@@ -184,17 +178,12 @@ export class SessionRegistry {
   async launchDesktop(request: DesktopLaunchRequest): Promise<Session> {
     this.#assertAccepting();
     const transport = this.#transportFor('LAUNCH', isDesktopTransport);
-    const id = this.#reserveId();
-    const options = desktopLaunchOptions(request, join(this.#files.artifactsDir, id));
-    const started = Date.now();
-    const transportSession = await transport.launchDesktop(options);
-    return this.#adopt(
-      id,
+    return this.#startCommand(
       transport,
-      transportSession,
-      { main: null, executablePath: request.command },
-      Math.max(0, options.timeoutMs - (Date.now() - started)),
-      `launchDesktop of ${request.command}`,
+      request.command,
+      (folder) => desktopLaunchOptions(request, folder),
+      (options) => transport.launchDesktop(options),
+      'launchDesktop',
     );
   }
 
@@ -322,6 +311,31 @@ export class SessionRegistry {
   }
 
   /** Records a transport's new session, on the renderer it picked, once it is running. */
+  /**
+   * Starts a command and adopts it with what is left of its timeout. The id comes first: the process's
+   * output is recorded in the session's folder from its first line.
+   */
+  async #startCommand<Options extends { readonly timeoutMs: number }>(
+    transport: Transport,
+    command: string,
+    optionsFor: (folder: string) => Options,
+    start: (options: Options) => Promise<TransportSession>,
+    operation: string,
+  ): Promise<Session> {
+    const id = this.#reserveId();
+    const options = optionsFor(join(this.#files.artifactsDir, id));
+    const started = Date.now();
+    const transportSession = await start(options);
+    return this.#adopt(
+      id,
+      transport,
+      transportSession,
+      { main: null, executablePath: command },
+      Math.max(0, options.timeoutMs - (Date.now() - started)),
+      `${operation} of ${command}`,
+    );
+  }
+
   async #adopt(
     id: string,
     transport: Transport,
