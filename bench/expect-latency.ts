@@ -31,11 +31,8 @@ import {
   statusText,
 } from './table-app.js';
 import { measureTableSizes, statusShownInPage } from './table-app-session.js';
+import { SIZES } from './table-sizes.js';
 
-const ALL_SIZES = [100, 1_000, 5_000] as const;
-const SIZES = ALL_SIZES.filter((rows) =>
-  process.env.BENCH_SIZES ? process.env.BENCH_SIZES.split(',').map(Number).includes(rows) : true,
-);
 const RUNS = Number(process.env.BENCH_EXPECT_RUNS ?? 15);
 /** How long a wait is given to arm before the click that, 50 ms later, satisfies it. */
 const ARM_MS = 150;

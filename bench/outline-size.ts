@@ -16,11 +16,8 @@ import { startGateway } from '../test/helpers/gateway.js';
 import { gatewayClient, type Loose } from '../test/helpers/gateway-client.js';
 import { plainChromiumTransport } from '../test/helpers/plain-chromium.js';
 import { tablePageHtml } from './table-page.js';
+import { SIZES } from './table-sizes.js';
 
-const ALL_SIZES = [100, 1_000, 5_000];
-const SIZES = ALL_SIZES.filter((rows) =>
-  process.env.BENCH_SIZES ? process.env.BENCH_SIZES.split(',').map(Number).includes(rows) : true,
-);
 /** Goals of issue 14, as fractions of Playwright's AI snapshot of the same page. */
 const GOALS = { full: 0.5, interactive: 0.2 };
 /**

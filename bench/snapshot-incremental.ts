@@ -22,11 +22,8 @@ import {
 import { type Summary, summarise } from './stats.js';
 import { writeTableApp } from './table-app.js';
 import { launchTableAppThroughGateway } from './table-app-session.js';
+import { SIZES } from './table-sizes.js';
 
-const ALL_SIZES = [100, 1_000, 5_000] as const;
-const SIZES = ALL_SIZES.filter((rows) =>
-  process.env.BENCH_SIZES ? process.env.BENCH_SIZES.split(',').map(Number).includes(rows) : true,
-);
 const RUNS = Number(process.env.BENCH_INCREMENTAL_RUNS ?? 30);
 const REFERENCE_RUNS = Math.max(3, Math.round(RUNS / 3));
 /** Full `{ ref role name }` reads per block: seconds each at 5,000 rows. */

@@ -17,25 +17,15 @@ import { ENGINE_GLOBAL } from '../transports/page-engine/snapshot/install.js';
 import { gql, SNAPSHOT_LEAN, type SnapshotData } from './snapshot-client.js';
 import { type Summary, summarise } from './stats.js';
 import { measureTableSizes } from './table-app-session.js';
+import { runsPerSize, SIZES, type TableSize } from './table-sizes.js';
 
 // Every read here is a full walk: the in-page model (snapshot-cache.ts) would answer a repeated read of an
 // unchanged page from what it kept, and that is the incremental bench's measure, not this one's.
 process.env.STAGEGRAPH_INCREMENTAL_SNAPSHOT = '0';
 
-const ALL_SIZES = [100, 1_000, 5_000] as const;
-type Size = (typeof ALL_SIZES)[number];
-const SIZES = ALL_SIZES.filter((rows) =>
-  process.env.BENCH_SIZES ? process.env.BENCH_SIZES.split(',').map(Number).includes(rows) : true,
-);
-function runs(variable: string, defaults: Record<Size, number>): Record<Size, number> {
-  const override = process.env[variable];
-  if (override === undefined) return defaults;
-  const n = Number(override);
-  return { 100: n, 1000: n, 5000: n };
-}
-const GATEWAY_RUNS = runs('BENCH_SCALE_RUNS', { 100: 21, 1000: 11, 5000: 9 });
+const GATEWAY_RUNS = runsPerSize('BENCH_SCALE_RUNS', { 100: 21, 1000: 11, 5000: 9 });
 /** The 5,000-row aria snapshot takes seconds a run: fewer of those. */
-const ARIA_RUNS = runs('BENCH_SCALE_ARIA_RUNS', { 100: 9, 1000: 5, 5000: 3 });
+const ARIA_RUNS = runsPerSize('BENCH_SCALE_ARIA_RUNS', { 100: 9, 1000: 5, 5000: 3 });
 /** The first read of a document installs the walker and hands out every ref: not timed. */
 const WARMUP = 2;
 /** Issue 18's targets for the 5,000-row page. */
@@ -43,7 +33,7 @@ const TARGET_MS = 400;
 const TARGET_RATIO = 0.1;
 
 interface SizeResult {
-  readonly rows: Size;
+  readonly rows: TableSize;
   readonly nodes: number;
   readonly chars: number;
   readonly gateway: Summary;
@@ -112,7 +102,7 @@ async function parts(gateway: RunningGateway, s: string, n: number): Promise<str
   );
 }
 
-async function benchSize(rows: Size, gateway: RunningGateway, client: Client, s: string, page: Page) {
+async function benchSize(rows: TableSize, gateway: RunningGateway, client: Client, s: string, page: Page) {
   const gatewayMs: number[] = [];
   const ariaMs: number[] = [];
   let nodes = 0;

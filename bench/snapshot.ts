@@ -46,26 +46,14 @@ import {
   statusText,
 } from './table-app.js';
 import { measureTableSizes, statusShownInPage } from './table-app-session.js';
+import { runsPerSize, SIZES, type TableSize } from './table-sizes.js';
 
-const ALL_SIZES = [100, 1_000, 5_000] as const;
-type Size = (typeof ALL_SIZES)[number];
-/** BENCH_SIZES=100,1000 runs only those sizes. */
-const SIZES = ALL_SIZES.filter((rows) =>
-  process.env.BENCH_SIZES ? process.env.BENCH_SIZES.split(',').map(Number).includes(rows) : true,
-);
-
-function runs(variable: string, defaults: Record<Size, number>): Record<Size, number> {
-  const override = process.env[variable];
-  if (override === undefined) return defaults;
-  const n = Number(override);
-  return { 100: n, 1000: n, 5000: n };
-}
 /** Timed runs per size; the 5,000-row aria snapshot takes seconds, so the largest page gets fewer. */
-const SNAPSHOT_RUNS = runs('BENCH_SNAPSHOT_RUNS', { 100: 15, 1000: 7, 5000: 4 });
-const PROFILE_RUNS = runs('BENCH_PROFILE_RUNS', { 100: 5, 1000: 3, 5000: 2 });
-const CLICK_RUNS = runs('BENCH_CLICK_RUNS', { 100: 40, 1000: 30, 5000: 20 });
-const EXPECT_RUNS = runs('BENCH_EXPECT_RUNS', { 100: 20, 1000: 15, 5000: 10 });
-const DIFF_RUNS = runs('BENCH_DIFF_RUNS', { 100: 3, 1000: 3, 5000: 2 });
+const SNAPSHOT_RUNS = runsPerSize('BENCH_SNAPSHOT_RUNS', { 100: 15, 1000: 7, 5000: 4 });
+const PROFILE_RUNS = runsPerSize('BENCH_PROFILE_RUNS', { 100: 5, 1000: 3, 5000: 2 });
+const CLICK_RUNS = runsPerSize('BENCH_CLICK_RUNS', { 100: 40, 1000: 30, 5000: 20 });
+const EXPECT_RUNS = runsPerSize('BENCH_EXPECT_RUNS', { 100: 20, 1000: 15, 5000: 10 });
+const DIFF_RUNS = runsPerSize('BENCH_DIFF_RUNS', { 100: 3, 1000: 3, 5000: 2 });
 /** Untimed runs first: the first snapshot of a document installs the walker and hands out every ref. */
 const WARMUP = 1;
 const CLICK_WARMUP = 5;
@@ -83,7 +71,7 @@ function counts(diff: DiffData): string {
 }
 
 async function benchSize(
-  rows: Size,
+  rows: TableSize,
   gateway: RunningGateway,
   client: Client,
   s: string,
