@@ -16,13 +16,12 @@ import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_proces
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
-import { startGateway, wsClient, wsRequest } from '../test/helpers/gateway.js';
+import { startGateway, wsClient } from '../test/helpers/gateway.js';
 import { type AccessibleRef, AtspiBus } from '../transports/atspi/atspi-bus.js';
 import { openDesktop } from '../transports/atspi/desktop-host.js';
-import { HEADER, row, type Summary, summarise } from './stats.js';
+import { gqlData } from './snapshot-client.js';
+import { HEADER, row, type Summary, summarise, timedOnce } from './stats.js';
 
 const SNAPSHOT_RUNS = Number(process.env.BENCH_ATSPI_SNAPSHOT_RUNS ?? 9);
 const CLICK_RUNS = Number(process.env.BENCH_ATSPI_CLICK_RUNS ?? 30);
@@ -47,22 +46,6 @@ const FULL_FIELDS = 'ref role name value states bbox { x y width height }';
 type Loose = any;
 
 const run = promisify(execFile);
-
-async function send(client: Client, query: string, variables: Record<string, unknown> = {}): Promise<Loose> {
-  const result = await wsRequest(
-    client,
-    parse(query) as TypedDocumentNode<Loose, Record<string, unknown>>,
-    variables,
-  );
-  if (result.errors) throw new Error(JSON.stringify(result.errors));
-  return result.data;
-}
-
-async function timed(action: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await action();
-  return performance.now() - started;
-}
 
 /** The fixture app, and a way to wait for the next time it prints a line. */
 interface Fixture {
@@ -171,7 +154,7 @@ try {
   const gw = client;
   const attach = async () =>
     (
-      await send(
+      await gqlData<Loose>(
         gw,
         'mutation ($pid: Int!) { attachDesktop(input: { pid: $pid, timeoutMs: 60000 }) { id windows { id title } } }',
         { pid },
@@ -184,7 +167,7 @@ try {
   };
   const snapshotOf = (session: string, window: string, fields: string) => async () =>
     (
-      await send(
+      await gqlData<Loose>(
         gw,
         `{ session(id: "${session}") { window(id: "${window}") { snapshot { totalNodes nodes { ${fields} } } } } }`,
       )
@@ -195,8 +178,8 @@ try {
   const coldSamples: number[] = [];
   for (let i = 0; i < COLD_RUNS; i += 1) {
     const cold = await attach();
-    coldSamples.push(await timed(snapshotOf(cold.id, windowOf(cold.windows, MAIN_WINDOW), FULL_FIELDS)));
-    await send(gw, `mutation { detach(id: "${cold.id}") { status } }`);
+    coldSamples.push(await timedOnce(snapshotOf(cold.id, windowOf(cold.windows, MAIN_WINDOW), FULL_FIELDS)));
+    await gqlData<Loose>(gw, `mutation { detach(id: "${cold.id}") { status } }`);
   }
 
   const attached = await attach();
@@ -211,8 +194,8 @@ try {
   const walkSamples: number[] = [];
   let walkNodes = 0;
   for (let i = 0; i < WARMUP + SNAPSHOT_RUNS; i += 1) {
-    const leanMs = await timed(lean);
-    const fullMs = await timed(full);
+    const leanMs = await timedOnce(lean);
+    const fullMs = await timedOnce(full);
     const walk = await pyatspiWalk(host.env);
     walkNodes = walk.nodes;
     if (i < WARMUP) continue;
@@ -223,7 +206,7 @@ try {
 
   const refresh = await refreshButton(bus, pid);
   const refreshRef = (
-    await send(
+    await gqlData<Loose>(
       gw,
       `{ session(id: "${session}") { window(id: "${panel}") { find(role: "button", name: "Refresh") { ref } } } }`,
     )
@@ -232,7 +215,7 @@ try {
   const actionSamples: number[] = [];
   const clickers = {
     gateway: async () => {
-      const { click } = await send(
+      const { click } = await gqlData<Loose>(
         gw,
         `mutation { click(session: "${session}", window: "${panel}", target: { ref: "${refreshRef}" }) { elapsedMs } }`,
       );

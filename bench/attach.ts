@@ -1,15 +1,8 @@
-// The same click and the same snapshot through three transports of one gateway, over graphql-ws: the
-// Playwright launch transport (the reference), CDP attach to the fixture app started with a debugging port,
-// and inject into the fixture app started without one (its upgrade relays CDP through webContents.debugger
-// and the main process's inspector). Also the time to attach and to inject, each followed by a detach.
-// All three apps run on the stand-in; the operations alternate so they share the machine's noise.
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { parse } from 'graphql';
-import type { Client } from 'graphql-ws';
 import { startFixtureOutside } from '../test/helpers/debuggable.js';
 import { FIXTURE_APP_MAIN, STAND_IN } from '../test/helpers/fixture-app.js';
-import { startGateway, wsClient, wsRequest } from '../test/helpers/gateway.js';
-import { HEADER, row, type Summary, summarise } from './stats.js';
+import { startGateway, wsClient } from '../test/helpers/gateway.js';
+import { gqlData } from './snapshot-client.js';
+import { HEADER, row, type Summary, summarise, timedOnce } from './stats.js';
 
 const N = Number(process.env.BENCH_ATTACH_N ?? 40);
 const WARMUP = 5;
@@ -18,29 +11,13 @@ const CONNECT_RUNS = Number(process.env.BENCH_ATTACH_RUNS ?? 5);
 // biome-ignore lint/suspicious/noExplicitAny: benchmark responses are read loosely
 type Loose = any;
 
-async function send(client: Client, query: string, variables: Record<string, unknown> = {}): Promise<Loose> {
-  const result = await wsRequest(
-    client,
-    parse(query) as TypedDocumentNode<Loose, Record<string, unknown>>,
-    variables,
-  );
-  if (result.errors) throw new Error(JSON.stringify(result.errors));
-  return result.data;
-}
-
-async function timed(run: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await run();
-  return performance.now() - started;
-}
-
 const gateway = await startGateway({ allowEval: 'none' });
 const client = wsClient(gateway.wsUrl);
 const withPort = await startFixtureOutside({ port: true });
 const withoutPort = await startFixtureOutside({ port: false });
 try {
   const launched = (
-    await send(client, 'mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
+    await gqlData<Loose>(client, 'mutation ($input: LaunchInput!) { launch(input: $input) { id } }', {
       input: { main: FIXTURE_APP_MAIN, executablePath: STAND_IN },
     })
   ).launch.id as string;
@@ -51,13 +28,13 @@ try {
   let attached = '';
   let injected = '';
   for (let i = 0; i < CONNECT_RUNS; i += 1) {
-    if (attached) await send(client, `mutation { detach(id: "${attached}") { status } }`);
-    if (injected) await send(client, `mutation { detach(id: "${injected}") { status } }`);
+    if (attached) await gqlData<Loose>(client, `mutation { detach(id: "${attached}") { status } }`);
+    if (injected) await gqlData<Loose>(client, `mutation { detach(id: "${injected}") { status } }`);
     let session = '';
     attachTimes.push(
-      await timed(async () => {
+      await timedOnce(async () => {
         session = (
-          await send(
+          await gqlData<Loose>(
             client,
             `mutation { attach(input: { port: ${withPort.port}, titleContains: "Stagegraph" }) { id } }`,
           )
@@ -66,9 +43,9 @@ try {
     );
     attached = session;
     injectTimes.push(
-      await timed(async () => {
+      await timedOnce(async () => {
         session = (
-          await send(
+          await gqlData<Loose>(
             client,
             `mutation { inject(input: { pid: ${withoutPort.pid} }) { id capabilities { SNAPSHOT } } }`,
           )
@@ -80,13 +57,13 @@ try {
 
   const sessions = { launch: launched, attach: attached, inject: injected };
   for (const id of Object.values(sessions)) {
-    await send(
+    await gqlData<Loose>(
       client,
       `mutation { click(session: "${id}", target: { testId: "stop-ticking" }) { elapsedMs } }`,
     );
   }
   const windowOf = async (id: string) =>
-    (await send(client, `{ session(id: "${id}") { windows { id title } } }`)).session.windows.find(
+    (await gqlData<Loose>(client, `{ session(id: "${id}") { windows { id title } } }`)).session.windows.find(
       (window: Loose) => window.title === 'Stagegraph Fixture',
     ).id as string;
   const windows = {
@@ -96,12 +73,12 @@ try {
   };
   type Kind = keyof typeof sessions;
   const click = (kind: Kind) =>
-    send(
+    gqlData<Loose>(
       client,
       `mutation { click(session: "${sessions[kind]}", window: "${windows[kind]}", target: { testId: "log" }) { elapsedMs } }`,
     );
   const snapshot = (kind: Kind) =>
-    send(
+    gqlData<Loose>(
       client,
       `{ session(id: "${sessions[kind]}") { window(id: "${windows[kind]}") { snapshot(interactiveOnly: true) { nodes { ref role name } } } } }`,
     );
@@ -114,8 +91,8 @@ try {
   }
   for (let i = 0; i < WARMUP + N; i += 1) {
     for (const kind of kinds) {
-      const clickMs = await timed(() => click(kind));
-      const snapshotMs = await timed(() => snapshot(kind));
+      const clickMs = await timedOnce(() => click(kind));
+      const snapshotMs = await timedOnce(() => snapshot(kind));
       if (i < WARMUP) continue;
       samples.click.get(kind)?.push(clickMs);
       samples.snapshot.get(kind)?.push(snapshotMs);
@@ -158,7 +135,8 @@ try {
   console.log(
     row('inject (SIGUSR1, inspector, debugger upgrade)', summarise(injectTimes), summarise(attachTimes)),
   );
-  for (const id of [attached, injected]) await send(client, `mutation { detach(id: "${id}") { status } }`);
+  for (const id of [attached, injected])
+    await gqlData<Loose>(client, `mutation { detach(id: "${id}") { status } }`);
 } finally {
   await client.dispose();
   await gateway.stop();

@@ -87,5 +87,14 @@ export function gql<T>(
   });
 }
 
+/** The data of one operation over graphql-ws; rejects on any GraphQL error. */
+export async function gqlData<T>(
+  client: Client,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<T> {
+  return (await gql<T>(client, query, variables)).data;
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const median = (samples: readonly number[]) => summarise(samples).median;

@@ -30,6 +30,13 @@ export function summarise(samples: readonly number[]): Summary {
   };
 }
 
+/** How long one run of `run` takes. */
+export async function timedOnce(run: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+}
+
 /** Times `run` `n` times in sequence after `warmup` untimed runs. */
 export async function time(
   n: number,
