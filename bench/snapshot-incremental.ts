@@ -8,7 +8,6 @@
 // Run: `npx tsx bench/snapshot-incremental.ts`; BENCH_SIZES=100,1000 limits sizes; BENCH_INCREMENTAL_RUNS
 // overrides the timed runs per measure with the model on (the reference takes a third as many).
 import type { Client } from 'graphql-ws';
-import { startGateway, wsClient } from '../test/helpers/gateway.js';
 import { INCREMENTAL_SWITCH } from '../transports/page-engine/snapshot/snapshot-cache.js';
 import {
   type DiffData,
@@ -17,11 +16,9 @@ import {
   SINCE_LAST,
   SNAPSHOT_LEAN,
   type SnapshotData,
-  STOP,
 } from './snapshot-client.js';
 import { type Summary, summarise } from './stats.js';
-import { writeTableApp } from './table-app.js';
-import { launchTableAppThroughGateway } from './table-app-session.js';
+import { measureTableSizesThroughGateway } from './table-app-session.js';
 import { SIZES } from './table-sizes.js';
 
 const RUNS = Number(process.env.BENCH_INCREMENTAL_RUNS ?? 30);
@@ -92,42 +89,24 @@ const fmt = (ms: number) => ms.toFixed(1);
 const verdict = (median: number, target: number) => (median <= target ? '**PASS**' : '**MISS**');
 
 const started = performance.now();
-const lines: string[] = [];
-const gateway = await startGateway();
-const client = wsClient(gateway.wsUrl);
-try {
-  for (const rows of SIZES) {
-    const app = await writeTableApp(rows);
-    let s: string | undefined;
-    try {
-      console.error(`[${rows} rows] launching`);
-      s = await launchTableAppThroughGateway(client, app.main);
-      console.error(`[${rows} rows] model on`);
-      const on = await block(client, s, rows, RUNS, true);
-      console.error(`[${rows} rows] model off`);
-      const off = await block(client, s, rows, REFERENCE_RUNS, false);
-      const big = rows === 5_000;
-      const size = rows.toLocaleString('en');
-      const ratio = (a: Summary, b: Summary) => `${(a.median / b.median).toFixed(3)}x`;
-      lines.push(
-        `| ${size} | repeated \`since: LAST\`, no change | ${on.unchanged.n} | ${fmt(on.unchanged.median)} | ${fmt(on.unchanged.p95)} | ${fmt(off.unchanged.median)} (${off.unchanged.n}) | ${ratio(on.unchanged, off.unchanged)} | ${big ? `<= ${TARGET_UNCHANGED_MS} ms | ${verdict(on.unchanged.median, TARGET_UNCHANGED_MS)}` : ' | '} |`,
-        `| ${size} | \`since: LAST\` after one row changed (${on.counts}) | ${on.oneRow.n} | ${fmt(on.oneRow.median)} | ${fmt(on.oneRow.p95)} | ${fmt(off.oneRow.median)} (${off.oneRow.n}) | ${ratio(on.oneRow, off.oneRow)} | ${big ? `<= ${TARGET_ONE_ROW_MS} ms | ${verdict(on.oneRow.median, TARGET_ONE_ROW_MS)}` : ' | '} |`,
-        `| ${size} | repeated full \`nodes { ref role name }\` | ${on.full.n} | ${fmt(on.full.median)} | ${fmt(on.full.p95)} | ${fmt(off.full.median)} (${off.full.n}) | ${ratio(on.full, off.full)} |  |  |`,
-      );
-    } catch (error) {
-      lines.push(
-        `| ${rows.toLocaleString('en')} | not recorded: ${String(error).split('\n')[0]} | | | | | | | |`,
-      );
-      console.error(error);
-    } finally {
-      if (s) await gql(client, STOP, { id: s }).catch(() => undefined);
-      await app.remove();
-    }
-  }
-} finally {
-  await client.dispose();
-  await gateway.stop();
-}
+const { results, failures } = await measureTableSizesThroughGateway(
+  SIZES,
+  async ({ rows, client, session }) => {
+    console.error(`[${rows} rows] model on`);
+    const on = await block(client, session, rows, RUNS, true);
+    console.error(`[${rows} rows] model off`);
+    const off = await block(client, session, rows, REFERENCE_RUNS, false);
+    const big = rows === 5_000;
+    const size = rows.toLocaleString('en');
+    const ratio = (a: Summary, b: Summary) => `${(a.median / b.median).toFixed(3)}x`;
+    return [
+      `| ${size} | repeated \`since: LAST\`, no change | ${on.unchanged.n} | ${fmt(on.unchanged.median)} | ${fmt(on.unchanged.p95)} | ${fmt(off.unchanged.median)} (${off.unchanged.n}) | ${ratio(on.unchanged, off.unchanged)} | ${big ? `<= ${TARGET_UNCHANGED_MS} ms | ${verdict(on.unchanged.median, TARGET_UNCHANGED_MS)}` : ' | '} |`,
+      `| ${size} | \`since: LAST\` after one row changed (${on.counts}) | ${on.oneRow.n} | ${fmt(on.oneRow.median)} | ${fmt(on.oneRow.p95)} | ${fmt(off.oneRow.median)} (${off.oneRow.n}) | ${ratio(on.oneRow, off.oneRow)} | ${big ? `<= ${TARGET_ONE_ROW_MS} ms | ${verdict(on.oneRow.median, TARGET_ONE_ROW_MS)}` : ' | '} |`,
+      `| ${size} | repeated full \`nodes { ref role name }\` | ${on.full.n} | ${fmt(on.full.median)} | ${fmt(on.full.p95)} | ${fmt(off.full.median)} (${off.full.n}) | ${ratio(on.full, off.full)} |  |  |`,
+    ];
+  },
+);
+const lines = [...results.flat(), ...failures.map((failure) => `| ${failure} | | | | | | | |`)];
 
 console.log(
   `### Incremental snapshot — node ${process.version}, ${new Date().toISOString()}, whole run ${((performance.now() - started) / 1_000).toFixed(0)} s\n`,

@@ -68,23 +68,28 @@ export function statusShownInPage(page: Page, n: number): Promise<number> {
     .then(() => Date.now());
 }
 
-/** One size's two sides: the app launched through the gateway (its session) and directly (the reference). */
-export interface TableSides<Size extends number> {
+/** One size's app launched through the gateway: its session, and the app's main script. */
+export interface GatewaySide<Size extends number> {
   readonly rows: Size;
   readonly gateway: RunningGateway;
   readonly client: Client;
   readonly session: string;
+  readonly main: string;
+}
+
+/** One size's two sides: the app launched through the gateway (its session) and directly (the reference). */
+export interface TableSides<Size extends number> extends GatewaySide<Size> {
   readonly reference: Page;
 }
 
 /**
- * Runs `measure` on each size's two sides, on one gateway and graphql-ws client, closing both apps after
- * each size. A size that fails (say, the reference timing out on a swamped machine) is reported in
- * `failures`, not fatal.
+ * Runs `measure` on each size's app launched through the gateway, on one gateway and graphql-ws client,
+ * stopping the session after each size. A size that fails (say, a launch timing out on a swamped machine) is
+ * reported in `failures`, not fatal.
  */
-export async function measureTableSizes<Size extends number, Result>(
+export async function measureTableSizesThroughGateway<Size extends number, Result>(
   sizes: readonly Size[],
-  measure: (sides: TableSides<Size>) => Promise<Result>,
+  measure: (side: GatewaySide<Size>) => Promise<Result>,
 ): Promise<{ results: Result[]; failures: string[] }> {
   const results: Result[] = [];
   const failures: string[] = [];
@@ -94,19 +99,14 @@ export async function measureTableSizes<Size extends number, Result>(
     for (const rows of sizes) {
       const app = await writeTableApp(rows);
       let session: string | undefined;
-      let reference: ElectronApplication | undefined;
       try {
         console.error(`[${rows} rows] launching`);
         session = await launchTableAppThroughGateway(client, app.main);
-        const launched = await launchTableAppDirectly(app.main);
-        reference = launched.app;
-        console.error(`[${rows} rows] measuring`);
-        results.push(await measure({ rows, gateway, client, session, reference: launched.page }));
+        results.push(await measure({ rows, gateway, client, session, main: app.main }));
       } catch (error) {
         failures.push(`${rows.toLocaleString('en')} rows: not recorded — ${String(error).split('\n')[0]}`);
         console.error(error);
       } finally {
-        await reference?.close().catch(() => undefined);
         if (session) await gql(client, STOP, { id: session }).catch(() => undefined);
         await app.remove();
       }
@@ -116,4 +116,20 @@ export async function measureTableSizes<Size extends number, Result>(
     await gateway.stop();
   }
   return { results, failures };
+}
+
+/** The same, with the app also launched directly as the reference, and closed after each size. */
+export function measureTableSizes<Size extends number, Result>(
+  sizes: readonly Size[],
+  measure: (sides: TableSides<Size>) => Promise<Result>,
+): Promise<{ results: Result[]; failures: string[] }> {
+  return measureTableSizesThroughGateway(sizes, async (side) => {
+    const launched = await launchTableAppDirectly(side.main);
+    try {
+      console.error(`[${side.rows} rows] measuring`);
+      return await measure({ ...side, reference: launched.page });
+    } finally {
+      await launched.app.close().catch(() => undefined);
+    }
+  });
 }
