@@ -1,12 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parse } from 'graphql';
+import type { Client } from 'graphql-ws';
 import type { ServeConfig } from '../../server/config.js';
 import { ClickDocument, LaunchDocument, SessionWindowsDocument } from '../generated/graphql.js';
 import { startDebuggableChromium } from './debuggable.js';
 import { fixtureLaunch, STAND_IN } from './fixture-app.js';
-import { type RunningGateway, startGateway } from './gateway.js';
-import { type GatewayClient, gatewayClient } from './gateway-client.js';
+import { type RunningGateway, type Subscription, startGateway, subscribe, wsClient } from './gateway.js';
+import { type GatewayClient, gatewayClient, type Loose } from './gateway-client.js';
 
 const APP_DIR = new URL('../../fixtures/app/', import.meta.url);
 /**
@@ -84,6 +86,8 @@ export interface CaptureApp extends GatewayClient {
   click(testId: string, timeoutMs?: number): Promise<void>;
   /** Waits (event-driven, in the page) until a test id's text equals `text`; `timeoutMs` as for `click`. */
   textIs(testId: string, text: string, timeoutMs?: number): Promise<void>;
+  /** A subscription over graphql-ws (one client, opened on first use and closed by `stop`). */
+  live(query: string): Subscription<Loose>;
   stop(): Promise<void>;
 }
 
@@ -100,7 +104,7 @@ async function captureWindow(client: GatewayClient): Promise<string> {
 }
 
 /** What a target hands the shared builder: a gateway with a session on the capture page, and how to end it all. */
-interface CaptureTarget {
+interface StartedCaptureTarget {
   readonly gateway: RunningGateway;
   readonly client: GatewayClient;
   readonly server: CaptureServer;
@@ -113,7 +117,15 @@ interface CaptureTarget {
 const timeoutArgument = (timeoutMs?: number) => (timeoutMs === undefined ? '' : `, timeoutMs: ${timeoutMs}`);
 
 /** The part every target shares: clicks and text checks in the capture window, and an orderly stop. */
-function captureApp({ gateway, client, server, sessionId, windowId, stopTarget }: CaptureTarget): CaptureApp {
+function captureApp({
+  gateway,
+  client,
+  server,
+  sessionId,
+  windowId,
+  stopTarget,
+}: StartedCaptureTarget): CaptureApp {
+  let socket: Client | undefined;
   return {
     ...client,
     gateway,
@@ -129,7 +141,12 @@ function captureApp({ gateway, client, server, sessionId, windowId, stopTarget }
         `mutation { expect(window: "${windowId}", kind: TEXT, target: { testId: "${testId}" }, equals: ${JSON.stringify(text)}${timeoutArgument(timeoutMs)}) { actual } }`,
       );
     },
+    live(query) {
+      socket ??= wsClient(gateway.wsUrl);
+      return subscribe(socket, parse(query));
+    },
     async stop() {
+      await socket?.dispose();
       await gateway.stop();
       await stopTarget?.();
       await server.close();
@@ -182,11 +199,13 @@ export async function attachCaptureApp(
 }
 
 /** The targets the capture suites run on, named as the other two-target suites name theirs. */
-export const CAPTURE_TARGETS: readonly {
-  name: string;
+export interface CaptureTarget {
+  readonly name: string;
   /** The capture page opened with `query` (e.g. `?autostart&lines=10`) behind a gateway with `config`. */
-  start: (query?: string, config?: Partial<ServeConfig>) => Promise<CaptureApp>;
-}[] = [
+  readonly start: (query?: string, config?: Partial<ServeConfig>) => Promise<CaptureApp>;
+}
+
+export const CAPTURE_TARGETS: readonly CaptureTarget[] = [
   { name: 'stand-in', start: startCaptureApp },
   { name: 'plain Chromium over CDP attach', start: attachCaptureApp },
 ];
