@@ -43,7 +43,8 @@ export async function heapBaseline() {
   const usageBefore = reachableUsage();
   // Writing it stops this process for as long as a loaded machine makes it (over a minute at load 10). The
   // timers it made overdue fire first, so that a keep-alive connection the server closes for idleness is
-  // closed before a test sends on it (which would meet a reset).
+  // closed before a test sends on it (which would meet a reset). One whose idle time runs out just after
+  // the pause can still meet the next request: a caller whose read may follow retries it on a reset.
   await new Promise((resolve) => setTimeout(resolve, 0));
   await new Promise((resolve) => setImmediate(resolve));
   const explain = (): string => {
