@@ -310,7 +310,6 @@ export class SessionRegistry {
     });
   }
 
-  /** Records a transport's new session, on the renderer it picked, once it is running. */
   /**
    * Starts a command and adopts it with what is left of its timeout. The id comes first: the process's
    * output is recorded in the session's folder from its first line.
@@ -336,6 +335,7 @@ export class SessionRegistry {
     );
   }
 
+  /** Records a transport's new session, on the renderer it picked, once it is running. */
   async #adopt(
     id: string,
     transport: Transport,
