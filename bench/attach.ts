@@ -1,3 +1,8 @@
+// The same click and the same snapshot through three transports of one gateway, over graphql-ws: the
+// Playwright launch transport (the reference), CDP attach to the fixture app started with a debugging port,
+// and inject into the fixture app started without one (its upgrade relays CDP through webContents.debugger
+// and the main process's inspector). Also the time to attach and to inject, each followed by a detach.
+// All three apps run on the stand-in; the operations alternate so they share the machine's noise.
 import { startFixtureOutside } from '../test/helpers/debuggable.js';
 import { FIXTURE_APP_MAIN, STAND_IN } from '../test/helpers/fixture-app.js';
 import { startGateway, wsClient } from '../test/helpers/gateway.js';
