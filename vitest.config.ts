@@ -1,9 +1,11 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import { compileAsServed } from './test/compile-as-served.js';
 
 const require = createRequire(import.meta.url);
 
 export default defineConfig({
+  plugins: [compileAsServed()],
   resolve: {
     // graphql 16 ships CJS (main) and ESM (module). Node-run dependencies such as Pothos load the CJS
     // build, while Vite would pick the ESM one for our sources: two realms, and graphql refuses to mix

@@ -54,9 +54,18 @@ function changeCounterInPage(args: { after: number | null; timeoutMs: number }):
   });
 }
 
+/**
+ * One call of the counter, as an expression: the counter defines functions of its own, which tsx (the
+ * served gateway's compiler, esbuild with keepNames) wraps in a `__name(...)` helper that exists only in
+ * Node, so `__name` is shadowed as in the snapshot engine's installer.
+ */
+function counterCall(args: { after: number | null; timeoutMs: number }): string {
+  return `(() => { const __name = (target) => target; return (${changeCounterInPage})(${JSON.stringify(args)}); })()`;
+}
+
 /** The current change count, installing the counter in this document if it is not there yet. */
 export function changeCount(page: Page): Promise<number> {
-  return page.evaluate(changeCounterInPage, { after: null, timeoutMs: 0 });
+  return page.evaluate(counterCall({ after: null, timeoutMs: 0 })) as Promise<number>;
 }
 
 /**
@@ -65,7 +74,7 @@ export function changeCount(page: Page): Promise<number> {
  */
 export async function nextChange(page: Page, after: number, timeoutMs: number): Promise<number> {
   try {
-    return await page.evaluate(changeCounterInPage, { after, timeoutMs });
+    return (await page.evaluate(counterCall({ after, timeoutMs }))) as number;
   } catch {
     return -1;
   }

@@ -1,0 +1,28 @@
+import { transform } from 'esbuild';
+import type { Plugin } from 'vite';
+
+/**
+ * The served gateway runs its TypeScript through tsx, which compiles with esbuild's `keepNames`: every
+ * named function and arrow is wrapped in a `__name(...)` helper that exists only in Node. A function
+ * shipped into a page (`page.evaluate(fn)`) that defines one inside itself throws there. Vite compiles
+ * without it, so the suite passed where `bin/stagegraph.js serve` failed (issue 33: `snapshotChanges`
+ * streamed nothing through a served gateway). The suite compiles the project's sources as tsx does.
+ */
+export function compileAsServed(): Plugin {
+  return {
+    name: 'stagegraph:compile-as-served',
+    enforce: 'pre',
+    async transform(code, id) {
+      if (!/\.m?ts$/.test(id) || id.includes('/node_modules/')) return null;
+      const compiled = await transform(code, {
+        loader: 'ts',
+        format: 'esm',
+        keepNames: true,
+        target: `node${process.versions.node}`,
+        sourcemap: true,
+        sourcefile: id,
+      });
+      return { code: compiled.code, map: compiled.map };
+    },
+  };
+}
