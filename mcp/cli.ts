@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createGateway } from '../server/app.js';
 import { normaliseArgv, parseServeArgs } from '../server/config.js';
+import { SERVE_FLAGS } from '../server/serve-flags.js';
 import { createBridgeServer } from './bridge-server.js';
 import { type GraphqlLink, httpLink } from './graphql-link.js';
 import { MCP_USAGE } from './usage.js';
@@ -49,15 +50,14 @@ export async function runMcp(argv: readonly string[]): Promise<number> {
 }
 
 async function connect(argv: readonly string[]): Promise<Target> {
+  // Every serve option is declared, so `--electron /path` takes its value as `serve` does; an unknown
+  // option is a usage mistake (exit 2) rather than a flag silently read as a boolean.
   const { values, tokens } = parseArgs({
-    args: [...argv],
-    strict: false,
+    args: normaliseArgv(argv),
+    strict: true,
+    allowPositionals: false,
     tokens: true,
-    options: {
-      url: { type: 'string' },
-      token: { type: 'string' },
-      'approver-token': { type: 'string' },
-    },
+    options: { ...SERVE_FLAGS, url: { type: 'string' } },
   });
   if (typeof values.url === 'string') {
     const token = typeof values.token === 'string' ? values.token : process.env.STAGEGRAPH_TOKEN;
@@ -77,7 +77,7 @@ async function connect(argv: readonly string[]): Promise<Target> {
   const agentToken = randomBytes(18).toString('base64url');
   const approverToken = randomBytes(18).toString('base64url');
   const config = {
-    ...parseServeArgs(normaliseArgv(['--host', '127.0.0.1', '--port', '0', ...serveArgs])),
+    ...parseServeArgs(['--host', '127.0.0.1', '--port', '0', ...serveArgs]),
     token: agentToken,
     approverToken,
   };

@@ -8,7 +8,7 @@ import {
   ElicitRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureLaunch } from './helpers/fixture-app.js';
+import { fixtureLaunch, STAND_IN } from './helpers/fixture-app.js';
 import {
   AGENT_TOKEN,
   APPROVER_TOKEN,
@@ -267,11 +267,12 @@ describe('the MCP bridge over stdio (stagegraph mcp --url)', () => {
 
 describe('stagegraph mcp without --url (a gateway in its own process)', () => {
   it(
-    'serves the tools from a gateway it started, and ends when the host closes stdin',
+    'takes serve options as docs/mcp.md writes them, serves the tools from a gateway it started, and ends when the host closes stdin',
     async () => {
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: ['bin/stagegraph.js', 'mcp'],
+        // A serve option's value after a space, as the MCP config in docs/mcp.md gives `--electron`.
+        args: ['bin/stagegraph.js', 'mcp', '--electron', STAND_IN],
         cwd: ROOT,
         stderr: 'ignore',
       });
