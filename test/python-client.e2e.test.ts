@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js';
+import { type GatewayProcess, serveInChild, whenPrinted } from './helpers/gateway-process.js';
 
 const EXAMPLE = fileURLToPath(new URL('../clients/python/example_flow.py', import.meta.url));
 /** The system Python with Debian's python3-requests and python3-websockets (.ci/run installs them). */
@@ -18,25 +18,6 @@ const run = promisify(execFile);
 
 let dir: string;
 let demo: GatewayProcess;
-
-/** Resolves once the server has printed a line matching `pattern` (past or future output). */
-function printed(pattern: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      demo.child.stderr!.off('data', check);
-      reject(new Error(`never printed ${pattern}: ${demo.stderr()}`));
-    }, DEMO_READY_TIMEOUT_MS);
-    function check() {
-      const match = pattern.exec(demo.stderr());
-      if (!match) return;
-      clearTimeout(timer);
-      demo.child.stderr!.off('data', check);
-      resolve(match);
-    }
-    demo.child.stderr!.on('data', check);
-    check();
-  });
-}
 
 async function example(...args: string[]) {
   // No __pycache__ left in the work tree.
@@ -54,7 +35,7 @@ async function example(...args: string[]) {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'stagegraph-python-client-e2e-'));
   demo = await serveInChild(['--demo', '--audit-dir', join(dir, 'audit'), '--artifacts', dir]);
-  await printed(/demo session s1 \(.*\) is RUNNING/);
+  await whenPrinted(demo, /demo session s1 \(.*\) is RUNNING/, DEMO_READY_TIMEOUT_MS);
 }, DEMO_READY_TIMEOUT_MS + 30_000);
 afterAll(async () => {
   demo?.child.kill('SIGTERM');

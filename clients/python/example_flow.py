@@ -2,7 +2,7 @@
 """Drives the demo's fixture app through Stagegraph, as an agent written in Python would.
 
     npm start                      # the demo gateway: the fixture app as session s1
-    python3 clients/python/example_flow.py --url http://127.0.0.1:4300/graphql
+    /usr/bin/python3 clients/python/example_flow.py --url http://127.0.0.1:4700/graphql
 
 Reads the sessions and the outline, fills the name and saves a draft as ONE multi-step mutation, expects
 the status text and the field's value, watches the console line a click logs, and prints a summary. Exits
@@ -90,7 +90,7 @@ def run(client, name, timeout):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--url", default="http://127.0.0.1:4300/graphql", help="the gateway's GraphQL URL")
+    parser.add_argument("--url", default="http://127.0.0.1:4700/graphql", help="the gateway's GraphQL URL")
     parser.add_argument("--token", default=None, help="an agent token, sent as Authorization: Bearer")
     parser.add_argument("--name", default="Ada Lovelace", help="what to fill into the form's name field")
     parser.add_argument("--timeout", type=float, default=60, help="seconds to wait for the console event")

@@ -59,3 +59,27 @@ export async function serveInChild(
     stderr: () => output,
   };
 }
+
+/** Resolves once the server has printed a line matching `pattern` (past or future output). */
+export function whenPrinted(
+  server: GatewayProcess,
+  pattern: RegExp,
+  timeoutMs: number,
+): Promise<RegExpExecArray> {
+  const stderr = server.child.stderr!;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      stderr.off('data', check);
+      reject(new Error(`never printed ${pattern}: ${server.stderr()}`));
+    }, timeoutMs);
+    function check() {
+      const match = pattern.exec(server.stderr());
+      if (!match) return;
+      clearTimeout(timer);
+      stderr.off('data', check);
+      resolve(match);
+    }
+    stderr.on('data', check);
+    check();
+  });
+}

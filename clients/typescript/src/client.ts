@@ -14,7 +14,7 @@ import { LaunchDocument, StopDocument } from './operations/lifecycle.js';
 import { type Step, type StepKind, stepsDocument } from './steps.js';
 
 export interface StagegraphClientOptions {
-  /** The gateway's GraphQL URL, e.g. http://127.0.0.1:4300/graphql. */
+  /** The gateway's GraphQL URL, e.g. http://127.0.0.1:4700/graphql. */
   readonly url: string;
   /** Sent as `Authorization: Bearer <token>` (HTTP) and in connectionParams (WebSocket). */
   readonly token?: string | undefined;
