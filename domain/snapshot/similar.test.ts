@@ -22,7 +22,25 @@ describe('similarRefs', () => {
     expect(similarRefs({ role: 'button', name: 'delet' }, snapshot).map((c) => [c.ref, c.score])).toEqual([
       ['e2', 0.889],
       ['e4', 0.622],
-      ['e3', 0.329],
+      ['e3', 0.467],
+    ]);
+  });
+
+  it('offers the names a swapped-letter typo of one word was meant for ("Svae" → "Save draft")', () => {
+    const page = new RefStore('s2').recordNow(
+      'w1',
+      rawSnapshot({
+        role: 'document',
+        children: [
+          { role: 'button', name: 'Save file', interactive: true },
+          { role: 'button', name: 'Save draft', interactive: true },
+          { role: 'button', name: 'Add task', interactive: true },
+        ],
+      }),
+    );
+    expect(similarRefs({ role: 'button', name: 'Svae' }, page).map((c) => [c.name, c.score])).toEqual([
+      ['Save file', 0.6],
+      ['Save draft', 0.6],
     ]);
   });
 

@@ -17,6 +17,16 @@ const OTHER_ROLE_FACTOR = 0.7;
 /** Names longer than this are compared by their start: a 10 KB paragraph is not what a ref was. */
 const MAX_COMPARED_NAME = 200;
 
+/**
+ * A one-word name is also compared with each of a candidate's first words by edit distance with adjacent
+ * transpositions: "Svae" shares no bigram with "Save", yet it is the commonest typo there is. Words longer
+ * than this, or past the first few of a name, are left to the bigrams (the distance is quadratic in length).
+ */
+const MAX_TYPO_WORD = 24;
+const MAX_TYPO_WORDS = 8;
+/** A near-miss of one word scores below a near-miss of the whole name. */
+const WORD_MATCH_FACTOR = 0.8;
+
 export interface Wanted {
   readonly role?: string | null;
   readonly name?: string | null;
@@ -34,14 +44,21 @@ export interface Wanted {
  */
 export function similarRefs(wanted: Wanted, snapshot: Snapshot, exclude?: string): SimilarRef[] {
   const role = wanted.role || null;
-  const wantedName = wanted.name ? bigrams(normalize(wanted.name)) : null;
+  const wantedText = wanted.name ? normalize(wanted.name) : '';
+  const wantedName = wanted.name ? bigrams(wantedText) : null;
+  const wantedWord = /^\S{3,}$/.test(wantedText) && wantedText.length <= MAX_TYPO_WORD ? wantedText : null;
   if (role === null && wantedName === null) return [];
   const best: { candidate: SimilarRef; interactive: boolean }[] = [];
   for (const node of snapshot.nodes) {
     if (node.ref === exclude) continue;
     const roleFactor = role === null || node.role === role ? 1 : OTHER_ROLE_FACTOR;
+    const name = normalize(node.name);
     const nameScore =
-      wantedName === null ? (node.role === role ? 1 : 0) : dice(wantedName, bigrams(normalize(node.name)));
+      wantedName === null
+        ? node.role === role
+          ? 1
+          : 0
+        : Math.max(dice(wantedName, bigrams(name)), wantedWord ? wordTypoScore(wantedWord, name) : 0);
     const score = roleFactor * nameScore;
     if (score < MIN_SIMILARITY) continue;
     insertRanked(best, {
@@ -93,4 +110,35 @@ function dice(a: Map<string, number>, b: Map<string, number>): number {
   }
   if (sizeA === 0 && sizeB === 0) return 1;
   return (2 * shared) / (sizeA + sizeB);
+}
+
+/** How near `word` is to the nearest of the name's first words: one edit or swap in a word of four scores 0.6. */
+function wordTypoScore(word: string, name: string): number {
+  let best = 0;
+  for (const candidate of name.split(' ', MAX_TYPO_WORDS)) {
+    if (Math.abs(candidate.length - word.length) > 1 || candidate.length > MAX_TYPO_WORD) continue;
+    const distance = editDistance(word, candidate);
+    if (distance > 1 + Math.floor(word.length / 6)) continue;
+    best = Math.max(best, (1 - distance / Math.max(word.length, candidate.length)) * WORD_MATCH_FACTOR);
+  }
+  return best;
+}
+
+/** Optimal string alignment distance (Levenshtein with adjacent transpositions); both words are short. */
+function editDistance(a: string, b: string): number {
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const substitution = a[i - 1] === b[j - 1] ? 0 : 1;
+      let cost = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + substitution);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        cost = Math.min(cost, before[j - 2]! + 1);
+      current.push(cost);
+    }
+    before = previous;
+    previous = current;
+  }
+  return previous[b.length]!;
 }
