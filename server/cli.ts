@@ -2,6 +2,7 @@ import { StagegraphError } from '../errors/stagegraph-error.js';
 import { createGateway } from './app.js';
 import { normaliseArgv, parseServeArgs, USAGE } from './config.js';
 import { approverInstructions, type Demo, launchDemo, withDemoApprover } from './demo.js';
+import { keepServingThroughStrayErrors } from './stray-errors.js';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -38,6 +39,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     return 2;
   }
   log(FIRST_STEPS(url));
+  // From here on an error no handler caught is logged and the server keeps serving; before, it fails the start.
+  keepServingThroughStrayErrors(log);
 
   let demo: Demo | undefined;
   const stopped = new Promise<number>((resolve) => {

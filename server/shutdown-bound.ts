@@ -14,17 +14,23 @@ export function boundShutdown(log: (line: string) => void, boundMs = SHUTDOWN_BO
     process.off('SIGINT', arm);
     process.off('SIGTERM', arm);
     setTimeout(() => {
-      const children = childrenOfThisProcess();
+      const killed = killStartedGroups();
       log(
-        `${signal}: shutdown did not finish within ${boundMs} ms; abandoning what is in flight and killing ${children.length} process group(s) this server started.`,
+        `${signal}: shutdown did not finish within ${boundMs} ms; abandoning what is in flight and killing ${killed} process group(s) this server started.`,
       );
-      // Each app the server starts leads its own group; a child that does not is killed by itself.
-      for (const pid of children) if (!signalGroup(pid, 'SIGKILL')) signalPid(pid);
       process.exit(1);
     }, boundMs).unref();
   };
   process.on('SIGINT', arm);
   process.on('SIGTERM', arm);
+}
+
+/** SIGKILLs every process group this server started, for an exit that cannot wait for an orderly stop; returns how many. */
+export function killStartedGroups(): number {
+  const children = childrenOfThisProcess();
+  // Each app the server starts leads its own group; a child that does not is killed by itself.
+  for (const pid of children) if (!signalGroup(pid, 'SIGKILL')) signalPid(pid);
+  return children.length;
 }
 
 function childrenOfThisProcess(): number[] {
