@@ -72,6 +72,7 @@ export function parseClientArgs(argv, ownOptions = {}, environment = process.env
     throw new UsageError(`One document only; got ${positionals.length} arguments (quote the document).`);
   const query = readSource(/** @type {string} */ (positionals[0]), 'document').trim();
   if (query === '') throw new UsageError('The GraphQL document is empty.');
+  if (values.operation === undefined) requireOneOperation(query);
   return {
     query,
     variables: values.variables === undefined ? undefined : parseVariables(values.variables),
@@ -81,6 +82,72 @@ export function parseClientArgs(argv, ownOptions = {}, environment = process.env
     help: false,
     extra,
   };
+}
+
+/**
+ * A document of several operations needs --operation: without it the gateway could only refuse it, and
+ * the mistake is in how the command was called. The operations are counted by a scan of the top level
+ * (strings, block strings and comments skipped) rather than by graphql's parser, which this command does
+ * not load; a document that does not parse is the gateway's to answer, with its code.
+ * @param {string} query
+ */
+function requireOneOperation(query) {
+  /** @type {string[]} */
+  const names = [];
+  let depth = 0;
+  // After `query Name`, `fragment F on T`…: the next top-level `{` opens that definition's selection.
+  let named = false;
+  for (let at = 0; at < query.length; ) {
+    const char = query[at] ?? '';
+    if (query.startsWith('"""', at)) at = endOf(query, '"""', at + 3);
+    else if (char === '"') at = endOfString(query, at + 1);
+    else if (char === '#') at = endOf(query, '\n', at + 1);
+    else if ('{('.includes(char)) {
+      if (char === '{' && depth === 0 && !named) names.push('(anonymous)');
+      if (char === '{' && depth === 0) named = false;
+      depth += 1;
+      at += 1;
+    } else if ('})'.includes(char)) {
+      depth -= 1;
+      at += 1;
+    } else if (depth === 0 && /[A-Za-z_]/.test(char)) {
+      const word = /^[A-Za-z_]\w*/.exec(query.slice(at, at + 64))?.[0] ?? char;
+      if (['query', 'mutation', 'subscription'].includes(word) && !named) {
+        names.push(
+          /^\s*([A-Za-z_]\w*)/.exec(query.slice(at + word.length, at + word.length + 200))?.[1] ??
+            '(anonymous)',
+        );
+        named = true;
+      } else if (word === 'fragment' && !named) named = true;
+      at += word.length;
+    } else at += 1;
+  }
+  if (names.length > 1)
+    throw new UsageError(
+      `The document holds ${names.length} operations (${names.join(', ')}): name one with --operation.`,
+    );
+}
+
+/**
+ * Where the text after `from` that ends with `end` stops (the whole text when it never ends).
+ * @param {string} text
+ * @param {string} end
+ * @param {number} from
+ */
+function endOf(text, end, from) {
+  const found = text.indexOf(end, from);
+  return found === -1 ? text.length : found + end.length;
+}
+
+/**
+ * Where a quoted string whose body starts at `from` ends, its escapes skipped.
+ * @param {string} text
+ * @param {number} from
+ */
+function endOfString(text, from) {
+  let at = from;
+  while (at < text.length && text[at] !== '"' && text[at] !== '\n') at += text[at] === '\\' ? 2 : 1;
+  return at + 1;
 }
 
 /**

@@ -140,13 +140,21 @@ describe('stagegraph query', () => {
     }
   });
 
-  it('exits 2 with a message on stderr for bad variables, no document or an unknown option', async () => {
+  it('exits 2 with a message on stderr for bad variables, no document, an unknown option or several operations unnamed', async () => {
     const cases: [string[], string][] = [
       [['query', '{ sessions { id } }', '--variables', '{not json'], '--variables is not valid JSON'],
       [['query', '{ sessions { id } }', '--variables', '[1]'], '--variables must be a JSON object'],
       [['query'], 'No GraphQL document given'],
       [['query', '{ sessions { id } }', '--bogus'], "Unknown option '--bogus'"],
       [['query', '{ sessions { id } }', '--url', 'nowhere'], '--url is not a URL'],
+      [
+        ['query', 'query A { sessions { id } } query B { transports { id } }'],
+        'The document holds 2 operations (A, B): name one with --operation',
+      ],
+      [
+        ['watch', 'subscription A { sessionEvents { type } } subscription B { console { seq } }'],
+        'The document holds 2 operations (A, B): name one with --operation',
+      ],
     ];
     for (const [args, message] of cases) {
       const result = await run(args);

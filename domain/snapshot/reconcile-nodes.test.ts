@@ -9,7 +9,7 @@ const full: SnapshotNode = {
   name: 'Subscribe',
   value: 'on',
   description: 'Weekly mail',
-  states: ['checked'],
+  states: ['CHECKED'],
   level: 2,
   bbox: { x: 1, y: 2, width: 3, height: 4 },
   interactive: true,
