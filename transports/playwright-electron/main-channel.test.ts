@@ -7,6 +7,7 @@ import {
 } from '../../test/helpers/fixture-app.js';
 import { inspectableNode } from '../../test/helpers/inspectable-node.js';
 import { expectGroupsGone } from '../../test/helpers/processes.js';
+import type { ConsoleMessage } from '../contract/transport.js';
 import { TransportError } from '../contract/transport-error.js';
 import type * as inspectors from '../main-agent/main-inspector.js';
 import { signalGroup } from '../process/process-group.js';
@@ -17,11 +18,11 @@ import { PlaywrightNativeSurface } from './native-surface.js';
 let foundInstead: (() => ReturnType<typeof inspectors.findInspector>) | null = null;
 vi.mock('../main-agent/main-inspector.js', async (original) => {
   const real = await original<typeof inspectors>();
-  return {
-    ...real,
-    findInspector: (...args: Parameters<typeof real.findInspector>) =>
-      foundInstead ? foundInstead() : real.findInspector(...args),
-  };
+  const mocked = { ...real };
+  // Assigned, not a property of the literal: a named function would be wrapped in esbuild's `__name`
+  // (the suite compiles as tsx does, test/compile-as-served.ts), which a hoisted factory runs before.
+  mocked.findInspector = (...args) => (foundInstead ? foundInstead() : real.findInspector(...args));
+  return mocked;
 });
 
 const GET_NAME = '(electron, suffix) => electron.app.getName() + suffix';
@@ -80,6 +81,30 @@ describe.each(ELECTRON_TARGETS)('the main channel of a launched app ($name)', ({
     }
   });
 
+  it("feeds the main console from the process's first line, in order, then live lines", async () => {
+    const channel = await openMainChannel(electron);
+    const lines: ConsoleMessage[] = [];
+    const live = new Promise<void>((resolve) => {
+      void channel.feedConsole((message) => {
+        lines.push(message);
+        if (message.text.startsWith('live:')) resolve();
+      });
+    });
+    try {
+      // Logged from a ready handler added now, so after the fixture's own start-up line.
+      await channel.run(
+        '(electron) => { electron.app.whenReady().then(() => console.log("live:", { after: "ready" })); return null; }',
+      );
+      await live;
+      const texts = lines.map((line) => line.text);
+      expect(texts.indexOf('fixture main: ready')).toBeGreaterThanOrEqual(0);
+      expect(texts.indexOf('fixture main: ready')).toBeLessThan(texts.indexOf('live: {after: ready}'));
+      expect(new Set(lines.map((line) => line.source))).toEqual(new Set(['MAIN']));
+    } finally {
+      await channel.close();
+    }
+  });
+
   it("the native surface's calls take that channel", async () => {
     const surface = await PlaywrightNativeSurface.attach(electron, { entries: () => [] });
     try {
@@ -97,6 +122,14 @@ describe.each(ELECTRON_TARGETS)('the main channel of a launched app ($name)', ({
     expect(channel.via).toBe('playwright');
     const name = await electron.evaluate(({ app }) => app.getName());
     await expect(channel.run(GET_NAME, '?')).resolves.toBe(`${name}?`);
+    // Its console comes through Playwright too, from the moment it is fed.
+    const line = new Promise<ConsoleMessage>((resolve) => {
+      void channel.feedConsole((message) => {
+        if (message.text === 'through playwright') resolve(message);
+      });
+    });
+    await electron.evaluate(() => console.log('through playwright'));
+    await expect(line).resolves.toMatchObject({ source: 'MAIN', type: 'log' });
   });
 
   it('never calls into an inspector that answers for another process', async () => {

@@ -1,8 +1,11 @@
 import type { ElectronApplication } from 'playwright-core';
+import type { ConsoleMessage } from '../contract/transport.js';
 import type { RunInMain } from '../main-agent/agent-surface.js';
 import { findInspector, MainInspector } from '../main-agent/main-inspector.js';
+import { consoleMessageOf } from '../page-engine/console-feed.js';
 import { CdpConnection } from '../protocol/cdp-connection.js';
 import { withDeadline } from '../protocol/deadline.js';
+import { feedMainConsole, releasePlaywrightConsole } from './main-console.js';
 
 /** Finding and opening the inspector Playwright started takes milliseconds; past this, Playwright it is. */
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -42,6 +45,11 @@ export interface MainChannel {
   readonly run: RunInMain;
   /** True once the main process can no longer answer. */
   readonly gone: () => boolean;
+  /**
+   * Feeds the main process's console to `deliver`: over the inspector, every line from the process's first
+   * (see feedMainConsole); through Playwright, the lines from now on. Call it once.
+   */
+  feedConsole(deliver: (message: ConsoleMessage) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,6 +59,9 @@ export function playwrightChannel(electron: ElectronApplication): MainChannel {
     via: 'playwright',
     run: (source, arg) => electron.evaluate(RUN_SHIPPED, { source, arg }),
     gone: () => electron.process().exitCode !== null,
+    feedConsole: async (deliver) => {
+      electron.on('console', (message) => deliver(consoleMessageOf(message, 'MAIN')));
+    },
     close: async () => undefined,
   };
 }
@@ -79,6 +90,10 @@ export async function openMainChannel(electron: ElectronApplication): Promise<Ma
     via: 'inspector',
     run: (source, arg, options) => main.run(source, arg, options),
     gone: () => main.closed || electron.process().exitCode !== null,
+    feedConsole: (deliver) => {
+      electron.on('console', releasePlaywrightConsole);
+      return feedMainConsole(connection, deliver);
+    },
     close: () =>
       withDeadline(connection.close(), CLOSE_TIMEOUT_MS, () => new Error('not closed in time')).catch(
         () => undefined,

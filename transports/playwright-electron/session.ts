@@ -1,17 +1,15 @@
-import type { ElectronApplication, Page, ConsoleMessage as PlaywrightConsoleMessage } from 'playwright-core';
+import type { ElectronApplication, Page } from 'playwright-core';
 import { EventRelay } from '../contract/event-relay.js';
 import type { TracingControl } from '../contract/tracing.js';
 import type {
   AppInfo,
   Bounds,
-  ConsoleSource,
   ExitInfo,
   TransportEvent,
   TransportSession,
   WindowInfo,
 } from '../contract/transport.js';
 import type { WindowDriver } from '../contract/window-driver.js';
-import { consoleMessageOf } from '../page-engine/console-feed.js';
 import { contextTracing } from '../page-engine/context-tracing.js';
 import { PageContextControls } from '../page-engine/page-context-controls.js';
 import { documentParsed } from '../page-engine/page-events.js';
@@ -76,7 +74,6 @@ export class PlaywrightElectronSession implements TransportSession {
     });
     this.#group = child.pid === undefined ? undefined : new OwnedGroup(child.pid, this.#exited);
     electron.on('window', (page) => this.#track(page));
-    electron.on('console', (message) => this.#console(message, 'MAIN'));
     for (const page of electron.windows()) this.#track(page);
   }
 
@@ -103,7 +100,11 @@ export class PlaywrightElectronSession implements TransportSession {
       versions: read.versions,
       standIn: 'electron-standin' in read.versions,
     });
-    session.native = await PlaywrightNativeSurface.attach(electron, session.#windows, await channel);
+    const opened = await channel;
+    // The main process's console from its first line, in before the launch answers (main-console.ts).
+    const consoleFed = opened.feedConsole((message) => session.#emit({ type: 'console', message }));
+    session.native = await PlaywrightNativeSurface.attach(electron, session.#windows, opened);
+    await consoleFed;
     return session;
   }
 
@@ -173,10 +174,6 @@ export class PlaywrightElectronSession implements TransportSession {
     void documentParsed(page, WINDOW_ANNOUNCE_TIMEOUT_MS)
       .then(() => describePage(id, page))
       .then((window) => this.#emit({ type: 'window-opened', window }));
-  }
-
-  #console(message: PlaywrightConsoleMessage, source: ConsoleSource, windowId?: string): void {
-    this.#emit({ type: 'console', message: consoleMessageOf(message, source, windowId) });
   }
 
   #emit(event: TransportEvent): void {
