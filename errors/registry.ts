@@ -172,6 +172,18 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'Read `session { status windows { id title } }`: act in another window, or stop the session and launch the app again.',
   },
+  RENDERER_NOT_RESPONDING: {
+    meaning:
+      "The window's renderer did not finish the operation by its deadline (its `timeoutMs` or default; 30 s for a snapshot or another read without one) and left a trivial question unanswered: it is busy, paused in a debugger, or stopped. `details.silentMs` is how long it has been silent. Nothing was confirmed: a key press already sent to it may still be handled when it resumes.",
+    retryable: true,
+    hint: 'The app is busy, paused in a debugger or stopped: retry later (once it answers, the session works again), or stop the session.',
+  },
+  MAIN_NOT_RESPONDING: {
+    meaning:
+      "The app's main process left a call (a menu, context menu, tray or dialog-policy call) unanswered past its deadline (10 s, less when it was already silent): it is busy, paused in a debugger, or stopped. The call does not run when the process resumes; its renderers may still answer.",
+    retryable: true,
+    hint: 'The app is busy, paused in a debugger or stopped: retry later (once it answers, the session works again), or stop the session.',
+  },
   EXPECTATION_FAILED: {
     meaning: 'The expected condition did not hold within the timeout; the last actual value is in `details`.',
     retryable: true,

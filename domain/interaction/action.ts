@@ -123,7 +123,7 @@ async function run(
   timeoutMs: number,
 ): Promise<void> {
   if (action.type === 'scrollBy') return driver.scrollBy(query, action.dx, action.dy, timeoutMs);
-  if (action.type === 'pressKeys' && !query) return driver.press(action.key);
+  if (action.type === 'pressKeys' && !query) return driver.press(action.key, timeoutMs);
   if (!query) throw new StagegraphError('BAD_INPUT', `${action.type} needs a target.`);
   const targeted: TargetedAction =
     action.type === 'pressKeys'

@@ -281,8 +281,8 @@ export interface WindowDriver {
   /** Resolves a target to exactly one element (bounded wait) and describes it as the walker would. */
   locate(target: TargetQuery, timeoutMs: number): Promise<ResolvedNode>;
   act(target: TargetQuery, action: TargetedAction, timeoutMs: number): Promise<void>;
-  /** Keyboard input with no target: goes to whatever has focus. */
-  press(key: string): Promise<void>;
+  /** Keyboard input with no target: goes to whatever has focus, answered within `timeoutMs`. */
+  press(key: string, timeoutMs: number): Promise<void>;
   /** Scrolls the page, or the target's scroll container, by a delta in CSS pixels. */
   scrollBy(target: TargetQuery | undefined, dx: number, dy: number, timeoutMs: number): Promise<void>;
   expect(

@@ -10,6 +10,7 @@ import type {
 } from '../contract/native.js';
 import { agentCallSource, userCodeSource } from './agent-source.js';
 import { settleEval } from './eval-settle.js';
+import { withMainDeadline } from './main-call-deadline.js';
 import type { RunOptions } from './main-inspector.js';
 
 /** For calls that may wait in the main process: the next poll, an IPC handler's answer, user code. */
@@ -57,7 +58,8 @@ export abstract class AgentSurface implements AgentCalls {
   #closed = false;
 
   protected constructor(setup: AgentSurfaceSetup) {
-    this.#run = setup.run;
+    // Every call answers by its deadline, whatever the main process does (MAIN_NOT_RESPONDING).
+    this.#run = withMainDeadline(setup.run);
     this.#gone = setup.gone;
     this.instrumented = setup.instrumented;
   }

@@ -1,5 +1,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ClockControl } from '../contract/renderer-control.js';
+import { CDP_CALL_TIMEOUT_MS } from '../protocol/cdp-connection.js';
+import { withinContextDeadline } from './context-deadline.js';
+import { healthOf } from './renderer-health.js';
 
 /**
  * The fake clock of every page of a BrowserContext, through Playwright's `context.clock`: timers and Date
@@ -15,38 +18,45 @@ export class PlaywrightClock implements ClockControl {
   }
 
   install(time: Date | null): Promise<void> {
-    return this.#context.clock.install(time === null ? {} : { time });
+    return this.#bounded('clock install', this.#context.clock.install(time === null ? {} : { time }));
   }
 
   setFixedTime(time: Date): Promise<void> {
-    return this.#context.clock.setFixedTime(time);
+    return this.#bounded('clock setFixedTime', this.#context.clock.setFixedTime(time));
   }
 
   setSystemTime(time: Date): Promise<void> {
-    return this.#context.clock.setSystemTime(time);
+    return this.#bounded('clock setSystemTime', this.#context.clock.setSystemTime(time));
   }
 
   advance(ms: number): Promise<void> {
-    return this.#context.clock.fastForward(ms);
+    return this.#bounded('clock advance', this.#context.clock.fastForward(ms));
   }
 
   runFor(ms: number): Promise<void> {
-    return this.#context.clock.runFor(ms);
+    return this.#bounded('clock runFor', this.#context.clock.runFor(ms));
   }
 
   pauseAt(time: Date): Promise<void> {
-    return this.#context.clock.pauseAt(time);
+    return this.#bounded('clock pauseAt', this.#context.clock.pauseAt(time));
   }
 
   resume(): Promise<void> {
-    return this.#context.clock.resume();
+    return this.#bounded('clock resume', this.#context.clock.resume());
   }
 
   async now(): Promise<Date | null> {
     for (const page of this.#pages()) {
-      const now = await page.evaluate(() => Date.now()).catch(() => null);
+      const now = await healthOf(page)
+        .guard('reading the clock', CDP_CALL_TIMEOUT_MS, () => page.evaluate(() => Date.now()))
+        .catch(() => null);
       if (now !== null) return new Date(now);
     }
     return null;
+  }
+
+  /** The clock evaluates in every page: one that does not answer must not hold the call for good. */
+  #bounded(what: string, work: Promise<void>): Promise<void> {
+    return withinContextDeadline(what, this.#pages(), CDP_CALL_TIMEOUT_MS, work);
   }
 }

@@ -28,7 +28,7 @@ import { imageSize } from './image-size.js';
 import { keyFailure, keyLocator } from './key-selector.js';
 import { navigatePage, pageHistory, waitForLoad } from './navigation.js';
 import { readHtml, readTestIds, readTextContents } from './page-source.js';
-import { RENDERER_READ_MS, RendererHealth } from './renderer-health.js';
+import { healthOf, RENDERER_READ_MS, type RendererHealth } from './renderer-health.js';
 import { RequestActivity } from './request-activity.js';
 import { startPageScreencast } from './screencast.js';
 import {
@@ -61,7 +61,7 @@ export class PageDriver implements WindowDriver {
 
   constructor(page: Page) {
     this.page = page;
-    this.#health = new RendererHealth(page);
+    this.#health = healthOf(page);
     this.#requests = new RequestActivity(page);
   }
 
@@ -132,8 +132,8 @@ export class PageDriver implements WindowDriver {
     });
   }
 
-  press(key: string): Promise<void> {
-    return this.#health.guard(`press ${key}`, RENDERER_READ_MS, () => this.page.keyboard.press(key));
+  press(key: string, timeoutMs: number): Promise<void> {
+    return this.#health.guard(`press ${key}`, timeoutMs, () => this.page.keyboard.press(key));
   }
 
   scrollBy(target: TargetQuery | undefined, dx: number, dy: number, timeoutMs: number): Promise<void> {

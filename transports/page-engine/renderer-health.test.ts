@@ -2,18 +2,50 @@ import { EventEmitter } from 'node:events';
 import { errors, type Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { RENDERER_PROBE_MS, RendererHealth, watchRenderer } from './renderer-health.js';
+import { healthOf, RendererHealth, watchRenderer } from './renderer-health.js';
+import { RENDERER_ANSWER_MARGIN_MS, RENDERER_ASK_AFTER_MS } from './renderer-liveness.js';
 
-/** A page whose renderer answers, or not, as the test says; it can crash on demand. */
-function fakePage(answers: { now: boolean }) {
+/**
+ * A page whose renderer can be stopped and continued as SIGSTOP and SIGCONT do: while stopped, every
+ * evaluation waits, and on continue they all answer. It can crash on demand.
+ */
+function fakeRenderer() {
   const events = new EventEmitter();
+  let stopped = false;
+  let waiting: (() => void)[] = [];
   const page = Object.assign(events, {
-    evaluate: () => (answers.now ? Promise.resolve(true) : new Promise<never>(() => {})),
-  });
-  return { page: page as unknown as Page, crash: () => events.emit('crash') };
+    evaluate: () =>
+      stopped ? new Promise<boolean>((resolve) => waiting.push(() => resolve(true))) : Promise.resolve(true),
+  }) as unknown as Page;
+  return {
+    page,
+    stop: () => {
+      stopped = true;
+    },
+    resume: () => {
+      stopped = false;
+      for (const answer of waiting) answer();
+      waiting = [];
+    },
+    crash: () => events.emit('crash'),
+  };
 }
 
 const never = () => new Promise<never>(() => {});
+/** Work that completes after `ms`, as a slow operation on a live renderer does. */
+const completesAfter =
+  <T>(ms: number, value: T) =>
+  () =>
+    new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
+
+/** The promise, and a flag saying whether it has settled yet. */
+function tracked<T>(promise: Promise<T>) {
+  const state = { settled: false, result: promise.catch((caught: unknown) => caught) };
+  void state.result.then(() => {
+    state.settled = true;
+  });
+  return state;
+}
 
 describe('RendererHealth', () => {
   beforeEach(() => {
@@ -24,7 +56,7 @@ describe('RendererHealth', () => {
   });
 
   it('fails a pending call with RENDERER_CRASHED when the renderer crashes, and later calls at once', async () => {
-    const { page, crash } = fakePage({ now: true });
+    const { page, crash } = fakeRenderer();
     const health = new RendererHealth(page);
     const pending = health.guard('click', 5_000, never);
     crash();
@@ -35,7 +67,7 @@ describe('RendererHealth', () => {
   });
 
   it('knows of a crash from before its driver existed: noted where the transport tracked the page', async () => {
-    const { page, crash } = fakePage({ now: true });
+    const { page, crash } = fakeRenderer();
     watchRenderer(page);
     crash();
     await expect(new RendererHealth(page).guard('click', 5_000, never)).rejects.toMatchObject({
@@ -54,45 +86,84 @@ describe('RendererHealth', () => {
   });
 
   it("reads Playwright's crash message (before the event has arrived) as RENDERER_CRASHED", async () => {
-    const health = new RendererHealth(fakePage({ now: true }).page);
+    const health = new RendererHealth(fakeRenderer().page);
     const failed = health.guard('click', 5_000, () =>
       Promise.reject(new StagegraphError('ACTION_TIMEOUT', 'failed', { cause: new Error('Target crashed') })),
     );
     await expect(failed).rejects.toMatchObject({ code: 'RENDERER_CRASHED' });
   });
 
-  it('gives up on a renderer that does not answer, past the bound and the probe, as ACTION_TIMEOUT', async () => {
-    const health = new RendererHealth(fakePage({ now: false }).page);
-    const pending = health.guard('click on test id "log"', 2_000, never);
-    const settled = vi.fn();
-    pending.catch(settled);
-    await vi.advanceTimersByTimeAsync(2_000 + RENDERER_PROBE_MS);
-    expect(settled).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(RENDERER_PROBE_MS);
-    const error = await pending.catch((caught: unknown) => caught);
-    expect(error).toMatchObject({
-      code: 'ACTION_TIMEOUT',
+  it('answers a call on a stopped renderer at its own deadline plus the margin, with RENDERER_NOT_RESPONDING', async () => {
+    const renderer = fakeRenderer();
+    renderer.stop();
+    const call = tracked(healthOf(renderer.page).guard('click on test id "log"', 2_000, never));
+    await vi.advanceTimersByTimeAsync(2_000 - 1);
+    expect(call.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(RENDERER_ANSWER_MARGIN_MS + 1);
+    expect(call.settled).toBe(true);
+    expect(await call.result).toMatchObject({
+      code: 'RENDERER_NOT_RESPONDING',
       retryable: true,
-      details: { rendererAnswering: false },
+      details: { silentMs: expect.any(Number) },
       message: expect.stringContaining('click on test id "log" did not complete'),
     });
   });
 
-  it('keeps waiting on a slow operation while the renderer answers', async () => {
-    const health = new RendererHealth(fakePage({ now: true }).page);
-    let finish: (value: string) => void = () => {};
-    const pending = health.guard(
+  it('works again once the renderer is continued', async () => {
+    const renderer = fakeRenderer();
+    const health = healthOf(renderer.page);
+    renderer.stop();
+    const stalled = tracked(health.guard('snapshot', 1_000, never));
+    await vi.advanceTimersByTimeAsync(1_000 + RENDERER_ANSWER_MARGIN_MS);
+    expect(await stalled.result).toMatchObject({ code: 'RENDERER_NOT_RESPONDING' });
+    renderer.resume();
+    const again = health.guard('snapshot', 1_000, completesAfter(300, 'read'));
+    await vi.advanceTimersByTimeAsync(300);
+    await expect(again).resolves.toBe('read');
+  });
+
+  it('does not give a renderer silent since before the call the whole timeout again', async () => {
+    const renderer = fakeRenderer();
+    const health = healthOf(renderer.page);
+    renderer.stop();
+    // A preview's short wait falls silent first; the action that follows has the rest of its own time.
+    const preview = tracked(health.guard('finding x', 1_000, never));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await preview.result).toMatchObject({ code: 'RENDERER_NOT_RESPONDING' });
+    const click = tracked(health.guard('click on x', 2_000, never));
+    await vi.advanceTimersByTimeAsync(1_000 + RENDERER_ANSWER_MARGIN_MS);
+    expect(click.settled).toBe(true);
+    expect(await click.result).toMatchObject({ code: 'RENDERER_NOT_RESPONDING' });
+  });
+
+  it('never fails a call that completes in time, even when the renderer leaves the question unanswered', async () => {
+    const renderer = fakeRenderer();
+    renderer.stop();
+    const done = healthOf(renderer.page).guard('snapshot', 2_000, completesAfter(1_900, 'read'));
+    await vi.advanceTimersByTimeAsync(1_900);
+    await expect(done).resolves.toBe('read');
+  });
+
+  it('lets a slow call on a live renderer finish within the margin past its deadline', async () => {
+    const health = healthOf(fakeRenderer().page);
+    const done = health.guard(
       'snapshot',
       1_000,
-      () => new Promise<string>((resolve) => (finish = resolve)),
+      completesAfter(1_000 + RENDERER_ANSWER_MARGIN_MS - 50, 'read'),
     );
-    await vi.advanceTimersByTimeAsync(3 * (1_000 + RENDERER_PROBE_MS));
-    finish('done');
-    await expect(pending).resolves.toBe('done');
+    await vi.advanceTimersByTimeAsync(1_000 + RENDERER_ANSWER_MARGIN_MS);
+    await expect(done).resolves.toBe('read');
+  });
+
+  it('answers ACTION_TIMEOUT by the deadline and margin when a live renderer never finishes the call', async () => {
+    const call = tracked(healthOf(fakeRenderer().page).guard('snapshot', 1_000, never));
+    await vi.advanceTimersByTimeAsync(1_000 + RENDERER_ANSWER_MARGIN_MS);
+    expect(call.settled).toBe(true);
+    expect(await call.result).toMatchObject({ code: 'ACTION_TIMEOUT', details: { rendererAnswering: true } });
   });
 
   it('turns a bare Playwright timeout into ACTION_TIMEOUT, never an unexpected error', async () => {
-    const health = new RendererHealth(fakePage({ now: true }).page);
+    const health = healthOf(fakeRenderer().page);
     const timedOut = () => Promise.reject(new errors.TimeoutError('elementHandle: Timeout 200ms exceeded.'));
     await expect(health.guard('finding x', 200, timedOut)).rejects.toMatchObject({
       code: 'ACTION_TIMEOUT',
@@ -101,15 +172,38 @@ describe('RendererHealth', () => {
   });
 
   it('names a stopped renderer, not a missing element, when a wait for the element ran out', async () => {
-    const answers = { now: true };
-    const health = new RendererHealth(fakePage(answers).page);
+    const renderer = fakeRenderer();
+    const health = healthOf(renderer.page);
     const missing = () => Promise.reject(new StagegraphError('SELECTOR_NO_MATCH', 'No element matches.'));
     await expect(health.guard('finding x', 1_000, missing)).rejects.toMatchObject({
       code: 'SELECTOR_NO_MATCH',
     });
-    answers.now = false;
-    const stopped = health.guard('finding x', 1_000, missing).catch((caught: unknown) => caught);
-    await vi.advanceTimersByTimeAsync(RENDERER_PROBE_MS);
-    expect(await stopped).toMatchObject({ code: 'ACTION_TIMEOUT', details: { rendererAnswering: false } });
+    renderer.stop();
+    const stopped = tracked(health.guard('finding x', 1_000, missing));
+    await vi.advanceTimersByTimeAsync(RENDERER_ANSWER_MARGIN_MS);
+    expect(await stopped.result).toMatchObject({ code: 'RENDERER_NOT_RESPONDING' });
+  });
+
+  it("keeps the call's own timeout when the renderer answered during the call, however slow it is now", async () => {
+    const renderer = fakeRenderer();
+    const missing = () =>
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new StagegraphError('SELECTOR_NO_MATCH', 'No element matches.')), 1_000),
+      );
+    const call = tracked(healthOf(renderer.page).guard('finding x', 1_000, missing));
+    await vi.advanceTimersByTimeAsync(RENDERER_ASK_AFTER_MS);
+    // A loaded machine: a fresh question now would take longer than the margin to answer.
+    renderer.stop();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await call.result).toMatchObject({ code: 'SELECTOR_NO_MATCH' });
+  });
+
+  it('says the window closed when Playwright reports the page or browser gone', async () => {
+    const health = healthOf(fakeRenderer().page);
+    const closed = () =>
+      Promise.reject(new Error('page.evaluate: Target page, context or browser has been closed'));
+    await expect(health.guard('snapshot', 1_000, closed)).rejects.toMatchObject({
+      code: 'SESSION_NOT_RUNNING',
+    });
   });
 });

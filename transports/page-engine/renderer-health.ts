@@ -2,23 +2,27 @@ import { errors, type Page } from 'playwright-core';
 import { causeChain } from '../../errors/cause-chain.js';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { TransportError } from '../contract/transport-error.js';
-import { withDeadline } from '../protocol/deadline.js';
+import {
+  livenessOf,
+  RENDERER_ANSWER_MARGIN_MS,
+  RENDERER_ASK_AFTER_MS,
+  type RendererLiveness,
+  rendererNotResponding,
+  within,
+} from './renderer-liveness.js';
 
-/**
- * How long a renderer has to answer a trivial evaluation before it counts as not answering, and how far
- * past its own timeout an operation may run before nobody waits on it any more. Generous: a loaded
- * machine's renderer can be seconds late, and only a stopped, paused or hung one is this late.
- */
-export const RENDERER_PROBE_MS = 5_000;
-/** Reads that take no timeout of their own (a snapshot, a secret mark) give up after this. */
+/** Reads that take no timeout of their own (a snapshot, a secret mark, a key press) give up after this. */
 export const RENDERER_READ_MS = 30_000;
 
 /** Playwright's words for a page whose renderer process has gone. */
 const CRASHED = /Target crashed|Page crashed/i;
+/** Playwright's words for a page, context or browser that closed under the call (its TargetClosedError). */
+const CLOSED = /Target page, context or browser has been closed|Target closed|Browser has been closed/;
 
 /** Pages whose renderer has crashed, noted from the moment a transport tracks the page. */
 const crashedPages = new WeakSet<Page>();
 const watchedPages = new WeakSet<Page>();
+const healths = new WeakMap<Page, RendererHealth>();
 
 /**
  * Notes the page's crash from now on. Transports call it as they track a window (relayRendererEvents), so
@@ -30,17 +34,32 @@ export function watchRenderer(page: Page): void {
   page.once('crash', () => crashedPages.add(page));
 }
 
+/** The one health of a page's renderer, for every part of the engine that waits on the page. */
+export function healthOf(page: Page): RendererHealth {
+  let health = healths.get(page);
+  if (!health) {
+    health = new RendererHealth(page);
+    healths.set(page, health);
+  }
+  return health;
+}
+
+type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
+
 /**
  * One page's renderer as the page engine sees it: crashed (an event, after which every call fails with
- * RENDERER_CRASHED at once) or not answering (a stopped or hung process, which Playwright would wait on
- * forever: calls are bounded, and a timeout says the renderer is the reason).
+ * RENDERER_CRASHED at once) or not answering (a stopped, paused or hung process, which Playwright would
+ * wait on forever). Every call answers by its own deadline plus RENDERER_ANSWER_MARGIN_MS, whatever the
+ * renderer or the CDP connection does.
  */
 export class RendererHealth {
   readonly #page: Page;
+  readonly #liveness: RendererLiveness;
   readonly #crash: Promise<never>;
 
   constructor(page: Page) {
     this.#page = page;
+    this.#liveness = livenessOf(page);
     watchRenderer(page);
     this.#crash = new Promise<never>((_, reject) => {
       page.once('crash', () => reject(rendererCrashed()));
@@ -50,34 +69,87 @@ export class RendererHealth {
   }
 
   /**
-   * Runs one operation of the page engine. It fails at once when the renderer has crashed or crashes
-   * meanwhile. Past `boundMs` (and the probe's margin) the renderer is asked whether it answers at all:
-   * a stopped or hung one fails the operation as not answering, a merely slow one is waited for. A
-   * timeout the operation reports itself is checked the same way, so a stopped renderer is named as the
-   * cause rather than a missing element.
+   * Runs one operation of the page engine within `boundMs`. It fails at once when the renderer has
+   * crashed or crashes meanwhile. While it runs the renderer is asked, in parallel, whether it answers:
+   * when the bound is over (counted from when the renderer fell silent, if that was before the call) and
+   * the renderer has left the question unanswered for the margin, the call fails with
+   * RENDERER_NOT_RESPONDING; a live renderer gets the rest of the margin to finish, then ACTION_TIMEOUT.
+   * A timeout the operation reports itself is checked the same way, so a stopped renderer is named as the
+   * cause rather than a missing element. A call that completes in time is never failed.
    */
   async guard<T>(what: string, boundMs: number, work: () => Promise<T>): Promise<T> {
     if (this.#crashed) throw rendererCrashed();
-    const running = Promise.race([work(), this.#crash]);
-    const bound = boundMs + RENDERER_PROBE_MS;
-    for (;;) {
-      try {
-        return await withDeadline(running, bound, () => new PastBound());
-      } catch (error) {
-        if (!(error instanceof PastBound)) throw await this.#explain(error, what);
-        const answer = await this.#answers();
-        if (answer === 'crashed') throw rendererCrashed();
-        if (answer === 'no') throw notAnswering(what, RENDERER_PROBE_MS);
+    const started = Date.now();
+    const silentBefore = this.#liveness.silentSince();
+    const answersBefore = this.#liveness.answers;
+    const outcome: Promise<Outcome<T>> = Promise.race([work(), this.#crash]).then(
+      (value) => ({ ok: true, value }),
+      (error: unknown) => ({ ok: false, error }),
+    );
+    const asking = setTimeout(() => void this.#liveness.ask(), RENDERER_ASK_AFTER_MS);
+    try {
+      const ended = await this.#outcomeWithin(what, outcome, started, boundMs, silentBefore);
+      if (ended.ok) {
+        this.#liveness.noteAnswer();
+        return ended.value;
       }
+      throw await this.#explain(ended.error, what, answersBefore);
+    } finally {
+      clearTimeout(asking);
     }
   }
 
-  async #explain(error: unknown, what: string): Promise<unknown> {
+  /** The operation's outcome by its deadline; past it, the verdict on the renderer as an error. */
+  async #outcomeWithin<T>(
+    what: string,
+    outcome: Promise<Outcome<T>>,
+    started: number,
+    boundMs: number,
+    silentBefore: number | null,
+  ): Promise<Outcome<T>> {
+    const ownEnd = started + boundMs;
+    // A renderer silent since before the call has had the call's time already: it is not given it again.
+    // A call with a shorter bound than RENDERER_ASK_AFTER_MS (a change count, bound 0) is not asked about
+    // before then: a live renderer answers it sooner, and a question per call would double its round trips.
+    const end =
+      silentBefore === null
+        ? Math.max(ownEnd, started + RENDERER_ASK_AFTER_MS)
+        : Math.max(started, Math.min(ownEnd, silentBefore + boundMs));
+    const inTime = await within(outcome, end - Date.now());
+    if (inTime) return inTime;
+    const verdict = await Promise.race([outcome, this.#liveness.verdict(RENDERER_ANSWER_MARGIN_MS)]);
+    if (typeof verdict === 'object') return verdict;
+    if (verdict === 'crashed') throw rendererCrashed();
+    if (verdict === 'silent') throw this.#notResponding(what);
+    // It answers: the operation is slow, and has the margin past its own deadline to finish.
+    const late = await within(outcome, ownEnd + RENDERER_ANSWER_MARGIN_MS - Date.now());
+    if (late) return late;
+    if ((this.#liveness.silentSince() ?? Date.now()) + RENDERER_ANSWER_MARGIN_MS <= Date.now())
+      throw this.#notResponding(what);
+    throw new StagegraphError(
+      'ACTION_TIMEOUT',
+      `${what} did not complete within its timeout of ${boundMs} ms.`,
+      {
+        details: { rendererAnswering: true },
+      },
+    );
+  }
+
+  async #explain(error: unknown, what: string, answersBefore: number): Promise<unknown> {
     if (this.#crashed || isCrash(error)) return rendererCrashed(error);
+    if (isClosed(error)) {
+      return new TransportError('closed', `${what}: the window or its browser closed under the call.`, {
+        cause: error,
+      });
+    }
     if (!isTimeout(error)) return error;
-    const answer = await this.#answers();
-    if (answer === 'crashed') return rendererCrashed(error);
-    if (answer === 'no') return notAnswering(what, RENDERER_PROBE_MS, error);
+    // Answered during the call and nothing asked since: it is alive, and the timeout is the operation's own
+    // (a loaded machine's renderer may take longer than the margin to answer a fresh question).
+    const verdict = this.#liveness.answeredSince(answersBefore)
+      ? 'answering'
+      : await this.#liveness.verdict(RENDERER_ANSWER_MARGIN_MS);
+    if (verdict === 'crashed') return rendererCrashed(error);
+    if (verdict === 'silent') return this.#notResponding(what, error);
     // A Playwright timeout outside an action's own error mapping (an element handle taken on a loaded machine).
     if (error instanceof StagegraphError) return error;
     return new StagegraphError('ACTION_TIMEOUT', `${what} did not complete within its timeout.`, {
@@ -89,48 +161,42 @@ export class RendererHealth {
     return crashedPages.has(this.#page);
   }
 
-  /** Whether the renderer evaluates a constant within the probe's bound; a crash shows here too. */
-  async #answers(): Promise<'yes' | 'no' | 'crashed'> {
-    try {
-      await withDeadline(
-        this.#page.evaluate(() => true),
-        RENDERER_PROBE_MS,
-        () => new PastBound(),
-      );
-      return 'yes';
-    } catch (error) {
-      if (this.#crashed || isCrash(error)) return 'crashed';
-      return 'no';
-    }
+  #notResponding(what: string, cause?: unknown): StagegraphError {
+    return rendererNotResponding(what, this.#liveness, cause);
   }
 }
 
-/** The operation has run past its bound; whether to keep waiting depends on the renderer. */
-class PastBound extends Error {}
+/**
+ * Failures a stopped renderer shows up as: the element never appeared or never became actionable, or the
+ * operation ran out of time.
+ */
+const TIMEOUT_CODES: readonly string[] = [
+  'SELECTOR_NO_MATCH',
+  'ACTION_TIMEOUT',
+  'EXPECTATION_FAILED',
+  'CDP_TIMEOUT',
+  'NAVIGATION_TIMEOUT',
+  'ELEMENT_NOT_VISIBLE',
+  'ELEMENT_DISABLED',
+];
 
-/** Failures a stopped renderer shows up as: the element never appeared, or the operation ran out of time. */
 function isTimeout(error: unknown): boolean {
   if (error instanceof errors.TimeoutError) return true;
-  return (
-    error instanceof StagegraphError &&
-    ['SELECTOR_NO_MATCH', 'ACTION_TIMEOUT', 'EXPECTATION_FAILED', 'CDP_TIMEOUT'].includes(error.code)
-  );
+  return error instanceof StagegraphError && TIMEOUT_CODES.includes(error.code);
 }
 
 function isCrash(error: unknown): boolean {
   return causeChain(error).some((cause) => CRASHED.test(cause.message));
 }
 
+/** A raw Playwright failure of a closed page or browser; one already given a code keeps it. */
+function isClosed(error: unknown): boolean {
+  if (error instanceof StagegraphError || !(error instanceof Error)) return false;
+  return error.name === 'TargetClosedError' || CLOSED.test(error.message);
+}
+
 function rendererCrashed(cause?: unknown): TransportError {
   return new TransportError('crashed', "This window's renderer process has crashed.", {
     ...(cause === undefined ? {} : { cause }),
   });
-}
-
-function notAnswering(what: string, ms: number, cause?: unknown): StagegraphError {
-  return new StagegraphError(
-    'ACTION_TIMEOUT',
-    `${what} did not complete: the window's renderer did not answer within ${ms} ms (it is busy, paused in a debugger, or stopped).`,
-    { details: { rendererAnswering: false }, ...(cause === undefined ? {} : { cause }) },
-  );
 }

@@ -6,6 +6,9 @@ import type {
   StorageControl,
   StorageOperation,
 } from '../contract/renderer-control.js';
+import { CDP_CALL_TIMEOUT_MS } from '../protocol/cdp-connection.js';
+import { withinContextDeadline } from './context-deadline.js';
+import { healthOf, RENDERER_READ_MS } from './renderer-health.js';
 
 /**
  * Cookies through the BrowserContext; web storage through one fixed function run in a page of the
@@ -20,16 +23,19 @@ export class PlaywrightStorage implements StorageControl {
     this.#pages = pages;
   }
 
-  async cookies(urls: readonly string[]): Promise<Cookie[]> {
-    return this.#context.cookies(urls.length > 0 ? [...urls] : undefined);
+  cookies(urls: readonly string[]): Promise<Cookie[]> {
+    return this.#bounded('reading cookies', this.#context.cookies(urls.length > 0 ? [...urls] : undefined));
   }
 
   async setCookies(cookies: readonly CookieToSet[]): Promise<void> {
-    await this.#context.addCookies(cookies.map((cookie) => ({ ...cookie })));
+    await this.#bounded(
+      'setting cookies',
+      this.#context.addCookies(cookies.map((cookie) => ({ ...cookie }))),
+    );
   }
 
   async clearCookies(filter: { readonly name?: string; readonly domain?: string }): Promise<void> {
-    await this.#context.clearCookies({ ...filter });
+    await this.#bounded('clearing cookies', this.#context.clearCookies({ ...filter }));
   }
 
   async origins(): Promise<string[]> {
@@ -43,21 +49,29 @@ export class PlaywrightStorage implements StorageControl {
   ): Promise<[string, string][] | undefined> {
     const page = this.#pages().find((candidate) => originOf(candidate.url()) === origin);
     if (!page) return undefined;
-    return page.evaluate(
-      ({ area, operation }) => {
-        const storage = area === 'local' ? window.localStorage : window.sessionStorage;
-        if (operation.op === 'set') storage.setItem(operation.key, operation.value);
-        if (operation.op === 'remove') storage.removeItem(operation.key);
-        if (operation.op === 'clear') storage.clear();
-        const items: [string, string][] = [];
-        for (let i = 0; i < storage.length; i += 1) {
-          const key = storage.key(i);
-          if (key !== null) items.push([key, storage.getItem(key) ?? '']);
-        }
-        return items.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      },
-      { area, operation },
+    const what = operation.op === 'items' ? 'reading web storage' : `web storage ${operation.op}`;
+    return healthOf(page).guard(what, RENDERER_READ_MS, () =>
+      page.evaluate(
+        ({ area, operation }) => {
+          const storage = area === 'local' ? window.localStorage : window.sessionStorage;
+          if (operation.op === 'set') storage.setItem(operation.key, operation.value);
+          if (operation.op === 'remove') storage.removeItem(operation.key);
+          if (operation.op === 'clear') storage.clear();
+          const items: [string, string][] = [];
+          for (let i = 0; i < storage.length; i += 1) {
+            const key = storage.key(i);
+            if (key !== null) items.push([key, storage.getItem(key) ?? '']);
+          }
+          return items.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+        },
+        { area, operation },
+      ),
     );
+  }
+
+  /** Cookies are the browser's, not a page's: a call it leaves unanswered is a stuck protocol call. */
+  #bounded<T>(what: string, work: Promise<T>): Promise<T> {
+    return withinContextDeadline(what, this.#pages(), CDP_CALL_TIMEOUT_MS, work);
   }
 }
 
