@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createGateway } from '../server/app.js';
 import { normaliseArgv, parseServeArgs } from '../server/config.js';
 import { SERVE_FLAGS } from '../server/serve-flags.js';
 import { createBridgeServer } from './bridge-server.js';
@@ -81,6 +80,8 @@ async function connect(argv: readonly string[]): Promise<Target> {
     token: agentToken,
     approverToken,
   };
+  // Loaded here only: with --url the bridge is a client, and the server's transports are not its to load.
+  const { createGateway } = await import('../server/app.js');
   const gateway = createGateway({ config, log });
   const url = await gateway.start().catch(async (error: unknown) => {
     await gateway.stop();

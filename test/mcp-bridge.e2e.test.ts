@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -262,6 +264,22 @@ describe('the MCP bridge over stdio (stagegraph mcp --url)', () => {
     });
     expect(failed.isError).toBe(true);
     expect(textOf(failed)).toMatch(/^session: SESSION_NOT_FOUND: /m);
+  });
+});
+
+describe('stagegraph mcp --url loads no server code', () => {
+  it('starts as a client of the gateway: neither the server nor Playwright is loaded', async () => {
+    // stdin is closed at once, so the bridge starts and ends; NODE_DEBUG=esm names every module it loaded.
+    const started = promisify(execFile)(
+      process.execPath,
+      ['bin/stagegraph.js', 'mcp', '--url', 'http://127.0.0.1:9/graphql'],
+      { cwd: ROOT, env: { ...process.env, NODE_DEBUG: 'esm' }, timeout: SAFETY_NET_MS, maxBuffer: 256 << 20 },
+    );
+    started.child.stdin?.end();
+    const { stderr } = await started;
+    const loaded = [...stderr.matchAll(/Storing (file:\/\/\S+)/g)].map((match) => match[1]!);
+    expect(loaded.some((url) => url.endsWith('/mcp/bridge-server.ts'))).toBe(true);
+    expect(loaded.filter((url) => /playwright-core|graphql-yoga|\/server\/app\.ts$/.test(url))).toEqual([]);
   });
 });
 
