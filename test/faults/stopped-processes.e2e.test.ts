@@ -178,6 +178,21 @@ describe('SIGSTOP and SIGCONT of an app the gateway launched, during each kind o
     });
   }
 
+  it('a menu invoke answered MAIN_NOT_RESPONDING does not click the item once the process resumes', async () => {
+    const darkMode = async (): Promise<boolean> => {
+      const { session } = await agent.data(
+        `{ session(id: "${stopped.id}") { menuItem(path: ["View", "Dark Mode"]) { checked } } }`,
+      );
+      return session.menuItem.checked;
+    };
+    const before = await darkMode();
+    const invoke = OPERATIONS.find((operation) => operation.kind === 'menu invoke') as Operation;
+    expectAnswer(await whileStopped([stopped.pid], invoke), 'MAIN_NOT_RESPONDING', invoke.kind);
+    signalEach([stopped.pid], 'SIGCONT');
+    // The process runs what its inspector queued before it reads the menu: the given-up click refuses.
+    expect(await darkMode()).toBe(before);
+  });
+
   it('leaves nothing behind: stop reaps both apps', async () => {
     for (const session of [stopped, bystander]) {
       const { stop } = await agent.data(`mutation { stop(id: "${session.id}") { status } }`);
