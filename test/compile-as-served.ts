@@ -8,6 +8,11 @@ import type { Plugin } from 'vite';
  * without it, so the suite passed where `bin/stagegraph.js serve` failed (issue 33: `snapshotChanges`
  * streamed nothing through a served gateway). The suite compiles the project's sources as tsx does.
  */
+const NAME_HELPER =
+  /^var __name = \(target, value\) => __defProp\(target, "name", \{ value, configurable: true \}\);$/m;
+const HOISTED_NAME_HELPER =
+  'function __name(target, value) { return Object.defineProperty(target, "name", { value, configurable: true }); }';
+
 export function compileAsServed(): Plugin {
   return {
     name: 'stagegraph:compile-as-served',
@@ -22,7 +27,10 @@ export function compileAsServed(): Plugin {
         sourcemap: true,
         sourcefile: id,
       });
-      return { code: compiled.code, map: compiled.map };
+      // Vitest hoists vi.mock and the imports it affects above esbuild's `var __name = …`, so a mock
+      // factory defining a named function would call an undefined helper: a function declaration is
+      // hoisted whole. The replacement keeps the line count, so the source map still holds.
+      return { code: compiled.code.replace(NAME_HELPER, HOISTED_NAME_HELPER), map: compiled.map };
     },
   };
 }
