@@ -3,6 +3,7 @@ import { causeChain } from '../../errors/cause-chain.js';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { TransportError } from '../contract/transport-error.js';
 import {
+  CRASHED,
   livenessOf,
   RENDERER_ANSWER_MARGIN_MS,
   RENDERER_ASK_AFTER_MS,
@@ -14,8 +15,6 @@ import {
 /** Reads that take no timeout of their own (a snapshot, a secret mark, a key press) give up after this. */
 export const RENDERER_READ_MS = 30_000;
 
-/** Playwright's words for a page whose renderer process has gone. */
-const CRASHED = /Target crashed|Page crashed/i;
 /** Playwright's words for a page, context or browser that closed under the call (its TargetClosedError). */
 const CLOSED = /Target page, context or browser has been closed|Target closed|Browser has been closed/;
 

@@ -15,7 +15,7 @@ export const RENDERER_ANSWER_MARGIN_MS = 500;
 export const RENDERER_ASK_AFTER_MS = 100;
 
 /** Playwright's words for a page whose renderer process has gone. */
-const CRASHED = /Target crashed|Page crashed/i;
+export const CRASHED = /Target crashed|Page crashed/i;
 
 /** What asking the renderer found. */
 export type Verdict = 'answering' | 'silent' | 'crashed';
