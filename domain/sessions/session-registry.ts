@@ -31,6 +31,7 @@ import {
 import { sessionActions } from './next-actions.js';
 import { Session, type SessionFiles, type SessionLaunch } from './session.js';
 import type { SessionTopics } from './session-event.js';
+import { endedDuringStartup } from './startup-exit.js';
 import { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS } from './timeouts.js';
 import { awaitWindowsLoaded } from './window-load.js';
 
@@ -123,7 +124,7 @@ export class SessionRegistry {
     };
     const started = Date.now();
     const transportSession = await transport.launch(options);
-    return this.#adopt(
+    const session = await this.#adopt(
       this.#reserveId(),
       transport,
       transportSession,
@@ -131,6 +132,7 @@ export class SessionRegistry {
       Math.max(0, timeoutMs - (Date.now() - started)),
       `launch of ${request.main ?? request.executablePath}`,
     );
+    return this.#assertStarted(session, transportSession);
   }
 
   /** Attaches to a running app over its DevTools port; the session is RUNNING at once, its windows open. */
@@ -325,7 +327,7 @@ export class SessionRegistry {
     const options = optionsFor(join(this.#files.artifactsDir, id));
     const started = Date.now();
     const transportSession = await start(options);
-    return this.#adopt(
+    const session = await this.#adopt(
       id,
       transport,
       transportSession,
@@ -333,6 +335,16 @@ export class SessionRegistry {
       Math.max(0, options.timeoutMs - (Date.now() - started)),
       `${operation} of ${command}`,
     );
+    return this.#assertStarted(session, transportSession);
+  }
+
+  /** A launched app that ended before its launch answered did not launch: no session is kept for it. */
+  #assertStarted(session: Session, transportSession: TransportSession): Session {
+    const failure = endedDuringStartup(session, transportSession);
+    if (!failure) return session;
+    this.#sessions.delete(session.id);
+    void session.runLog.close();
+    throw failure;
   }
 
   /** Records a transport's new session, on the renderer it picked, once it is running. */

@@ -195,6 +195,11 @@ export class CdpSession implements TransportSession {
     return this.#events.on(listener);
   }
 
+  /** A started command's last stderr lines (none for an app attached to): why one that ended early did. */
+  stderrTail(): string {
+    return this.#owned?.stderrTail() ?? '';
+  }
+
   async stop(graceMs: number): Promise<ExitInfo> {
     return this.#ownedProcess('stop').stop(graceMs);
   }

@@ -227,6 +227,8 @@ export interface TransportSession {
   readonly preferredWindowId?: string;
   /** Where the session is connected (a CDP or inspector endpoint), for attached sessions. */
   readonly endpoint?: string;
+  /** The last lines the app wrote to stderr, where the transport reads them: why an app that ended during start-up did. */
+  stderrTail?(): string;
   /** Open windows in the order they opened, with live titles and urls. */
   windows(): Promise<WindowInfo[]>;
   /**

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
@@ -20,21 +20,57 @@ export interface ExecutableRequest {
 
 const LAUNCH_NEXT_ACTIONS = ['query { transports { id capabilities { LAUNCH } } }'];
 
-/** The app's entry (file or folder) as Electron would take it, or LAUNCH_FAILED saying what is missing. */
+/**
+ * The app's entry as Electron's default app takes it, or LAUNCH_FAILED saying why it cannot be one, before
+ * anything is spawned. Electron resolves the path it is given as Node resolves a module (default_app/main.ts,
+ * `Module._resolveFilename`): a script, or a folder whose package.json names its main or that holds an
+ * index.js — so an app folder is a legitimate entry and an empty one is not. The entry must be a regular,
+ * readable file: a FIFO or a device would be read by the app for ever. Whether its text is a script is the
+ * app's to say: Electron compiles any extension as JavaScript, so a non-script fails in the app, which
+ * reports it, and the launch answers LAUNCH_FAILED with its words.
+ */
 export function resolveMain(main: string, cwd: string): string {
   const absolute = resolve(cwd, main);
+  const refuse = (why: string, hint: string) =>
+    new StagegraphError('LAUNCH_FAILED', `The app entry "${main}" ${why}`, {
+      hint,
+      nextActions: LAUNCH_NEXT_ACTIONS,
+      details: { main, resolved: absolute },
+    });
   if (!existsSync(absolute)) {
-    throw new StagegraphError(
-      'LAUNCH_FAILED',
-      `The app entry "${main}" does not exist (resolved to ${absolute}).`,
-      {
-        hint: 'Pass `main` as an existing entry script or app folder; relative paths resolve against `cwd` or the server directory.',
-        nextActions: LAUNCH_NEXT_ACTIONS,
-        details: { main, resolved: absolute },
-      },
+    throw refuse(
+      `does not exist (resolved to ${absolute}).`,
+      'Pass `main` as an existing entry script or app folder; relative paths resolve against `cwd` or the server directory.',
+    );
+  }
+  let entry: string;
+  try {
+    entry = createRequire(join(absolute, 'noop.js')).resolve(absolute);
+  } catch (error) {
+    throw refuse(
+      `is not an app Electron can load: ${firstLine(error)}.`,
+      'An app folder needs a package.json whose `main` names an existing script, or an index.js; or pass the entry script itself.',
+    );
+  }
+  if (!statSync(entry).isFile()) {
+    throw refuse(
+      `resolves to ${entry}, which is not a regular file.`,
+      'Pass the entry script (or app folder) of an Electron app.',
+    );
+  }
+  try {
+    accessSync(entry, constants.R_OK);
+  } catch {
+    throw refuse(
+      `resolves to ${entry}, which cannot be read.`,
+      'Make the entry script readable by the server.',
     );
   }
   return absolute;
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]?.replace(/\.$/, '') ?? '';
 }
 
 /**

@@ -39,7 +39,7 @@ export class PlaywrightNativeSurface extends AgentSurface implements NativeSurfa
     channel: MainChannel,
     instrumented: boolean,
   ) {
-    super({ run: channel.run, instrumented, gone: channel.gone });
+    super({ run: channel.run, instrumented, gone: () => goneOrUnreachable(channel) });
     this.#electron = electron;
     this.#windows = windows;
     this.#channel = channel;
@@ -129,5 +129,17 @@ export class PlaywrightNativeSurface extends AgentSurface implements NativeSurfa
     const page = this.#windows.entries().find(([id]) => id === windowId)?.[1];
     if (!page) return Promise.resolve({ status: 'failed', message: `No open window ${windowId}.` });
     return evalInPage(page, code, arg);
+  }
+}
+
+/**
+ * Whether the main process can no longer answer. Asking Playwright for a closed app's process throws
+ * (its server has let go of the app), and the event loop that asks must end then, not reject unheard.
+ */
+function goneOrUnreachable(channel: MainChannel): boolean {
+  try {
+    return channel.gone();
+  } catch {
+    return true;
   }
 }

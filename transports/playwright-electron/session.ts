@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import type { ElectronApplication, Page } from 'playwright-core';
 import { EventRelay } from '../contract/event-relay.js';
 import type { TracingControl } from '../contract/tracing.js';
@@ -17,6 +18,7 @@ import { describePage, WindowRegistry } from '../page-engine/window-registry.js'
 import { readLines } from '../process/output-lines.js';
 import { OwnedGroup } from '../process/owned-group.js';
 import { withDeadline } from '../protocol/deadline.js';
+import { type LaunchedApp, launchedApp } from './launched-app.js';
 import { openMainChannel } from './main-channel.js';
 import { PlaywrightNativeSurface } from './native-surface.js';
 
@@ -36,6 +38,7 @@ export class PlaywrightElectronSession implements TransportSession {
   /** Set once start() has installed (or found) the main-process agent. */
   native: PlaywrightNativeSurface | undefined;
   readonly #electron: ElectronApplication;
+  readonly #launched: LaunchedApp;
   readonly #windows = new WindowRegistry();
   readonly #page: PageContextControls;
   /** Events from before the first listener (the app's start-up output, console, windows) wait for it. */
@@ -46,8 +49,13 @@ export class PlaywrightElectronSession implements TransportSession {
   #exit: ExitInfo | undefined;
   #disposed = false;
 
-  private constructor(electron: ElectronApplication, app: AppInfo) {
+  private constructor(
+    electron: ElectronApplication,
+    launched: LaunchedApp & { process: ChildProcess },
+    app: AppInfo,
+  ) {
     this.#electron = electron;
+    this.#launched = launched;
     this.app = app;
     this.#page = new PageContextControls({
       context: electron.context(),
@@ -57,7 +65,7 @@ export class PlaywrightElectronSession implements TransportSession {
     });
     ({ network: this.network, dialogs: this.dialogs, storage: this.storage, clock: this.clock } = this.#page);
     this.tracing = contextTracing(electron.context());
-    const child = electron.process();
+    const child = launched.process;
     for (const stream of ['stdout', 'stderr'] as const) {
       const source = child[stream];
       if (source) readLines(source, (text) => this.#emit({ type: 'output', stream, text }));
@@ -77,39 +85,63 @@ export class PlaywrightElectronSession implements TransportSession {
     for (const page of electron.windows()) this.#track(page);
   }
 
+  /**
+   * Reads the app and opens its main channel, both at once and both observed from the start: a channel that
+   * failed while the read was still pending must not reject unheard. A channel opened for a failed read is
+   * closed again.
+   */
   static async start(
     electron: ElectronApplication,
     executablePath: string,
+    launched: LaunchedApp = launchedApp(electron),
   ): Promise<PlaywrightElectronSession> {
-    // Found and opened while Playwright reads the app: the two do not wait on each other.
-    const channel = openMainChannel(electron);
-    const read = await electron
-      .evaluate(({ app }) => ({
+    const child = launched.process;
+    if (!child) throw new Error('Playwright let go of the app before its session started: it closed.');
+    const [read, channel] = await Promise.allSettled([
+      electron.evaluate(({ app }) => ({
         name: app.getName(),
         version: app.getVersion(),
         versions: { ...process.versions } as Record<string, string>,
-      }))
-      .catch(async (error: unknown) => {
-        await (await channel).close();
-        throw error;
-      });
-    const session = new PlaywrightElectronSession(electron, {
-      name: read.name || null,
-      version: read.version || null,
-      executablePath,
-      versions: read.versions,
-      standIn: 'electron-standin' in read.versions,
-    });
-    const opened = await channel;
+      })),
+      openMainChannel(electron),
+    ]);
+    if (read.status === 'rejected' || channel.status === 'rejected') {
+      if (channel.status === 'fulfilled') await channel.value.close();
+      throw read.status === 'rejected' ? read.reason : (channel as PromiseRejectedResult).reason;
+    }
+    const session = new PlaywrightElectronSession(
+      electron,
+      { ...launched, process: child },
+      {
+        name: read.value.name || null,
+        version: read.value.version || null,
+        executablePath,
+        versions: read.value.versions,
+        standIn: 'electron-standin' in read.value.versions,
+      },
+    );
     // The main process's console from its first line, in before the launch answers (main-console.ts).
-    const consoleFed = opened.feedConsole((message) => session.#emit({ type: 'console', message }));
-    session.native = await PlaywrightNativeSurface.attach(electron, session.#windows, opened);
-    await consoleFed;
+    const consoleFed = channel.value.feedConsole((message) => session.#emit({ type: 'console', message }));
+    // Both awaited whatever either does: a feed that fails after a failed attach is heard too. A failed
+    // attach has closed the channel; the launch that called this ends the app and says how it ended, so
+    // the app is not killed here first.
+    const [attached, fed] = await Promise.allSettled([
+      PlaywrightNativeSurface.attach(electron, session.#windows, channel.value),
+      consoleFed,
+    ]);
+    if (attached.status === 'rejected') throw attached.reason;
+    if (fed.status === 'rejected') throw fed.reason;
+    session.native = attached.value;
     return session;
   }
 
   get pid(): number | undefined {
-    return this.#electron.process().pid;
+    return this.#launched.process?.pid;
+  }
+
+  /** The app's last stderr lines, from its first: why an app that ended during start-up did. */
+  stderrTail(): string {
+    return this.#launched.stderrTail().join('\n');
   }
 
   async windows(): Promise<WindowInfo[]> {
@@ -171,8 +203,10 @@ export class PlaywrightElectronSession implements TransportSession {
     const { id, isNew } = this.#windows.add(page);
     if (!isNew) return;
     this.#page.relayWindow(page, id, (closed) => this.#windows.remove(closed));
+    // A window that closed (or an app that exited) before it could be described is announced as known.
     void documentParsed(page, WINDOW_ANNOUNCE_TIMEOUT_MS)
       .then(() => describePage(id, page))
+      .catch(() => ({ id, title: '', url: page.url() }))
       .then((window) => this.#emit({ type: 'window-opened', window }));
   }
 

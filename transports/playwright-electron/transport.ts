@@ -1,13 +1,19 @@
-import { _electron, errors } from 'playwright-core';
+import type { ChildProcess } from 'node:child_process';
+import { _electron } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { capabilityMatrix } from '../contract/capabilities.js';
-import type { LaunchOptions, LaunchTransport } from '../contract/transport.js';
+import type { ExitInfo, LaunchOptions, LaunchTransport } from '../contract/transport.js';
+import { signalGroup } from '../process/process-group.js';
+import { withDeadline } from '../protocol/deadline.js';
+import { observeContextListenerRejections } from './context-listener-rejections.js';
 import { resolveExecutable, resolveMain } from './executable.js';
 import { type InstrumentedPreload, writeInstrumentedPreload } from './instrumented-preload.js';
+import { launchFailure, StartTimeout } from './launch-failure.js';
+import { launchedApp } from './launched-app.js';
 import { PlaywrightElectronSession } from './session.js';
 
-/** Lines of Playwright's launch log kept in a LAUNCH_FAILED error: enough to show the app's last words. */
-const LAUNCH_LOG_LINES = 20;
+/** How long a launch whose start-up failed waits for its app's own exit before killing it (see ownExit). */
+const EXIT_NOTICE_MS = 1_000;
 
 export interface PlaywrightElectronConfig {
   /** `stagegraph serve --electron`: the Electron binary to use when a launch names none. */
@@ -41,6 +47,7 @@ export function createPlaywrightElectronTransport(config: PlaywrightElectronConf
       'RENDERER_EVAL',
     ]),
     async launch(options: LaunchOptions) {
+      const started = Date.now();
       const cwd = options.cwd ?? process.cwd();
       const main = options.main === undefined ? undefined : resolveMain(options.main, cwd);
       const executable = resolveExecutable({
@@ -49,7 +56,9 @@ export function createPlaywrightElectronTransport(config: PlaywrightElectronConf
         ...(config.configuredElectron === undefined ? {} : { configuredElectron: config.configuredElectron }),
         environment,
       });
+      const facts = { executablePath: executable.path, timeoutMs: options.timeoutMs };
       const preload = options.instrumentNative ? await instrumentedPreload(main) : undefined;
+      observeContextListenerRejections();
       const electron = await _electron
         .launch({
           executablePath: executable.path,
@@ -60,40 +69,62 @@ export function createPlaywrightElectronTransport(config: PlaywrightElectronConf
         })
         .catch((error: unknown) => {
           preload?.remove();
-          throw launchError(error, executable.path, options.timeoutMs);
+          throw launchFailure(error, facts);
         });
-      if (preload) electron.process().once('exit', () => preload.remove());
+      const launched = launchedApp(electron);
+      const child = launched.process;
+      if (preload) {
+        if (child && child.exitCode === null && child.signalCode === null)
+          child.once('exit', () => preload.remove());
+        else preload.remove();
+      }
+      const starting = PlaywrightElectronSession.start(electron, executable.path, launched);
       try {
-        return await PlaywrightElectronSession.start(electron, executable.path);
+        return await withDeadline(
+          starting,
+          Math.max(0, options.timeoutMs - (Date.now() - started)),
+          () => new StartTimeout('the session did not start in time'),
+        );
       } catch (error) {
-        const pid = electron.process().pid;
-        if (pid !== undefined) process.kill(-pid, 'SIGKILL');
-        throw launchError(error, executable.path, options.timeoutMs);
+        // A session that starts after its launch gave up is let go at once: its app is being killed.
+        void starting.then((late) => late.dispose()).catch(() => undefined);
+        const exit = await ownExit(child);
+        if (child?.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+        throw launchFailure(error, { ...facts, exit, stderr: launched.stderrTail() });
       }
     },
   };
+}
+
+/**
+ * How the app ended by itself, if it did: an app that dies under its launch has usually gone by the time the
+ * launch sees the failure, and is given EXIT_NOTICE_MS to say so before this launch kills it.
+ */
+async function ownExit(child: ChildProcess | undefined): Promise<ExitInfo | null> {
+  if (!child) return null;
+  const exit = (): ExitInfo | null =>
+    child.exitCode !== null || child.signalCode !== null
+      ? { code: child.exitCode, signal: child.signalCode }
+      : null;
+  if (exit()) return exit();
+  await new Promise<void>((resolve) => {
+    const exited = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      child.off('exit', exited);
+      resolve();
+    }, EXIT_NOTICE_MS);
+    child.once('exit', exited);
+  });
+  return exit();
 }
 
 function stringEnvironment(environment: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(
     Object.entries(environment).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
-}
-
-function launchError(error: unknown, executablePath: string, timeoutMs: number): StagegraphError {
-  const message = error instanceof Error ? error.message : String(error);
-  const log = message.split('\n').slice(0, LAUNCH_LOG_LINES).join('\n');
-  if (error instanceof errors.TimeoutError) {
-    return new StagegraphError('LAUNCH_TIMEOUT', `The app did not become drivable within ${timeoutMs} ms.`, {
-      details: { executablePath, log },
-      cause: error,
-    });
-  }
-  return new StagegraphError('LAUNCH_FAILED', `The app failed to start: ${log.split('\n')[0]}`, {
-    details: { executablePath, log },
-    nextActions: ['query { transports { id capabilities { LAUNCH } } }'],
-    cause: error,
-  });
 }
 
 /** The hooks are preloaded by Electron's default app, which runs only when it is given the app's entry. */

@@ -1,0 +1,60 @@
+import { errors } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { launchFailure, StartTimeout } from './launch-failure.js';
+
+/** Playwright's launch error as it reads: its message, then the call log, dimmed. */
+const LAUNCH_LOG = [
+  'electron.launch: Process failed to launch!',
+  'Call log:',
+  '\u001b[2m  - <launched> pid=27191\u001b[22m',
+  '\u001b[2m  - [pid=27191][err] Debugger listening on ws://127.0.0.1:34383/24f6\u001b[22m',
+  '\u001b[2m  - [pid=27191][err] A JavaScript error occurred in the main process\u001b[22m',
+  "\u001b[2m  - [pid=27191][err] SyntaxError: Unexpected token ':'\u001b[22m",
+  '\u001b[2m  - [pid=27191][err]     at wrapSafe (node:internal/modules/cjs/loader:1464:18)\u001b[22m',
+].join('\n');
+const FACTS = { executablePath: '/apps/electron', timeoutMs: 30_000 };
+
+describe('launchFailure', () => {
+  it("answers a launch Playwright gave up on with the app's own error line from the call log", () => {
+    const failure = launchFailure(new Error(LAUNCH_LOG), FACTS);
+    expect(failure).toMatchObject({
+      code: 'LAUNCH_FAILED',
+      message: "The app failed to start: SyntaxError: Unexpected token ':'",
+      details: {
+        stderrTail: [
+          'A JavaScript error occurred in the main process',
+          "SyntaxError: Unexpected token ':'",
+          '    at wrapSafe (node:internal/modules/cjs/loader:1464:18)',
+        ].join('\n'),
+      },
+    });
+  });
+
+  it('says the app exited by itself, and why, when it died while its session was set up', () => {
+    const failure = launchFailure(
+      new Error('electronApplication.evaluate: Execution context was destroyed'),
+      {
+        ...FACTS,
+        exit: { code: 1, signal: null },
+        stderr: ["SyntaxError: Unexpected token ':'"],
+      },
+    );
+    expect(failure).toMatchObject({
+      code: 'LAUNCH_FAILED',
+      message: "The app exited (code 1) during start-up: SyntaxError: Unexpected token ':'",
+      details: { exit: { code: 1, signal: null } },
+    });
+    expect(launchFailure(new Error('closed'), { ...FACTS, exit: { code: 0, signal: null } }).message).toBe(
+      'The app exited (code 0) during start-up.',
+    );
+  });
+
+  it('answers LAUNCH_TIMEOUT when the app did not become drivable in time and said nothing wrong', () => {
+    for (const error of [new errors.TimeoutError('Timeout 30000ms exceeded'), new StartTimeout('late')]) {
+      expect(launchFailure(error, FACTS)).toMatchObject({
+        code: 'LAUNCH_TIMEOUT',
+        message: 'The app did not become drivable within 30000 ms.',
+      });
+    }
+  });
+});
