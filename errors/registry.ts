@@ -353,9 +353,22 @@ export const ERROR_CODES = {
   },
   AUDIT_BROKEN: {
     meaning:
-      'The audit log cannot be continued: its last record is corrupt or a write failed, so governed operations are refused.',
+      'The audit log cannot be continued or read: a record in it is corrupt, or records were removed from its file while the gateway wrote it, so governed operations are refused.',
     retryable: false,
     hint: 'Run verifyAudit on the audit directory to find the broken record, repair or move the log aside, and restart.',
+  },
+  AUDIT_UNAVAILABLE: {
+    meaning:
+      'The audit folder cannot be written now (disk full, read-only filesystem, immutable file), so the operation was refused before it acted: nothing was done. `details.errno` says why and `details.dir` names the folder.',
+    retryable: true,
+    hint: 'Free disk space on the filesystem of the audit folder or make it writable again (the message names it); the gateway tries it again every second and on each operation, then accepts operations again.',
+  },
+  AUDIT_UNRECORDED: {
+    meaning:
+      'The operation ran, but its audit record could not be written: the audit folder became unwritable while it acted. The record is held in memory and written first, in order, once the folder can be written (it is lost if the gateway stops first). `details.outcome` and `details.errorCode` say how the operation itself ended.',
+    // It acted: sending it again would act twice.
+    retryable: false,
+    hint: 'Do not send it again: read the session to see what it did. Free disk space or make the audit folder writable (the message names it); later operations are refused with AUDIT_UNAVAILABLE until then.',
   },
   NETWORK_CAPTURE_NOT_FOUND: {
     meaning: 'No armed network capture of the session has that id (never armed, or already stopped).',

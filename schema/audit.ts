@@ -5,7 +5,12 @@ import {
   MAX_AUDIT_PAGE,
 } from '../domain/audit/audit-query.js';
 import type { AuditEffect, AuditOutcome, AuditRecord, EvidenceHash } from '../domain/audit/audit-record.js';
-import type { AuditVerification, BrokenRecord } from '../domain/audit/verify-audit.js';
+import {
+  type AuditVerification,
+  type BrokenRecord,
+  MAX_TORN_LINES_LISTED,
+  type TornLine,
+} from '../domain/audit/verify-audit.js';
 import type { Delivery } from '../domain/bounded/subscriber-queue.js';
 import { SUBSCRIBER_QUEUE_CAPACITY } from '../domain/events/event-hub.js';
 import { MAX_REDACTED_STRING_LENGTH } from '../domain/governance/redaction.js';
@@ -254,6 +259,16 @@ const BrokenRecordRef = builder.objectRef<BrokenRecord>('BrokenAuditRecord').imp
   }),
 });
 
+const TornLineRef = builder.objectRef<TornLine>('TornAuditLine').implement({
+  description:
+    'A line that is not a record, but that the chain goes on across (or that ends the log): a write torn by a crash such as kill -9 mid-write. The restart keeps it, ends it with a newline, and continues the chain after the last whole record.',
+  fields: (t) => ({
+    file: t.exposeString('file', { description: 'Relative to the audit directory.' }),
+    line: t.exposeInt('line', { description: '1-based line in that file.' }),
+    bytes: t.exposeInt('bytes', { description: 'What was written of it before the crash.' }),
+  }),
+});
+
 const VerificationRef = builder.objectRef<AuditVerification>('AuditVerification').implement({
   description: 'The result of recomputing the whole hash chain (verifyAudit).',
   fields: (t) => ({
@@ -271,6 +286,11 @@ const VerificationRef = builder.objectRef<AuditVerification>('AuditVerification'
       nullable: true,
       description: 'The first record that does not hold; null when ok.',
       resolve: (result) => result.broken,
+    }),
+    torn: t.field({
+      type: [TornLineRef],
+      description: `Writes torn by a crash, oldest first (at most ${MAX_TORN_LINES_LISTED}); they do not make \`ok\` false.`,
+      resolve: (result) => result.torn,
     }),
   }),
 });

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Six digits sort correctly as text and outlast any realistic rotation count. */
@@ -23,4 +23,13 @@ export async function listAuditFiles(dir: string): Promise<AuditFile[]> {
     .filter((match) => match !== null)
     .map((match) => auditFile(dir, Number(match[1])))
     .sort((a, b) => a.number - b.number);
+}
+
+export async function fileSizeOf(path: string): Promise<number> {
+  const handle = await open(path, 'r');
+  try {
+    return (await handle.stat()).size;
+  } finally {
+    await handle.close();
+  }
 }

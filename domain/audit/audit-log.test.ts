@@ -10,6 +10,11 @@ import { verifyAudit } from './verify-audit.js';
 const root = mkdtempSync(join(tmpdir(), 'stagegraph-audit-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const freshDir = () => mkdtempSync(join(root, 'log-'));
+/** The log's own files, without the disk reserve beside them. */
+const auditFilesIn = (dir: string) =>
+  readdirSync(dir)
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort();
 
 const redactor = new Redactor();
 const PASSWORD = 'planted-P4ssw0rd-xyzzy';
@@ -66,18 +71,71 @@ describe('AuditLog', () => {
     expect(await verifyAudit(dir)).toMatchObject({ ok: true, records: 200 });
   });
 
-  it('continues the chain after a restart, and cuts a torn last line', async () => {
+  it('continues the chain after a restart, keeping a torn last line as a line of its own', async () => {
     const dir = freshDir();
     const before = await AuditLog.open(dir);
     const last = await before.append(entry());
     await before.close();
     appendFileSync(join(dir, 'audit-000001.jsonl'), '{"seq":2,"half a rec');
     const after = await AuditLog.open(dir);
-    expect(after.recovered).toMatchObject({ droppedBytes: 20 });
+    expect(after.recovered).toEqual({ file: 'audit-000001.jsonl', line: 2, bytes: 20, completed: false });
     expect(after.lastSeq).toBe(1);
     expect(await after.append(entry())).toMatchObject({ seq: 2, prevHash: last.hash });
+    expect((await after.read()).records.map((record) => record.seq)).toEqual([1, 2]);
     await after.close();
-    expect(await verifyAudit(dir)).toMatchObject({ ok: true, records: 2 });
+    expect(readFileSync(join(dir, 'audit-000001.jsonl'), 'utf8').split('\n')[1]).toBe('{"seq":2,"half a rec');
+    expect(await verifyAudit(dir)).toMatchObject({
+      ok: true,
+      records: 2,
+      broken: null,
+      torn: [{ file: 'audit-000001.jsonl', line: 2, bytes: 20 }],
+    });
+  });
+
+  it('completes a last record that lost only its newline, and passes over torn lines a crash left at the end', async () => {
+    const dir = freshDir();
+    const path = join(dir, 'audit-000001.jsonl');
+    const first = await AuditLog.open(dir);
+    await first.append(entry());
+    const whole = await first.append(entry());
+    await first.close();
+    writeFileSync(path, readFileSync(path, 'utf8').slice(0, -1));
+    const second = await AuditLog.open(dir);
+    expect(second.recovered).toMatchObject({ line: 2, completed: true });
+    expect(second.lastSeq).toBe(2);
+    await second.close();
+    // Two crashes mid-write in a row, with nothing written between them.
+    appendFileSync(path, '{"seq":3,"cut');
+    await (await AuditLog.open(dir)).close();
+    appendFileSync(path, '{"seq":3,"cut again');
+    const third = await AuditLog.open(dir);
+    expect(third.recovered).toMatchObject({ line: 4, completed: false });
+    expect(await third.append(entry())).toMatchObject({ seq: 3, prevHash: whole.hash });
+    await third.close();
+    expect(await verifyAudit(dir)).toMatchObject({
+      ok: true,
+      records: 3,
+      torn: [
+        { line: 3, bytes: 13 },
+        { line: 4, bytes: 19 },
+      ],
+    });
+  });
+
+  it('names a line that is not a record where the chain does not go on after it, and reading stops there', async () => {
+    const dir = freshDir();
+    const path = join(dir, 'audit-000001.jsonl');
+    const log = await AuditLog.open(dir);
+    for (let i = 0; i < 3; i += 1) await log.append(entry());
+    const lines = readFileSync(path, 'utf8').split('\n');
+    lines[1] = 'not a record';
+    writeFileSync(path, lines.join('\n'));
+    expect((await verifyAudit(dir)).broken).toMatchObject({ line: 2, seq: null, reason: /record after it/ });
+    await expect(log.read()).rejects.toMatchObject({ code: 'AUDIT_BROKEN', details: { line: 2 } });
+    lines[1] = '{"seq":"two"}';
+    writeFileSync(path, lines.join('\n'));
+    await expect(log.read()).rejects.toMatchObject({ code: 'AUDIT_BROKEN', details: { line: 2 } });
+    await log.close();
   });
 
   it('refuses to continue from a corrupt last record', async () => {
@@ -95,7 +153,7 @@ describe('AuditLog', () => {
     const log = await AuditLog.open(dir, { maxFileBytes: 2_000 });
     for (let i = 0; i < 10; i += 1) await log.append(entry());
     await log.close();
-    const files = readdirSync(dir).sort();
+    const files = auditFilesIn(dir);
     expect(files.length).toBeGreaterThan(2);
     const firstOfSecond = JSON.parse(readFileSync(join(dir, files[1]!), 'utf8').split('\n')[0]!);
     const lastOfFirst = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8').trim().split('\n').at(-1)!);
@@ -103,7 +161,7 @@ describe('AuditLog', () => {
     const reopened = await AuditLog.open(dir, { maxFileBytes: 2_000 });
     expect((await reopened.append(entry())).seq).toBe(11);
     await reopened.close();
-    expect(await verifyAudit(dir)).toMatchObject({ ok: true, records: 11, files: readdirSync(dir).length });
+    expect(await verifyAudit(dir)).toMatchObject({ ok: true, records: 11, files: auditFilesIn(dir).length });
   });
 
   it('verifyAudit reports the first tampered, deleted or reordered record by file, line and seq', async () => {
@@ -111,7 +169,7 @@ describe('AuditLog', () => {
     const log = await AuditLog.open(dir, { maxFileBytes: 2_000 });
     for (let i = 0; i < 8; i += 1) await log.append(entry(`op${i}`));
     await log.close();
-    const files = readdirSync(dir).sort();
+    const files = auditFilesIn(dir);
     const path = join(dir, files[1]!);
     const original = readFileSync(path, 'utf8');
     const lines = original.trim().split('\n');

@@ -1,8 +1,10 @@
-import { type FileHandle, mkdir, open } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { SubscriberQueue } from '../bounded/subscriber-queue.js';
 import { EventHub } from '../events/event-hub.js';
-import { type AuditFile, auditFile, listAuditFiles } from './audit-files.js';
+import { AuditFileWriter, AuditWriteFailure, unwritableFolderError } from './audit-file-writer.js';
+import { fileSizeOf, listAuditFiles } from './audit-files.js';
+import { HeldRecords, MAX_HELD_AUDIT_RECORDS } from './audit-held.js';
 import {
   type AuditFilter,
   type AuditPage,
@@ -10,8 +12,8 @@ import {
   matchesAuditFilter,
   readAuditPage,
 } from './audit-query.js';
-import { type AuditEntry, type AuditRecord, GENESIS_HASH, sealRecord } from './audit-record.js';
-import { readAuditTail } from './audit-tail.js';
+import { type AuditEntry, type AuditRecord, sealFitting } from './audit-record.js';
+import { type AuditRecovery, resumeChain } from './audit-resume.js';
 
 /** Small enough to open in an editor and to copy off a machine, large enough that rotation is rare. */
 export const DEFAULT_MAX_AUDIT_FILE_BYTES = 16 * 1024 * 1024;
@@ -23,106 +25,102 @@ export const DEFAULT_MAX_AUDIT_FILE_BYTES = 16 * 1024 * 1024;
  */
 export const AUDIT_FSYNC_INTERVAL_MS = 250;
 
+/**
+ * How often an unwritable log tries its folder again on its own, so that the records it holds are written
+ * soon after the operator's fix even when no operation comes to try it. One open() a second is nothing.
+ */
+export const AUDIT_RETRY_INTERVAL_MS = 1_000;
+
 export interface AuditLogOptions {
   readonly maxFileBytes?: number;
   /** fsync before each append resolves: for deployments where no record may ever be lost. */
   readonly syncEveryRecord?: boolean;
   /** Tests inject time. */
   readonly now?: () => Date;
-}
-
-/** What opening found: a torn last line (a crash mid-write) is cut off and reported here. */
-export interface AuditRecovery {
-  readonly file: string;
-  readonly droppedBytes: number;
+  /** Where the log says that its folder failed and recovered (the gateway's log). */
+  readonly report?: (line: string) => void;
 }
 
 interface Waiting {
   readonly entry: AuditEntry;
+  /** When it was appended: a record held through a failure keeps the time of its operation. */
+  readonly time: Date;
   readonly resolve: (record: AuditRecord) => void;
   readonly reject: (error: unknown) => void;
 }
 
 type AuditTopics = { record: AuditRecord };
 
+const ignore = () => {};
+
 /**
  * The append-only, hash-chained audit log of one directory. Appends are queued and written in order by a
  * single writer (queued ones go out in one write), so records never interleave and the chain is linear.
  * Files rotate by size; the first record of a new file carries the previous file's last hash.
+ *
+ * When the folder cannot be written (full, read-only) the log is unavailable: `ready` refuses operations
+ * before they act, the records of those already acting are held in memory, and the writer tries again (on
+ * every `ready` and every second); once it can write, the held records go first and the chain continues
+ * from the last record written. Only a log whose records are gone or corrupt is broken for good.
  */
 export class AuditLog {
   readonly dir: string;
   readonly recovered: AuditRecovery | null;
-  #options: Required<Omit<AuditLogOptions, 'now'>> & { now: () => Date };
-  #file: AuditFile;
-  #handle: FileHandle;
-  #size: number;
+  #options: Required<Omit<AuditLogOptions, 'now' | 'report'>> & {
+    now: () => Date;
+    report: (line: string) => void;
+  };
+  #writer: AuditFileWriter;
   #seq: number;
   #lastHash: string;
   #queue: Waiting[] = [];
   #writing: Promise<void> | undefined;
   #syncTimer: NodeJS.Timeout | undefined;
-  #failure: StagegraphError | undefined;
+  #retryTimer: NodeJS.Timeout | undefined;
+  /** Set while the folder cannot be written; cleared by a reopen that works. */
+  #unavailable: StagegraphError | undefined;
+  /**
+   * Set once a full disk took the reserve: records still go out on its room, but no operation may start
+   * until the reserve can be made again.
+   */
+  #full: StagegraphError | undefined;
+  /** ready() or the retry timer asks the writer to try making the reserve again. */
+  #remakeDue = false;
+  #held = new HeldRecords<Waiting>();
+  /** Set for good when the records on disk are not the ones written. */
+  #broken: StagegraphError | undefined;
   #closed = false;
   #hub = new EventHub<AuditTopics>();
 
-  /** Opens (or creates) the log and continues its chain; AUDIT_BROKEN when its last record is corrupt. */
+  /**
+   * Opens (or creates) the log and continues its chain; AUDIT_BROKEN when its last record is corrupt. Bytes
+   * after the last newline (a crash mid-write) are never cut: they are ended with a newline and reported.
+   */
   static async open(dir: string, options: AuditLogOptions = {}): Promise<AuditLog> {
     await mkdir(dir, { recursive: true });
-    const files = await listAuditFiles(dir);
-    let seq = 0;
-    let lastHash = GENESIS_HASH;
-    let recovered: AuditRecovery | null = null;
-    // Newest first: an empty newest file (rotated just before a crash) continues the chain of the one before.
-    for (const file of [...files].reverse()) {
-      const tail = await readAuditTail(file);
-      if (tail.tornBytes > 0 && file === files.at(-1)) {
-        const handle = await open(file.path, 'r+');
-        await handle.truncate(tail.completeBytes);
-        await handle.close();
-        recovered = { file: file.path, droppedBytes: tail.tornBytes };
-      }
-      if (tail.record) {
-        seq = tail.record.seq;
-        lastHash = tail.record.hash;
-        break;
-      }
-    }
-    const current = files.at(-1) ?? auditFile(dir, 1);
-    const handle = await open(current.path, 'a');
-    const size = (await handle.stat()).size;
-    return new AuditLog(dir, { current, handle, size, seq, lastHash, recovered }, options);
+    const { newest, seq, lastHash, recovered } = await resumeChain(dir);
+    const writer = await AuditFileWriter.open(dir, newest);
+    // The torn line stays as it is, a line of its own; the next record starts on the line after it.
+    if (recovered) await writer.write([Buffer.from('\n')]);
+    return new AuditLog(dir, { writer, seq, lastHash, recovered }, options);
   }
 
   private constructor(
     dir: string,
-    state: {
-      current: AuditFile;
-      handle: FileHandle;
-      size: number;
-      seq: number;
-      lastHash: string;
-      recovered: AuditRecovery | null;
-    },
+    state: { writer: AuditFileWriter; seq: number; lastHash: string; recovered: AuditRecovery | null },
     options: AuditLogOptions,
   ) {
     this.dir = dir;
     this.recovered = state.recovered;
-    this.#file = state.current;
-    this.#handle = state.handle;
-    this.#size = state.size;
+    this.#writer = state.writer;
     this.#seq = state.seq;
     this.#lastHash = state.lastHash;
     this.#options = {
       maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_AUDIT_FILE_BYTES,
       syncEveryRecord: options.syncEveryRecord ?? false,
       now: options.now ?? (() => new Date()),
+      report: options.report ?? ignore,
     };
-  }
-
-  /** Set once a write or sync failed; the chokepoint refuses operations before they act while it is. */
-  get failure(): StagegraphError | undefined {
-    return this.#failure;
   }
 
   get lastSeq(): number {
@@ -133,30 +131,58 @@ export class AuditLog {
     return this.#lastHash;
   }
 
+  /** Records of operations that acted while the folder could not be written, waiting to be written first. */
+  get heldRecords(): number {
+    return this.#held.size;
+  }
+
   /**
-   * Seals and writes one record; resolves once it is in the file. After a failed write every later append
-   * fails with AUDIT_BROKEN: governed operations must not go on unrecorded.
+   * Resolves when a record can be written now; the chokepoint calls it before an operation acts. Rejects with
+   * AUDIT_UNAVAILABLE while the folder cannot be written (after trying it again) and AUDIT_BROKEN for good.
+   */
+  async ready(): Promise<void> {
+    if (this.#broken) throw this.#broken;
+    if (this.#closed) throw closedError();
+    if (!this.#unavailable && !this.#full) {
+      try {
+        await this.#writer.probe();
+        return;
+      } catch (cause) {
+        this.#becomeUnavailable(cause);
+      }
+    }
+    this.#remakeDue = true;
+    this.#writing ??= this.#drain();
+    await this.#writing;
+    if (this.#broken) throw this.#broken;
+    if (this.#unavailable) throw this.#unavailable;
+    if (this.#full) throw this.#full;
+  }
+
+  /**
+   * Seals and writes one record; resolves once it is in the file. While the folder cannot be written the
+   * record is held, to be written first when it can, and the append rejects with AUDIT_UNAVAILABLE.
    */
   append(entry: AuditEntry): Promise<AuditRecord> {
-    if (this.#failure) return Promise.reject(this.#failure);
-    if (this.#closed) return Promise.reject(new StagegraphError('AUDIT_BROKEN', 'The audit log is closed.'));
+    if (this.#broken) return Promise.reject(this.#broken);
+    if (this.#closed) return Promise.reject(closedError());
     return new Promise((resolve, reject) => {
-      this.#queue.push({ entry, resolve, reject });
+      this.#queue.push({ entry, time: this.#options.now(), resolve, reject });
       this.#writing ??= this.#drain();
     });
   }
 
   /** A page of records, oldest first; see `AuditQuery`. */
   async read(query: AuditQuery = {}): Promise<AuditPage> {
-    const current = this.#file.number;
-    const committed = this.#size;
+    const current = this.#writer.file.number;
+    const committed = this.#writer.size;
     const files = (await listAuditFiles(this.dir)).filter((file) => file.number <= current);
     // Only the current file grows; older ones are read whole. Its length is taken before reading.
     return readAuditPage(
       await Promise.all(
         files.map(async (file) => ({
           file,
-          bytes: file.number === current ? committed : await fileSize(file),
+          bytes: file.number === current ? committed : await fileSizeOf(file.path),
         })),
       ),
       query,
@@ -171,20 +197,30 @@ export class AuditLog {
     });
   }
 
-  /** Waits for queued appends and forces them to disk. */
+  /** Waits for queued appends and forces them to disk; a failure leaves the log unavailable, not thrown. */
   async flush(): Promise<void> {
     await this.#writing;
     clearTimeout(this.#syncTimer);
     this.#syncTimer = undefined;
-    if (!this.#closed) await this.#handle.sync();
+    if (this.#closed || this.#unavailable || this.#broken) return;
+    await this.#writer.sync().catch((cause: unknown) => this.#becomeUnavailable(cause));
   }
 
-  /** Server shutdown: writes what is queued, syncs, closes the file and ends every subscription. */
+  /**
+   * Server shutdown: writes what is queued (and what is held, when the folder can be written now), syncs,
+   * closes the file and ends every subscription. Records still held are reported, then lost with the process.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
+    if (this.#unavailable) this.#writing ??= this.#drain();
     await this.flush();
     this.#closed = true;
-    await this.#handle.close();
+    clearTimeout(this.#retryTimer);
+    if (this.#held.size > 0)
+      this.#options.report(
+        `audit log: ${this.#held.size} records of operations that acted could not be written to ${this.dir} before shutdown (${this.#unavailable?.message ?? 'unavailable'})`,
+      );
+    await this.#writer.drop();
     this.#hub.closeAll();
   }
 
@@ -194,90 +230,166 @@ export class AuditLog {
    * finished one.
    */
   async #drain(): Promise<void> {
-    for (;;) {
-      if (this.#queue.length === 0) {
-        this.#writing = undefined;
-        return;
-      }
-      const batch = this.#queue.splice(0);
-      const written: AuditRecord[] = [];
-      try {
-        let lines: Buffer[] = [];
-        let pending = 0;
-        for (const { entry } of batch) {
-          const sealed = sealRecord(entry, this.#seq + 1, this.#options.now(), this.#lastHash);
-          const { record } = sealed;
-          const line = Buffer.from(sealed.line);
-          // Rotate before a line that would overflow the file, unless the file is empty (one huge record).
-          if (this.#size + pending + line.length > this.#options.maxFileBytes && this.#size + pending > 0) {
-            await this.#write(lines, pending);
-            lines = [];
-            pending = 0;
-            await this.#rotate();
-          }
-          lines.push(line);
-          pending += line.length;
-          written.push(record);
-          this.#seq = record.seq;
-          this.#lastHash = record.hash;
-        }
-        await this.#write(lines, pending);
-        if (this.#options.syncEveryRecord) await this.#handle.sync();
-        else this.#scheduleSync();
-      } catch (cause) {
-        this.#failure = new StagegraphError('AUDIT_BROKEN', `Writing the audit log in ${this.dir} failed.`, {
-          cause,
+    let failed = false;
+    while (!failed) {
+      if (this.#full && this.#remakeDue && !this.#unavailable) await this.#remakeReserve();
+      failed = (this.#unavailable !== undefined && !(await this.#recover())) || this.#broken !== undefined;
+      if (failed || this.#queue.length === 0) break;
+      failed = !(await this.#writeBatch(this.#queue.splice(0)));
+    }
+    // Stopped by a failure: what is queued is held, and the retry timer starts the writer again.
+    if (failed) {
+      this.#refuse(this.#queue.splice(0));
+      this.#scheduleRetry();
+    }
+    this.#writing = undefined;
+  }
+
+  /** Writes a batch in order; false when the folder failed part way (the rest is then held). */
+  async #writeBatch(batch: readonly Waiting[]): Promise<boolean> {
+    const written: { waiting: Waiting; record: AuditRecord }[] = [];
+    let ok = true;
+    try {
+      while (written.length < batch.length) {
+        const next = batch.slice(written.length);
+        const sealed = sealFitting(next, this.#seq, this.#lastHash, {
+          used: this.#writer.size,
+          max: this.#options.maxFileBytes,
         });
-        for (const waiting of [...batch, ...this.#queue.splice(0)]) waiting.reject(this.#failure);
-        this.#writing = undefined;
-        return;
+        if (sealed.length === 0) {
+          await this.#writer.rotate();
+          continue;
+        }
+        try {
+          await this.#writer.write(sealed.map(({ line }) => line));
+        } catch (error) {
+          if (!(error instanceof AuditWriteFailure)) throw error;
+          this.#commit(next, sealed.slice(0, error.linesWritten), written);
+          throw error.cause;
+        }
+        this.#commit(next, sealed, written);
       }
-      batch.forEach((waiting, index) => {
-        const record = written[index]!;
-        waiting.resolve(record);
-        this.#hub.publish('record', record);
-      });
+      if (this.#options.syncEveryRecord || this.#writer.syncDue) await this.#writer.sync();
+      else this.#scheduleSync();
+      // A full disk was met and the reserve spent on these records: they are written, and so will the records
+      // of the operations still acting be, but no new one may start until there is room again.
+      if (this.#writer.reserveSpentOn && !this.#full) {
+        this.#full = unwritableFolderError(this.dir, this.#writer.reserveSpentOn);
+        this.#options.report(
+          `audit log: the disk of ${this.dir} is full (ENOSPC); its reserve took the records in flight, and operations are refused until it has room again`,
+        );
+        this.#scheduleRetry();
+      }
+    } catch (cause) {
+      this.#becomeUnavailable(cause);
+      this.#refuse(batch.slice(written.length));
+      ok = false;
+    }
+    for (const { waiting, record } of written) {
+      waiting.resolve(record);
+      this.#hub.publish('record', record);
+    }
+    return ok;
+  }
+
+  #commit(
+    waiting: readonly Waiting[],
+    sealed: readonly { record: AuditRecord }[],
+    into: { waiting: Waiting; record: AuditRecord }[],
+  ): void {
+    sealed.forEach(({ record }, index) => {
+      into.push({ waiting: waiting[index]!, record });
+      this.#seq = record.seq;
+      this.#lastHash = record.hash;
+    });
+  }
+
+  /** Holds what could not be written (while the log can still be continued) and tells its callers why. */
+  #refuse(waiting: readonly Waiting[]): void {
+    const error = this.#broken ?? this.#unavailable ?? closedError();
+    for (const item of waiting) {
+      if (!this.#broken) this.#held.hold(item);
+      item.reject(error);
     }
   }
 
-  async #write(lines: Buffer[], bytes: number): Promise<void> {
-    if (bytes === 0) return;
-    await this.#handle.write(lines.length === 1 ? lines[0]! : Buffer.concat(lines, bytes));
-    this.#size += bytes;
+  /** Opens the folder again; when it works, the held records are queued first and the log is available. */
+  async #recover(): Promise<boolean> {
+    let rewritten: number;
+    try {
+      rewritten = await this.#writer.reopen();
+    } catch (cause) {
+      if (cause instanceof StagegraphError && cause.code === 'AUDIT_BROKEN') {
+        this.#broken = cause;
+        this.#options.report(`audit log: ${cause.message} Governed operations are refused until a restart.`);
+        this.#held.take();
+      } else this.#unavailable = unwritableFolderError(this.dir, cause);
+      return false;
+    }
+    const taken = this.#held.take();
+    const held = taken.items.map((item) => ({ ...item, resolve: ignore, reject: ignore }));
+    this.#queue.unshift(...held);
+    this.#unavailable = undefined;
+    // Reopening made the reserve again.
+    this.#full = undefined;
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    const lost =
+      taken.lost > 0 ? `; ${taken.lost} records were lost (more than ${MAX_HELD_AUDIT_RECORDS} held)` : '';
+    const again = rewritten > 0 ? `; wrote again ${rewritten} bytes of records the filesystem had lost` : '';
+    this.#options.report(
+      `audit log: ${this.dir} can be written again${again}; writing the ${held.length} records held meanwhile first${lost}`,
+    );
+    return true;
   }
 
-  async #rotate(): Promise<void> {
-    await this.#handle.sync();
-    await this.#handle.close();
-    this.#file = auditFile(this.dir, this.#file.number + 1);
-    this.#handle = await open(this.#file.path, 'a');
-    this.#size = 0;
+  /** Tries to make the reserve again: when the disk has room for it, operations may start again. */
+  async #remakeReserve(): Promise<void> {
+    this.#remakeDue = false;
+    try {
+      await this.#writer.remakeReserve();
+    } catch {
+      this.#scheduleRetry();
+      return;
+    }
+    this.#full = undefined;
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    this.#options.report(`audit log: ${this.dir} has room again; its reserve is made again`);
+  }
+
+  #becomeUnavailable(cause: unknown): void {
+    if (this.#unavailable || this.#broken) return;
+    this.#unavailable = unwritableFolderError(this.dir, cause);
+    this.#options.report(`audit log: ${this.#unavailable.message}`);
+    this.#scheduleRetry();
+  }
+
+  #scheduleRetry(): void {
+    if (this.#retryTimer || this.#closed || this.#broken || !(this.#unavailable || this.#full)) return;
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      if (this.#closed || !(this.#unavailable || this.#full)) return;
+      this.#remakeDue = true;
+      this.#writing ??= this.#drain();
+    }, AUDIT_RETRY_INTERVAL_MS);
+    // A retry is upkeep, not work: it must not hold a stopping process open.
+    this.#retryTimer.unref();
   }
 
   #scheduleSync(): void {
     if (this.#syncTimer) return;
     this.#syncTimer = setTimeout(() => {
       this.#syncTimer = undefined;
-      if (this.#closed || this.#failure) return;
-      this.#handle.sync().catch((cause: unknown) => {
-        // Data the kernel could not persist may be gone: refuse to go on as if it were recorded.
-        this.#failure ??= new StagegraphError(
-          'AUDIT_BROKEN',
-          `Syncing the audit log in ${this.dir} failed.`,
-          { cause },
-        );
-      });
+      if (this.#closed || this.#unavailable || this.#broken) return;
+      // Data the kernel could not persist may be gone: refuse to go on as if it were recorded.
+      this.#writer.sync().catch((cause: unknown) => this.#becomeUnavailable(cause));
     }, AUDIT_FSYNC_INTERVAL_MS);
     // The sync is a safety net, not work: it must not hold a stopping process open.
     this.#syncTimer.unref();
   }
 }
 
-async function fileSize(file: AuditFile): Promise<number> {
-  const handle = await open(file.path, 'r');
-  try {
-    return (await handle.stat()).size;
-  } finally {
-    await handle.close();
-  }
+function closedError(): StagegraphError {
+  return new StagegraphError('AUDIT_BROKEN', 'The audit log is closed.');
 }

@@ -1,8 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { Decision } from '../governance/policy-spec.js';
 import type { AuditFile } from './audit-files.js';
-import type { AuditOutcome, AuditRecord } from './audit-record.js';
+import { type AuditOutcome, type AuditRecord, GENESIS_HASH } from './audit-record.js';
 
 /** Records per page when the caller names no `first`. */
 export const DEFAULT_AUDIT_PAGE = 50;
@@ -64,16 +65,35 @@ export async function readAuditPage(
   const first = clampAuditPage(query.first);
   const after = query.after ?? 0;
   const records: AuditRecord[] = [];
+  let lastHash = GENESIS_HASH;
+  // A line that is not JSON is a write torn by a crash only when the chain goes on across it (or it ends the
+  // log); anything else is damage, which a reader reports rather than pages around.
+  let fragment: { readonly file: AuditFile; readonly line: number } | null = null;
   for (const { file, bytes } of files) {
     if (bytes === 0) continue;
     const lines = createInterface({
       input: createReadStream(file.path, { start: 0, end: bytes - 1 }),
       crlfDelay: Infinity,
     });
+    let lineNumber = 0;
     try {
       for await (const line of lines) {
+        lineNumber += 1;
         if (line === '') continue;
-        const record = JSON.parse(line) as AuditRecord;
+        const record = parseRecord(line);
+        if (record === null) throw brokenAt(file, lineNumber, 'is JSON but not an audit record');
+        if (record === undefined) {
+          fragment ??= { file, line: lineNumber };
+          continue;
+        }
+        if (fragment && record.prevHash !== lastHash)
+          throw brokenAt(
+            fragment.file,
+            fragment.line,
+            'is not a record, and the chain does not go on after it',
+          );
+        fragment = null;
+        lastHash = record.hash;
         if (record.seq <= after || !matchesAuditFilter(record, query.filter)) continue;
         if (records.length === first) return { records, hasNextPage: true, endCursor: records.at(-1)!.seq };
         records.push(record);
@@ -83,4 +103,24 @@ export async function readAuditPage(
     }
   }
   return { records, hasNextPage: false, endCursor: records.at(-1)?.seq ?? null };
+}
+
+/** The record on a line; undefined when the line is not JSON (a torn write), null when it is other JSON. */
+function parseRecord(line: string): AuditRecord | null | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const record = value as AuditRecord | null;
+  return typeof record === 'object' && record !== null && typeof record.seq === 'number' ? record : null;
+}
+
+function brokenAt(file: AuditFile, line: number, what: string): StagegraphError {
+  return new StagegraphError(
+    'AUDIT_BROKEN',
+    `Line ${line} of ${file.name} in the audit folder ${what}: the audit trail cannot be read past it.`,
+    { details: { file: file.name, line } },
+  );
 }

@@ -83,3 +83,27 @@ export function sealRecord(
   const hash = createHash('sha256').update(canonical).digest('hex');
   return { record: { ...body, hash }, line: `${canonical.slice(0, -1)},"hash":"${hash}"}\n` };
 }
+
+/**
+ * Seals entries in order after `seq` / `prevHash` while their lines fit in a file of `max` bytes that holds
+ * `used`; at least one when the file is empty (one huge record gets a file of its own). None: rotate first.
+ */
+export function sealFitting(
+  entries: readonly { readonly entry: AuditEntry; readonly time: Date }[],
+  seq: number,
+  prevHash: string,
+  file: { readonly used: number; readonly max: number },
+): { readonly record: AuditRecord; readonly line: Buffer }[] {
+  const sealed: { record: AuditRecord; line: Buffer }[] = [];
+  let bytes = file.used;
+  let previous = { seq, hash: prevHash };
+  for (const { entry, time } of entries) {
+    const { record, line: text } = sealRecord(entry, previous.seq + 1, time, previous.hash);
+    const line = Buffer.from(text);
+    if (bytes + line.length > file.max && bytes > 0) break;
+    sealed.push({ record, line });
+    bytes += line.length;
+    previous = record;
+  }
+  return sealed;
+}

@@ -15,6 +15,18 @@ export interface BrokenRecord {
   readonly reason: string;
 }
 
+/** A line that is not a record but that the chain goes on across, or that ends the log: a write torn by a crash. */
+export interface TornLine {
+  /** Relative to the audit directory. */
+  readonly file: string;
+  /** 1-based line within the file. */
+  readonly line: number;
+  readonly bytes: number;
+}
+
+/** Torn lines listed at most: one comes of each crash mid-write, so more than this is not crashes. */
+export const MAX_TORN_LINES_LISTED = 100;
+
 export interface AuditVerification {
   readonly ok: boolean;
   readonly files: number;
@@ -23,18 +35,29 @@ export interface AuditVerification {
   readonly lastSeq: number;
   readonly lastHash: string;
   readonly broken: BrokenRecord | null;
+  /** Torn writes the chain holds across (oldest first, at most MAX_TORN_LINES_LISTED); they do not make it fail. */
+  readonly torn: readonly TornLine[];
 }
 
 /**
  * Recomputes the whole chain across the directory's files: each record's hash over its canonical JSON,
  * its link to the previous record (across file boundaries), gapless seq from 1, and gapless file numbers.
- * Any edit, insertion, deletion or reordering of a record breaks one of these at or after it.
+ * Any edit, insertion, deletion or reordering of a record breaks one of these at or after it. A line that is
+ * not JSON is a write torn by a crash (kill -9 mid-write; the restart ends it with a newline and continues the
+ * chain after the last whole record) when the next record continues the chain from the record before it, or
+ * when nothing follows it: listed in `torn`. Otherwise it is where the chain breaks.
  */
 export async function verifyAudit(dir: string): Promise<AuditVerification> {
   const files = await listAuditFiles(dir);
   let records = 0;
   let lastSeq = 0;
   let lastHash = GENESIS_HASH;
+  const torn: TornLine[] = [];
+  /** Lines since the last record that are not JSON: torn if the chain goes on after them. */
+  let fragments: TornLine[] = [];
+  const note = (fragment: TornLine) => {
+    if (torn.length + fragments.length < MAX_TORN_LINES_LISTED) fragments.push(fragment);
+  };
   const result = (broken: BrokenRecord | null): AuditVerification => ({
     ok: broken === null,
     files: files.length,
@@ -42,6 +65,7 @@ export async function verifyAudit(dir: string): Promise<AuditVerification> {
     lastSeq,
     lastHash,
     broken,
+    torn: [...torn, ...fragments],
   });
   for (const [index, file] of files.entries()) {
     const name = relative(dir, file.path);
@@ -57,13 +81,26 @@ export async function verifyAudit(dir: string): Promise<AuditVerification> {
     try {
       for await (const line of lines) {
         lineNumber += 1;
-        const at = (seq: number | null, reason: string) =>
-          result({ file: name, line: lineNumber, seq, reason });
+        const at = (seq: number | null, reason: string) => {
+          // A record after lines that are not JSON that does not continue the chain: the damage is there.
+          const [fragment] = fragments;
+          fragments = [];
+          return fragment
+            ? result({
+                file: fragment.file,
+                line: fragment.line,
+                seq: null,
+                reason:
+                  'not JSON, and the record after it does not continue the chain (a record was edited or removed here)',
+              })
+            : result({ file: name, line: lineNumber, seq, reason });
+        };
         let record: AuditRecord;
         try {
           record = JSON.parse(line) as AuditRecord;
         } catch {
-          return at(null, 'not JSON (a torn write or an edit)');
+          note({ file: name, line: lineNumber, bytes: Buffer.byteLength(line) });
+          continue;
         }
         if (typeof record !== 'object' || record === null || typeof record.seq !== 'number')
           return at(null, 'not an audit record');
@@ -76,6 +113,8 @@ export async function verifyAudit(dir: string): Promise<AuditVerification> {
         const recomputed = hashRecord(record);
         if (record.hash !== recomputed)
           return at(record.seq, `the content does not match its hash (recomputed ${recomputed})`);
+        torn.push(...fragments);
+        fragments = [];
         records += 1;
         lastSeq = record.seq;
         lastHash = record.hash;

@@ -110,7 +110,8 @@ async function governed<T>(
   const started = performance.now();
   const { operation } = call;
   const { audit, broker, redactor } = governance;
-  if (audit.failure) throw audit.failure;
+  // Before anything acts: an operation whose record cannot be written must not act (AUDIT_UNAVAILABLE).
+  await audit.ready();
   // Refused floods are not recorded: a client could otherwise grow the log at wire speed.
   if (!fresh) governance.limiter.take(call.client.id);
   const policy = governance.policy;
@@ -150,6 +151,8 @@ async function governed<T>(
   };
   const evidence: EvidenceHash[] = [];
   let approval: ApprovalResult | null = null;
+  /** Set once the mutation runs: from then on an unwritten record means a done but unrecorded operation. */
+  let acted = false;
   const record = async (
     outcome: AuditOutcome,
     errorCode: string | null,
@@ -176,6 +179,7 @@ async function governed<T>(
         ...(effect ? { effect } : {}),
       });
     } catch (error) {
+      if (acted) throw unrecordedError(operation.name, outcome, errorCode, error);
       throw error instanceof StagegraphError
         ? error
         : new StagegraphError('AUDIT_BROKEN', 'The audit record could not be written.', { cause: error });
@@ -238,9 +242,12 @@ async function governed<T>(
       throw policyDeniedError(operation.name, verdict, approval);
     }
   }
+  // Again just before acting: the preview and an approval may have waited long enough for the folder to fail.
+  await audit.ready();
   let result: T;
   try {
     // Reused only when nothing waited in between: after a person's answer the page may have moved on.
+    acted = true;
     result = await run(verdict.decision === 'ALLOW' ? preview.element : null);
   } catch (error) {
     // What was decided on had changed by the time the operation checked it, and nothing was done: decide
@@ -285,6 +292,25 @@ function noteInRunLog(
   runLog.stagegraph(
     `${operation}${on}: ${outcome}${errorCode ? ` (${errorCode})` : ''} in ${ms} ms`,
     outcome === 'ok' ? 'info' : 'warn',
+  );
+}
+
+/**
+ * The mutation ran, so it must not be sent again; the log holds its record and writes it first once the
+ * folder can be written.
+ */
+function unrecordedError(
+  operation: string,
+  outcome: AuditOutcome,
+  errorCode: string | null,
+  cause: unknown,
+): StagegraphError {
+  const ended = errorCode ? `${outcome}, ${errorCode}` : outcome;
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new StagegraphError(
+    'AUDIT_UNRECORDED',
+    `${operation} ran (${ended}) but its audit record could not be written: ${why}`,
+    { cause, details: { outcome, errorCode } },
   );
 }
 

@@ -53,10 +53,13 @@ export class Governance {
         })
       : null;
     try {
-      const audit = await AuditLog.open(options.auditDir);
-      if (audit.recovered)
+      const audit = await AuditLog.open(options.auditDir, { report: log });
+      const torn = audit.recovered;
+      if (torn)
         log(
-          `audit log: dropped ${audit.recovered.droppedBytes} bytes of a torn last line in ${audit.recovered.file}`,
+          torn.completed
+            ? `audit log: the last record (line ${torn.line} of ${torn.file}) had lost its newline to a crash; completed it`
+            : `audit log: line ${torn.line} of ${torn.file} is a write torn by a crash (${torn.bytes} bytes, not a record); kept, ended with a newline, and the chain continues after the last whole record (seq ${audit.lastSeq}); verifyAudit lists it under torn`,
         );
       const governance = new Governance(options, watcher, audit);
       broker = governance.broker;
