@@ -221,6 +221,12 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'Use a file under one of the allowed roots listed in `details.allowedRoots`.',
   },
+  ARTIFACT_SYMLINK: {
+    meaning:
+      'A path under the artifacts folder goes through a symbolic link (a session folder that is a link, or a link inside one): the artifact route serves only what the gateway wrote there, never what a link points to.',
+    retryable: false,
+    hint: 'Ask for a file `Session.artifacts` lists. The gateway makes no links there: something else running as this user did; remove the link and find out what made it.',
+  },
   CAPABILITY_UNSUPPORTED: {
     meaning: "The session's transport cannot do this; the field was refused before any transport call.",
     retryable: false,

@@ -1,7 +1,10 @@
-import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { constants } from 'node:fs';
+import { type FileHandle, lstat, open, realpath } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join, sep } from 'node:path';
+import { extname, join } from 'node:path';
+import { pipeline } from 'node:stream';
+import { ERROR_CODES } from '../errors/registry.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import { ARTIFACTS_HTTP_PREFIX } from '../schema/artifacts.js';
 import { type Authenticate, unauthenticatedBody } from './auth.js';
@@ -22,10 +25,11 @@ const SESSION_FOLDER = /^s\d+$/;
 /**
  * Serves `GET /artifacts/<session>/<path>` read-only from the artifact root, to clients the GraphQL
  * endpoint would accept. The raw request path is checked segment by segment (no `..`, `.`, empty or
- * encoded separators), and the file's real path must stay inside its session's folder, so neither
- * traversal nor a symlink reaches beyond it. A live session's files are served once `settled` says they
- * hold what was written so far (the run log writes its lines in batches). Answers true when the request
- * was one of its own.
+ * encoded separators), and no component under the root may be a symbolic link — the session folder
+ * included, which an app running as the same user could make a link to anywhere before its session
+ * existed (taking a link's real path as the boundary served the link's target). A live session's files
+ * are served once `settled` says they hold what was written so far (the run log writes its lines in
+ * batches). Answers true when the request was one of its own.
  */
 export function artifactsRoute(
   root: string,
@@ -74,26 +78,76 @@ async function serve(
   }
   const sessionId = segments[0] as string;
   await settled(sessionId);
-  const folder = join(root, sessionId);
-  const file = await realpath(join(folder, ...segments.slice(1))).catch(() => null);
-  const inside = await realpath(folder).catch(() => null);
-  if (!file || !inside) return end(response, 404, 'No such artifact.');
-  if (!file.startsWith(`${inside}${sep}`))
-    return end(response, 403, 'That path leads outside the session folder.');
-  const info = await stat(file);
-  if (!info.isFile()) return end(response, 404, 'No such artifact.');
+  const found = await openWithoutLinks(root, segments);
+  if (found === 'link') return refuseLink(response, rest);
+  if (!found) return end(response, 404, 'No such artifact.');
+  const { handle, size, path } = found;
   response.writeHead(200, {
-    'content-type': CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
-    'content-length': info.size,
+    'content-type': CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
+    'content-length': size,
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
     'content-security-policy': "default-src 'none'",
   });
   if (request.method === 'HEAD') {
+    await handle.close();
     response.end();
     return;
   }
-  createReadStream(file).pipe(response);
+  // pipeline: a client gone mid-file ends the read and closes the file.
+  pipeline(handle.createReadStream(), response, () => undefined);
+}
+
+/**
+ * The regular file at `root/segments`, opened, when no component under the root is a symbolic link;
+ * 'link' when one is; null when there is no such file. Each component is looked at without following it,
+ * the file is opened without following a link, and what was opened must be the file looked at: a link
+ * swapped in between is not served. (The root itself may be a link: it is the server's configuration.)
+ */
+async function openWithoutLinks(
+  root: string,
+  segments: readonly string[],
+): Promise<{ handle: FileHandle; size: number; path: string } | 'link' | null> {
+  let path = await realpath(root).catch(() => null);
+  if (path === null) return null;
+  let last: Stats | null = null;
+  for (const segment of segments) {
+    path = join(path, segment);
+    if (last?.isFile()) return null;
+    last = await lstat(path).catch(() => null);
+    if (!last) return null;
+    if (last.isSymbolicLink()) return 'link';
+  }
+  if (!last?.isFile()) return null;
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch((error: unknown) =>
+    (error as NodeJS.ErrnoException).code === 'ELOOP' ? ('link' as const) : null,
+  );
+  if (handle === null || handle === 'link') return handle;
+  const opened = await handle.stat().catch(() => null);
+  if (opened?.isFile() && opened.dev === last.dev && opened.ino === last.ino)
+    return { handle, size: opened.size, path };
+  await handle.close();
+  return opened ? 'link' : null;
+}
+
+/** 403 with the registered code: a link under the artifacts folder was not made by the gateway. */
+function refuseLink(response: ServerResponse, rest: string): void {
+  response.writeHead(403, { 'content-type': 'application/json' });
+  response.end(
+    JSON.stringify({
+      errors: [
+        {
+          message: `/artifacts/${rest} goes through a symbolic link under the artifacts folder; links are never followed.`,
+          extensions: {
+            code: 'ARTIFACT_SYMLINK',
+            hint: ERROR_CODES.ARTIFACT_SYMLINK.hint,
+            retryable: ERROR_CODES.ARTIFACT_SYMLINK.retryable,
+            nextActions: [],
+          },
+        },
+      ],
+    }),
+  );
 }
 
 /** The path's segments decoded, or null when one is empty, `.`, `..` or hides a separator or NUL. */
