@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { AppText } from './app-text.js';
 import { keepingApprovalEvidence } from './approval-evidence.js';
 import { ApprovalsPanel, usePendingApprovalCount } from './approvals/approvals-panel.js';
 import { AuditPanel } from './audit/audit-panel.js';
@@ -172,7 +173,13 @@ const CONNECTION_LABELS: Record<ConnectionState, string> = {
 
 function ViewerSummary(props: { viewer: Viewer; problem?: string | undefined }) {
   const { viewer, problem } = props;
-  if (problem) return <>Role unknown (the gateway did not say: {problem}); shown as read-only.</>;
+  if (problem)
+    return (
+      <>
+        Role unknown (the gateway did not say: <AppText text={problem} />
+        ); shown as read-only.
+      </>
+    );
   const may = [
     'read and watch',
     ...(viewer.mayAct ? ['act'] : []),
@@ -180,7 +187,8 @@ function ViewerSummary(props: { viewer: Viewer; problem?: string | undefined }) 
   ];
   return (
     <>
-      Signed in as <strong>{ROLE_LABELS[viewer.role]}</strong> ({viewer.id}): may {may.join(', ')}.
+      Signed in as <strong>{ROLE_LABELS[viewer.role]}</strong> (<AppText text={viewer.id} />
+      ): may {may.join(', ')}.
     </>
   );
 }

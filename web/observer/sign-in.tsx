@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { AppText } from './app-text.js';
 
 /** How the page signed in: a token, or none (a loopback gateway started without tokens). */
 export interface Credentials {
@@ -71,7 +72,7 @@ export function SignIn(props: { onSignIn(credentials: Credentials): void; proble
         </p>
         {props.problem ? (
           <p role="alert" class="error">
-            {props.problem}
+            <AppText text={props.problem} />
           </p>
         ) : null}
       </form>

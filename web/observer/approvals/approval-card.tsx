@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
+import { AppText } from '../app-text.js';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
+import { shownText } from '../shown-text.js';
 import type { ApprovalRequest } from './approval-queue.js';
 import { Countdown } from './countdown.js';
 import { ErrorText } from './error-text.js';
@@ -24,9 +26,9 @@ type Answer =
   | { state: 'done'; result: ApprovalResult }
   | { state: 'failed'; error: GatewayError };
 
-/** What the request acts on, as its buttons name it: `click Submit`. */
+/** What the request acts on, as its buttons name it: `click Submit` (controls shown as marks). */
 export function describeRequest(request: ApprovalRequest): string {
-  return [request.operation, request.target?.name].filter(Boolean).join(' ');
+  return shownText([request.operation, request.target?.name].filter(Boolean).join(' '));
 }
 
 /**
@@ -45,8 +47,13 @@ export function ApprovalCard(props: {
   return (
     <article class="approval-card" aria-labelledby={headingId}>
       <h3 id={headingId}>
-        {request.operation}
-        {request.target ? ` ${request.target.role} “${request.target.name}”` : ''}
+        <AppText text={request.operation} />
+        {request.target ? (
+          <>
+            {' '}
+            <AppText text={request.target.role} /> “<AppText text={request.target.name} />”
+          </>
+        ) : null}
       </h3>
       <Countdown expiresAt={request.expiresAt} label={label} />
       <div class="approval-evidence">
@@ -54,26 +61,41 @@ export function ApprovalCard(props: {
           <img
             class="approval-crop"
             src={`data:${request.screenshot.mimeType};base64,${request.screenshot.base64}`}
-            alt={`Element the agent wants to ${request.operation}: ${request.target?.role ?? ''} ${request.target?.name ?? ''}`.trim()}
+            alt={shownText(
+              `Element the agent wants to ${request.operation}: ${request.target?.role ?? ''} ${request.target?.name ?? ''}`.trim(),
+            )}
           />
         ) : null}
         <dl class="approval-facts">
           <dt>Session</dt>
           <dd>
-            {request.session
-              ? [request.session.id, request.session.windowTitle].filter(Boolean).join(' — ')
-              : 'none'}
+            {request.session ? (
+              <>
+                <AppText text={request.session.id} />
+                {request.session.windowTitle ? (
+                  <>
+                    {' — '}
+                    <AppText text={request.session.windowTitle} />
+                  </>
+                ) : null}
+              </>
+            ) : (
+              'none'
+            )}
           </dd>
           {request.target ? <TargetFacts target={request.target} /> : null}
           <dt>Rule</dt>
           <dd>
-            <code>{request.rule.id}</code> {request.rule.description}
+            <code>
+              <AppText text={request.rule.id} />
+            </code>{' '}
+            <AppText text={request.rule.description} />
           </dd>
           <dt>Risk</dt>
           <dd class={`risk risk-${request.risk.toLowerCase()}`}>{request.risk}</dd>
           <dt>Requested by</dt>
           <dd>
-            {request.client.id} ({request.client.role.toLowerCase()}) at{' '}
+            <AppText text={request.client.id} /> ({request.client.role.toLowerCase()}) at{' '}
             {new Date(request.requestedAt).toLocaleTimeString()}
           </dd>
           {request.reasons.length > 0 ? (
@@ -82,7 +104,9 @@ export function ApprovalCard(props: {
               <dd>
                 <ul>
                   {request.reasons.map((reason) => (
-                    <li key={reason}>{reason}</li>
+                    <li key={reason}>
+                      <AppText text={reason} />
+                    </li>
                   ))}
                 </ul>
               </dd>
@@ -92,7 +116,9 @@ export function ApprovalCard(props: {
       </div>
       <details class="approval-args">
         <summary>Arguments</summary>
-        <pre>{prettyJson(request.args)}</pre>
+        <pre>
+          <AppText text={prettyJson(request.args)} lines />
+        </pre>
       </details>
       {props.mayApprove ? <AnswerControls client={props.client} request={request} label={label} /> : null}
     </article>
@@ -105,35 +131,53 @@ function TargetFacts(props: { target: NonNullable<ApprovalRequest['target']> }) 
     <>
       <dt>Target</dt>
       <dd>
-        {target.role} “{target.name}” <span class="muted">({target.kind.toLowerCase()})</span>
+        <AppText text={target.role} /> “<AppText text={target.name} />”{' '}
+        <span class="muted">({target.kind.toLowerCase()})</span>
       </dd>
       {target.bbox ? (
         <>
           <dt>Bounds</dt>
           <dd>
             {target.bbox.width}×{target.bbox.height} at ({target.bbox.x}, {target.bbox.y})
-            {target.windowId ? ` in ${target.windowId}` : ''}
+            {target.windowId ? (
+              <>
+                {' in '}
+                <AppText text={target.windowId} />
+              </>
+            ) : null}
           </dd>
         </>
       ) : null}
       {target.path?.length ? (
         <>
           <dt>Path</dt>
-          <dd>{target.path.join(' › ')}</dd>
+          <dd>
+            {target.path.map((step, index) => (
+              // The path is fixed for the card's life: a step's place is its identity.
+              <span key={index}>
+                {index > 0 ? ' › ' : ''}
+                <AppText text={step} />
+              </span>
+            ))}
+          </dd>
         </>
       ) : null}
       {target.selector ? (
         <>
           <dt>Selector</dt>
           <dd>
-            <code>{target.selector}</code>
+            <code>
+              <AppText text={target.selector} />
+            </code>
           </dd>
         </>
       ) : null}
       {target.previewError ? (
         <>
           <dt>Not read before asking</dt>
-          <dd>{target.previewError}</dd>
+          <dd>
+            <AppText text={target.previewError} />
+          </dd>
         </>
       ) : null}
     </>
@@ -211,8 +255,13 @@ function AnswerText(props: { answer: Answer }) {
     return (
       <>
         {result.status === 'APPROVED' ? 'Approved' : 'Denied'}
-        {how} by {result.decidedBy}
-        {result.reason ? `: ${result.reason}` : ''}.
+        {how} by <AppText text={result.decidedBy} />
+        {result.reason ? (
+          <>
+            : <AppText text={result.reason} />
+          </>
+        ) : null}
+        .
       </>
     );
   }

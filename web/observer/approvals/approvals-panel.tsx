@@ -6,6 +6,8 @@ import { beep, unlockSound, useTitleBadge } from './arrival-notice.js';
 import { ErrorText } from './error-text.js';
 import { publishPendingApprovalCount } from './pending-count.js';
 import './approvals.css';
+import { AppText } from '../app-text.js';
+import { shownText } from '../shown-text.js';
 
 export { usePendingApprovalCount } from './pending-count.js';
 
@@ -85,7 +87,7 @@ export function ApprovalsPanel(props: { client: GatewayClient; viewer: Viewer })
               <ul>
                 {queue.settled.map((settled) => (
                   <li key={settled.request.id} class={`settled settled-${settled.state.toLowerCase()}`}>
-                    {settledText(settled)}
+                    <AppText text={settledText(settled)} />
                   </li>
                 ))}
               </ul>
@@ -100,7 +102,7 @@ export function ApprovalsPanel(props: { client: GatewayClient; viewer: Viewer })
 function settledText(settled: SettledApproval): string {
   const what = describeRequest(settled.request);
   const state = settled.state.toLowerCase().replace('_', ' ');
-  const who = settled.decidedBy ? ` by ${settled.decidedBy}` : '';
-  const why = settled.reason ? `: ${settled.reason}` : '';
+  const who = settled.decidedBy ? ` by ${shownText(settled.decidedBy)}` : '';
+  const why = settled.reason ? `: ${shownText(settled.reason)}` : '';
   return `${what} — ${state}${who}${why}`;
 }

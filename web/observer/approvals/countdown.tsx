@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { AppText } from '../app-text.js';
 
 /** The current time, refreshed every second until `until` has passed. */
 function useSecondsUntil(until: number): number {
@@ -28,7 +29,11 @@ export function Countdown(props: { expiresAt: string; label: string }) {
     <p class="approval-countdown">
       <span role="timer">{expired ? 'Expired' : `Expires in ${formatSeconds(seconds)}`}</span>
       <span class="visually-hidden" aria-live="polite">
-        {expired ? `The approval for ${props.label} has expired.` : ''}
+        {expired ? (
+          <>
+            The approval for <AppText text={props.label} /> has expired.
+          </>
+        ) : null}
       </span>
     </p>
   );

@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { AppText } from '../app-text.js';
 import { ErrorText } from '../approvals/error-text.js';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
+import { shownText } from '../shown-text.js';
 import { type ParsedRunLog, parseRunLog } from './run-log-lines.js';
 import { RunLogTable } from './run-log-table.js';
 
@@ -65,20 +67,19 @@ export function ArtifactViewer(props: { client: GatewayClient; file: ArtifactFil
     };
   }, [client, file.url, file.modified, kind]);
 
-  const name = file.path.split('/').at(-1) ?? file.path;
+  const name = shownText(file.path.split('/').at(-1) ?? file.path);
+  const path = shownText(file.path);
   return (
     <section
       class="artifact-viewer"
       aria-labelledby="artifact-viewer-heading"
       aria-busy={loaded.state === 'loading'}
     >
-      <h3 id="artifact-viewer-heading">{file.path}</h3>
+      <h3 id="artifact-viewer-heading">
+        <AppText text={file.path} />
+      </h3>
       <p role="status" class={loaded.state === 'loading' ? undefined : 'visually-hidden'}>
-        {loaded.state === 'loading'
-          ? `Loading ${file.path}…`
-          : loaded.state === 'ready'
-            ? `${file.path} shown.`
-            : ''}
+        {loaded.state === 'loading' ? `Loading ${path}…` : loaded.state === 'ready' ? `${path} shown.` : ''}
       </p>
       {loaded.state === 'failed' ? (
         <p class="error" role="alert">
@@ -90,7 +91,7 @@ export function ArtifactViewer(props: { client: GatewayClient; file: ArtifactFil
           <Content kind={kind} file={file} loaded={loaded} />
           <p>
             <a href={loaded.url} download={name}>
-              Download {name}
+              Download <AppText text={name} />
             </a>{' '}
             <span class="muted">({formatBytes(loaded.blob.size)})</span>
           </p>
@@ -103,13 +104,15 @@ export function ArtifactViewer(props: { client: GatewayClient; file: ArtifactFil
 function Content(props: { kind: Kind; file: ArtifactFile; loaded: Extract<Loaded, { state: 'ready' }> }) {
   const { kind, file, loaded } = props;
   if (kind === 'image')
-    return <img class="artifact-image" src={loaded.url} alt={`Screenshot ${file.path}`} />;
+    return <img class="artifact-image" src={loaded.url} alt={`Screenshot ${shownText(file.path)}`} />;
   if (kind === 'run-log') return <RunLog path={file.path} text={loaded.text ?? ''} cut={loaded.cut} />;
   if (kind === 'text')
     return (
       <>
         {loaded.cut ? <p class="notice">Showing the last {formatBytes(TEXT_SHOWN_BYTES)}.</p> : null}
-        <pre class="artifact-text">{loaded.text}</pre>
+        <pre class="artifact-text">
+          <AppText text={loaded.text} lines />
+        </pre>
       </>
     );
   return <p>This file is not shown here; download it to open it.</p>;
@@ -125,7 +128,10 @@ function RunLog(props: { path: string; text: string; cut: boolean }) {
       {parsed.unreadable > 0 ? (
         <p class="notice">{parsed.unreadable} lines were not JSON and are left out.</p>
       ) : null}
-      <RunLogTable log={shown} caption={`${props.path}, ${shown.lines.length} lines, oldest first`} />
+      <RunLogTable
+        log={shown}
+        caption={`${shownText(props.path)}, ${shown.lines.length} lines, oldest first`}
+      />
     </>
   );
 }

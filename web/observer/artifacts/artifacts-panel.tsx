@@ -3,6 +3,7 @@ import { ErrorText } from '../approvals/error-text.js';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
 import { type ArtifactFile, ArtifactViewer, formatBytes } from './artifact-viewer.js';
 import './artifacts.css';
+import { AppText } from '../app-text.js';
 
 const ARTIFACTS_QUERY = `query ObserverArtifacts($id: ID) {
   session(id: $id) { id artifacts { omitted files { path size modified url } } }
@@ -63,7 +64,9 @@ export function ArtifactsPanel(props: { client: GatewayClient; sessionId: string
       {listing && listing.files.length > 0 ? (
         <div class="artifact-table-wrap">
           <table class="artifact-files">
-            <caption>Files of session {sessionId}</caption>
+            <caption>
+              Files of session <AppText text={sessionId} />
+            </caption>
             <thead>
               <tr>
                 <th scope="col">File</th>
@@ -81,7 +84,7 @@ export function ArtifactsPanel(props: { client: GatewayClient; sessionId: string
                       aria-pressed={candidate.path === chosen}
                       onClick={() => setChosen(candidate.path)}
                     >
-                      {candidate.path}
+                      <AppText text={candidate.path} />
                     </button>
                   </th>
                   <td class="number">{formatBytes(candidate.size)}</td>

@@ -1,3 +1,4 @@
+import { AppText } from '../app-text.js';
 import type { ParsedRunLog } from './run-log-lines.js';
 
 /** The run log as a table: when, where from (app output, console, dialog, Stagegraph), level, window, text. */
@@ -26,10 +27,18 @@ export function RunLogTable(props: { log: ParsedRunLog; caption: string }) {
                   {formatTime(line.time)}
                 </time>
               </td>
-              <td>{line.source}</td>
-              <td>{line.level}</td>
-              <td>{line.windowId ?? ''}</td>
-              <td class="message">{line.message}</td>
+              <td>
+                <AppText text={line.source} />
+              </td>
+              <td>
+                <AppText text={line.level} />
+              </td>
+              <td>
+                <AppText text={line.windowId} />
+              </td>
+              <td class="message">
+                <AppText text={line.message} />
+              </td>
             </tr>
           ))}
         </tbody>

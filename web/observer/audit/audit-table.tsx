@@ -1,3 +1,4 @@
+import { AppText } from '../app-text.js';
 import type { AuditRecord } from './audit-pages.js';
 
 /** One page of audit records under proper column headers. */
@@ -33,21 +34,35 @@ export function AuditTable(props: { rows: AuditRecord[]; caption: string }) {
                   {new Date(record.time).toLocaleTimeString()}
                 </time>
               </td>
-              <td>{record.client.id}</td>
-              <td>{record.operation}</td>
-              <td>{record.session?.id ?? ''}</td>
-              <td>{record.target ? `${record.target.role} “${record.target.name}”` : ''}</td>
+              <td>
+                <AppText text={record.client.id} />
+              </td>
+              <td>
+                <AppText text={record.operation} />
+              </td>
+              <td>
+                <AppText text={record.session?.id} />
+              </td>
+              <td>
+                {record.target ? (
+                  <>
+                    <AppText text={record.target.role} /> “<AppText text={record.target.name} />”
+                  </>
+                ) : null}
+              </td>
               <td>
                 {record.decision}
                 {record.approval ? (
                   <span class="approval-note">
                     {' '}
-                    ({record.approval.status.toLowerCase()} by {record.approval.decidedBy}
+                    ({record.approval.status.toLowerCase()} by <AppText text={record.approval.decidedBy} />
                     {record.approval.scope ? `, ${record.approval.scope.toLowerCase()}` : ''})
                   </span>
                 ) : null}
               </td>
-              <td>{record.rule.id}</td>
+              <td>
+                <AppText text={record.rule.id} />
+              </td>
               <td>{record.risk}</td>
               <td>{record.outcome}</td>
               <td>{record.errorCode ?? ''}</td>

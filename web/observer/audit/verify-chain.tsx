@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { AppText } from '../app-text.js';
 import { ErrorText } from '../approvals/error-text.js';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
 
@@ -64,9 +65,16 @@ function CheckText(props: { check: Check }) {
   return (
     <>
       Chain broken
-      {broken
-        ? ` at ${broken.seq === null ? 'a line that is not a record' : `seq ${broken.seq}`} (${broken.file}, line ${broken.line}): ${broken.reason}.`
-        : '.'}{' '}
+      {broken ? (
+        <>
+          {` at ${broken.seq === null ? 'a line that is not a record' : `seq ${broken.seq}`} (`}
+          <AppText text={broken.file} />
+          {`, line ${broken.line}): `}
+          <AppText text={broken.reason} />.
+        </>
+      ) : (
+        '.'
+      )}{' '}
       {result.records} records verified before it, in {files}.
     </>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { AppText } from '../app-text.js';
 import type { GatewayClient } from '../gateway-client.js';
 import { describeError, useSubscription } from '../gateway-hooks.js';
 
@@ -84,7 +85,7 @@ export function LiveView(props: {
       <h3 id="live-heading">Live view</h3>
       {problem ? (
         <p role="alert" class="error">
-          Live view unavailable: {problem}
+          Live view unavailable: <AppText text={problem} />
         </p>
       ) : null}
       <div class="frame">

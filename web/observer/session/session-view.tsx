@@ -13,6 +13,8 @@ import { SnapshotViewer } from './snapshot-viewer.js';
 import { StepTrace } from './step-trace.js';
 import { Tails } from './tails.js';
 import './session.css';
+import { AppText } from '../app-text.js';
+import { shownText } from '../shown-text.js';
 
 /** One session: live view and outline of the window picked, the agent's steps, the session's streams. */
 export function SessionView(props: { client: GatewayClient; sessionId: string }) {
@@ -39,7 +41,7 @@ export function SessionView(props: { client: GatewayClient; sessionId: string })
 
   const windows = session?.windows ?? [];
   const picked = windows.find((window) => window.id === windowId);
-  const windowTitle = picked?.title || windows[0]?.title || 'the active window';
+  const windowTitle = shownText(picked?.title || windows[0]?.title) || 'the active window';
   const live = session?.status === 'RUNNING' || session?.status === 'STARTING';
 
   return (
@@ -48,15 +50,19 @@ export function SessionView(props: { client: GatewayClient; sessionId: string })
         <a href="#/sessions">← All sessions</a>
       </p>
       <h2 id="session-heading" tabIndex={-1} ref={heading}>
-        Session {sessionId}
+        Session <AppText text={sessionId} />
       </h2>
       {problem ? (
         <p role="alert" class="error">
-          {problem}
+          <AppText text={problem} />
         </p>
       ) : null}
       {session === undefined ? <p>Reading the session…</p> : null}
-      {session === null ? <p>No session {sessionId} on this gateway.</p> : null}
+      {session === null ? (
+        <p>
+          No session <AppText text={sessionId} /> on this gateway.
+        </p>
+      ) : null}
       {session ? (
         <>
           <dl class="session-facts">
@@ -64,7 +70,7 @@ export function SessionView(props: { client: GatewayClient; sessionId: string })
             <dd>{session.status}</dd>
             <dt>App</dt>
             <dd>
-              {session.app.name ?? 'unknown'}
+              {session.app.name === null ? 'unknown' : <AppText text={session.app.name} />}
               {session.app.standIn ? ' (Electron stand-in)' : ''}
             </dd>
             <dt>Transport</dt>
@@ -83,7 +89,7 @@ export function SessionView(props: { client: GatewayClient; sessionId: string })
                 <option value="">Active window</option>
                 {windows.map((window) => (
                   <option key={window.id} value={window.id}>
-                    {window.id}: {window.title || window.url}
+                    {shownText(`${window.id}: ${window.title || window.url}`)}
                   </option>
                 ))}
               </select>

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
+import { AppText } from '../app-text.js';
 import type { GatewayClient } from '../gateway-client.js';
 import { describeError, useCoalescedRead, useSubscription } from '../gateway-hooks.js';
+import { shownText } from '../shown-text.js';
 
 const OUTLINE = `query ObserverOutline($s: ID!, $w: ID) { session(id: $s) { window(id: $w) {
   id title snapshot { outline takenAt totalNodes truncated } } } }`;
@@ -54,24 +56,27 @@ export function SnapshotViewer(props: { client: GatewayClient; sessionId: string
     (error) => setProblem(describeError(error)),
   );
 
+  const outlineLabel = `Accessibility outline of ${shownText(outline?.title)}`;
   return (
     <section aria-labelledby="outline-heading" class="panel outline">
       <h3 id="outline-heading">Snapshot</h3>
       {problem ? (
         <p role="alert" class="error">
-          {problem}
+          <AppText text={problem} />
         </p>
       ) : null}
       {outline ? (
         <>
           <p class="tail-counts">
-            {outline.windowId} “{outline.title}”: {outline.totalNodes} nodes, read{' '}
-            {new Date(outline.takenAt).toLocaleTimeString()}
+            <AppText text={outline.windowId} /> “<AppText text={outline.title} />
+            ”: {outline.totalNodes} nodes, read {new Date(outline.takenAt).toLocaleTimeString()}
             {outline.truncated ? ' (cut short)' : ''}; {changes} changes seen
           </p>
           {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolled region keyboard users must reach */}
-          <section class="outline-text" tabIndex={0} aria-label={`Accessibility outline of ${outline.title}`}>
-            <pre>{outline.outline}</pre>
+          <section class="outline-text" tabIndex={0} aria-label={outlineLabel}>
+            <pre>
+              <AppText text={outline.outline} lines />
+            </pre>
           </section>
         </>
       ) : (

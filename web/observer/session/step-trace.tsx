@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { AppText } from '../app-text.js';
 import { useApprovalScreenshot } from '../approval-evidence.js';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
 import { describeError, useSubscription } from '../gateway-hooks.js';
@@ -103,7 +104,7 @@ export function StepTrace(props: { client: GatewayClient; sessionId: string }) {
       </p>
       {problem ? (
         <p role="alert" class="error">
-          {problem}
+          <AppText text={problem} />
         </p>
       ) : null}
       <ScrollRegion label="Steps, oldest first">
@@ -125,7 +126,9 @@ export function StepTrace(props: { client: GatewayClient; sessionId: string }) {
               <tr key={record.seq} class={`outcome-${record.outcome.toLowerCase()}`}>
                 <td>{record.seq}</td>
                 <td class="time">{timeOfDay(record.time)}</td>
-                <td>{record.operation}</td>
+                <td>
+                  <AppText text={record.operation} />
+                </td>
                 <td>
                   <TargetCell record={record} />
                 </td>
@@ -152,11 +155,19 @@ export function StepTrace(props: { client: GatewayClient; sessionId: string }) {
 function TargetCell(props: { record: AuditRecord }) {
   const { target } = props.record;
   const ref = refOf(props.record.arguments);
-  if (!target) return <>{ref ? `ref ${ref}` : '-'}</>;
+  const refShown = ref ? (
+    <span class="ref">
+      {' '}
+      ref <AppText text={ref} />
+    </span>
+  ) : null;
+  if (!target) return refShown ?? <>-</>;
   return (
     <>
-      <span class="role">{target.role}</span> “{target.name}”
-      {ref ? <span class="ref"> ref {ref}</span> : null}
+      <span class="role">
+        <AppText text={target.role} />
+      </span>{' '}
+      “<AppText text={target.name} />”{refShown}
     </>
   );
 }
@@ -171,9 +182,13 @@ function DecisionCell(props: { client: GatewayClient; sessionId: string; record:
   return (
     <>
       {record.decision}
-      {approval
-        ? ` → ${approval.status} by ${approval.decidedBy}${approval.scope ? ` (${approval.scope})` : ''}`
-        : ''}
+      {approval ? (
+        <>
+          {` → ${approval.status} by `}
+          <AppText text={approval.decidedBy} />
+          {approval.scope ? ` (${approval.scope})` : ''}
+        </>
+      ) : null}
       {screenshot ? (
         <img
           class="approval-shot"

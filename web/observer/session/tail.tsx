@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { AppText } from '../app-text.js';
 import type { GatewayClient } from '../gateway-client.js';
 import { describeError, keepLast, useSubscription } from '../gateway-hooks.js';
 import { ScrollRegion } from '../scroll-region.js';
@@ -107,7 +108,7 @@ export function TailTable(props: { id: string; title: string; kindLabel: string;
       </div>
       {state.problem ? (
         <p role="alert" class="error">
-          {state.problem}
+          <AppText text={state.problem} />
         </p>
       ) : null}
       <ScrollRegion
@@ -131,8 +132,12 @@ export function TailTable(props: { id: string; title: string; kindLabel: string;
             {shown.map((entry) => (
               <tr key={entry.key}>
                 <td class="time">{timeOfDay(entry.time)}</td>
-                <td>{entry.kind}</td>
-                <td class="text">{entry.text}</td>
+                <td>
+                  <AppText text={entry.kind} />
+                </td>
+                <td class="text">
+                  <AppText text={entry.text} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { AppText } from '../app-text.js';
 import type { GatewayClient } from '../gateway-client.js';
 import { describeError, useCoalescedRead, useSubscription } from '../gateway-hooks.js';
 import { sessionHref } from '../route.js';
@@ -27,7 +28,7 @@ export function SessionsList(props: { client: GatewayClient }) {
       <h2 id="sessions-heading">Sessions</h2>
       {problem ? (
         <p role="alert" class="error">
-          {problem}
+          <AppText text={problem} />
         </p>
       ) : null}
       {sessions === null ? (
@@ -58,7 +59,7 @@ export function SessionsList(props: { client: GatewayClient }) {
                     <span class={`status status-${session.status.toLowerCase()}`}>{session.status}</span>
                   </td>
                   <td>
-                    {session.app.name ?? 'unknown'}
+                    {session.app.name === null ? 'unknown' : <AppText text={session.app.name} />}
                     {session.app.standIn ? ' (Electron stand-in)' : ''}
                   </td>
                   <td>{session.transport}</td>
@@ -70,7 +71,7 @@ export function SessionsList(props: { client: GatewayClient }) {
                       <ul class="plain">
                         {session.windows.map((window) => (
                           <li key={window.id}>
-                            {window.id}: {window.title || window.url}
+                            <AppText text={window.id} />: <AppText text={window.title || window.url} />
                           </li>
                         ))}
                       </ul>
