@@ -196,7 +196,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         throw error;
       });
       const { port } = server.address() as AddressInfo;
-      governance?.ownPages.serveAt(port, [config.host, ...(config.allowedHosts ?? [])]);
+      sessions.ownPages.serveAt(port, config.host, config.allowedHosts);
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;
       url = `http://${host}:${port}${GRAPHQL_PATH}`;
       return url;

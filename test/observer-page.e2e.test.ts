@@ -81,9 +81,10 @@ describe('observer page, loopback without a token', () => {
     await expect.poll(() => banner.textContent()).toContain('Anonymous (loopback)');
     expect(await banner.textContent()).toMatch(/may read and watch, act/);
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('connected');
-    // Kept for the tab only, and never in the URL.
+    // Kept in the page's memory only: never in web storage, a cookie or the URL.
     expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(1);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate(() => document.cookie)).toBe('');
     expect(page.url()).not.toMatch(/token/i);
   });
 
@@ -211,17 +212,25 @@ describe('observer page, a gateway that requires a token', () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/refused|UNAUTHENTICATED/);
   });
 
-  it('signs in with the agent token, kept out of the URL and of localStorage', async () => {
-    await page.getByRole('textbox', { name: 'Token' }).fill(AGENT_TOKEN);
-    await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByRole('banner').textContent()).toContain('Agent');
+  it('signs in with the agent token, kept out of the URL, web storage and cookies', async () => {
+    const signIn = async () => {
+      await page.getByRole('textbox', { name: 'Token' }).fill(AGENT_TOKEN);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.getByRole('banner').textContent()).toContain('Agent');
+    };
+    await signIn();
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('connected');
     await page.getByText('No sessions yet.').waitFor();
     expect(page.url()).not.toContain(AGENT_TOKEN);
-    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(AGENT_TOKEN);
-    // A reload keeps the sign-in for the tab.
+    const kept = () =>
+      page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }, document.cookie]));
+    expect(await kept()).not.toContain(AGENT_TOKEN);
+    expect(JSON.stringify(await context.cookies())).not.toContain(AGENT_TOKEN);
+    // In the page's memory only: a reload signs out, leaving nothing behind to sign back in with.
     await page.reload({ waitUntil: 'load' });
-    await expect.poll(() => page.getByRole('banner').textContent()).toContain('Agent');
+    await page.getByRole('textbox', { name: 'Token' }).waitFor();
+    expect(await kept()).not.toContain(AGENT_TOKEN);
+    await signIn();
   });
 
   it('shows the connection lost when the gateway goes away, and keeps trying', async () => {

@@ -10,10 +10,10 @@ import {
 } from './helpers/governed-gateway.js';
 
 /**
- * Stagegraph reads its own observer page: a person signs in as approver in a Chromium with a DevTools
- * port; the agent attaches to that browser through the gateway and finds the approval controls by role
- * and name. Acting on them is refused: an agent that could click "Approve" there would answer its own
- * request around the approver.
+ * Stagegraph keeps off its own observer page: a person signs in as approver in a Chromium with a DevTools
+ * port; the agent attaches to that browser through the gateway and may neither read the approval controls
+ * (a read would show it what the approver sees, and where to click) nor act on them: an agent that could
+ * click "Approve" there would answer its own request around the approver.
  */
 
 let run: GovernedRun;
@@ -44,28 +44,25 @@ afterAll(async () => {
   await run?.cleanup();
 });
 
-describe('the gateway reading its own observer page', () => {
+describe('the gateway keeping off its own observer page', () => {
   let click: Promise<Loose>;
 
-  it('finds the approval controls by role and name in a snapshot of the page', async () => {
+  it('refuses to read the approval controls by role and name', async () => {
     await approversWatching(run, 1, 30_000);
     click = run.agent.send(
       `mutation { click(session: "${run.sessionId}", target: { testId: "delete-account" }) { target { name } } }`,
     );
     await page.getByRole('article', { name: /click button “Delete account”/ }).waitFor({ timeout: 30_000 });
-    const { session } = await run.agent.data(
+    const read = await run.agent.send(
       `query { session(id: "${observed}") { activeWindow { title
         approve: find(role: "button", nameContains: "Approve once") { ref name }
-        deny: find(role: "button", nameContains: "Deny") { ref name }
-        reason: find(role: "textbox", nameContains: "Reason for denying") { ref name } } } }`,
+        outline: snapshot { outline } } } }`,
     );
-    expect(session.activeWindow.approve).toEqual([
-      { ref: expect.any(String), name: 'Approve once: click Delete account' },
-    ]);
-    expect(session.activeWindow.deny).toEqual([
-      { ref: expect.any(String), name: 'Deny: click Delete account' },
-    ]);
-    expect(session.activeWindow.reason[0].name).toContain('Reason for denying');
+    expect(read.errors?.map((error) => error.extensions?.code)).toEqual(['POLICY_DENIED', 'POLICY_DENIED']);
+    expect(read.errors?.[0]?.extensions?.details).toMatchObject({
+      rule: { id: 'built-in:not-on-own-pages' },
+    });
+    expect(JSON.stringify(read)).not.toContain('Approve once');
   });
 
   it('refuses to act on its own page, so the agent cannot approve its own request', async () => {

@@ -2,7 +2,7 @@ import { AuditLog } from '../audit/audit-log.js';
 import { type AuditVerification, verifyAudit } from '../audit/verify-audit.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import { ApprovalBroker } from './approval-broker.js';
-import { OwnPages } from './own-pages.js';
+import type { OwnPages } from './own-pages.js';
 import { Policy } from './policy.js';
 import { PolicyWatcher } from './policy-watcher.js';
 import { MutationRateLimiter, type RateLimitOptions } from './rate-limiter.js';
@@ -30,8 +30,6 @@ export class Governance {
   readonly limiter: MutationRateLimiter;
   readonly audit: AuditLog;
   readonly approvalTimeoutMs: number | null;
-  /** The gateway's own pages: read like any page, never acted on. */
-  readonly ownPages = new OwnPages();
   #watcher: PolicyWatcher | null;
   #builtIn: Policy;
   #inflight = new Set<Promise<unknown>>();
@@ -77,6 +75,11 @@ export class Governance {
     this.limiter = new MutationRateLimiter(options.rateLimit);
     this.#watcher = watcher;
     this.#builtIn = new Policy();
+  }
+
+  /** The gateway's own pages, which no operation reads or acts on: the sessions' fence, shared. */
+  get ownPages(): OwnPages {
+    return this.sessions.ownPages;
   }
 
   /** The policy in force now; a reload swaps it, never changing one a running decision holds. */

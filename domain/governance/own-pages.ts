@@ -1,26 +1,60 @@
+import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { isLoopbackHost } from '../../transports/process/loopback.js';
 
 /** Binds that accept connections for any host name on their port. */
 const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]']);
+/** Names for "every interface", which a browser on Linux connects to this machine through. */
+const THIS_MACHINE = new Set(['0.0.0.0', '[::]', '::']);
+/** An IPv4-mapped IPv6 address as a URL normalises it (`[::ffff:127.0.0.1]` → `[::ffff:7f00:1]`). */
+const MAPPED_IPV4 = /^\[?::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]?$/;
 
 /**
- * The gateway's own pages (the observer console, GraphiQL), as windows an agent could attach to: in a
- * browser where an approver is signed in, a click on "Approve" there would let an agent answer its own
- * request. The gateway never acts on them; it reads them like any page.
+ * The built-in rule every refusal on the gateway's own pages names, read or act: one id to branch on,
+ * whatever the operation was.
+ */
+export const NOT_ON_OWN_PAGES_RULE = {
+  id: 'built-in:not-on-own-pages',
+  index: null,
+  description:
+    "the gateway's own pages (observer console, GraphiQL) are never read or acted on: an approver may be signed in there",
+} as const;
+
+/** A window as the refusal names it. */
+export interface OwnPageWindow {
+  readonly id: string;
+  readonly url: string;
+}
+
+/**
+ * The gateway's own pages (the observer console, GraphiQL), as windows of a browser an agent attached to
+ * (the user's own browser, where an approver may be signed in). No operation reads or acts on them: a
+ * click on "Approve" there would let an agent answer its own request, and a read of the page (its
+ * storage, a snapshot, a screenshot, its requests) would hand over what the approver sees or holds.
+ *
+ * Which URLs are ours: on the port the gateway serves, every name the request guard lets through for
+ * this machine (loopback names, `*.localhost`, 127.0.0.0/8, ::1 and its IPv4-mapped form, the wildcard
+ * addresses a browser on Linux also reaches it by) and the address it binds; and the names given with
+ * `--allowed-host` on any port, as the guard accepts them, since they name the gateway behind a proxy.
+ * Loopback on another port is another local server (an app under test), and stays readable.
  */
 export class OwnPages {
   #port: number | null = null;
-  #hosts = new Set<string>();
+  #bound = new Set<string>();
+  #proxied = new Set<string>();
   #anyHost = false;
 
-  /** Called once the server listens: its port, and the host names it answers to besides loopback ones. */
-  serveAt(port: number, hosts: readonly string[]): void {
+  /**
+   * Called once the server listens: its port, the address it binds, and the host names it answers to on
+   * any port (`--allowed-host`).
+   */
+  serveAt(port: number, bind: string, allowedHosts: readonly string[] = []): void {
     this.#port = port;
-    this.#hosts = new Set(hosts.map((host) => host.toLowerCase()));
-    this.#anyHost = hosts.some((host) => WILDCARD_BINDS.has(host));
+    this.#bound = new Set([normalHost(bind)]);
+    this.#proxied = new Set(allowedHosts.map(normalHost));
+    this.#anyHost = WILDCARD_BINDS.has(bind);
   }
 
-  /** Whether `url` is a page this gateway serves. */
+  /** Whether `url` is a page (or any other resource) this gateway serves. */
   holds(url: string | null | undefined): boolean {
     if (this.#port === null || !url) return false;
     let parsed: URL;
@@ -29,10 +63,61 @@ export class OwnPages {
     } catch {
       return false;
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
-    const port = parsed.port === '' ? (parsed.protocol === 'https:' ? 443 : 80) : Number(parsed.port);
+    const scheme = parsed.protocol;
+    if (scheme !== 'http:' && scheme !== 'https:' && scheme !== 'ws:' && scheme !== 'wss:') return false;
+    const host = normalHost(parsed.hostname);
+    if (this.#proxied.has(host)) return true;
+    const secure = scheme === 'https:' || scheme === 'wss:';
+    const port = parsed.port === '' ? (secure ? 443 : 80) : Number(parsed.port);
     if (port !== this.#port) return false;
-    const host = parsed.hostname.toLowerCase();
-    return this.#anyHost || isLoopbackHost(host) || this.#hosts.has(host);
+    return this.#anyHost || this.#bound.has(host) || isThisMachine(host);
   }
+
+  /** The refusal when `window` shows one of these pages; null when it does not. */
+  refusal(sessionId: string, window: OwnPageWindow, what = 'read or act on'): StagegraphError | null {
+    if (!this.holds(window.url)) return null;
+    return new StagegraphError(
+      'POLICY_DENIED',
+      `Window ${window.id} of session ${sessionId} shows ${window.url}, one of this gateway's own pages: no operation may ${what} it (${NOT_ON_OWN_PAGES_RULE.description}).`,
+      {
+        hint: "Use another window of the session (`windows { id url }` lists them); the gateway's own pages are off limits to every operation, whatever the policy says.",
+        nextActions: [`query { session(id: ${JSON.stringify(sessionId)}) { windows { id title url } } }`],
+        details: { rule: NOT_ON_OWN_PAGES_RULE, window: { id: window.id, url: window.url } },
+      },
+    );
+  }
+
+  /** The refusal when `origin` (a web-storage or cookie origin) is this gateway's; null otherwise. */
+  originRefusal(sessionId: string, origin: string, what: string): StagegraphError | null {
+    if (!this.holds(origin)) return null;
+    return new StagegraphError(
+      'POLICY_DENIED',
+      `${origin} is this gateway's own origin: session ${sessionId} may not ${what} it (${NOT_ON_OWN_PAGES_RULE.description}).`,
+      {
+        hint: "Name the origin of the app's own pages (`storageOrigins` lists them); the gateway's own origin is off limits to every operation.",
+        nextActions: [`query { session(id: ${JSON.stringify(sessionId)}) { storageOrigins } }`],
+        details: { rule: NOT_ON_OWN_PAGES_RULE, origin },
+      },
+    );
+  }
+}
+
+/** The window a refusal names, when `error` is the refusal of one of the gateway's own pages. */
+export function refusedOwnPage(error: unknown): OwnPageWindow | null {
+  if (!(error instanceof StagegraphError) || error.code !== 'POLICY_DENIED') return null;
+  const details = error.details as { rule?: { id?: unknown }; window?: OwnPageWindow } | undefined;
+  return details?.rule?.id === NOT_ON_OWN_PAGES_RULE.id && details.window ? details.window : null;
+}
+
+/** Lower case, without a fully qualified name's final dot (`localhost.` is `localhost`). */
+function normalHost(host: string): string {
+  const lower = host.toLowerCase();
+  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
+}
+
+/** Every name for this machine a browser resolves without DNS, as a URL's hostname spells it. */
+function isThisMachine(host: string): boolean {
+  if (isLoopbackHost(host) || host.endsWith('.localhost') || THIS_MACHINE.has(host)) return true;
+  const mapped = MAPPED_IPV4.exec(host);
+  return mapped !== null && Number.parseInt(mapped[1] as string, 16) >> 8 === 127;
 }

@@ -10,6 +10,7 @@ import type { Session } from '../sessions/session.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import { ACTED_ON_PREVIEWERS } from './acted-on.js';
 import type { ActedOnKind, JsonValue, SessionInfo, TargetInfo } from './governed-request.js';
+import { refusedOwnPage } from './own-pages.js';
 
 /**
  * The preview waits for the target at most this long (or the operation's own shorter timeout): long enough
@@ -130,10 +131,12 @@ export async function previewOperation(
       },
     };
   } catch (error) {
-    // A target named two ways, an unknown ref, a closed window: the operation will say so itself.
+    // A target named two ways, an unknown ref, a closed window: the operation will say so itself. One of
+    // the gateway's own pages is never read, so its URL comes from the refusal: the chokepoint denies it.
+    const own = refusedOwnPage(error);
     return {
       ...NOTHING,
-      session: info,
+      session: own ? { ...info, windowUrl: own.url } : info,
       target: describedTarget(request.target, (error as Error).message, null),
     };
   }

@@ -1,6 +1,8 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { TransportEvent, TransportSession } from '../../transports/contract/transport.js';
 import type { EventHub } from '../events/event-hub.js';
+import { fencedNetwork, fencedStorage } from '../governance/own-page-fence.js';
+import type { OwnPages } from '../governance/own-pages.js';
 import type { SessionTopics } from '../sessions/session-event.js';
 import { SessionClock } from './clock.js';
 import { SessionDialogs } from './dialogs.js';
@@ -22,6 +24,8 @@ export class SessionPageState {
     transport: TransportSession,
     hub: EventHub<SessionTopics>,
     assertLive: () => void,
+    /** The gateway's own pages: their origin's storage and requests are cut out of these seams. */
+    ownPages?: OwnPages,
   ) {
     const seam = <K extends 'network' | 'storage' | 'clock'>(name: K) => {
       return (): NonNullable<TransportSession[K]> => {
@@ -33,9 +37,15 @@ export class SessionPageState {
         return control as NonNullable<TransportSession[K]>;
       };
     };
-    this.network = new SessionNetwork(sessionId, hub, seam('network'));
+    const network = seam('network');
+    const storage = seam('storage');
+    this.network = new SessionNetwork(sessionId, hub, () =>
+      ownPages ? fencedNetwork(network(), ownPages) : network(),
+    );
     this.dialogs = new SessionDialogs(sessionId, hub, transport.dialogs);
-    this.storage = new SessionWebStorage(sessionId, seam('storage'));
+    this.storage = new SessionWebStorage(sessionId, () =>
+      ownPages ? fencedStorage(storage(), ownPages, sessionId) : storage(),
+    );
     this.clock = new SessionClock(sessionId, seam('clock'));
   }
 

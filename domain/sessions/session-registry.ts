@@ -13,6 +13,7 @@ import {
   type TransportSession,
 } from '../../transports/contract/transport.js';
 import type { EventHub } from '../events/event-hub.js';
+import { OwnPages } from '../governance/own-pages.js';
 import {
   ATTACH_HOST_DEFAULT,
   type AttachRequest,
@@ -29,8 +30,9 @@ import {
   desktopLaunchOptions,
 } from './desktop-requests.js';
 import { sessionActions } from './next-actions.js';
-import { Session, type SessionFiles, type SessionLaunch } from './session.js';
+import { Session, type SessionLaunch } from './session.js';
 import type { SessionTopics } from './session-event.js';
+import type { SessionFiles } from './session-files.js';
 import { endedDuringStartup } from './startup-exit.js';
 import { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS } from './timeouts.js';
 import { awaitWindowsLoaded } from './window-load.js';
@@ -67,7 +69,7 @@ export class SessionRegistry {
   readonly #transports: ReadonlyMap<TransportId, Transport>;
   readonly #hub: EventHub<SessionTopics>;
   readonly #sessions = new Map<string, Session>();
-  readonly #files: SessionFiles;
+  readonly #files: SessionFiles & { readonly ownPages: OwnPages };
   #nextId = 1;
   #shuttingDown = false;
   /** Injects still under way: shutdown abandons them rather than wait out their timeouts. */
@@ -80,7 +82,12 @@ export class SessionRegistry {
   ) {
     this.#transports = new Map(transports.map((transport) => [transport.id, transport]));
     this.#hub = hub;
-    this.#files = files;
+    this.#files = { ...files, ownPages: files.ownPages ?? new OwnPages() };
+  }
+
+  /** The gateway's own pages, which no session reads or acts on: the server says where it serves them. */
+  get ownPages(): OwnPages {
+    return this.#files.ownPages;
   }
 
   transports(): Transport[] {

@@ -11,6 +11,7 @@ import type {
 } from '../../transports/contract/transport.js';
 import type { WindowDriver } from '../../transports/contract/window-driver.js';
 import type { EventHub } from '../events/event-hub.js';
+import { OwnWindows } from '../governance/own-page-fence.js';
 import { SessionNative } from '../native/session-native.js';
 import { SessionPageState } from '../page-state/session-page-state.js';
 import { RefStore } from '../snapshot/ref-store.js';
@@ -21,12 +22,7 @@ import { RunLog } from './run-log.js';
 import { recordTransportEvent } from './run-log-events.js';
 import { selectWindow, type WindowSelector } from './select-window.js';
 import type { SessionEvent, SessionEventType, SessionStatus, SessionTopics } from './session-event.js';
-
-/** Where a session may keep files and read uploads from; the server's configuration. */
-export interface SessionFiles {
-  readonly artifactsDir: string;
-  readonly uploadRoots: readonly string[];
-}
+import type { SessionFiles } from './session-files.js';
 
 /** What a session was launched from, as the launch named it: policy rules match on these. */
 export interface SessionLaunch {
@@ -61,6 +57,7 @@ export class Session {
   readonly snapshots: RefStore;
   readonly #hub: EventHub<SessionTopics>;
   readonly #transport: TransportSession;
+  readonly #ownWindows: OwnWindows;
   #status: SessionStatus = 'STARTING';
   #exit: ExitInfo | null = null;
   #endedAt: Date | null = null;
@@ -97,8 +94,9 @@ export class Session {
     this.console = new ConsoleLog(id);
     this.#transport = transport;
     this.#hub = hub;
+    this.#ownWindows = new OwnWindows(files.ownPages);
     this.native = new SessionNative(this, transport, hub, () => this.assertLive());
-    this.pageState = new SessionPageState(id, transport, hub, () => this.assertLive());
+    this.pageState = new SessionPageState(id, transport, hub, () => this.assertLive(), files.ownPages);
     transport.onEvent((event) => this.#onTransportEvent(event));
     this.#publish('STARTED');
   }
@@ -154,7 +152,8 @@ export class Session {
 
   async windows(): Promise<SessionWindow[]> {
     if (!this.isLive) return [];
-    return (await this.#transport.windows()).map((window) => ({ ...window, sessionId: this.id }));
+    const windows = this.#ownWindows.noted(await this.#transport.windows());
+    return windows.map((window) => ({ ...window, sessionId: this.id }));
   }
 
   async activeWindow(): Promise<SessionWindow | null> {
@@ -208,7 +207,7 @@ export class Session {
 
   /** The open windows without asking any renderer where the transport can (titles as last read). */
   async #knownWindows(): Promise<SessionWindow[]> {
-    const known = this.#transport.knownWindows?.();
+    const known = this.#ownWindows.noted(this.#transport.knownWindows?.());
     if (!known) return this.windows();
     return this.isLive ? known.map((window) => ({ ...window, sessionId: this.id })) : [];
   }
@@ -232,11 +231,13 @@ export class Session {
 
   /**
    * The window `windowId`, or the active window when none is named, with the driver of its document. Picked
-   * without a round trip to any renderer: its title is the last one read (currentWindow() asks).
+   * without a round trip to any renderer: its title is the last one read (currentWindow() asks). Every read
+   * of and action on a document takes its driver here: one of the gateway's own pages is refused here.
    */
   async window(windowId?: string | null): Promise<{ window: SessionWindow; driver: WindowDriver }> {
     this.assertLive();
     const window = this.#pick(await this.#knownWindows(), windowId);
+    this.#ownWindows.refuse(this.id, window);
     const driver = this.#transport.window(window.id);
     if (driver) return { window, driver };
     if (!this.capabilities.SNAPSHOT) {
@@ -332,6 +333,7 @@ export class Session {
   }
 
   #onTransportEvent(event: TransportEvent): void {
+    if (this.#ownWindows.hides(event)) return;
     recordTransportEvent(this.runLog, event, this.#detachRequested);
     if (this.native.onTransportEvent(event)) return;
     if (this.pageState.onTransportEvent(event)) return;

@@ -14,33 +14,34 @@ import { describeError } from './gateway-hooks.js';
 import { type Route, useRoute } from './route.js';
 import { SessionView } from './session/session-view.js';
 import { SessionsList } from './sessions/sessions-list.js';
-import {
-  type Credentials,
-  forgetCredentials,
-  SignIn,
-  storeCredentials,
-  storedCredentials,
-} from './sign-in.js';
+import { type Credentials, SignIn } from './sign-in.js';
 
 const VIEWER = 'query Viewer { viewer { id role mayAct mayApprove } }';
 
-/** Signed in or not: the sign-in form, or the console over one client for that sign-in. */
+/**
+ * Signed in or not: the sign-in form, or the console over one client for that sign-in.
+ *
+ * The token lives in this component's memory only, never in web storage or a cookie: this page may be
+ * open in a browser an agent attached to (the user's own), and whatever a page keeps where the browser
+ * keeps it a DevTools client can read — sessionStorage, localStorage and cookies alike, HttpOnly ones
+ * included (`Network.getAllCookies` lists them), and an HttpOnly cookie would also ride along with every
+ * request the browser sends to this host from any port. The gateway refuses every operation on its own
+ * pages (domain/governance/own-pages.ts); keeping nothing there is the second wall. A reload signs out.
+ */
 export function App() {
-  const [credentials, setCredentials] = useState<Credentials | null>(() => storedCredentials());
+  const [credentials, setCredentials] = useState<Credentials | null>(null);
   const [problem, setProblem] = useState<string | undefined>();
   if (!credentials)
     return (
       <SignIn
         problem={problem}
         onSignIn={(next) => {
-          storeCredentials(next);
           setProblem(undefined);
           setCredentials(next);
         }}
       />
     );
   const signOut = (why?: string) => {
-    forgetCredentials();
     setProblem(why);
     setCredentials(null);
   };

@@ -6,29 +6,6 @@ export interface Credentials {
   token: string | null;
 }
 
-/** sessionStorage only: the token lives as long as the tab, never in localStorage or a URL. */
-const STORAGE_KEY = 'stagegraph.observer.credentials';
-
-export function storedCredentials(): Credentials | null {
-  const raw = sessionStorage.getItem(STORAGE_KEY);
-  if (raw === null) return null;
-  try {
-    const parsed = JSON.parse(raw) as { token?: unknown };
-    return { token: typeof parsed.token === 'string' && parsed.token !== '' ? parsed.token : null };
-  } catch {
-    sessionStorage.removeItem(STORAGE_KEY);
-    return null;
-  }
-}
-
-export function storeCredentials(credentials: Credentials): void {
-  sessionStorage.setItem(STORAGE_KEY, JSON.stringify(credentials));
-}
-
-export function forgetCredentials(): void {
-  sessionStorage.removeItem(STORAGE_KEY);
-}
-
 /** The sign-in form; `problem` says why the previous attempt failed. */
 export function SignIn(props: { onSignIn(credentials: Credentials): void; problem?: string | undefined }) {
   const [token, setToken] = useState('');
@@ -45,8 +22,8 @@ export function SignIn(props: { onSignIn(credentials: Credentials): void; proble
       >
         <h2 id="sign-in-heading">Sign in</h2>
         <p>
-          Paste an agent, approver or observer token. It is kept in this tab's session storage only, and sent
-          to the gateway when connecting.
+          Paste an agent, approver or observer token. This page keeps it in memory only and sends it to the
+          gateway when connecting: reloading the page signs you out.
         </p>
         <label for="token">Token</label>
         <input

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type { NetworkRecord, StorageControl } from '../../transports/contract/renderer-control.js';
+import { fencedStorage, OwnWindows } from './own-page-fence.js';
+import { OwnPages } from './own-pages.js';
+
+const OWN = 'http://127.0.0.1:4740';
+const APP = 'http://127.0.0.1:3000';
+
+function served(): OwnPages {
+  const pages = new OwnPages();
+  pages.serveAt(4740, '127.0.0.1');
+  return pages;
+}
+
+function record(url: string, windowId: string | null): NetworkRecord {
+  return {
+    time: new Date(),
+    windowId,
+    method: 'GET',
+    url,
+    resourceType: 'fetch',
+    status: 200,
+    requestHeaders: {},
+    responseHeaders: {},
+    durationMs: 1,
+    failure: null,
+    stubId: null,
+    requestBody: null,
+    responseBody: null,
+  };
+}
+
+describe('OwnWindows', () => {
+  it('refuses a window showing one of the gateway pages, as last listed', () => {
+    const windows = new OwnWindows(served());
+    windows.noted([
+      { id: 'w1', title: 'App', url: `${APP}/` },
+      { id: 'w2', title: 'Stagegraph observer', url: `${OWN}/#/approvals` },
+    ]);
+    expect(() => windows.refuse('s1', { id: 'w1', url: `${APP}/` })).not.toThrow();
+    expect(() => windows.refuse('s1', { id: 'w2', url: `${OWN}/` })).toThrow(/own pages/);
+  });
+
+  it("drops what the gateway's windows log, request or raise, and every request to the gateway", () => {
+    const windows = new OwnWindows(served());
+    expect(windows.hides({ type: 'window-opened', window: { id: 'w2', title: '', url: `${OWN}/` } })).toBe(
+      false,
+    );
+    const line = (windowId: string, location?: string) => ({
+      type: 'console' as const,
+      message: { time: new Date(), type: 'log', text: 'x', source: 'RENDERER' as const, windowId, location },
+    });
+    expect(windows.hides(line('w2'))).toBe(true);
+    expect(windows.hides(line('w1'))).toBe(false);
+    expect(windows.hides(line('w1', `${OWN}/observer/app.js:1:2`))).toBe(true);
+    expect(windows.hides({ type: 'network', record: record(`${OWN}/artifacts/s1/run.jsonl`, 'w1') })).toBe(
+      true,
+    );
+    expect(windows.hides({ type: 'network', record: record(`${APP}/api`, 'w2') })).toBe(true);
+    expect(windows.hides({ type: 'network', record: record(`${APP}/api`, 'w1') })).toBe(false);
+    const dialog = (windowId: string) => ({
+      type: 'dialog' as const,
+      dialog: { type: 'alert' as const, message: 'm', defaultValue: '', windowId },
+      decision: { accept: true },
+    });
+    expect(windows.hides(dialog('w2'))).toBe(true);
+    // Navigated away: from the next listing on, its window is an app window again.
+    windows.noted([{ id: 'w2', title: 'App', url: `${APP}/` }]);
+    expect(windows.hides(line('w2'))).toBe(false);
+  });
+
+  it('holds nothing without the server saying where it serves', () => {
+    const windows = new OwnWindows();
+    windows.noted([{ id: 'w1', title: '', url: `${OWN}/` }]);
+    expect(() => windows.refuse('s1', { id: 'w1', url: `${OWN}/` })).not.toThrow();
+  });
+});
+
+describe('fencedStorage', () => {
+  const calls: string[] = [];
+  const control: StorageControl = {
+    cookies: async (urls) => {
+      calls.push(`cookies ${urls.join(',')}`);
+      return [];
+    },
+    setCookies: async () => {
+      calls.push('setCookies');
+    },
+    clearCookies: async () => {
+      calls.push('clearCookies');
+    },
+    origins: async () => [OWN, APP, 'null'],
+    webStorage: async (origin) => {
+      calls.push(`webStorage ${origin}`);
+      return [['token', 'APPROVER1']];
+    },
+  };
+  const fenced = fencedStorage(control, served(), 's1');
+
+  it("refuses the gateway's origin before the transport is asked, and leaves it out of the origins", async () => {
+    await expect(fenced.webStorage(OWN, 'session', { op: 'items' })).rejects.toMatchObject({
+      code: 'POLICY_DENIED',
+      details: { rule: { id: 'built-in:not-on-own-pages' } },
+    });
+    await expect(fenced.webStorage(`${OWN}/`, 'local', { op: 'clear' })).rejects.toMatchObject({
+      code: 'POLICY_DENIED',
+    });
+    await expect(fenced.cookies([`${APP}/`, `${OWN}/`])).rejects.toMatchObject({ code: 'POLICY_DENIED' });
+    await expect(fenced.setCookies([{ name: 'a', value: 'b', url: `${OWN}/` }])).rejects.toMatchObject({
+      code: 'POLICY_DENIED',
+    });
+    expect(calls).toEqual([]);
+    expect(await fenced.origins()).toEqual([APP, 'null']);
+    expect(await fenced.webStorage(APP, 'local', { op: 'items' })).toEqual([['token', 'APPROVER1']]);
+    expect(calls).toEqual([`webStorage ${APP}`]);
+  });
+});
