@@ -363,6 +363,12 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'Run verifyAudit on the audit directory to find the broken record, repair or move the log aside, and restart.',
   },
+  AUDIT_FOLDER_IN_USE: {
+    meaning:
+      'Another gateway, still running, writes this audit folder; two writers would interleave their records and break the chain, so this one does not start.',
+    retryable: false,
+    hint: "Give this gateway its own folder with --audit-dir (or --artifacts, which holds the audit folder by default), or stop the other one. A claim of a gateway on another host is not checked: remove the folder's audit.lock by hand once that gateway is gone.",
+  },
   AUDIT_UNAVAILABLE: {
     meaning:
       'The audit folder cannot be written now (disk full, read-only filesystem, immutable file), so the operation was refused before it acted: nothing was done. `details.errno` says why and `details.dir` names the folder.',

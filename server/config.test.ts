@@ -53,6 +53,8 @@ describe('serve arguments', () => {
 
   it('takes governance options: policy file, audit folder, approver tokens, approval timeout, mutation rate', () => {
     expect(parse()).toMatchObject({ auditDir: `${process.cwd()}/.artifacts/audit`, policyFile: undefined });
+    // The audit folder follows --artifacts unless named: two gateways given their own artifacts never share a chain.
+    expect(parse('--artifacts', 'out').auditDir).toBe(`${process.cwd()}/out/audit`);
     expect(
       parse(
         '--policy',

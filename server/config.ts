@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ClientDirectory, tokenGrants } from '../domain/governance/client-identity.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
@@ -98,7 +98,8 @@ export function parseServeArgs(
     allowedOrigins: (values['allow-origin'] ?? []).flatMap(splitList).map(parseOrigin),
     allowedHosts: (values['allowed-host'] ?? []).flatMap(splitList).map((host) => host.toLowerCase()),
     policyFile: values.policy === undefined ? undefined : resolve(values.policy),
-    auditDir: resolve(values['audit-dir'] ?? SERVE_FLAGS['audit-dir'].fallback),
+    // Beside the artifacts unless named: a second gateway given its own --artifacts gets its own chain.
+    auditDir: resolve(values['audit-dir'] ?? join(values.artifacts ?? SERVE_FLAGS.artifacts.fallback, 'audit')),
     approvalTimeoutMs: positive(values['approval-timeout'], '--approval-timeout'),
     mutationsPerSecond: positive(values['mutation-rate'], '--mutation-rate'),
     allowEval: parseEvalScope(values['allow-eval']),

@@ -5,7 +5,6 @@
 
 const DEFAULT_PORT = 4700;
 const DEFAULT_ARTIFACTS_DIR = '.artifacts';
-const DEFAULT_AUDIT_DIR = '.artifacts/audit';
 
 /**
  * @typedef {object} ServeFlag
@@ -78,8 +77,7 @@ export const SERVE_FLAGS = /** @type {const} @satisfies {Record<string, ServeFla
     type: 'string',
     env: 'STAGEGRAPH_AUDIT_DIR',
     value: '<dir>',
-    fallback: DEFAULT_AUDIT_DIR,
-    help: `hash-chained audit log (default ./${DEFAULT_AUDIT_DIR})`,
+    help: 'hash-chained audit log, written by this gateway alone (default: audit/ under --artifacts)',
   },
   'approval-timeout': {
     type: 'string',

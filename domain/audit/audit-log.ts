@@ -4,6 +4,7 @@ import type { SubscriberQueue } from '../bounded/subscriber-queue.js';
 import { EventHub } from '../events/event-hub.js';
 import { AuditFileWriter, AuditWriteFailure, unwritableFolderError } from './audit-file-writer.js';
 import { fileSizeOf, listAuditFiles } from './audit-files.js';
+import { AuditFolderLock } from './audit-folder-lock.js';
 import { HeldRecords, MAX_HELD_AUDIT_RECORDS } from './audit-held.js';
 import {
   type AuditFilter,
@@ -13,7 +14,7 @@ import {
   readAuditPage,
 } from './audit-query.js';
 import { type AuditEntry, type AuditRecord, sealFitting } from './audit-record.js';
-import { type AuditRecovery, resumeChain } from './audit-resume.js';
+import { type AuditRecovery, type ResumedChain, resumeChain } from './audit-resume.js';
 
 /** Small enough to open in an editor and to copy off a machine, large enough that rotation is rare. */
 export const DEFAULT_MAX_AUDIT_FILE_BYTES = 16 * 1024 * 1024;
@@ -51,6 +52,8 @@ interface Waiting {
 
 type AuditTopics = { record: AuditRecord };
 
+type OpenedLog = Omit<ResumedChain, 'newest'> & { writer: AuditFileWriter; lock: AuditFolderLock };
+
 const ignore = () => {};
 
 /**
@@ -71,6 +74,7 @@ export class AuditLog {
     report: (line: string) => void;
   };
   #writer: AuditFileWriter;
+  readonly #lock: AuditFolderLock;
   #seq: number;
   #lastHash: string;
   #queue: Waiting[] = [];
@@ -98,19 +102,22 @@ export class AuditLog {
    */
   static async open(dir: string, options: AuditLogOptions = {}): Promise<AuditLog> {
     await mkdir(dir, { recursive: true });
-    const { newest, seq, lastHash, recovered } = await resumeChain(dir);
-    const writer = await AuditFileWriter.open(dir, newest);
-    // The torn line stays as it is, a line of its own; the next record starts on the line after it.
-    if (recovered) await writer.write([Buffer.from('\n')]);
-    return new AuditLog(dir, { writer, seq, lastHash, recovered }, options);
+    const lock = await AuditFolderLock.claim(dir);
+    try {
+      const { newest, seq, lastHash, recovered } = await resumeChain(dir);
+      const writer = await AuditFileWriter.open(dir, newest);
+      // The torn line stays as it is, a line of its own; the next record starts on the line after it.
+      if (recovered) await writer.write([Buffer.from('\n')]);
+      return new AuditLog(dir, { writer, seq, lastHash, recovered, lock }, options);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
   }
 
-  private constructor(
-    dir: string,
-    state: { writer: AuditFileWriter; seq: number; lastHash: string; recovered: AuditRecovery | null },
-    options: AuditLogOptions,
-  ) {
+  private constructor(dir: string, state: OpenedLog, options: AuditLogOptions) {
     this.dir = dir;
+    this.#lock = state.lock;
     this.recovered = state.recovered;
     this.#writer = state.writer;
     this.#seq = state.seq;
@@ -125,10 +132,6 @@ export class AuditLog {
 
   get lastSeq(): number {
     return this.#seq;
-  }
-
-  get lastHash(): string {
-    return this.#lastHash;
   }
 
   /** Records of operations that acted while the folder could not be written, waiting to be written first. */
@@ -221,6 +224,7 @@ export class AuditLog {
         `audit log: ${this.#held.size} records of operations that acted could not be written to ${this.dir} before shutdown (${this.#unavailable?.message ?? 'unavailable'})`,
       );
     await this.#writer.drop();
+    await this.#lock.release();
     this.#hub.closeAll();
   }
 

@@ -41,13 +41,21 @@ function signalGroupProbe(pgid: number): boolean {
   }
 }
 
-/** A process's state letter, parent and group from /proc (Linux); undefined once it has gone. */
-export function procStat(pid: number): { state: string; ppid: number; pgid: number } | undefined {
+/** A process's state letter, parent, group and start time from /proc (Linux); undefined once it has gone. */
+export function procStat(
+  pid: number,
+): { state: string; ppid: number; pgid: number; startTicks: string } | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may contain spaces and parentheses; fields resume after the last ')'.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', ppid: Number(fields[1]), pgid: Number(fields[2]) };
+    // startTicks (field 22, clock ticks since boot) tells a process from a later one that reused its pid.
+    return {
+      state: fields[0] ?? '',
+      ppid: Number(fields[1]),
+      pgid: Number(fields[2]),
+      startTicks: fields[19] ?? '',
+    };
   } catch {
     return undefined;
   }
