@@ -1,3 +1,4 @@
+import { isLauncherLeftover } from '../transports/playwright-electron/launcher-leftovers.js';
 import { killStartedGroups } from './shutdown-bound.js';
 
 /** Stray errors logged per window at most: a library failing in a loop must not flood the log (or spin on it). */
@@ -32,8 +33,11 @@ const FATAL_CODES = new Set(['ERR_INTERNAL_ASSERTION']);
  */
 export function keepServingThroughStrayErrors(log: (line: string) => void): () => void {
   const throttle = logThrottle(log);
-  const onRejection = (reason: unknown) =>
+  const onRejection = (reason: unknown) => {
+    // Observed by the launch transport, which knows them (launcher-leftovers.ts): not strays.
+    if (isLauncherLeftover(reason)) return;
     throttle(`stray promise rejection (still serving): ${describeStray(reason)}`);
+  };
   const onException = (error: unknown) => {
     if (isFatal(error)) {
       log(`fatal error (exiting): ${describeStray(error)}`);

@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,8 @@ import { childrenOf, commandLine, isAlive } from '../helpers/processes.js';
 
 /** As many of one failing mutation at once as took the gateway down before (issue 31: twelve launches). */
 const BURST = 12;
+/** Above the bursts' pace: each burst is answered by its own failure, never RATE_LIMITED. */
+const MUTATION_RATE = 1_000;
 /** The apps, Xvfbs and Chromiums of a burst end on a loaded machine within this; a safety net, not a target. */
 const REAP_SAFETY_NET_MS = 60_000;
 /** Every app a burst starts carries this in its environment, and so does everything it spawns. */
@@ -22,21 +25,39 @@ const MARKED_ENV = `[{ name: "STAGEGRAPH_BURST", value: "${MARKER.split('=')[1]}
 let served: GatewayProcess;
 let agent: GatewayClient;
 let emptyFolder: string;
+/** An app folder with an entry that does nothing: what is launched with an executable that is not Electron. */
+let emptyApp: string;
 let closedPort: number;
 let deadPid: number;
+/** A loopback port that answers HTTP with an app's page, not DevTools JSON. */
+let pagePort: number;
+let pageServer: Server;
+/** A program that is not Node (it does not handle SIGUSR1) serving a `/json/list` that is not a target list. */
+let notNode: ChildProcess;
 /** The gateway's own children before any burst (tsx's esbuild service). */
 let ownChildren: number[];
 
 beforeAll(async () => {
-  served = await serveInChild();
+  // Burst after burst from one client outruns the default mutation rate (20 a second, 40 at once): this file
+  // is about what each failing mutation answers, not about the rate limit.
+  served = await serveInChild(['--mutation-rate', String(MUTATION_RATE)]);
   agent = gatewayClient(served.url);
   emptyFolder = mkdtempSync(join(tmpdir(), 'stagegraph-not-an-app-'));
+  emptyApp = mkdtempSync(join(tmpdir(), 'stagegraph-empty-app-'));
+  writeFileSync(join(emptyApp, 'index.js'), '');
   closedPort = await portJustClosed();
   deadPid = await pidJustReaped();
+  pageServer = createHttpServer((_request, response) => response.end('<!doctype html><title>an app</title>'));
+  pageServer.listen(0, '127.0.0.1');
+  await once(pageServer, 'listening');
+  pagePort = (pageServer.address() as { port: number }).port;
+  notNode = await serveNotATargetList();
   ownChildren = childrenOf(served.pid);
 });
 
 afterAll(async () => {
+  pageServer?.close();
+  notNode?.kill('SIGKILL');
   if (served?.child.exitCode === null) {
     served.child.kill('SIGTERM');
     await served.exited;
@@ -58,6 +79,26 @@ async function pidJustReaped(): Promise<number> {
   const child = spawn('true');
   await once(child, 'exit');
   return child.pid as number;
+}
+
+/** Python's HTTP server on a loopback port, answering `/json/list` with a JSON object, once it listens. */
+async function serveNotATargetList(): Promise<ChildProcess> {
+  const root = mkdtempSync(join(tmpdir(), 'stagegraph-not-devtools-'));
+  mkdirSync(join(root, 'json'));
+  writeFileSync(join(root, 'json', 'list'), '{"not": "a target list"}');
+  const child = spawn(
+    '/usr/bin/python3',
+    ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', root],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  // It says so once it listens (unbuffered: -u).
+  const serving = new Promise<void>((resolve) =>
+    child.stdout?.on('data', (chunk: Buffer) => String(chunk).includes('Serving HTTP') && resolve()),
+  );
+  await Promise.race([serving, once(child, 'exit').then(() => Promise.reject(new Error('python3 exited')))]);
+  return child;
 }
 
 /** Live processes whose environment holds MARKER: what a burst started and did not reap. */
@@ -97,10 +138,28 @@ const FAILING: readonly FailingMutation[] = [
     reason: /is not an app Electron can load/,
   },
   {
+    name: 'launch of an executable that is not Electron',
+    document: () => `mutation { launch(input: { main: "${emptyApp}", executablePath: "/bin/true" }) { id } }`,
+    code: 'LAUNCH_FAILED',
+    reason: /The app exited \(code 0\) during start-up/,
+  },
+  {
     name: 'attach to a closed port',
     document: () => `mutation { attach(input: { port: ${closedPort} }) { id } }`,
     code: 'ATTACH_FAILED',
     reason: /connection refused/,
+  },
+  {
+    name: 'attach to a port that answers HTTP but not DevTools',
+    document: () => `mutation { attach(input: { port: ${pagePort} }) { id } }`,
+    code: 'ATTACH_FAILED',
+    reason: /answered \/json\/version with something that is not JSON/,
+  },
+  {
+    name: 'inject into a program that is not Node, serving HTTP on loopback',
+    document: () => `mutation { inject(input: { pid: ${notNode.pid} }) { id } }`,
+    code: 'INJECT_FAILED',
+    reason: /python3\S* is not a Node or Electron main process/,
   },
   {
     name: 'inject into a dead pid',

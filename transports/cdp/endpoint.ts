@@ -1,11 +1,10 @@
-import CDP from 'chrome-remote-interface';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { transportActions } from '../contract/next-actions.js';
 import type { DebuggableApp } from '../contract/transport.js';
 import { TransportError } from '../contract/transport-error.js';
 import { isLoopbackHost } from '../process/loopback.js';
 import { listenerOf } from '../process/proc-sockets.js';
-import { withDeadline } from '../protocol/deadline.js';
+import { DevtoolsHttpError, getDevtoolsJson } from '../protocol/devtools-http.js';
 
 /** A port that answers nothing within this is reported absent by `discover`, not waited on. */
 export const DISCOVER_TIMEOUT_MS = 1_500;
@@ -97,27 +96,26 @@ export async function readBrowserEndpoint(
   timeoutMs: number,
 ): Promise<BrowserEndpoint> {
   const where = `${address.host}:${address.port}`;
-  let version: CDP.VersionResult;
+  let answer: unknown;
   try {
-    version = await withDeadline(
-      CDP.Version({ host: address.host, port: address.port }),
-      timeoutMs,
-      () => new TransportError('timeout', `${where} did not answer /json/version within ${timeoutMs} ms.`),
-    );
+    answer = await getDevtoolsJson(address.host, address.port, '/json/version', timeoutMs);
   } catch (error) {
-    if (error instanceof TransportError) throw error;
+    if (error instanceof DevtoolsHttpError && error.timedOut) {
+      throw new TransportError('timeout', `${where} did not answer /json/version within ${timeoutMs} ms.`);
+    }
     if (address.browserWsUrl) return bareEndpoint(address);
     throw new TransportError(
       'unreachable',
-      `Nothing answers the DevTools protocol at ${where}: ${reason(error)}.`,
+      `Nothing answers the DevTools protocol at ${where}: ${error instanceof Error ? error.message : String(error)}.`,
       {
         nextActions: [transportActions.discover([address.port])],
         cause: error,
       },
     );
   }
-  const ws = (version as { webSocketDebuggerUrl?: string }).webSocketDebuggerUrl;
-  if (!ws) {
+  const version = stringFields(answer);
+  const ws = version.webSocketDebuggerUrl;
+  if (!ws || !URL.canParse(ws)) {
     // A Node inspector answers /json/version too, but has no browser endpoint.
     throw new StagegraphError(
       'ATTACH_FAILED',
@@ -131,10 +129,10 @@ export async function readBrowserEndpoint(
     host: address.host,
     port: address.port,
     webSocketDebuggerUrl: reachable(ws, address),
-    browser: version.Browser,
-    protocolVersion: version['Protocol-Version'],
-    userAgent: version['User-Agent'],
-    v8: version['V8-Version'],
+    browser: version.Browser ?? '',
+    protocolVersion: version['Protocol-Version'] ?? '',
+    userAgent: version['User-Agent'] ?? '',
+    v8: version['V8-Version'] ?? '',
   };
 }
 
@@ -158,10 +156,12 @@ function bareEndpoint(address: EndpointAddress): BrowserEndpoint {
   };
 }
 
-function reason(error: unknown): string {
-  const code = (error as { code?: string }).code;
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  return error instanceof Error ? error.message : String(error);
+/** The string fields of a JSON answer: whatever else a port answered with is not relied on. */
+function stringFields(answer: unknown): Record<string, string | undefined> {
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return {};
+  return Object.fromEntries(
+    Object.entries(answer).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 /** Lists the debuggable browsers and apps answering on the given loopback ports; silent ports are left out. */
@@ -173,23 +173,16 @@ export async function discover(ports: readonly number[], host: string): Promise<
     [...new Set(ports.map(validPort))].map(async (port): Promise<DebuggableApp | null> => {
       try {
         const endpoint = await readBrowserEndpoint({ host, port }, DISCOVER_TIMEOUT_MS);
-        const targets = await withDeadline(
-          CDP.List({ host, port }),
-          DISCOVER_TIMEOUT_MS,
-          () => new Error('no target list'),
-        ).catch(() => []);
+        const targets = targetsOf(
+          await getDevtoolsJson(host, port, '/json/list', DISCOVER_TIMEOUT_MS).catch(() => []),
+        );
         return {
           port,
           browser: endpoint.browser,
           protocolVersion: endpoint.protocolVersion,
           webSocketDebuggerUrl: endpoint.webSocketDebuggerUrl,
           pid: isLoopbackHost(host) ? listenerOf(port) : null,
-          targets: targets.map((target) => ({
-            id: target.id,
-            type: target.type,
-            title: target.title,
-            url: target.url,
-          })),
+          targets,
         };
       } catch {
         return null;
@@ -197,4 +190,15 @@ export async function discover(ports: readonly number[], host: string): Promise<
     }),
   );
   return found.filter((app): app is DebuggableApp => app !== null);
+}
+
+/** The targets of a /json/list answer, each with string fields; anything else in it is left out. */
+function targetsOf(answer: unknown): { id: string; type: string; title: string; url: string }[] {
+  if (!Array.isArray(answer)) return [];
+  return answer.map(stringFields).map((target) => ({
+    id: target.id ?? '',
+    type: target.type ?? '',
+    title: target.title ?? '',
+    url: target.url ?? '',
+  }));
 }

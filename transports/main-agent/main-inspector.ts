@@ -1,8 +1,7 @@
-import CDP from 'chrome-remote-interface';
 import { TransportError } from '../contract/transport-error.js';
 import { loopbackPortsOf } from '../process/proc-sockets.js';
 import { CDP_CALL_TIMEOUT_MS, type CdpConnection } from '../protocol/cdp-connection.js';
-import { withDeadline } from '../protocol/deadline.js';
+import { getDevtoolsJson } from '../protocol/devtools-http.js';
 
 /** One /json/list of a candidate port answers within this, or the port is not an inspector. */
 const LIST_TIMEOUT_MS = 1_000;
@@ -210,13 +209,15 @@ export async function findInspector(
     ...ports.filter((port) => known.includes(port)),
   ];
   for (const port of ordered) {
-    const targets = await withDeadline(
-      CDP.List({ host: '127.0.0.1', port }),
-      LIST_TIMEOUT_MS,
-      () => new Error('timeout'),
-    ).catch(() => []);
-    const node = targets.find((target) => target.type === 'node' && target.webSocketDebuggerUrl);
+    // Any of the app's ports may answer, with anything: only a list holding a node target is an inspector.
+    const targets = await getDevtoolsJson('127.0.0.1', port, '/json/list', LIST_TIMEOUT_MS).catch(() => []);
+    const node = (Array.isArray(targets) ? (targets as unknown[]) : []).find(isNodeTarget);
     if (node) return { port, webSocketDebuggerUrl: node.webSocketDebuggerUrl };
   }
   return null;
+}
+
+function isNodeTarget(target: unknown): target is { type: 'node'; webSocketDebuggerUrl: string } {
+  const { type, webSocketDebuggerUrl } = (target ?? {}) as { type?: unknown; webSocketDebuggerUrl?: unknown };
+  return type === 'node' && typeof webSocketDebuggerUrl === 'string' && webSocketDebuggerUrl !== '';
 }

@@ -49,6 +49,24 @@ describe('launchFailure', () => {
     );
   });
 
+  it("reads from the call log how an app that was not Electron ended, not how the launcher's kill ended it", () => {
+    const exitedByItself = [
+      'electron.launch: Process failed to launch!',
+      'Call log:',
+      '  - <launched> pid=4242',
+      '  - [pid=4242] <kill>',
+      '  - [pid=4242] <process did exit: exitCode=0, signal=null>',
+    ].join('\n');
+    expect(launchFailure(new Error(exitedByItself), FACTS)).toMatchObject({
+      message: 'The app exited (code 0) during start-up.',
+      details: { exit: { code: 0, signal: null } },
+    });
+    const killed = exitedByItself.replace('exitCode=0, signal=null', 'exitCode=null, signal=SIGKILL');
+    expect(launchFailure(new Error(killed), FACTS).message).toBe(
+      'The app failed to start: electron.launch: Process failed to launch!',
+    );
+  });
+
   it('answers LAUNCH_TIMEOUT when the app did not become drivable in time and said nothing wrong', () => {
     for (const error of [new errors.TimeoutError('Timeout 30000ms exceeded'), new StartTimeout('late')]) {
       expect(launchFailure(error, FACTS)).toMatchObject({

@@ -3,7 +3,7 @@ import { appErrorLine } from '../../errors/app-error-line.js';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { ExitInfo } from '../contract/transport.js';
 import { TransportError } from '../contract/transport-error.js';
-import { stderrOfLaunchLog } from './launched-app.js';
+import { exitOfLaunchLog, plainLaunchLog, stderrOfLaunchLog } from './launched-app.js';
 
 /** Lines of Playwright's launch log kept in a LAUNCH_FAILED error: enough to show the app's last words. */
 const LAUNCH_LOG_LINES = 20;
@@ -29,12 +29,13 @@ export class StartTimeout extends Error {}
  */
 export function launchFailure(error: unknown, facts: LaunchFacts): StagegraphError {
   const message = error instanceof Error ? error.message : String(error);
-  const log = message.split('\n').slice(0, LAUNCH_LOG_LINES).join('\n');
+  const log = plainLaunchLog(message).split('\n').slice(0, LAUNCH_LOG_LINES).join('\n');
   const stderr = facts.stderr?.length ? [...facts.stderr] : stderrOfLaunchLog(message);
+  const exit = facts.exit ?? exitOfLaunchLog(message);
   const details = {
     executablePath: facts.executablePath,
     log,
-    ...(facts.exit ? { exit: facts.exit } : {}),
+    ...(exit ? { exit } : {}),
     ...(stderr.length ? { stderrTail: stderr.join('\n') } : {}),
   };
   const appError = appErrorLine(stderr);
@@ -48,9 +49,7 @@ export function launchFailure(error: unknown, facts: LaunchFacts): StagegraphErr
       },
     );
   }
-  const exited = facts.exit
-    ? `The app exited (${facts.exit.signal ?? `code ${facts.exit.code}`}) during start-up`
-    : '';
+  const exited = exit ? `The app exited (${exit.signal ?? `code ${exit.code}`}) during start-up` : '';
   const reason = appError ?? (exited ? '' : (log.split('\n')[0] ?? ''));
   return new StagegraphError(
     'LAUNCH_FAILED',

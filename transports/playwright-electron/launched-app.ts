@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { ElectronApplication } from 'playwright-core';
+import type { ExitInfo } from '../contract/transport.js';
 import { readLines } from '../process/output-lines.js';
 import { STDERR_TAIL_LINES } from '../process/owned-process.js';
 
@@ -61,19 +62,36 @@ export function launchedApp(electron: ElectronApplication): LaunchedApp {
   return { process, stderrTail: () => [...tail] };
 }
 
+/** Playwright's launch error as plain text: its call log is dimmed with ANSI escapes. */
+export function plainLaunchLog(message: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes are what is taken out
+  return message.replace(/\u001b\[\d+m/g, '');
+}
+
 /** The app's stderr lines as Playwright's launch error quotes them in its call log. */
 export function stderrOfLaunchLog(message: string): string[] {
-  return (
-    message
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: the call log is dimmed with ANSI escapes
-      .replace(/\u001b\[\d+m/g, '')
-      .split('\n')
-      .flatMap((line) => {
-        const logged = STDERR_LOG_LINE.exec(line.replace(/^\s*- /, ''));
-        return logged && !LAUNCHER_NOISE.test(logged[1] as string) ? [logged[1] as string] : [];
-      })
-      .slice(-STDERR_TAIL_LINES)
-  );
+  return plainLaunchLog(message)
+    .split('\n')
+    .flatMap((line) => {
+      const logged = STDERR_LOG_LINE.exec(line.replace(/^\s*- /, ''));
+      return logged && !LAUNCHER_NOISE.test(logged[1] as string) ? [logged[1] as string] : [];
+    })
+    .slice(-STDERR_TAIL_LINES);
+}
+
+/**
+ * How the app ended by itself, as the call log says (`<process did exit: exitCode=0, signal=null>`); null
+ * when it did not end, or ended by a signal after the launcher's `<kill>`, which says nothing of the app.
+ * An exit with a code is the app's own even after `<kill>`: the launcher kills a process whose output
+ * already closed, and one that was ending anyway exits with its code before the SIGKILL lands.
+ */
+export function exitOfLaunchLog(message: string): ExitInfo | null {
+  const log = plainLaunchLog(message);
+  const exited = /<process did exit: exitCode=(\d+|null), signal=(\w+|null)>/.exec(log);
+  if (!exited) return null;
+  const signal = exited[2] === 'null' ? null : (exited[2] ?? null);
+  if (signal !== null && log.slice(0, exited.index).includes('<kill>')) return null;
+  return { code: exited[1] === 'null' ? null : Number(exited[1]), signal };
 }
 
 function serverAppOf(electron: ElectronApplication): ServerApp | undefined {

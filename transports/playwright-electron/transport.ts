@@ -10,6 +10,7 @@ import { resolveExecutable, resolveMain } from './executable.js';
 import { type InstrumentedPreload, writeInstrumentedPreload } from './instrumented-preload.js';
 import { launchFailure, StartTimeout } from './launch-failure.js';
 import { launchedApp } from './launched-app.js';
+import { observeLauncherLeftovers } from './launcher-leftovers.js';
 import { PlaywrightElectronSession } from './session.js';
 
 /** How long a launch whose start-up failed waits for its app's own exit before killing it (see ownExit). */
@@ -59,6 +60,7 @@ export function createPlaywrightElectronTransport(config: PlaywrightElectronConf
       const facts = { executablePath: executable.path, timeoutMs: options.timeoutMs };
       const preload = options.instrumentNative ? await instrumentedPreload(main) : undefined;
       observeContextListenerRejections();
+      observeLauncherLeftovers();
       const electron = await _electron
         .launch({
           executablePath: executable.path,
