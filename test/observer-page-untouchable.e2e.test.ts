@@ -101,6 +101,12 @@ describe("an attached browser showing the gateway's observer page", () => {
     expect(data.session.storageOrigins).not.toContain(origin);
   });
 
+  it("refuses a stub that would answer the observer page's script with the agent's", async () => {
+    await refused(
+      `mutation { stubNetwork(session: "${sessionId}", input: { pattern: "**/observer/app.js", body: "alert(1)" }) { id } }`,
+    );
+  });
+
   it('refuses every read of its document: snapshot, find, node, screenshot, source', async () => {
     const window = `session(id: "${sessionId}") { window(id: "${observerWindow}")`;
     await refused(`{ ${window} { snapshot { outline } } } }`);

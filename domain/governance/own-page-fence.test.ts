@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { NetworkRecord, StorageControl } from '../../transports/contract/renderer-control.js';
-import { fencedStorage, OwnWindows } from './own-page-fence.js';
+import type {
+  NetworkControl,
+  NetworkRecord,
+  StorageControl,
+  StubSpec,
+} from '../../transports/contract/renderer-control.js';
+import { fencedNetwork, fencedStorage, OwnWindows } from './own-page-fence.js';
 import { OwnPages } from './own-pages.js';
 
 const OWN = 'http://127.0.0.1:4740';
@@ -113,5 +118,57 @@ describe('fencedStorage', () => {
     expect(await fenced.origins()).toEqual([APP, 'null']);
     expect(await fenced.webStorage(APP, 'local', { op: 'items' })).toEqual([['token', 'APPROVER1']]);
     expect(calls).toEqual([`webStorage ${APP}`]);
+  });
+});
+
+describe('fencedNetwork', () => {
+  const stubbed: string[] = [];
+  const control = {
+    stub: async (_id: string, spec: StubSpec) => {
+      stubbed.push(spec.pattern);
+      return { ...spec, id: 'n1', hits: 0, active: true };
+    },
+  } as unknown as NetworkControl;
+  const fenced = fencedNetwork(control, served(), 's1');
+  const stub = (pattern: string) =>
+    fenced.stub('n1', {
+      pattern,
+      methods: [],
+      status: 200,
+      headers: {},
+      body: 'x',
+      abort: false,
+      delayMs: 0,
+      times: null,
+    });
+
+  it('refuses a stub that would answer a page of the gateway, in any host form it is loaded from', async () => {
+    for (const pattern of [
+      '**/observer/app.js',
+      '*',
+      '*/graphql',
+      `${OWN}/*`,
+      'http://localhost:4740/anything',
+      'http://*:4740/*',
+      'http://*.localhost:*/',
+      'https://[::1]:4740/index.html',
+    ])
+      await expect(stub(pattern), pattern).rejects.toMatchObject({
+        code: 'POLICY_DENIED',
+        details: { rule: { id: 'built-in:not-on-own-pages' }, pattern },
+      });
+    expect(stubbed).toEqual([]);
+  });
+
+  it("passes a stub of the app's own requests", async () => {
+    for (const pattern of [
+      `${APP}/*`,
+      '**/api/users',
+      '*.png',
+      'https://example.com/*',
+      'http://localhost:47401/*',
+    ])
+      await stub(pattern);
+    expect(stubbed).toHaveLength(5);
   });
 });

@@ -5,7 +5,7 @@ import type {
   StorageOperation,
 } from '../../transports/contract/renderer-control.js';
 import type { TransportEvent, WindowInfo } from '../../transports/contract/transport.js';
-import { OwnPages, type OwnPageWindow } from './own-pages.js';
+import { OwnPages, type OwnPageWindow, stubRefusal } from './own-pages.js';
 
 /**
  * A session's storage seam with the gateway's own origin cut out: its web storage is neither read nor
@@ -38,12 +38,20 @@ export function fencedStorage(control: StorageControl, pages: OwnPages, sessionI
   };
 }
 
-/** A session's network seam whose kept problems leave out requests to the gateway itself. */
-export function fencedNetwork(control: NetworkControl, pages: OwnPages): NetworkControl {
+/**
+ * A session's network seam that stubs nothing the gateway's pages load, and whose kept problems leave out
+ * requests to the gateway. A stub answers every page of the browser it matches in, and one answering the
+ * observer page's script would run an agent's code on the gateway's origin, where the approver signs in.
+ */
+export function fencedNetwork(control: NetworkControl, pages: OwnPages, sessionId: string): NetworkControl {
   return {
     arm: (id, spec) => control.arm(id, spec),
     disarm: (id) => control.disarm(id),
-    stub: (id, spec) => control.stub(id, spec),
+    async stub(id, spec) {
+      const hit = ownUrlStubbed(pages, spec.pattern);
+      if (hit !== undefined) throw stubRefusal(sessionId, spec.pattern, hit);
+      return control.stub(id, spec);
+    },
     unstub: (id) => control.unstub(id),
     stubs: () => control.stubs(),
     get droppedInFlight() {
@@ -54,6 +62,38 @@ export function fencedNetwork(control: NetworkControl, pages: OwnPages): Network
       return { ...read, problems: read.problems.filter((problem) => !pages.holds(problem.url)) };
     },
   };
+}
+
+/** A URL of the gateway's that a stub pattern (`*` matches any run of characters) matches; undefined for none. */
+function ownUrlStubbed(pages: OwnPages, pattern: string): string | undefined {
+  // A concrete URL the pattern names on the gateway's origin; else one of its pages, in every host form.
+  const named = pattern.replaceAll('*', 'x');
+  return pages.holds(named) ? named : pages.pageUrls().find((url) => globMatches(pattern, url));
+}
+
+/**
+ * Whether the glob matches all of `text`: the two-pointer match that returns to the last `*` on a miss,
+ * at most |pattern| × |text| steps (`text` is a short URL).
+ */
+function globMatches(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      resume = t;
+    } else if (p < pattern.length && pattern[p] === text[t]) {
+      p++;
+      t++;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++resume;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p] === '*') p++;
+  return p === pattern.length;
 }
 
 /**

@@ -6,6 +6,14 @@ const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]']);
 /** Names for "every interface", which a browser on Linux connects to this machine through. */
 const THIS_MACHINE = new Set(['0.0.0.0', '[::]', '::']);
 /** An IPv4-mapped IPv6 address as a URL normalises it (`[::ffff:127.0.0.1]` → `[::ffff:7f00:1]`). */
+/**
+ * What a browser loads to show the gateway's pages: the observer page, its script and style
+ * (server/observer-page.ts) and GraphiQL (server/graphiql-page.ts). A stub answering one of them would
+ * put an agent's script on the gateway's origin, where an approver signs in.
+ */
+const PAGE_PATHS = ['/', '/index.html', '/observer/app.js', '/observer/app.css', '/graphql', '/graphql/'];
+/** The loopback host forms a page URL is spelled with when a stub pattern is tried against them. */
+const LOOPBACK_FORMS = ['127.0.0.1', 'localhost', '[::1]', 'stagegraph.localhost'];
 const MAPPED_IPV4 = /^\[?::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]?$/;
 
 /**
@@ -73,6 +81,22 @@ export class OwnPages {
     return this.#anyHost || this.#bound.has(host) || isThisMachine(host);
   }
 
+  /**
+   * The URLs a browser loads the gateway's pages from, in the host forms it answers to: what a stub
+   * pattern must not match. (With a wildcard bind any name on the port is ours; `holds` covers a pattern
+   * naming one.)
+   */
+  pageUrls(): string[] {
+    if (this.#port === null) return [];
+    const hosts = [...LOOPBACK_FORMS, ...this.#bound]
+      .filter((host) => !WILDCARD_BINDS.has(host))
+      .map((host) => `${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${this.#port}`);
+    for (const host of this.#proxied) hosts.push(host, `${host}:${this.#port}`);
+    return [...new Set(hosts)].flatMap((host) =>
+      ['http', 'https'].flatMap((scheme) => PAGE_PATHS.map((path) => `${scheme}://${host}${path}`)),
+    );
+  }
+
   /** The refusal when `window` shows one of these pages; null when it does not. */
   refusal(sessionId: string, window: OwnPageWindow, what = 'read or act on'): StagegraphError | null {
     if (!this.holds(window.url)) return null;
@@ -100,6 +124,18 @@ export class OwnPages {
       },
     );
   }
+}
+
+/** The refusal of a stub pattern that matches `hit`, a URL the gateway serves its pages at. */
+export function stubRefusal(sessionId: string, pattern: string, hit: string): StagegraphError {
+  return new StagegraphError(
+    'POLICY_DENIED',
+    `The stub pattern ${JSON.stringify(pattern)} of session ${sessionId} matches ${hit}, which the gateway serves its own pages from: a stub answers every page of the browser, and no operation may act on those pages (${NOT_ON_OWN_PAGES_RULE.description}).`,
+    {
+      hint: "Name your app's origin in the pattern (`http://localhost:3000/api/*` rather than `*/api/*`).",
+      details: { rule: NOT_ON_OWN_PAGES_RULE, pattern, matches: hit },
+    },
+  );
 }
 
 /** The window a refusal names, when `error` is the refusal of one of the gateway's own pages. */

@@ -40,7 +40,7 @@ export class SessionPageState {
     const network = seam('network');
     const storage = seam('storage');
     this.network = new SessionNetwork(sessionId, hub, () =>
-      ownPages ? fencedNetwork(network(), ownPages) : network(),
+      ownPages ? fencedNetwork(network(), ownPages, sessionId) : network(),
     );
     this.dialogs = new SessionDialogs(sessionId, hub, transport.dialogs);
     this.storage = new SessionWebStorage(sessionId, () =>
