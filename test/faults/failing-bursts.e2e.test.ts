@@ -144,6 +144,13 @@ const FAILING: readonly FailingMutation[] = [
     reason: /The app exited \(code 0\) during start-up/,
   },
   {
+    name: 'launch in a working folder that does not exist',
+    document: () =>
+      `mutation { launch(input: { main: "${emptyApp}", executablePath: "${STAND_IN}", cwd: "/no/such/folder" }) { id } }`,
+    code: 'LAUNCH_FAILED',
+    reason: /"\/no\/such\/folder" \(cwd\) is not an existing folder/,
+  },
+  {
     name: 'attach to a closed port',
     document: () => `mutation { attach(input: { port: ${closedPort} }) { id } }`,
     code: 'ATTACH_FAILED',

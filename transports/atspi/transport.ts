@@ -11,6 +11,7 @@ import { TransportError } from '../contract/transport-error.js';
 import { OwnedProcess } from '../process/owned-process.js';
 import { executableOf } from '../process/proc-sockets.js';
 import { delay } from '../process/process-group.js';
+import { assertWorkingFolder } from '../process/working-folder.js';
 import { waitForLaunchedApp } from './app-launch.js';
 import { AtspiBus } from './atspi-bus.js';
 import { type DesktopHost, openDesktop } from './desktop-host.js';
@@ -63,6 +64,7 @@ export function createAtspiTransport(config: AtspiTransportConfig = {}): Desktop
       'Drives Linux desktop apps over AT-SPI2 (the accessibility bus): launchDesktop starts one on a desktop of its own (Xvfb) unless the server runs on one, attachDesktop reaches one on the current desktop by pid or name.',
     capabilities,
     async launchDesktop(options: DesktopLaunchOptions): Promise<TransportSession> {
+      assertWorkingFolder(options.cwd);
       const deadline = Date.now() + options.timeoutMs;
       const host = await openDesktop(environment, options.timeoutMs);
       let bus: AtspiBus | undefined;

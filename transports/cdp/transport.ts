@@ -5,6 +5,7 @@ import type { AppInfo, AttachOptions, AttachTransport, CommandOptions } from '..
 import { OwnedProcess } from '../process/owned-process.js';
 import { commandLineOf, executableOf, listenerOf, parentOf } from '../process/proc-sockets.js';
 import { delay } from '../process/process-group.js';
+import { assertWorkingFolder } from '../process/working-folder.js';
 import {
   announcedHost,
   assertHostAllowed,
@@ -65,6 +66,7 @@ export function createCdpTransport(config: CdpTransportConfig = {}): AttachTrans
       });
     },
     async launchCommand(options: CommandOptions) {
+      assertWorkingFolder(options.cwd);
       const port = await freeLoopbackPort();
       // Switches first: Electron (and the stand-in) read Chromium switches before the app's own arguments.
       const args = [

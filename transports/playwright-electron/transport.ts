@@ -4,6 +4,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { capabilityMatrix } from '../contract/capabilities.js';
 import type { ExitInfo, LaunchOptions, LaunchTransport } from '../contract/transport.js';
 import { signalGroup } from '../process/process-group.js';
+import { assertWorkingFolder } from '../process/working-folder.js';
 import { withDeadline } from '../protocol/deadline.js';
 import { observeContextListenerRejections } from './context-listener-rejections.js';
 import { resolveExecutable, resolveMain } from './executable.js';
@@ -49,6 +50,7 @@ export function createPlaywrightElectronTransport(config: PlaywrightElectronConf
     ]),
     async launch(options: LaunchOptions) {
       const started = Date.now();
+      assertWorkingFolder(options.cwd);
       const cwd = options.cwd ?? process.cwd();
       const main = options.main === undefined ? undefined : resolveMain(options.main, cwd);
       const executable = resolveExecutable({
