@@ -300,6 +300,12 @@ export const ERROR_CODES = {
     retryable: true,
     hint: 'Close a subscription you no longer read, then subscribe again.',
   },
+  CLIENT_LIMIT: {
+    meaning:
+      'This client holds its whole share of a resource the server bounds per client as well as in all (`details.resource`: subscriptions, pending approvals or sessions); other clients keep theirs. A client is its token, and over graphql-ws also its connection.',
+    retryable: true,
+    hint: 'The limit is your own share, not the server being full: end what you hold and no longer use (close a subscription, stop a session, wait for an approval to be answered), then try again.',
+  },
   POLICY_DENIED: {
     meaning:
       'The active policy (or an approver, or its non-interactive auto-deny) refused this operation; the message names the rule.',

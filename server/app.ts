@@ -23,6 +23,7 @@ import { createPlaywrightElectronTransport } from '../transports/playwright-elec
 import { keepLoopbackWebSocketsUncompressed } from '../transports/process/uncompressed-websockets.js';
 import { artifactsRoute, isArtifactsPath } from './artifacts-route.js';
 import { authenticator, useClientAuth } from './auth.js';
+import { useClientSubscriptions } from './client-subscriptions.js';
 import { useCompiledQueries } from './compiled-queries.js';
 import { clientDirectory, type ServeConfig } from './config.js';
 import { maskError } from './error-format.js';
@@ -123,7 +124,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
       maskedErrors: {
         maskError: (error) => maskError(error, (cause) => log(`unexpected error: ${String(cause)}`)),
       },
-      plugins: [useClientAuth(authenticate, identities), ...useQueryLimits(), useCompiledQueries()],
+      plugins: [
+        useClientAuth(authenticate, identities),
+        ...useQueryLimits(),
+        useCompiledQueries(),
+        useClientSubscriptions(),
+      ],
       logging: false,
     });
   let yoga: ReturnType<typeof serveSchema> | undefined;

@@ -11,7 +11,7 @@ import {
 } from 'graphql';
 import { describe, expect, it, vi } from 'vitest';
 import type { Delivery } from '../domain/bounded/subscriber-queue.js';
-import { EventHub } from '../domain/events/event-hub.js';
+import { EventHub, MAX_SUBSCRIPTIONS_PER_CLIENT } from '../domain/events/event-hub.js';
 import { sharesExecutionPerEvent } from '../schema/shared-execution.js';
 import { maskError } from './error-format.js';
 import { SharedSubscriptions } from './shared-subscriptions.js';
@@ -68,7 +68,7 @@ function fixture(capacity = 100) {
   const enveloped = vi.fn((_args: ExecutionArgs) => ({ errors: [new GraphQLError('enveloped')] }));
   const agent = { id: 'agent' };
   const start = async (query: string, variables: Record<string, unknown> = {}, client: object = agent) => {
-    const args = { schema, document: parse(query), variableValues: variables, contextValue: { client } };
+    const args = { schema, document: parse(query), variableValues: variables, contextValue: { client, hub } };
     return shared.subscribe(args, enveloped);
   };
   const iterate = (result: Awaited<ReturnType<typeof start>>) =>
@@ -155,5 +155,19 @@ describe('SharedSubscriptions', () => {
     expect(await pending).toEqual({ value: undefined, done: true });
     hub.publish('tick', { n: 1, word: 'late' });
     expect(await feed.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it("charges each subscription to its client's share until it ends, and a failed setup not at all", async () => {
+    const { start, iterate } = fixture();
+    for (let n = 0; n < MAX_SUBSCRIPTIONS_PER_CLIENT + 10; n += 1) await start(TICKS, { s: '!' });
+    const held = [];
+    for (let n = 0; n < MAX_SUBSCRIPTIONS_PER_CLIENT; n += 1) held.push(iterate(await start(TICKS)));
+    const refused = (await start(TICKS)) as { errors: GraphQLError[] };
+    expect(refused.errors.map((error) => error.extensions)).toEqual([
+      expect.objectContaining({ code: 'CLIENT_LIMIT', retryable: true }),
+    ]);
+    expect(Symbol.asyncIterator in (await start(TICKS, {}, { id: 'observer' }))).toBe(true);
+    await held[0]?.return?.();
+    expect(Symbol.asyncIterator in (await start(TICKS))).toBe(true);
   });
 });

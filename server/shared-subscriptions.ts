@@ -9,7 +9,9 @@ import {
   print,
 } from 'graphql';
 import type { OperationResult } from 'graphql-ws';
+import type { GatewayContext } from '../schema/context.js';
 import { SHARED_EXECUTION } from '../schema/shared-execution.js';
+import { admitSubscription } from './client-subscriptions.js';
 import { compiledEventExecution, type EventExecution } from './compiled-queries.js';
 
 type MaybeResult = ExecutionResult | Promise<ExecutionResult>;
@@ -42,8 +44,9 @@ const NO_CLIENT = {};
  * Anything else, and a subscription whose setup fails, goes through yoga's enveloped `subscribe`, so
  * setup errors come out exactly as before (the failing subscribe resolver runs once more there; having
  * failed, it subscribed to nothing). A shared subscription that starts skips envelop's subscribe and
- * execute hooks: today only error masking, which `mask` (yoga's own rule) applies to per-event errors;
- * a plugin added later with such hooks would have to be applied here too.
+ * execute hooks: error masking, which `mask` (yoga's own rule) applies to per-event errors, and the
+ * charge to its client's share of subscriptions, which `subscribe` takes here; a plugin added later
+ * with such hooks would have to be applied here too.
  */
 export class SharedSubscriptions {
   readonly #groups = new WeakMap<object, Map<string, Group>>();
@@ -55,13 +58,26 @@ export class SharedSubscriptions {
 
   async subscribe(args: ExecutionArgs, enveloped: (args: ExecutionArgs) => OperationResult) {
     if (!isShared(args)) return enveloped(args);
-    const source = await createSourceEventStream(args);
-    if (!(Symbol.asyncIterator in source)) return enveloped(args);
-    return this.#mapped(source, args);
+    // Charged to its client as an enveloped one is (client-subscriptions.ts), before it subscribes.
+    const admitted = admitSubscription(args.contextValue as GatewayContext);
+    if (typeof admitted !== 'function') return admitted;
+    const source = await createSourceEventStream(args).catch((error: unknown) => {
+      admitted();
+      throw error;
+    });
+    if (!(Symbol.asyncIterator in source)) {
+      admitted();
+      return enveloped(args);
+    }
+    return this.#mapped(source, args, admitted);
   }
 
-  #mapped(source: AsyncIterable<unknown>, args: ExecutionArgs): AsyncIterableIterator<ExecutionResult> {
-    const { group, leave } = this.#join(args);
+  #mapped(
+    source: AsyncIterable<unknown>,
+    args: ExecutionArgs,
+    release: () => void,
+  ): AsyncIterableIterator<ExecutionResult> {
+    const { group, leave } = this.#join(args, release);
     const events = source[Symbol.asyncIterator]();
     const execution: EventExecution =
       compiledEventExecution(args) ?? ((rootValue) => execute({ ...args, rootValue }));
@@ -109,7 +125,7 @@ export class SharedSubscriptions {
     return result instanceof Promise ? result.then(masked) : masked(result);
   }
 
-  #join(args: ExecutionArgs): { group: Group; leave: () => void } {
+  #join(args: ExecutionArgs, release: () => void): { group: Group; leave: () => void } {
     const client = (args.contextValue as { client?: object } | undefined)?.client ?? NO_CLIENT;
     const groups = this.#groups.get(client) ?? new Map<string, Group>();
     this.#groups.set(client, groups);
@@ -127,6 +143,7 @@ export class SharedSubscriptions {
       leave: () => {
         if (left) return;
         left = true;
+        release();
         group.subscribers -= 1;
         if (group.subscribers === 0) groups.delete(key);
       },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventHub } from './event-hub.js';
+import { EventHub, MAX_SUBSCRIBERS, MAX_SUBSCRIPTIONS_PER_CLIENT } from './event-hub.js';
 
 type Topics = { tick: { session: string; n: number } };
 
@@ -29,5 +29,18 @@ describe('EventHub', () => {
     expect(received).toHaveLength(1_000);
     expect(stalled.pending).toBe(10);
     expect(stalled.droppedTotal).toBe(990);
+  });
+
+  it('admits a client up to its share, a quarter of the server, and another client beside it', () => {
+    const hub = new EventHub<Topics>();
+    expect(MAX_SUBSCRIPTIONS_PER_CLIENT).toBe(MAX_SUBSCRIBERS / 4);
+    const first = {};
+    const held = Array.from({ length: MAX_SUBSCRIPTIONS_PER_CLIENT }, () => hub.admit([first]));
+    expect(() => hub.admit([first])).toThrow(
+      expect.objectContaining({ code: 'CLIENT_LIMIT', details: expect.objectContaining({ share: 500 }) }),
+    );
+    expect(() => hub.admit([{}])).not.toThrow();
+    held[0]?.();
+    expect(() => hub.admit([first])).not.toThrow();
   });
 });

@@ -1,4 +1,5 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { type ClientKey, ClientShares, type Release } from '../bounded/client-shares.js';
 import { SubscriberQueue } from '../bounded/subscriber-queue.js';
 
 /**
@@ -9,6 +10,12 @@ export const SUBSCRIBER_QUEUE_CAPACITY = 1_000;
 
 /** Live subscriptions the hub accepts in all; each holds at most one full queue of memory. */
 export const MAX_SUBSCRIBERS = 2_000;
+/**
+ * Subscriptions one client may hold (a client: see server/client-subscriptions.ts): a quarter of the
+ * server's, so that it takes four clients, not one, to fill the server, and a client at its share has
+ * far more than any observer page or agent opens (tens).
+ */
+export const MAX_SUBSCRIPTIONS_PER_CLIENT = MAX_SUBSCRIBERS / 4;
 
 interface Subscriber<T> {
   readonly queue: SubscriberQueue<T>;
@@ -27,9 +34,20 @@ export interface SubscribeOptions<T> {
 export class EventHub<Topics extends Record<string, unknown>> {
   #subscribers: { [K in keyof Topics]?: Set<Subscriber<Topics[K]>> } = {};
   #count = 0;
+  readonly #clients = new ClientShares('subscriptions', MAX_SUBSCRIPTIONS_PER_CLIENT, MAX_SUBSCRIBERS);
 
   get subscriberCount(): number {
     return this.#count;
+  }
+
+  /**
+   * Charges one subscription to the client that opens it (each of its keys), before it subscribes, or
+   * throws CLIENT_LIMIT; the release ends the charge when the subscription ends. Charged per operation,
+   * where clients are known (the server), not per `subscribe` here: one operation may watch several
+   * topics, or none of this hub's.
+   */
+  admit(client: readonly ClientKey[]): Release {
+    return this.#clients.take(client);
   }
 
   subscribe<K extends keyof Topics>(
@@ -40,6 +58,7 @@ export class EventHub<Topics extends Record<string, unknown>> {
       throw new StagegraphError(
         'SUBSCRIPTION_LIMIT',
         `This server already holds ${MAX_SUBSCRIBERS} subscriptions.`,
+        { details: { serverLimit: MAX_SUBSCRIBERS } },
       );
     }
     const subscribers = this.#subscribers[topic] ?? new Set<Subscriber<Topics[K]>>();
