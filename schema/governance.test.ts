@@ -6,12 +6,12 @@ import { governedOperationOf } from './gates/declared-governance.js';
 import './gates/governance.js';
 import { buildSchema } from './index.js';
 
-/** Stands in for the chokepoint's state: the first thing the chokepoint reads is whether the log is sound. */
+/** Stands in for the chokepoint's state: the first thing the chokepoint asks is whether the log can be written. */
 function probe(seen: string[], name: string) {
   return {
     track: <T>(work: Promise<T>) => work,
     audit: {
-      get failure() {
+      ready() {
         seen.push(name);
         throw new Error('reached the chokepoint');
       },
