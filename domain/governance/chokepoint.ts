@@ -6,6 +6,7 @@ import type { ClientIdentity } from './client-identity.js';
 import { effectOf } from './effect-summary.js';
 import type { Governance } from './governance.js';
 import { type GovernedOperation, markedSecret, previewRequestOf } from './governed-operation.js';
+import { NOT_ON_OWN_PAGES_RULE } from './own-pages.js';
 import type { GovernedRequest, JsonObject, TargetInfo } from './governed-request.js';
 import { type PolicyVerdict, policyDeniedError } from './policy.js';
 import type { ArgumentDisclosure } from './redaction.js';
@@ -72,12 +73,7 @@ const OBSERVERS_ONLY_READ: PolicyVerdict = {
 /** See OwnPages: acting on the gateway's own pages could answer approvals around the approver. */
 const NOT_ON_OWN_PAGES: PolicyVerdict = {
   decision: 'DENY',
-  rule: {
-    id: 'built-in:not-on-own-pages',
-    index: null,
-    description:
-      "the gateway's own pages (observer console, GraphiQL) are read, never acted on: an approver may be signed in there",
-  },
+  rule: NOT_ON_OWN_PAGES_RULE,
   risk: 'CRITICAL',
   reasons: ["the window is one of this gateway's own pages"],
   nonInteractive: 'FAIL',
