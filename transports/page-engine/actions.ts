@@ -32,7 +32,7 @@ export async function perform(
         return;
       case 'type':
         // Real key events, one per character, as a person typing (fill sets the value in one step).
-        await element.focus();
+        await focus(element, timeoutMs);
         await page.keyboard.type(action.text, action.delayMs ? { delay: action.delayMs } : {});
         return;
       case 'press':
@@ -42,7 +42,7 @@ export async function perform(
         await element.hover(timeout);
         return;
       case 'focus':
-        await element.focus();
+        await focus(element, timeoutMs);
         return;
       case 'clear':
         await element.fill('', timeout);
@@ -72,6 +72,11 @@ export async function perform(
   } catch (error) {
     throw actionError(error, action.type, target, timeoutMs, progress);
   }
+}
+
+/** Focuses the element within the action's timeout (a handle's focus takes none: it is there already). */
+function focus(element: Resolved, timeoutMs: number): Promise<void> {
+  return isHandle(element) ? element.focus() : element.focus({ timeout: timeoutMs });
 }
 
 /**

@@ -70,7 +70,7 @@ export class PageDriver implements WindowDriver {
   }
 
   locate(target: TargetQuery, timeoutMs: number): Promise<ResolvedNode> {
-    return this.#health.guard(`finding ${describeSpec(target.spec)}`, timeoutMs, async () => {
+    return this.#health.guard(`finding ${describeSpec(target.spec)}`, timeoutMs, async (ms) => {
       // A ref's element is described by its key, in one round trip; its action finds it by its key again
       // (key-selector.ts). A ref the engine cannot describe goes through resolution, which says REF_STALE.
       const ref = refAlone(target);
@@ -84,10 +84,10 @@ export class PageDriver implements WindowDriver {
       const direct = directLocator(this.page, target);
       const describedNow = direct ? await describeLocated(direct) : null;
       if (describedNow) return describedNow;
-      const resolved = await this.#resolve(target, timeoutMs);
+      const resolved = await this.#resolve(target, ms);
       const describedByLocator = isHandle(resolved) ? null : await describeLocated(resolved);
       if (describedByLocator) return describedByLocator;
-      const handle = isHandle(resolved) ? resolved : await resolved.elementHandle({ timeout: timeoutMs });
+      const handle = isHandle(resolved) ? resolved : await resolved.elementHandle({ timeout: ms });
       if (!handle) throw staleTarget(target);
       try {
         return await describeElement(this.page, handle);
@@ -99,14 +99,14 @@ export class PageDriver implements WindowDriver {
 
   act(target: TargetQuery, action: TargetedAction, timeoutMs: number): Promise<void> {
     const what = `${action.type} on ${describeSpec(target.spec)}`;
-    return this.#health.guard(what, timeoutMs, async () => {
+    return this.#health.guard(what, timeoutMs, async (ms) => {
       const resolvedAction: Action =
-        action.type === 'dragTo' ? { type: 'dragTo', to: await this.#resolve(action.to, timeoutMs) } : action;
+        action.type === 'dragTo' ? { type: 'dragTo', to: await this.#resolve(action.to, ms) } : action;
       const ref = refAlone(target);
       const byKey = ref && this.#keyEngine ? await keyLocator(this.page, ref.documentId, ref.key) : null;
       if (byKey) {
         try {
-          await perform(this.page, byKey, resolvedAction, timeoutMs, describeSpec(target.spec));
+          await perform(this.page, byKey, resolvedAction, ms, describeSpec(target.spec));
           return;
         } catch (error) {
           const failure = keyFailure(error);
@@ -120,15 +120,15 @@ export class PageDriver implements WindowDriver {
       // be one round trip more, and what a failure means is asked once it failed.
       const direct = directLocator(this.page, target);
       if (direct) {
-        await perform(this.page, direct, resolvedAction, timeoutMs, describeSpec(target.spec)).catch(
+        await perform(this.page, direct, resolvedAction, ms, describeSpec(target.spec)).catch(
           async (error: unknown) => {
             throw await locatorFailure(this.page, direct, target, error);
           },
         );
         return;
       }
-      const element = await this.#resolve(target, timeoutMs);
-      await perform(this.page, element, resolvedAction, timeoutMs, describeSpec(target.spec));
+      const element = await this.#resolve(target, ms);
+      await perform(this.page, element, resolvedAction, ms, describeSpec(target.spec));
     });
   }
 
@@ -137,12 +137,12 @@ export class PageDriver implements WindowDriver {
   }
 
   scrollBy(target: TargetQuery | undefined, dx: number, dy: number, timeoutMs: number): Promise<void> {
-    return this.#health.guard('scroll', timeoutMs, async () => {
+    return this.#health.guard('scroll', timeoutMs, async (ms) => {
       if (!target) {
         await this.page.evaluate(([x, y]) => window.scrollBy(x, y), [dx, dy] as const);
         return;
       }
-      const element = await this.#resolve(target, timeoutMs);
+      const element = await this.#resolve(target, ms);
       const scroll = (node: Element, [x, y]: readonly [number, number]) => node.scrollBy(x, y);
       await (isHandle(element)
         ? element.evaluate(scroll, [dx, dy] as const)
@@ -161,20 +161,20 @@ export class PageDriver implements WindowDriver {
       matcher,
       ...(target ? { find: () => this.#findNow(target), target } : {}),
     };
-    return this.#health.guard(`expect ${kind}`, timeoutMs, () =>
-      waitForExpectation(this.page, expectation, timeoutMs),
+    return this.#health.guard(`expect ${kind}`, timeoutMs, (ms) =>
+      waitForExpectation(this.page, expectation, ms),
     );
   }
 
   screenshot(options: ScreenshotOptions, timeoutMs: number): Promise<Screenshot> {
-    const shot = {
-      type: options.format,
-      timeout: timeoutMs,
-      ...(options.format === 'jpeg' ? { quality: options.quality ?? 80 } : {}),
-    };
-    return this.#health.guard('screenshot', timeoutMs, async () => {
+    return this.#health.guard('screenshot', timeoutMs, async (ms) => {
+      const shot = {
+        type: options.format,
+        timeout: ms,
+        ...(options.format === 'jpeg' ? { quality: options.quality ?? 80 } : {}),
+      };
       const bytes = options.target
-        ? await (await this.#resolve(options.target, timeoutMs)).screenshot(shot)
+        ? await (await this.#resolve(options.target, ms)).screenshot(shot)
         : await this.page.screenshot({ ...shot, fullPage: options.fullPage ?? false });
       return { bytes, format: options.format, ...imageSize(bytes) };
     });
@@ -200,7 +200,7 @@ export class PageDriver implements WindowDriver {
 
   /** -1 when the page cannot tell (crashed, not answering, navigated away): a change for every waiter. */
   nextChange(after: number | null, timeoutMs: number): Promise<number> {
-    const read = () => (after === null ? changeCount(this.page) : nextChange(this.page, after, timeoutMs));
+    const read = (ms: number) => (after === null ? changeCount(this.page) : nextChange(this.page, after, ms));
     return this.#health.guard('waiting for a change', after === null ? 0 : timeoutMs, read).catch(() => -1);
   }
 
@@ -209,15 +209,13 @@ export class PageDriver implements WindowDriver {
   }
 
   navigate(target: NavigationTarget, waitUntil: LoadState, timeoutMs: number): Promise<NavigationResult> {
-    return this.#health.guard(`navigate ${target.kind}`, timeoutMs, () =>
-      navigatePage(this.page, target, waitUntil, timeoutMs),
+    return this.#health.guard(`navigate ${target.kind}`, timeoutMs, (ms) =>
+      navigatePage(this.page, target, waitUntil, ms),
     );
   }
 
   waitForLoad(state: LoadState, timeoutMs: number): Promise<boolean> {
-    return this.#health.guard(`waiting for ${state}`, timeoutMs, () =>
-      waitForLoad(this.page, state, timeoutMs),
-    );
+    return this.#health.guard(`waiting for ${state}`, timeoutMs, (ms) => waitForLoad(this.page, state, ms));
   }
 
   history(): Promise<NavigationHistory | null> {
@@ -230,8 +228,8 @@ export class PageDriver implements WindowDriver {
     maxChars: number,
     timeoutMs: number,
   ): Promise<HtmlRead> {
-    return this.#health.guard('reading html', timeoutMs, async () =>
-      readHtml(this.page, target && (await this.#resolve(target, timeoutMs)), outer, maxChars, timeoutMs),
+    return this.#health.guard('reading html', timeoutMs, async (ms) =>
+      readHtml(this.page, target && (await this.#resolve(target, ms)), outer, maxChars, ms),
     );
   }
 

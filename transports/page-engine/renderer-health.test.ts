@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { errors, type Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { healthOf, RendererHealth, watchRenderer } from './renderer-health.js';
+import { healthOf, RENDERER_SLOW_CALL_MS, RendererHealth, watchRenderer } from './renderer-health.js';
 import { RENDERER_ANSWER_MARGIN_MS, RENDERER_ASK_AFTER_MS } from './renderer-liveness.js';
 
 /**
@@ -122,18 +122,49 @@ describe('RendererHealth', () => {
     await expect(again).resolves.toBe('read');
   });
 
-  it('does not give a renderer silent since before the call the whole timeout again', async () => {
+  it('gives a call on a renderer silent since before it only the rest of its time, and hands the call that time', async () => {
     const renderer = fakeRenderer();
     const health = healthOf(renderer.page);
     renderer.stop();
-    // A preview's short wait falls silent first; the action that follows has the rest of its own time.
+    // A preview's short wait finds the renderer silent first; the action that follows has what is left of
+    // its own time, counted from when the renderer fell silent, and sets its own timeouts to it.
     const preview = tracked(health.guard('finding x', 1_000, never));
-    await vi.advanceTimersByTimeAsync(1_000);
-    expect(await preview.result).toMatchObject({ code: 'RENDERER_NOT_RESPONDING' });
-    const click = tracked(health.guard('click on x', 2_000, never));
     await vi.advanceTimersByTimeAsync(1_000 + RENDERER_ANSWER_MARGIN_MS);
+    expect(await preview.result).toMatchObject({ code: 'RENDERER_NOT_RESPONDING' });
+    const given: number[] = [];
+    const click = tracked(
+      health.guard('click on x', 2_000, (ms) => {
+        given.push(ms);
+        return never();
+      }),
+    );
+    const left = RENDERER_ASK_AFTER_MS + 2_000 - (1_000 + RENDERER_ANSWER_MARGIN_MS);
+    expect(given).toEqual([left]);
+    await vi.advanceTimersByTimeAsync(left - 1);
+    expect(click.settled).toBe(false);
+    // Silent throughout: nothing it sent was taken in, so it has no margin to wait for its own report.
+    await vi.advanceTimersByTimeAsync(1);
     expect(click.settled).toBe(true);
     expect(await click.result).toMatchObject({ code: 'RENDERER_NOT_RESPONDING' });
+  });
+
+  it("lets an action's own timeout say it reached a page that then stopped answering", async () => {
+    const renderer = fakeRenderer();
+    // The click is dispatched, then the page's handler blocks it; the action's own timeout says so.
+    const dispatched = (ms: number) =>
+      new Promise<never>((_, reject) => {
+        setTimeout(renderer.stop, 50);
+        setTimeout(
+          () =>
+            reject(
+              new StagegraphError('ACTION_UNCONFIRMED', 'click reached the page but was not confirmed.'),
+            ),
+          ms + 10,
+        );
+      });
+    const call = tracked(healthOf(renderer.page).guard('click on save', 2_000, dispatched));
+    await vi.advanceTimersByTimeAsync(2_000 + RENDERER_ANSWER_MARGIN_MS);
+    expect(await call.result).toMatchObject({ code: 'ACTION_UNCONFIRMED' });
   });
 
   it('never fails a call that completes in time, even when the renderer leaves the question unanswered', async () => {
@@ -156,10 +187,22 @@ describe('RendererHealth', () => {
   });
 
   it('answers ACTION_TIMEOUT by the deadline and margin when a live renderer never finishes the call', async () => {
-    const call = tracked(healthOf(fakeRenderer().page).guard('snapshot', 1_000, never));
-    await vi.advanceTimersByTimeAsync(1_000 + RENDERER_ANSWER_MARGIN_MS);
+    const call = tracked(healthOf(fakeRenderer().page).guard('snapshot', 3_000, never));
+    await vi.advanceTimersByTimeAsync(3_000 + RENDERER_ANSWER_MARGIN_MS - 1);
+    expect(call.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
     expect(call.settled).toBe(true);
     expect(await call.result).toMatchObject({ code: 'ACTION_TIMEOUT', details: { rendererAnswering: true } });
+  });
+
+  it('gives a read-it-now call (bound 1 ms) on a live but loaded renderer RENDERER_SLOW_CALL_MS', async () => {
+    const read = healthOf(fakeRenderer().page).guard(
+      'finding x',
+      1,
+      completesAfter(RENDERER_SLOW_CALL_MS - 100, 'x'),
+    );
+    await vi.advanceTimersByTimeAsync(RENDERER_SLOW_CALL_MS);
+    await expect(read).resolves.toBe('x');
   });
 
   it('turns a bare Playwright timeout into ACTION_TIMEOUT, never an unexpected error', async () => {

@@ -12,8 +12,14 @@ import {
   within,
 } from './renderer-liveness.js';
 
-/** Reads that take no timeout of their own (a snapshot, a secret mark, a key press) give up after this. */
+/** Reads that take no timeout of their own (a snapshot, a secret mark) give up after this. */
 export const RENDERER_READ_MS = 30_000;
+/**
+ * The least time a call has on a renderer that answers, whatever its bound: a bound of 0 or 1 ms means
+ * "read it now, do not wait for an element to appear", and a loaded machine's renderer may take a second
+ * to read even so. A stopped renderer's call is answered on its own bound (RENDERER_NOT_RESPONDING).
+ */
+export const RENDERER_SLOW_CALL_MS = 2_000;
 
 /** Playwright's words for a page, context or browser that closed under the call (its TargetClosedError). */
 const CLOSED = /Target page, context or browser has been closed|Target closed|Browser has been closed/;
@@ -68,26 +74,39 @@ export class RendererHealth {
   }
 
   /**
-   * Runs one operation of the page engine within `boundMs`. It fails at once when the renderer has
-   * crashed or crashes meanwhile. While it runs the renderer is asked, in parallel, whether it answers:
-   * when the bound is over (counted from when the renderer fell silent, if that was before the call) and
-   * the renderer has left the question unanswered for the margin, the call fails with
-   * RENDERER_NOT_RESPONDING; a live renderer gets the rest of the margin to finish, then ACTION_TIMEOUT.
-   * A timeout the operation reports itself is checked the same way, so a stopped renderer is named as the
-   * cause rather than a missing element. A call that completes in time is never failed.
+   * Runs one operation of the page engine within `boundMs`, handing `work` the time it has (to set its own
+   * timeouts to). It fails at once when the renderer has crashed or crashes meanwhile. While it runs the
+   * renderer is asked, in parallel, whether it answers. Once the time is over, the operation has the
+   * margin to report its own timeout (an action's says whether its input reached the page); failing that,
+   * a renderer that left the question unanswered fails it with RENDERER_NOT_RESPONDING, a live one with
+   * ACTION_TIMEOUT. A timeout the operation reports itself is checked the same way, so a stopped renderer
+   * is named as the cause rather than a missing element. A call that completes in time is never failed.
    */
-  async guard<T>(what: string, boundMs: number, work: () => Promise<T>): Promise<T> {
+  async guard<T>(what: string, boundMs: number, work: (timeoutMs: number) => Promise<T>): Promise<T> {
     if (this.#crashed) throw rendererCrashed();
     const started = Date.now();
-    const silentBefore = this.#liveness.silentSince();
+    const silentSince = this.#liveness.silentSince();
     const answersBefore = this.#liveness.answers;
-    const outcome: Promise<Outcome<T>> = Promise.race([work(), this.#crash]).then(
+    // A renderer silent since before the call (the governed preview of the same click, say) has had part
+    // of the call's time already: the call gets the rest, at least the margin for one just continued. Its
+    // own timeouts are set to it too, so an action given up on cannot still be performed afterwards.
+    const timeoutMs =
+      silentSince === null
+        ? boundMs
+        : Math.min(boundMs, Math.max(silentSince + boundMs - started, RENDERER_ANSWER_MARGIN_MS));
+    const outcome: Promise<Outcome<T>> = Promise.race([work(timeoutMs), this.#crash]).then(
       (value) => ({ ok: true, value }),
       (error: unknown) => ({ ok: false, error }),
     );
     const asking = setTimeout(() => void this.#liveness.ask(), RENDERER_ASK_AFTER_MS);
     try {
-      const ended = await this.#outcomeWithin(what, outcome, started, boundMs, silentBefore);
+      // A call with a shorter time than RENDERER_ASK_AFTER_MS (a change count, bound 0) is not asked about
+      // before then: a live renderer answers it sooner, and a question per call would double its trips.
+      const end = started + Math.max(timeoutMs, RENDERER_ASK_AFTER_MS);
+      // Silent since before the call and still: nothing the call sent can have been taken in (an action
+      // is dispatched only once the page has answered its checks), so no time is left to its own report.
+      const silentThroughout = () => silentSince !== null && this.#liveness.silentSinceMark(answersBefore);
+      const ended = await this.#outcomeBy(what, outcome, { started, end, timeoutMs }, silentThroughout);
       if (ended.ok) {
         this.#liveness.noteAnswer();
         return ended.value;
@@ -98,39 +117,33 @@ export class RendererHealth {
     }
   }
 
-  /** The operation's outcome by its deadline; past it, the verdict on the renderer as an error. */
-  async #outcomeWithin<T>(
+  /**
+   * The operation's outcome by `end` and the margin; past them, the verdict on the renderer as an error.
+   * A renderer that answers has a slow operation: it gets at least RENDERER_SLOW_CALL_MS.
+   */
+  async #outcomeBy<T>(
     what: string,
     outcome: Promise<Outcome<T>>,
-    started: number,
-    boundMs: number,
-    silentBefore: number | null,
+    time: { readonly started: number; readonly end: number; readonly timeoutMs: number },
+    silentThroughout: () => boolean,
   ): Promise<Outcome<T>> {
-    const ownEnd = started + boundMs;
-    // A renderer silent since before the call has had the call's time already: it is not given it again.
-    // A call with a shorter bound than RENDERER_ASK_AFTER_MS (a change count, bound 0) is not asked about
-    // before then: a live renderer answers it sooner, and a question per call would double its round trips.
-    const end =
-      silentBefore === null
-        ? Math.max(ownEnd, started + RENDERER_ASK_AFTER_MS)
-        : Math.max(started, Math.min(ownEnd, silentBefore + boundMs));
-    const inTime = await within(outcome, end - Date.now());
+    const inTime = await within(outcome, time.end - Date.now());
     if (inTime) return inTime;
-    const verdict = await Promise.race([outcome, this.#liveness.verdict(RENDERER_ANSWER_MARGIN_MS)]);
-    if (typeof verdict === 'object') return verdict;
-    if (verdict === 'crashed') throw rendererCrashed();
-    if (verdict === 'silent') throw this.#notResponding(what);
-    // It answers: the operation is slow, and has the margin past its own deadline to finish.
-    const late = await within(outcome, ownEnd + RENDERER_ANSWER_MARGIN_MS - Date.now());
+    if (silentThroughout()) throw this.#notResponding(what);
+    const verdict = this.#liveness.verdict(RENDERER_ANSWER_MARGIN_MS);
+    const late = await within(outcome, RENDERER_ANSWER_MARGIN_MS);
     if (late) return late;
-    if ((this.#liveness.silentSince() ?? Date.now()) + RENDERER_ANSWER_MARGIN_MS <= Date.now())
-      throw this.#notResponding(what);
+    const answer = await verdict;
+    if (answer === 'crashed') throw rendererCrashed();
+    if (answer === 'silent') throw this.#notResponding(what);
+    const slowEnd =
+      time.started + Math.max(time.timeoutMs, RENDERER_SLOW_CALL_MS) + RENDERER_ANSWER_MARGIN_MS;
+    const slow = slowEnd > Date.now() ? await within(outcome, slowEnd - Date.now()) : undefined;
+    if (slow) return slow;
     throw new StagegraphError(
       'ACTION_TIMEOUT',
-      `${what} did not complete within its timeout of ${boundMs} ms.`,
-      {
-        details: { rendererAnswering: true },
-      },
+      `${what} did not complete within its timeout of ${time.timeoutMs} ms.`,
+      { details: { rendererAnswering: true } },
     );
   }
 

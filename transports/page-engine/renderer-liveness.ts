@@ -78,6 +78,11 @@ export class RendererLiveness {
     return this.#question === null && this.#answers > answers;
   }
 
+  /** Whether it has answered nothing since `answers` was read and has a question out now. */
+  silentSinceMark(answers: number): boolean {
+    return this.#question !== null && this.#answers === answers;
+  }
+
   /** Since when the renderer has left a question unanswered (null while none is out). */
   silentSince(): number | null {
     return this.#question ? Math.max(this.#question.sentAt, this.#answeredAt) : null;
