@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_REDACTED_STRING_LENGTH, Redactor } from './redaction.js';
+import { MAX_REDACTED_STRING_LENGTH, Redactor, SCRUB_OVERLAP } from './redaction.js';
 
 describe('Redactor', () => {
   const redactor = new Redactor();
@@ -71,6 +71,41 @@ describe('Redactor', () => {
     expect(custom.redactText('see ORD-1 and ORD-22')).toBe('see [REDACTED:order] and [REDACTED:order]');
     const long = redactor.redact({ text: 'a'.repeat(MAX_REDACTED_STRING_LENGTH + 10) }).text;
     expect(long).toHaveLength(MAX_REDACTED_STRING_LENGTH + '…[+10 chars]'.length);
+  });
+});
+
+describe('Redactor on strings as long as a request can carry', () => {
+  const redactor = new Redactor();
+  const cutTo = (kept: string, total: number) =>
+    `${kept.slice(0, MAX_REDACTED_STRING_LENGTH)}…[+${total - MAX_REDACTED_STRING_LENGTH} chars]`;
+
+  // Each of these took the old patterns far past the test's timeout (one 100,000-character word: 7.6 s
+  // through the e-mail pattern; a million characters, minutes), scrubbing the whole string each time.
+  it.each([
+    ['a word of a million characters', 'a'.repeat(1_000_000)],
+    ['a million characters of "-eyJ"', '-eyJ'.repeat(250_000)],
+    ['a million characters of "a."', 'a.'.repeat(500_000)],
+  ])('cuts %s after scrubbing only its head', (_, text) => {
+    expect(redactor.redactText(text)).toBe(cutTo(text, text.length));
+  });
+
+  it('tries a run of e-mail or JWT characters once, from its start, and still finds the secret inside it', () => {
+    const word = 'x'.repeat(500);
+    expect(redactor.redactText(`${word} ann@example.com`)).toBe(`${word} [REDACTED:email]`);
+    expect(redactor.redactText(`see ${word}@example.com`)).toBe('see [REDACTED:email]');
+    expect(redactor.redactText('mail:ann@example.com, jwt=eyJhbGciOi.eyJzdWIiOi.sig')).toBe(
+      'mail:[REDACTED:email], jwt=[REDACTED:jwt]',
+    );
+  });
+
+  it('redacts a secret that crosses the cut, and never reads past the overlap', () => {
+    const head = 'h'.repeat(MAX_REDACTED_STRING_LENGTH - 5);
+    const crossing = redactor.redactText(`${head} ann@example.com and more`);
+    expect(crossing.slice(head.length)).toBe(' [RED…[+21 chars]');
+    const past = `${'h'.repeat(MAX_REDACTED_STRING_LENGTH + SCRUB_OVERLAP)} ann@example.com`;
+    expect(redactor.redactText(past).endsWith(`…[+${past.length - MAX_REDACTED_STRING_LENGTH} chars]`)).toBe(
+      true,
+    );
   });
 });
 
