@@ -54,8 +54,8 @@ type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: fals
 /**
  * One page's renderer as the page engine sees it: crashed (an event, after which every call fails with
  * RENDERER_CRASHED at once) or not answering (a stopped, paused or hung process, which Playwright would
- * wait on forever). Every call answers by its own deadline plus RENDERER_ANSWER_MARGIN_MS, whatever the
- * renderer or the CDP connection does.
+ * wait on forever). Every call answers by its own deadline plus RENDERER_ANSWER_MARGIN_MS (at least
+ * RENDERER_SLOW_CALL_MS while the renderer answers), whatever the renderer or the CDP connection does.
  */
 export class RendererHealth {
   readonly #page: Page;
