@@ -306,6 +306,11 @@ export const ERROR_CODES = {
     retryable: true,
     hint: 'The limit is your own share, not the server being full: end what you hold and no longer use (close a subscription, stop a session, wait for an approval to be answered), then try again.',
   },
+  SESSION_LIMIT: {
+    meaning: 'The server runs or starts the most sessions it allows at once.',
+    retryable: true,
+    hint: 'Stop a session you no longer use (`stop(id:)`), or wait for one to end, then try again.',
+  },
   POLICY_DENIED: {
     meaning:
       'The active policy (or an approver, or its non-interactive auto-deny) refused this operation; the message names the rule.',

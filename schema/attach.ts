@@ -1,5 +1,6 @@
 import type { DebuggableApp } from '../transports/contract/transport.js';
 import { builder } from './builder.js';
+import { clientOf } from './context.js';
 import { SessionRef } from './session.js';
 
 const DebuggableTargetRef = builder
@@ -134,7 +135,8 @@ builder.mutationFields((t) => ({
         description: 'Which process to inject into, and how.',
       }),
     },
-    resolve: (_root, { input }, { sessions }) => sessions.inject(input),
+    resolve: (_root, { input }, context) =>
+      context.sessions.createFor(clientOf(context).id, () => context.sessions.inject(input)),
   }),
   attach: t.field({
     type: SessionRef,
@@ -148,7 +150,8 @@ builder.mutationFields((t) => ({
       }),
     },
     governance: { session: null },
-    resolve: (_root, { input }, { sessions }) => sessions.attach(input),
+    resolve: (_root, { input }, context) =>
+      context.sessions.createFor(clientOf(context).id, () => context.sessions.attach(input)),
   }),
   launchCommand: t.field({
     type: SessionRef,
@@ -162,7 +165,8 @@ builder.mutationFields((t) => ({
         description: 'The command to start, and which renderer to start on.',
       }),
     },
-    resolve: (_root, { input }, { sessions }) => sessions.launchCommand(input),
+    resolve: (_root, { input }, context) =>
+      context.sessions.createFor(clientOf(context).id, () => context.sessions.launchCommand(input)),
   }),
   detach: t.field({
     type: SessionRef,

@@ -1,5 +1,6 @@
 import type { DesktopApp } from '../transports/contract/transport.js';
 import { builder } from './builder.js';
+import { clientOf } from './context.js';
 import { SessionRef } from './session.js';
 
 const DesktopAppRef = builder.objectRef<DesktopApp>('DesktopApp').implement({
@@ -97,7 +98,8 @@ builder.mutationFields((t) => ({
         description: 'The command to start, with its arguments and environment.',
       }),
     },
-    resolve: (_root, { input }, { sessions }) => sessions.launchDesktop(input),
+    resolve: (_root, { input }, context) =>
+      context.sessions.createFor(clientOf(context).id, () => context.sessions.launchDesktop(input)),
   }),
   attachDesktop: t.field({
     type: SessionRef,
@@ -111,6 +113,7 @@ builder.mutationFields((t) => ({
       }),
     },
     governance: { session: null },
-    resolve: (_root, { input }, { sessions }) => sessions.attachDesktop(input),
+    resolve: (_root, { input }, context) =>
+      context.sessions.createFor(clientOf(context).id, () => context.sessions.attachDesktop(input)),
   }),
 }));

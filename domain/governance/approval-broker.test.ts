@@ -4,6 +4,8 @@ import {
   ApprovalBroker,
   clampApprovalTimeout,
   MAX_APPROVAL_TIMEOUT_MS,
+  MAX_PENDING_APPROVALS,
+  MAX_PENDING_APPROVALS_PER_CLIENT,
 } from './approval-broker.js';
 import type { ClientIdentity } from './client-identity.js';
 import { Redactor } from './redaction.js';
@@ -28,6 +30,7 @@ const ask = (overrides: Partial<ApprovalAsk> = {}): ApprovalAsk => ({
   rule: { id: 'default:HIGH', index: null, description: 'high risk asks' },
   reasons: ['click on button "Delete account"'],
   nonInteractive: 'FAIL',
+  screenshot: Promise.resolve(null),
   ...overrides,
 });
 
@@ -181,5 +184,26 @@ describe('ApprovalBroker', () => {
     expect((await looking.next()).value!.event).toMatchObject({ state: 'DENIED', reason: 'not now' });
     approving.close();
     broker.closeAll();
+  });
+
+  it('holds each client to its share of the pending approvals, and an answer frees its place', async () => {
+    const broker = new ApprovalBroker();
+    broker.subscribe(APPROVER);
+    expect(MAX_PENDING_APPROVALS_PER_CLIENT).toBe(MAX_PENDING_APPROVALS / 4);
+    const waiting = Array.from({ length: MAX_PENDING_APPROVALS_PER_CLIENT }, () =>
+      broker.request(ask(), 10_000).catch((error: unknown) => error),
+    );
+    await expect(broker.request(ask(), 10_000)).rejects.toMatchObject({
+      code: 'CLIENT_LIMIT',
+      details: { resource: 'pending approvals', share: 25, serverLimit: 100 },
+    });
+    const other = broker.request(ask({ client: { id: 'agent-2', role: 'agent' } }), 10_000);
+    expect(broker.pending(APPROVER)).toHaveLength(MAX_PENDING_APPROVALS_PER_CLIENT + 1);
+    const [oldest] = broker.pending(APPROVER);
+    broker.deny(oldest!.id, 'no', APPROVER);
+    const again = broker.request(ask(), 10_000);
+    expect(broker.pending(APPROVER)).toHaveLength(MAX_PENDING_APPROVALS_PER_CLIENT + 1);
+    broker.closeAll();
+    await Promise.all([...waiting, other.catch(() => {}), again.catch(() => {})]);
   });
 });

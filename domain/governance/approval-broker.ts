@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { ClientShares, type Release } from '../bounded/client-shares.js';
 import type { SubscriberQueue } from '../bounded/subscriber-queue.js';
 import { EventHub } from '../events/event-hub.js';
 import {
@@ -21,6 +22,12 @@ export const DEFAULT_APPROVAL_TIMEOUT_MS = 60_000;
 export const MAX_APPROVAL_TIMEOUT_MS = 600_000;
 /** A person cannot weigh more at once; past this, agents are asking faster than anyone can answer. */
 export const MAX_PENDING_APPROVALS = 100;
+/**
+ * Approvals one client may have waiting at once: a quarter of the server's, so that one agent asking
+ * faster than anyone answers leaves room for the others' asks. A client here is its token: an ask says
+ * who asked, not over which connection, so anonymous-loopback agents (no tokens) share one share.
+ */
+export const MAX_PENDING_APPROVALS_PER_CLIENT = MAX_PENDING_APPROVALS / 4;
 
 export type ApprovalScope = 'ONCE' | 'SESSION';
 export type ApprovalState = 'PENDING' | 'APPROVED' | 'DENIED' | 'TIMED_OUT' | 'CANCELLED';
@@ -85,6 +92,8 @@ interface Pending {
   readonly reject: (error: StagegraphError) => void;
   readonly timer: NodeJS.Timeout;
   readonly abandon: () => void;
+  /** Ends its charge to the asking client's share. */
+  readonly release: Release;
 }
 
 export function clampApprovalTimeout(timeoutMs: number | null | undefined): number {
@@ -103,6 +112,7 @@ export class ApprovalBroker {
   #lookers = new EventHub<ApprovalTopics>();
   #pending = new Map<string, Pending>();
   #grants = new SessionGrants();
+  readonly #clients = new ClientShares('pending approvals', MAX_PENDING_APPROVALS_PER_CLIENT, MAX_PENDING_APPROVALS);
   #closed = false;
 
   /** Approvers watching the stream; observers' streams do not count. */
@@ -140,6 +150,12 @@ export class ApprovalBroker {
     if (this.#pending.size >= MAX_PENDING_APPROVALS)
       return Promise.reject(unavailable(`${MAX_PENDING_APPROVALS} approvals are already waiting.`));
     if (signal?.aborted) return Promise.reject(cancelled(ask.operation));
+    let release: Release;
+    try {
+      release = this.#clients.take([ask.client.id]);
+    } catch (error) {
+      return Promise.reject(error);
+    }
 
     const timeout = clampApprovalTimeout(timeoutMs);
     const { nonInteractive: _mode, ...shown } = ask;
@@ -187,6 +203,7 @@ export class ApprovalBroker {
         reject,
         timer,
         abandon: () => signal?.removeEventListener('abort', onAbort),
+        release,
       });
       this.#publish({ state: 'PENDING', request, decidedBy: null, reason: null });
     });
@@ -297,6 +314,7 @@ export class ApprovalBroker {
   #settle(entry: Pending, state: ApprovalState, decidedBy: string | null, reason: string | null): void {
     clearTimeout(entry.timer);
     entry.abandon();
+    entry.release();
     this.#pending.delete(entry.request.id);
     this.#publish({ state, request: entry.request, decidedBy, reason });
   }
