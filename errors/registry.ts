@@ -3,6 +3,8 @@
  * (with its meaning, whether retrying can help, and a hint) before any code path may raise it; the type
  * `ErrorCode` makes an unregistered code a compile error and `registry.test.ts` scans the sources too.
  */
+import { REQUEST_ERROR_CODES } from './request-codes.js';
+
 export interface ErrorCodeInfo {
   readonly meaning: string;
   readonly retryable: boolean;
@@ -295,6 +297,7 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'POST with `Content-Type: application/json` and a body `{"query": ..., "variables": ...}`.',
   },
+  ...REQUEST_ERROR_CODES,
   SUBSCRIPTION_LIMIT: {
     meaning: 'The server holds the maximum number of subscriptions it allows.',
     retryable: true,

@@ -16,6 +16,11 @@ export interface McpRouteDeps {
     serverContext: { req: IncomingMessage },
   ) => Promise<Response> | Response;
   readonly authenticate: Authenticate;
+  /**
+   * The gateway's one request limit (`--max-request-bytes`): the guard refuses a larger declared body
+   * first; this holds a body sent without a length to the same size as it is read.
+   */
+  readonly maxRequestBytes: number;
   readonly log: (line: string) => void;
 }
 
@@ -66,7 +71,10 @@ export function mcpRoute(deps: McpRouteDeps): McpRoute {
       return deps.execute(graphql, { req: request });
     }, authorization);
     const server = createBridgeServer({ link, version: BRIDGE_VERSION, log: deps.log });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      maxRequestBodySize: deps.maxRequestBytes,
+    });
     open.add(transport);
     response.on('close', () => {
       open.delete(transport);

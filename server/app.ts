@@ -26,13 +26,15 @@ import { authenticator, useClientAuth } from './auth.js';
 import { useClientSubscriptions } from './client-subscriptions.js';
 import { useCompiledQueries } from './compiled-queries.js';
 import { clientDirectory, type ServeConfig } from './config.js';
-import { maskError } from './error-format.js';
+import { useDocumentLimits } from './document-limits.js';
+import { maskError, useRequestErrorFormat } from './error-format.js';
 import { graphiqlPage } from './graphiql-page.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { observerPage } from './observer-page.js';
 import { useQueryLimits } from './query-limits.js';
-import { refuse } from './refusal.js';
-import { guardPolicy, guardRequest } from './request-guard.js';
+import { answerUnreadableRequest, refuse } from './refusal.js';
+import { guardPolicy, guardRequest, maxHeaderBytes } from './request-guard.js';
+import { useRequestParsing } from './request-parsing.js';
 import { withoutGatewaySecrets } from './serve-flags.js';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -121,11 +123,15 @@ export function createGateway(deps: GatewayDeps): Gateway {
       cors: { origin: [...policy.allowedOrigins], credentials: true },
       // Served compressed by graphiqlPage, before yoga.
       graphiql: false,
+      maxRequestBodySize: policy.maxRequestBytes,
       maskedErrors: {
         maskError: (error) => maskError(error, (cause) => log(`unexpected error: ${String(cause)}`)),
       },
       plugins: [
         useClientAuth(authenticate, identities),
+        useRequestParsing(),
+        useDocumentLimits(),
+        useRequestErrorFormat(),
         ...useQueryLimits(),
         useCompiledQueries(),
         useClientSubscriptions(),
@@ -145,13 +151,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
     graphqlPath: GRAPHQL_PATH,
     execute: (request, ctx) => (yoga ? yoga.fetch(request, ctx) : Response.error()),
     authenticate,
+    maxRequestBytes: policy.maxRequestBytes,
     log,
   });
-  const server: Server = createServer((request, response) => {
+  const server: Server = createServer({ maxHeaderSize: maxHeaderBytes(policy) }, (request, response) => {
     response.setHeader('Keep-Alive', `timeout=${ADVERTISED_IDLE_SECONDS}`);
     const readsNoBody = isArtifactsPath(request.url);
     const refusal = guardRequest(
-      { method: request.method ?? 'GET', headers: request.headers, readsNoBody },
+      { method: request.method ?? 'GET', url: request.url, headers: request.headers, readsNoBody },
       policy,
     );
     if (refusal) refuse(response, refusal);
@@ -168,11 +175,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
   // launch storm): connections are kept a minute past the idle time clients are told.
   server.keepAliveTimeout = IDLE_CONNECTION_MS;
   server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
+  server.on('clientError', answerUnreadableRequest);
   const attachWs = (served: NonNullable<typeof yoga>) =>
     attachGraphqlWs(server, served, GRAPHQL_PATH, authenticate, {
       guard: (request) =>
-        guardRequest({ method: 'GET', headers: request.headers, readsNoBody: true }, policy),
+        guardRequest(
+          { method: 'GET', url: request.url, headers: request.headers, readsNoBody: true },
+          policy,
+        ),
       keepAliveMs: config.keepAliveMs,
+      maxPayload: policy.maxRequestBytes,
       logUnexpected: (cause) => log(`unexpected error: ${String(cause)}`),
     });
   let url = '';

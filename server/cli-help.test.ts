@@ -2,6 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_MAX_REQUEST_BYTES,
+  MAX_DOCUMENT_TOKENS,
+  MAX_NESTING,
+  MAX_QUERY_COST,
+  MAX_QUERY_DEPTH,
+} from './request-limits.js';
 import { SERVE_FLAGS } from './serve-flags.js';
 
 const BIN = fileURLToPath(new URL('../bin/stagegraph.js', import.meta.url));
@@ -45,6 +52,20 @@ describe('stagegraph without a server', () => {
       expect(stdout).toContain(`--${name}`);
       expect(stdout).toContain(`env: ${flag.env}`);
     }
+  });
+
+  it('lists the limits a request is held to, with their values', () => {
+    const { stdout } = run('serve', '--help');
+    const limits = stdout.slice(stdout.indexOf('Limits'));
+    for (const value of [
+      DEFAULT_MAX_REQUEST_BYTES,
+      MAX_DOCUMENT_TOKENS,
+      MAX_NESTING,
+      MAX_QUERY_DEPTH,
+      MAX_QUERY_COST,
+    ])
+      expect(limits).toContain(String(value));
+    expect(limits).toContain('--max-request-bytes');
   });
 
   it('refuses an unknown command and a bare call on stderr with exit code 2', () => {

@@ -76,6 +76,14 @@ describe('serve arguments', () => {
     expect(() => parse('--mutation-rate', '0')).toThrow(/--mutation-rate must be a positive number/);
   });
 
+  it('takes the request limit in bytes from the flag or its variable, and refuses one too small to serve', () => {
+    expect(parse().maxRequestBytes).toBeUndefined();
+    expect(parse('--max-request-bytes', '4194304').maxRequestBytes).toBe(4_194_304);
+    expect(parseServeArgs([], { STAGEGRAPH_MAX_REQUEST_BYTES: '65536' }).maxRequestBytes).toBe(65_536);
+    for (const bad of ['1000', '1.5e6', '2MB', '-1024'])
+      expect(() => parse(`--max-request-bytes=${bad}`)).toThrow(/--max-request-bytes must be a whole number/);
+  });
+
   it('refuses one token given as both agent and approver', () => {
     expect(() => parse('--token', 'same', '--approver-token', 'same')).toThrow(/both agent and approver/);
   });

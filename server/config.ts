@@ -7,6 +7,12 @@ import { fromEnvironment, SERVE_FLAGS, type ServeFlag, serveUsage } from './serv
 
 export type EvalScope = 'none' | 'main' | 'renderer' | 'both';
 
+/**
+ * The smallest request limit accepted: the observer page's and GraphiQL's introspection, the largest
+ * documents the gateway's own clients send, are about 2 KB; 16 KiB leaves room for their variables.
+ */
+const MIN_REQUEST_BYTES = 16 * 1024;
+
 export interface ServeConfig {
   readonly host: string;
   /** 0 picks a free port (tests). */
@@ -44,6 +50,11 @@ export interface ServeConfig {
   readonly keepAliveMs?: number | undefined;
   /** Sustained mutations per second per client (default 20; bursts of twice as many pass). */
   readonly mutationsPerSecond?: number | undefined;
+  /**
+   * The most bytes one request may carry — an HTTP body, a GET query string, a graphql-ws message — on
+   * every route (default DEFAULT_MAX_REQUEST_BYTES, 1 MiB); larger ones are refused unread (REQUEST_TOO_LARGE).
+   */
+  readonly maxRequestBytes?: number | undefined;
   readonly allowEval: EvalScope;
   /** `--allow-remote-cdp`: attach and discover may reach DevTools endpoints on other hosts. */
   readonly allowRemoteCdp?: boolean | undefined;
@@ -102,6 +113,7 @@ export function parseServeArgs(
     auditDir: resolve(values['audit-dir'] ?? join(values.artifacts ?? SERVE_FLAGS.artifacts.fallback, 'audit')),
     approvalTimeoutMs: positive(values['approval-timeout'], '--approval-timeout'),
     mutationsPerSecond: positive(values['mutation-rate'], '--mutation-rate'),
+    maxRequestBytes: byteCount(values['max-request-bytes'], '--max-request-bytes'),
     allowEval: parseEvalScope(values['allow-eval']),
     allowRemoteCdp: values['allow-remote-cdp'] ?? false,
     electron: values.electron,
@@ -136,6 +148,18 @@ function positive(raw: string | undefined, flag: string): number | undefined {
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0)
     throw new StagegraphError('BAD_INPUT', `${flag} must be a positive number, got "${raw}".`);
+  return value;
+}
+
+/** A whole number of bytes, at least MIN_REQUEST_BYTES: a smaller limit would refuse the gateway's own clients. */
+function byteCount(raw: string | undefined, flag: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= MIN_REQUEST_BYTES))
+    throw new StagegraphError(
+      'BAD_INPUT',
+      `${flag} must be a whole number of bytes, at least ${MIN_REQUEST_BYTES}; got "${raw}".`,
+    );
   return value;
 }
 

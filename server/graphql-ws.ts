@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { ExecutionArgs, GraphQLError } from 'graphql';
+import { type ExecutionArgs, GraphQLError, getOperationAST } from 'graphql';
 import type { OperationResult } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
@@ -17,6 +17,8 @@ import { SharedSubscriptions } from './shared-subscriptions.js';
 const CLOSE_FORBIDDEN = 4403;
 /** graphql-ws's own default ping interval. */
 const DEFAULT_KEEP_ALIVE_MS = 12_000;
+/** RFC 6455's close code for a message over the size the endpoint accepts; ws closes with it past maxPayload. */
+const CLOSE_MESSAGE_TOO_BIG = 1009;
 
 interface EnvelopedRoot {
   execute: (args: ExecutionArgs) => OperationResult;
@@ -37,15 +39,18 @@ export function attachGraphqlWs(
     /** Refuses upgrades from foreign origins and hosts before the handshake (request-guard). */
     guard?: UpgradeGuard;
     keepAliveMs?: number | undefined;
+    /** The most bytes one message may carry; a larger one closes the socket with 1009 unread. */
+    maxPayload: number;
     /** Where an unexpected error of a shared subscription's event goes once masked (the server's log). */
     logUnexpected?: (cause: unknown) => void;
-  } = {},
+  },
 ): { close(): Promise<void> } {
-  const { keepAliveMs = DEFAULT_KEEP_ALIVE_MS, logUnexpected, guard } = options;
+  const { keepAliveMs = DEFAULT_KEEP_ALIVE_MS, logUnexpected, guard, maxPayload } = options;
   const wsServer = new WebSocketServer({
     server,
     path,
-    WebSocket: BatchedSendWebSocket,
+    maxPayload,
+    WebSocket: limitedSocket(maxPayload),
     ...(guard ? { verifyClient: verifyUpgrade(guard) } : {}),
   });
   // yoga's maskError always returns a GraphQLError (its own, or a new one): the shape graphql-ws sends.
@@ -81,25 +86,45 @@ export function attachGraphqlWs(
           return false;
         }
       },
+      // Variables that do not fit come back from yoga's executor with their HTTP status attached.
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors?.some((error) => error.extensions?.http)
+          ? { ...result, errors: result.errors.map((error) => withoutHttp(error as GraphQLError)) }
+          : undefined,
+      // A document that does not parse, validate or name its operation is answered with an `error`
+      // message for its id (graphql-ws's PROTOCOL.md); throwing here would close the socket (4500) and
+      // every other subscription on it.
       onSubscribe: async (ctx, _id, payload) => {
-        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          ...ctx,
-          req: ctx.extra.request,
-          socket: ctx.extra.socket,
-          params: payload,
-          client: clients.get(ctx.extra.socket),
-          abandoned: closed.get(ctx.extra.socket),
-        });
-        const args: ExecutionArgs = {
-          schema,
-          operationName: payload.operationName ?? null,
-          document: parse(payload.query),
-          variableValues: payload.variables ?? null,
-          contextValue: await contextFactory(),
-          rootValue: { execute, subscribe } satisfies EnvelopedRoot,
-        };
-        const errors = validate(args.schema, args.document);
-        return errors.length > 0 ? errors : args;
+        try {
+          const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+            ...ctx,
+            req: ctx.extra.request,
+            socket: ctx.extra.socket,
+            params: payload,
+            client: clients.get(ctx.extra.socket),
+            abandoned: closed.get(ctx.extra.socket),
+          });
+          const document = parse(payload.query);
+          const errors = validate(schema, document);
+          if (errors.length > 0) return errors.map(withoutHttp);
+          const operationName = payload.operationName ?? null;
+          if (!getOperationAST(document, operationName))
+            throw new GraphQLError(
+              operationName
+                ? `Unknown operation named "${operationName}".`
+                : 'Must provide operation name if query contains multiple operations.',
+            );
+          return {
+            schema,
+            operationName,
+            document,
+            variableValues: payload.variables ?? null,
+            contextValue: await contextFactory(),
+            rootValue: { execute, subscribe } satisfies EnvelopedRoot,
+          } satisfies ExecutionArgs;
+        } catch (error) {
+          return [withoutHttp(maskError(error, logUnexpected) as GraphQLError)];
+        }
       },
     },
     wsServer,
@@ -110,5 +135,38 @@ export function attachGraphqlWs(
       for (const client of wsServer.clients) client.terminate();
       await disposable.dispose();
     },
+  };
+}
+
+/** Yoga's HTTP status travels in `extensions.http`, which yoga drops from HTTP answers; graphql-ws would send it. */
+function withoutHttp(error: GraphQLError): GraphQLError {
+  if (!error.extensions || !('http' in error.extensions)) return error;
+  const { http: _http, ...extensions } = error.extensions;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes ?? null,
+    source: error.source ?? null,
+    positions: error.positions ?? null,
+    path: error.path ?? null,
+    extensions,
+  });
+}
+
+/**
+ * ws closes a socket whose message is over maxPayload with 1009 and no reason, and emits the error, which
+ * graphql-ws would log as a fault of ours. The reason names the code and the limit instead; the client's
+ * mistake is not logged.
+ */
+function limitedSocket(maxPayload: number): typeof BatchedSendWebSocket {
+  const reason = `REQUEST_TOO_LARGE: a message is over ${maxPayload} bytes (--max-request-bytes)`;
+  return class LimitedWebSocket extends BatchedSendWebSocket {
+    override close(code?: number, data?: string | Buffer): void {
+      super.close(code, code === CLOSE_MESSAGE_TOO_BIG && data === undefined ? reason : data);
+    }
+
+    override emit(event: string | symbol, ...args: unknown[]): boolean {
+      const error = args[0] as { code?: unknown } | undefined;
+      if (event === 'error' && error?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return true;
+      return super.emit(event, ...args);
+    }
   };
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type GuardedRequest, guardPolicy, guardRequest, hostnameOf } from './request-guard.js';
+import {
+  type GuardedRequest,
+  guardPolicy,
+  guardRequest,
+  hostnameOf,
+  maxHeaderBytes,
+} from './request-guard.js';
+import { DEFAULT_MAX_REQUEST_BYTES } from './request-limits.js';
 
 const policy = guardPolicy({
   host: '127.0.0.1',
@@ -96,6 +103,38 @@ describe('request guard', () => {
   ])('refuses a %s body', (type) => {
     const headers = { host: '127.0.0.1:4700', ...(type ? { 'content-type': type } : {}) };
     expect(verdict('POST', headers)).toBe('UNSUPPORTED_CONTENT_TYPE');
+  });
+
+  it('refuses a declared body or a query string over the request limit, and a Content-Length that is not one', () => {
+    const small = guardPolicy({ host: '127.0.0.1', maxRequestBytes: 100 });
+    const sized = (method: string, url: string, length?: string, readsNoBody = false) =>
+      guardRequest(
+        {
+          method,
+          url,
+          readsNoBody,
+          headers: { host: '127.0.0.1', ...json, ...(length ? { 'content-length': length } : {}) },
+        },
+        small,
+      );
+    expect(sized('POST', '/graphql', '100')).toBeNull();
+    expect(sized('POST', '/graphql', '101')).toMatchObject({ status: 413, code: 'REQUEST_TOO_LARGE' });
+    expect(sized('POST', '/mcp', '101')).toMatchObject({ status: 413, code: 'REQUEST_TOO_LARGE' });
+    expect(sized('GET', `/graphql?query=${'x'.repeat(100)}`)).toMatchObject({
+      status: 414,
+      code: 'REQUEST_TOO_LARGE',
+    });
+    expect(sized('GET', `/graphql?query=${'x'.repeat(100)}`, undefined, true)?.code).toBe(
+      'REQUEST_TOO_LARGE',
+    );
+    for (const length of ['-1', '1e3', '10, 10', ''])
+      expect(sized('POST', '/graphql', length || ' ')).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+  });
+
+  it('holds every route to 1 MiB by default, and lets Node read a query string that long', () => {
+    expect(policy.maxRequestBytes).toBe(DEFAULT_MAX_REQUEST_BYTES);
+    expect(DEFAULT_MAX_REQUEST_BYTES).toBe(1024 * 1024);
+    expect(maxHeaderBytes(policy)).toBeGreaterThan(DEFAULT_MAX_REQUEST_BYTES);
   });
 
   it('reads host names out of Host headers', () => {

@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../errors/registry.js';
 import { isLoopbackHost } from '../transports/process/loopback.js';
+import { DEFAULT_MAX_REQUEST_BYTES } from './request-limits.js';
 
 /**
  * Who may reach the gateway from a browser. A page the user happens to visit can send requests to
@@ -12,10 +13,14 @@ export interface GuardPolicy {
   readonly allowedOrigins: readonly string[];
   /** Host names besides loopback ones that the Host header may carry (`--allowed-host`, a non-loopback bind). */
   readonly allowedHosts: readonly string[];
+  /** The most bytes a body, a query string or a WebSocket message may carry (`--max-request-bytes`). */
+  readonly maxRequestBytes: number;
 }
 
 export interface GuardedRequest {
   readonly method: string;
+  /** The request target as sent (path and query string); its length is held to the request limit. */
+  readonly url?: string | undefined;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /**
    * True where the handler reads no body (the WebSocket upgrade, the read-only artifacts route): only
@@ -26,7 +31,10 @@ export interface GuardedRequest {
 
 export interface Refusal {
   readonly status: number;
-  readonly code: Extract<ErrorCode, 'FORBIDDEN_ORIGIN' | 'FORBIDDEN_HOST' | 'UNSUPPORTED_CONTENT_TYPE'>;
+  readonly code: Extract<
+    ErrorCode,
+    'FORBIDDEN_ORIGIN' | 'FORBIDDEN_HOST' | 'UNSUPPORTED_CONTENT_TYPE' | 'REQUEST_TOO_LARGE' | 'BAD_REQUEST'
+  >;
   readonly message: string;
 }
 
@@ -38,6 +46,13 @@ const BODY_TYPES = new Set(['application/json']);
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Sec-Fetch-Site values that mean the request was started by a page of another origin. */
 const FOREIGN_SITES = new Set(['cross-site', 'same-site']);
+/**
+ * Room for the request line's method and version and for the headers themselves (Node's own default
+ * limit for all of them), on top of the query string the request limit allows.
+ */
+const HEADER_ALLOWANCE_BYTES = 16 * 1024;
+/** Only a single non-negative integer is a Content-Length; anything else is how request smuggling starts. */
+const CONTENT_LENGTH = /^\d{1,15}$/;
 
 /** Null when the request may proceed; otherwise why it is refused. Pure: headers in, verdict out. */
 export function guardRequest(request: GuardedRequest, policy: GuardPolicy): Refusal | null {
@@ -70,6 +85,8 @@ export function guardRequest(request: GuardedRequest, policy: GuardPolicy): Refu
       message: `A ${site} request without an Origin is refused.`,
     };
   }
+  const tooLarge = sizeRefusal(request, policy.maxRequestBytes);
+  if (tooLarge) return tooLarge;
   if (!request.readsNoBody && !BODYLESS.has(request.method.toUpperCase())) {
     const type = (header(request.headers, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     if (!BODY_TYPES.has(type)) {
@@ -81,6 +98,39 @@ export function guardRequest(request: GuardedRequest, policy: GuardPolicy): Refu
     }
   }
   return null;
+}
+
+/**
+ * Refuses from the headers alone what is over the request limit: a declared body or a query string. A
+ * body sent without a length (chunked) is counted as it is read, by each route's reader, to the same limit.
+ */
+function sizeRefusal(request: GuardedRequest, limit: number): Refusal | null {
+  const target = request.url ?? '';
+  if (target.length > limit)
+    return {
+      status: 414,
+      code: 'REQUEST_TOO_LARGE',
+      message: `The request URL is ${target.length} bytes, over the limit of ${limit} (--max-request-bytes); POST the operation as JSON.`,
+    };
+  const declared = header(request.headers, 'content-length');
+  if (declared === undefined) return null;
+  if (!CONTENT_LENGTH.test(declared))
+    return { status: 400, code: 'BAD_REQUEST', message: 'The Content-Length header is not a length.' };
+  if (Number(declared) > limit)
+    return {
+      status: 413,
+      code: 'REQUEST_TOO_LARGE',
+      message: `The request body is ${declared} bytes, over the limit of ${limit} (--max-request-bytes).`,
+    };
+  return null;
+}
+
+/**
+ * How long Node lets a request line and its headers be: the request limit for its query string, plus
+ * Node's default for the rest. Past it Node answers 431 itself (refusal.ts words that answer).
+ */
+export function maxHeaderBytes(policy: GuardPolicy): number {
+  return policy.maxRequestBytes + HEADER_ALLOWANCE_BYTES;
 }
 
 /**
@@ -124,10 +174,12 @@ export function guardPolicy(config: {
   readonly host: string;
   readonly allowedOrigins?: readonly string[] | undefined;
   readonly allowedHosts?: readonly string[] | undefined;
+  readonly maxRequestBytes?: number | undefined;
 }): GuardPolicy {
   const wildcard = config.host === '0.0.0.0' || config.host === '::' || config.host === '';
   return {
     allowedOrigins: config.allowedOrigins ?? [],
     allowedHosts: [...(config.allowedHosts ?? []), ...(wildcard ? [] : [config.host.toLowerCase()])],
+    maxRequestBytes: config.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
   };
 }

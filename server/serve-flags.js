@@ -3,6 +3,8 @@
 // server. Each option also reads an environment variable when the flag is absent; `fallback` applies
 // when neither is given (not parseArgs' `default`, which would hide the variable).
 
+import { DEFAULT_MAX_REQUEST_BYTES, limitsUsage } from './request-limits.js';
+
 const DEFAULT_PORT = 4700;
 const DEFAULT_ARTIFACTS_DIR = '.artifacts';
 
@@ -90,6 +92,12 @@ export const SERVE_FLAGS = /** @type {const} @satisfies {Record<string, ServeFla
     env: 'STAGEGRAPH_MUTATION_RATE',
     value: '<n>',
     help: 'mutations per second per client (default 20, bursts of twice that)',
+  },
+  'max-request-bytes': {
+    type: 'string',
+    env: 'STAGEGRAPH_MAX_REQUEST_BYTES',
+    value: '<n>',
+    help: `most bytes per HTTP body, GET query string or WebSocket message, every route (default ${DEFAULT_MAX_REQUEST_BYTES})`,
   },
   'allow-eval': {
     type: 'string',
@@ -185,7 +193,10 @@ export function serveUsage() {
 
 Every option can also be set by its environment variable; the flag wins when both are given.
 
-${lines.join('\n')}`;
+${lines.join('\n')}
+
+Limits (a request past one is refused before any work, with REQUEST_TOO_LARGE or QUERY_TOO_COMPLEX):
+${limitsUsage()}`;
 }
 
 export const TOP_USAGE = `Usage: stagegraph <command> [options]
