@@ -25,6 +25,7 @@ import { artifactsRoute, isArtifactsPath } from './artifacts-route.js';
 import { authenticator, useClientAuth } from './auth.js';
 import { useClientSubscriptions } from './client-subscriptions.js';
 import { useCompiledQueries } from './compiled-queries.js';
+import { useDocumentCache } from './document-cache.js';
 import { clientDirectory, type ServeConfig } from './config.js';
 import { useDocumentLimits } from './document-limits.js';
 import { maskError, useRequestErrorFormat } from './error-format.js';
@@ -135,8 +136,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
         ...useQueryLimits(),
         useCompiledQueries(),
         useClientSubscriptions(),
+        useDocumentCache(),
       ],
       logging: false,
+      // Bounded by count and text, and valid documents only: see document-cache.ts.
+      parserAndValidationCache: false,
     });
   let yoga: ReturnType<typeof serveSchema> | undefined;
   let ws: ReturnType<typeof attachGraphqlWs> | undefined;

@@ -7,9 +7,10 @@ import {
   GraphQLString,
   parse,
 } from 'graphql';
+import { createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { buildSchema } from '../schema/index.js';
-import { compiledEventExecution, runsCompiled } from './compiled-queries.js';
+import { compiledEventExecution, runsCompiled, useCompiledQueries } from './compiled-queries.js';
 
 const schema = buildSchema();
 
@@ -87,5 +88,18 @@ describe('compiledEventExecution', () => {
     expect(compiledEventExecution({ schema, document: audit })).toBeNull();
     const consoleFeed = parse('subscription ($s: ID) { console(session: $s) { droppedBefore } }');
     expect(compiledEventExecution({ schema, document: consoleFeed })).toBeTypeOf('function');
+  });
+});
+
+describe('useCompiledQueries', () => {
+  it('runs a document on graphql-js the first time and compiles it when it comes again', async () => {
+    const yoga = createYoga({ schema: tickSchema(), plugins: [useCompiledQueries()], logging: false });
+    const { execute, schema } = yoga.getEnveloped({});
+    const run = async (document: ReturnType<typeof parse>) =>
+      (await execute({ schema, document, contextValue: {} })) as { stringify?: unknown; data?: unknown };
+    const document = parse('{ ok }');
+    // graphql-jit marks what it executed with its own serializer.
+    expect(await run(document)).not.toHaveProperty('stringify');
+    expect(await run(document)).toHaveProperty('stringify');
   });
 });
