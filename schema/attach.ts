@@ -1,6 +1,6 @@
 import type { DebuggableApp } from '../transports/contract/transport.js';
 import { builder } from './builder.js';
-import { clientOf } from './context.js';
+import { sessionOfClient } from './client-sessions.js';
 import { SessionRef } from './session.js';
 
 const DebuggableTargetRef = builder
@@ -135,8 +135,7 @@ builder.mutationFields((t) => ({
         description: 'Which process to inject into, and how.',
       }),
     },
-    resolve: (_root, { input }, context) =>
-      context.sessions.createFor(clientOf(context).id, () => context.sessions.inject(input)),
+    resolve: (_root, { input }, context) => sessionOfClient(context, (sessions) => sessions.inject(input)),
   }),
   attach: t.field({
     type: SessionRef,
@@ -150,8 +149,7 @@ builder.mutationFields((t) => ({
       }),
     },
     governance: { session: null },
-    resolve: (_root, { input }, context) =>
-      context.sessions.createFor(clientOf(context).id, () => context.sessions.attach(input)),
+    resolve: (_root, { input }, context) => sessionOfClient(context, (sessions) => sessions.attach(input)),
   }),
   launchCommand: t.field({
     type: SessionRef,
@@ -166,7 +164,7 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { input }, context) =>
-      context.sessions.createFor(clientOf(context).id, () => context.sessions.launchCommand(input)),
+      sessionOfClient(context, (sessions) => sessions.launchCommand(input)),
   }),
   detach: t.field({
     type: SessionRef,

@@ -1,6 +1,6 @@
 import type { DesktopApp } from '../transports/contract/transport.js';
 import { builder } from './builder.js';
-import { clientOf } from './context.js';
+import { sessionOfClient } from './client-sessions.js';
 import { SessionRef } from './session.js';
 
 const DesktopAppRef = builder.objectRef<DesktopApp>('DesktopApp').implement({
@@ -99,7 +99,7 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { input }, context) =>
-      context.sessions.createFor(clientOf(context).id, () => context.sessions.launchDesktop(input)),
+      sessionOfClient(context, (sessions) => sessions.launchDesktop(input)),
   }),
   attachDesktop: t.field({
     type: SessionRef,
@@ -114,6 +114,6 @@ builder.mutationFields((t) => ({
     },
     governance: { session: null },
     resolve: (_root, { input }, context) =>
-      context.sessions.createFor(clientOf(context).id, () => context.sessions.attachDesktop(input)),
+      sessionOfClient(context, (sessions) => sessions.attachDesktop(input)),
   }),
 }));

@@ -2,6 +2,7 @@ import type { Delivery } from '../domain/bounded/subscriber-queue.js';
 import { type ScreencastFrame, screencast } from '../domain/screencast/screencast.js';
 import { SCREENCAST_LIMITS } from '../domain/screencast/screencast-request.js';
 import { builder } from './builder.js';
+import { clientKeys } from './client-keys.js';
 import { sharesExecutionPerEvent } from './shared-execution.js';
 
 const ScreencastSourceEnum = builder.enumType('ScreencastSource', {
@@ -91,13 +92,18 @@ builder.subscriptionField('screencast', (t) =>
       }),
     },
     ...sharesExecutionPerEvent,
-    subscribe: (_root, args, { sessions, hub }) =>
-      screencast(sessions.get(String(args.session)), hub, {
-        window: args.window == null ? null : String(args.window),
-        maxFps: args.maxFps,
-        quality: args.quality,
-        maxWidth: args.maxWidth,
-      }),
+    subscribe: (_root, args, context) =>
+      screencast(
+        context.sessions.get(String(args.session)),
+        context.hub,
+        {
+          window: args.window == null ? null : String(args.window),
+          maxFps: args.maxFps,
+          quality: args.quality,
+          maxWidth: args.maxWidth,
+        },
+        clientKeys(context),
+      ),
     resolve: (delivery) => delivery,
   }),
 );

@@ -2,7 +2,7 @@ import { Session } from '../domain/sessions/session.js';
 import type { AppInfo, ExitInfo } from '../transports/contract/transport.js';
 import { builder } from './builder.js';
 import { CapabilitiesRef } from './capability.js';
-import { clientOf } from './context.js';
+import { sessionOfClient } from './client-sessions.js';
 import { WindowRef } from './window.js';
 
 export const SessionStatusEnum = builder.enumType('SessionStatus', {
@@ -245,8 +245,7 @@ builder.mutationFields((t) => ({
     args: {
       input: t.arg({ type: LaunchInput, required: true, description: 'What to launch, and how.' }),
     },
-    resolve: (_root, { input }, context) =>
-      context.sessions.createFor(clientOf(context).id, () => context.sessions.launch(input)),
+    resolve: (_root, { input }, context) => sessionOfClient(context, (sessions) => sessions.launch(input)),
   }),
   stop: t.field({
     type: SessionRef,

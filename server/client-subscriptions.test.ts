@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { EventHub, MAX_SUBSCRIPTIONS_PER_CLIENT } from '../domain/events/event-hub.js';
 import { ANONYMOUS_LOOPBACK, type ClientIdentity } from '../domain/governance/client-identity.js';
 import type { GatewayContext } from '../schema/context.js';
-import { subscriptionClient, useClientSubscriptions } from './client-subscriptions.js';
+import { useClientSubscriptions } from './client-subscriptions.js';
 
 type Topics = { tick: number };
 const agent: ClientIdentity = { id: 'agent-1', role: 'agent' };
@@ -42,21 +42,6 @@ function gateway() {
 
 const isStream = (result: unknown): result is AsyncIterableIterator<ExecutionResult> =>
   typeof result === 'object' && result !== null && Symbol.asyncIterator in result;
-
-describe('subscriptionClient', () => {
-  const socket = {};
-  const of = (context: { client: ClientIdentity; socket?: object }) =>
-    subscriptionClient({ hub: new EventHub(), ...context } as unknown as GatewayContext);
-  it('charges a graphql-ws subscription to its connection, and to its token when it has one', () => {
-    expect(of({ client: ANONYMOUS_LOOPBACK, socket })).toEqual([socket]);
-    expect(of({ client: agent, socket })).toEqual([socket, 'agent-1']);
-  });
-
-  it('charges an SSE subscription to its token; anonymous ones share one share', () => {
-    expect(of({ client: agent })).toEqual(['agent-1']);
-    expect(of({ client: ANONYMOUS_LOOPBACK })).toEqual(['anonymous-loopback']);
-  });
-});
 
 describe('useClientSubscriptions', () => {
   it('refuses a connection past its share with CLIENT_LIMIT while another connection subscribes', async () => {

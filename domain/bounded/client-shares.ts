@@ -28,23 +28,15 @@ export class ClientShares {
     this.#serverLimit = serverLimit;
   }
 
-  get share(): number {
-    return this.#share;
-  }
-
   /** What `key` holds now. */
   held(key: ClientKey): number {
     return this.#held.get(key) ?? 0;
   }
 
-  /** Throws CLIENT_LIMIT when any of `keys` holds its whole share already. */
-  assertRoom(keys: readonly ClientKey[]): void {
-    if (keys.some((key) => this.held(key) >= this.#share)) throw this.#refusal();
-  }
-
-  /** Charges one to each of `keys`, or throws CLIENT_LIMIT and charges nothing. */
+  /** Charges one to each of `keys`, or throws CLIENT_LIMIT (when any holds its whole share) and charges nothing. */
   take(keys: readonly ClientKey[]): Release {
-    this.assertRoom(keys);
+    if (keys.some((key) => this.held(key) >= this.#share))
+      throw clientLimit(this.#resource, this.#share, this.#serverLimit);
     for (const key of keys) this.#held.set(key, this.held(key) + 1);
     let released = false;
     return () => {
@@ -57,15 +49,19 @@ export class ClientShares {
       }
     };
   }
+}
 
-  #refusal(): StagegraphError {
-    return new StagegraphError(
-      'CLIENT_LIMIT',
-      `This client holds ${this.#share} ${this.#resource} already: its own share of the ${this.#serverLimit} the server allows in all.`,
-      {
-        hint: `The limit is yours alone, not the server's: other clients keep their own share. End ${this.#resource} you no longer use, then try again.`,
-        details: { resource: this.#resource, share: this.#share, serverLimit: this.#serverLimit },
-      },
-    );
-  }
+/**
+ * CLIENT_LIMIT for a client holding `share` of `resource` already, of the `serverLimit` the server allows
+ * in all (for counts kept elsewhere than in ClientShares, such as a screencast's viewers).
+ */
+export function clientLimit(resource: string, share: number, serverLimit: number): StagegraphError {
+  return new StagegraphError(
+    'CLIENT_LIMIT',
+    `This client holds ${share} ${resource} already: its own share of the ${serverLimit} the server allows in all.`,
+    {
+      hint: `The limit is yours alone, not the server's: other clients keep their own share. End ${resource} you no longer use, then try again.`,
+      details: { resource, share, serverLimit },
+    },
+  );
 }

@@ -1,4 +1,5 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { type ClientKey, clientLimit } from '../bounded/client-shares.js';
 import type { SubscriberQueue } from '../bounded/subscriber-queue.js';
 import type { EventHub } from '../events/event-hub.js';
 import { sessionActions } from '../sessions/next-actions.js';
@@ -13,6 +14,12 @@ export type { ScreencastFrame, ScreencastRequest };
 export const MAX_VIEWERS_PER_PRODUCER = 100;
 /** Producers one session runs at most: each is a screencast or a capture loop in the app or the X server. */
 export const MAX_PRODUCERS_PER_SESSION = 16;
+/**
+ * A quarter of each, for one client (schema/client-keys.ts): whoever starts four screencasts of a session,
+ * or watches one 25 times, leaves the rest to others.
+ */
+export const MAX_PRODUCERS_PER_CLIENT = MAX_PRODUCERS_PER_SESSION / 4;
+export const MAX_VIEWERS_PER_CLIENT = MAX_VIEWERS_PER_PRODUCER / 4;
 
 /** The session events after which a session's windows show nothing more. */
 const SESSION_ENDINGS: ReadonlySet<SessionEventType> = new Set([
@@ -25,6 +32,12 @@ const SESSION_ENDINGS: ReadonlySet<SessionEventType> = new Set([
 
 /** The running producers of each session, by window and options; gone with the session object. */
 const producersOf = new WeakMap<Session, Map<string, ScreencastProducer>>();
+/** Who started each producer, and who watches it through which slot: counted against their shares. */
+const startedBy = new WeakMap<ScreencastProducer, readonly ClientKey[]>();
+const viewersOf = new WeakMap<
+  ScreencastProducer,
+  Map<SubscriberQueue<ScreencastFrame>, readonly ClientKey[]>
+>();
 
 /**
  * A viewer's stream of a window's live view (default: the session's active window). Viewers asking for the
@@ -35,6 +48,7 @@ export async function screencast(
   session: Session,
   hub: EventHub<SessionTopics>,
   request: ScreencastRequest,
+  client: readonly ClientKey[],
 ): Promise<SubscriberQueue<ScreencastFrame>> {
   const options = screencastOptions(request);
   const { window, driver } = await session.window(request.window);
@@ -52,6 +66,13 @@ export async function screencast(
   let producer = producers.get(key);
   if (!producer) {
     if (producers.size >= MAX_PRODUCERS_PER_SESSION) throw limitReached(`${session.id} runs`, 'screencasts');
+    const started = [...producers.values()].filter((running) => sameClient(startedBy.get(running), client));
+    if (started.length >= MAX_PRODUCERS_PER_CLIENT)
+      throw clientLimit(
+        `screencasts of session ${session.id}`,
+        MAX_PRODUCERS_PER_CLIENT,
+        MAX_PRODUCERS_PER_SESSION,
+      );
     const watch = hub.subscribe('sessionEvent', { accepts: endsWindow(session.id, window.id), capacity: 1 });
     const created: ScreencastProducer = new ScreencastProducer({
       sessionId: session.id,
@@ -65,6 +86,7 @@ export async function screencast(
     });
     producer = created;
     producers.set(key, created);
+    startedBy.set(created, client);
     // The first event that ends the window ends the stream; a closed watch (server shutdown) does too.
     void watch.next().then(() => created.end());
     // The window may have closed between reading it and watching for its end.
@@ -72,7 +94,16 @@ export async function screencast(
   } else if (producer.viewerCount >= MAX_VIEWERS_PER_PRODUCER) {
     throw limitReached(`window ${window.id} has`, 'viewers of this screencast');
   }
+  const viewers =
+    viewersOf.get(producer) ?? new Map<SubscriberQueue<ScreencastFrame>, readonly ClientKey[]>();
+  viewersOf.set(producer, viewers);
+  // Slots close on their own (the viewer leaves, the window closes): forgotten when next counted.
+  for (const viewer of viewers.keys()) if (viewer.closed) viewers.delete(viewer);
+  const watching = [...viewers.values()].filter((viewer) => sameClient(viewer, client));
+  if (watching.length >= MAX_VIEWERS_PER_CLIENT)
+    throw clientLimit(`viewers of this screencast`, MAX_VIEWERS_PER_CLIENT, MAX_VIEWERS_PER_PRODUCER);
   const slot = producer.join();
+  viewers.set(slot, client);
   try {
     await producer.started;
   } catch (error) {
@@ -80,6 +111,11 @@ export async function screencast(
     throw error;
   }
   return slot;
+}
+
+/** Whether two clients' keys name the same client: its connection or its token. */
+function sameClient(a: readonly ClientKey[] | undefined, b: readonly ClientKey[]): boolean {
+  return a?.some((key) => b.includes(key)) === true;
 }
 
 function endsWindow(sessionId: string, windowId: string): (event: SessionEvent) => boolean {

@@ -33,7 +33,6 @@ import { sessionActions } from './next-actions.js';
 import { Session, type SessionLaunch } from './session.js';
 import type { SessionTopics } from './session-event.js';
 import type { SessionFiles } from './session-files.js';
-import { SessionShares } from './session-shares.js';
 import { endedDuringStartup } from './startup-exit.js';
 import { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS } from './timeouts.js';
 import { awaitWindowsLoaded } from './window-load.js';
@@ -75,7 +74,6 @@ export class SessionRegistry {
   #shuttingDown = false;
   /** Injects still under way: shutdown abandons them rather than wait out their timeouts. */
   readonly #injecting = new Set<AbortController>();
-  readonly #shares = new SessionShares();
 
   constructor(
     transports: readonly Transport[],
@@ -98,15 +96,6 @@ export class SessionRegistry {
 
   list(): Session[] {
     return [...this.#sessions.values()];
-  }
-
-  /**
-   * Creates a session as a client's (`create` calls launch, attach, inject, launchCommand, launchDesktop
-   * or attachDesktop): held to the server's limit and the client's share while it is live.
-   */
-  createFor(clientId: string, create: () => Promise<Session>): Promise<Session> {
-    this.#assertAccepting();
-    return this.#shares.create(clientId, create);
   }
 
   async launch(request: LaunchRequest): Promise<Session> {

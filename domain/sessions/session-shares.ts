@@ -1,6 +1,7 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { ClientShares, type Release } from '../bounded/client-shares.js';
 import type { Session } from './session.js';
+import type { SessionRegistry } from './session-registry.js';
 
 /**
  * Sessions live or starting at once, in all. Each is an app's process tree (an Electron app or a
@@ -57,4 +58,21 @@ export class SessionShares {
       this.#live.delete(session);
     }
   }
+}
+
+/** Each registry's shares, beside it (weakly: gone with the registry). */
+const sharesOf = new WeakMap<SessionRegistry, SessionShares>();
+
+/**
+ * Creates a session of `registry` as a client's (`create` calls launch, attach, inject, launchCommand,
+ * launchDesktop or attachDesktop): held to the server's limit and the client's share while it is live.
+ */
+export function createSessionFor(
+  registry: SessionRegistry,
+  clientId: string,
+  create: () => Promise<Session>,
+): Promise<Session> {
+  const shares = sharesOf.get(registry) ?? new SessionShares();
+  sharesOf.set(registry, shares);
+  return shares.create(clientId, create);
 }
