@@ -21,6 +21,7 @@ const BENCHES = [
   'mcp-form.ts',
   'expect-latency.ts',
   'sessions-throughput.ts',
+  'fuzz.ts',
 ];
 const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
