@@ -11,6 +11,7 @@ import type { Authenticate } from './auth.js';
 import { BatchedSendWebSocket } from './batched-sends.js';
 import { maskError } from './error-format.js';
 import { type UpgradeGuard, verifyUpgrade } from './refusal.js';
+import { jsonNestsWithin, MAX_JSON_NESTING } from './request-parsing.js';
 import { SharedSubscriptions } from './shared-subscriptions.js';
 
 /** graphql-ws close code for a refused connection_init (the protocol's "Forbidden"). */
@@ -153,19 +154,27 @@ function withoutHttp(error: GraphQLError): GraphQLError {
 
 /**
  * ws closes a socket whose message is over maxPayload with 1009 and no reason, and emits the error, which
- * graphql-ws would log as a fault of ours. The reason names the code and the limit instead; the client's
- * mistake is not logged.
+ * graphql-ws would log as a fault of ours: the reason names the code and the limit instead, and the
+ * client's mistake is not logged. A message nested deeper than the variables may be is closed the same
+ * way before graphql-ws parses it (JSON.parse of a mebibyte of `[` holds the thread 0.4 s); its id is
+ * not known without parsing it, so it cannot be answered in the protocol.
  */
 function limitedSocket(maxPayload: number): typeof BatchedSendWebSocket {
   const reason = `REQUEST_TOO_LARGE: a message is over ${maxPayload} bytes (--max-request-bytes)`;
+  const tooDeep = `REQUEST_TOO_LARGE: a message nests deeper than ${MAX_JSON_NESTING} levels`;
   return class LimitedWebSocket extends BatchedSendWebSocket {
     override close(code?: number, data?: string | Buffer): void {
       super.close(code, code === CLOSE_MESSAGE_TOO_BIG && data === undefined ? reason : data);
     }
 
     override emit(event: string | symbol, ...args: unknown[]): boolean {
-      const error = args[0] as { code?: unknown } | undefined;
-      if (event === 'error' && error?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return true;
+      const [first] = args;
+      if (event === 'error' && (first as { code?: unknown })?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH')
+        return true;
+      if (event === 'message' && first instanceof Uint8Array && !jsonNestsWithin(first, MAX_JSON_NESTING)) {
+        this.close(CLOSE_MESSAGE_TOO_BIG, tooDeep);
+        return true;
+      }
       return super.emit(event, ...args);
     }
   };

@@ -12,9 +12,10 @@ export const DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
 
 /**
  * The most lexical tokens one document may hold, counted before it is parsed. The largest documents the
- * gateway's own clients send (a session read with every field, GraphiQL's introspection) hold about 300; a
- * fifty-step form-filling mutation about 1,200. Validation of aliased fields grows with the square of
- * their number, so a document far past this is built to stall the server, not to drive an app.
+ * gateway's own clients send (a session read with every field, GraphiQL's introspection) hold under 200; a
+ * fifty-step MCP `act` about 2,200. Validation compares every pair of fields under one response name, so
+ * its cost grows with the square of the document: the worst document of this size (400 fragments each
+ * selecting `a: sessions { id }`) takes about 0.12 s of CPU to validate, 160 of them 0.04 s.
  */
 export const MAX_DOCUMENT_TOKENS = 5_000;
 

@@ -10,6 +10,13 @@ describe('client JSON', () => {
     expect(jsonNestsWithin(`{"a":"\\\\"${'['.repeat(10)}`, 1)).toBe(false);
   });
 
+  it('measures UTF-8 bytes as their text', () => {
+    const text = `{"é€😀":["[{",{"b":[]}]}`;
+    for (const max of [3, 4])
+      expect(jsonNestsWithin(Buffer.from(text), max)).toBe(jsonNestsWithin(text, max));
+    expect(jsonNestsWithin(Buffer.from('['.repeat(100)), 99)).toBe(false);
+  });
+
   it('refuses text that is not JSON as BAD_REQUEST and deep JSON before parsing it', () => {
     expect(parseClientJson('{"a":1}', 'The body')).toEqual({ a: 1 });
     expect(() => parseClientJson('notjson', 'The `variables` parameter')).toThrow(

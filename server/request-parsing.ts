@@ -4,17 +4,22 @@ import { StagegraphError } from '../errors/stagegraph-error.js';
 import { MAX_NESTING } from './request-limits.js';
 
 /**
- * How deep a request's JSON may nest: the variables' own limit plus the body object around them. Checked
- * on the text, because JSON.parse of a mebibyte of `[` takes 0.4 s of the one thread every client shares.
+ * How deep a request's JSON may nest: the variables' own limit plus the message object around them.
+ * Checked on the text, because JSON.parse of a mebibyte of `[` takes 0.4 s of the one thread every client
+ * shares.
  */
-const MAX_JSON_NESTING = MAX_NESTING + 1;
+export const MAX_JSON_NESTING = MAX_NESTING + 1;
 
-/** Whether `text` (JSON or not) opens no more than `max` brackets at once outside its strings: one linear scan. */
-export function jsonNestsWithin(text: string, max: number): boolean {
+/**
+ * Whether JSON text (or not JSON at all) opens no more than `max` brackets at once outside its strings:
+ * one linear scan. Bytes of UTF-8 scan as the text does: no byte of a multi-byte character is ASCII.
+ */
+export function jsonNestsWithin(text: string | Uint8Array, max: number): boolean {
+  const codeAt = typeof text === 'string' ? (i: number) => text.charCodeAt(i) : (i: number) => text[i]!;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i += 1) {
-    const char = text.charCodeAt(i);
+    const char = codeAt(i);
     if (inString) {
       if (char === 0x5c) i += 1;
       else if (char === 0x22) inString = false;

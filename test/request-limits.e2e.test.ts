@@ -65,6 +65,19 @@ function send(
   });
 }
 
+/** Sends one message on a fresh graphql-ws connection once it is acknowledged; resolves with how it closed. */
+function sendOnWs(message: string): Promise<{ code: number; reason: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(served.wsUrl, 'graphql-transport-ws');
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
+    socket.on('message', (data) => {
+      if (JSON.parse(String(data)).type === 'connection_ack') socket.send(message);
+    });
+    socket.on('close', (code, reason) => resolve({ code, reason: String(reason) }));
+    socket.on('error', reject);
+  });
+}
+
 /** The first error of a JSON answer, or of an SSE answer's first event, with its extensions. */
 function firstError(body: string): Loose {
   const json = body.startsWith('{') ? body : (/^data: (\{.*\})$/m.exec(body)?.[1] ?? '{}');
@@ -122,18 +135,16 @@ describe('oversize input', () => {
     expect(pastHeaders.status).toBe(431);
     expectClientMistake(firstError(pastHeaders.body), 'REQUEST_TOO_LARGE');
 
-    const closed = await new Promise<{ code: number; reason: string }>((resolve, reject) => {
-      const socket = new WebSocket(served.wsUrl, 'graphql-transport-ws');
-      socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
-      socket.on('message', (data) => {
-        if (JSON.parse(String(data)).type !== 'connection_ack') return;
-        const query = `query { sessions { id } } # ${over}`;
-        socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
-      });
-      socket.on('close', (code, reason) => resolve({ code, reason: String(reason) }));
-      socket.on('error', reject);
+    const query = `query { sessions { id } } # ${over}`;
+    expect(await sendOnWs(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }))).toEqual({
+      code: 1009,
+      reason: expect.stringMatching(/^REQUEST_TOO_LARGE: a message is over 1048576 bytes/),
     });
-    expect(closed).toEqual({ code: 1009, reason: expect.stringMatching(/^REQUEST_TOO_LARGE: /) });
+    const deep = `{"id":"1","type":"subscribe","payload":{"query":"{ sessions { id } }","variables":${'['.repeat(300_000)}`;
+    expect(await sendOnWs(deep)).toEqual({
+      code: 1009,
+      reason: expect.stringMatching(/^REQUEST_TOO_LARGE: a message nests deeper/),
+    });
 
     expect(await gatewayClient(served.url).data(SESSIONS)).toEqual({ sessions: [] });
   });
