@@ -1,5 +1,7 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { isLoopbackHost } from '../../transports/process/loopback.js';
+import { pageStateActions } from '../page-state/next-actions.js';
+import { sessionActions } from '../sessions/next-actions.js';
 
 /** Binds that accept connections for any host name on their port. */
 const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]']);
@@ -105,7 +107,7 @@ export class OwnPages {
       `Window ${window.id} of session ${sessionId} shows ${window.url}, one of this gateway's own pages: no operation may ${what} it (${NOT_ON_OWN_PAGES_RULE.description}).`,
       {
         hint: "Use another window of the session (`windows { id url }` lists them); the gateway's own pages are off limits to every operation, whatever the policy says.",
-        nextActions: [`query { session(id: ${JSON.stringify(sessionId)}) { windows { id title url } } }`],
+        nextActions: [sessionActions.windows({ id: sessionId })],
         details: { rule: NOT_ON_OWN_PAGES_RULE, window: { id: window.id, url: window.url } },
       },
     );
@@ -119,7 +121,7 @@ export class OwnPages {
       `${origin} is this gateway's own origin: session ${sessionId} may not ${what} it (${NOT_ON_OWN_PAGES_RULE.description}).`,
       {
         hint: "Name the origin of the app's own pages (`storageOrigins` lists them); the gateway's own origin is off limits to every operation.",
-        nextActions: [`query { session(id: ${JSON.stringify(sessionId)}) { storageOrigins } }`],
+        nextActions: [pageStateActions.storageOrigins(sessionId)],
         details: { rule: NOT_ON_OWN_PAGES_RULE, origin },
       },
     );
