@@ -7,6 +7,7 @@ import { decodeNode, decodeWire, type NodeTuple } from '../transports/page-engin
 import { ENGINE_GLOBAL } from '../transports/page-engine/snapshot/install.js';
 import { snapshotDocument } from '../transports/page-engine/snapshot/snapshot.js';
 import { useSharedPage } from './helpers/browser.js';
+import { inPageCall } from './helpers/in-page.js';
 
 let page: Page;
 useSharedPage((opened) => {
@@ -52,125 +53,133 @@ const PAGE = `<!doctype html><html><head><title>Model page</title><style>
  */
 function edit(page: Page, seed: number, count: number): Promise<string[]> {
   return page.evaluate(
-    async ({ seed, count }) => {
-      let state = seed >>> 0;
-      const random = () => {
-        state = (state + 0x6d2b79f5) >>> 0;
-        let t = state;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-      };
-      const pick = <T>(list: ArrayLike<T>): T | undefined => list[Math.floor(random() * list.length)];
-      const all = (selector: string) => document.querySelectorAll(selector);
-      const word = () => ['red', 'green', 'blue', 'amber', ''][Math.floor(random() * 5)] as string;
-      const edits: Record<string, () => void> = {
-        text: () => {
-          const cell = pick(all('td'));
-          if (cell) cell.textContent = `${word()} ${Math.floor(random() * 100)}`;
-        },
-        charData: () => {
-          const text = pick(all('td.customer, a, li, p'))?.firstChild;
-          if (text && text.nodeType === 3) (text as Text).data += ` ${word()}`;
-        },
-        addRow: () => {
-          const rows = all('tbody tr');
-          const source = pick(rows);
-          if (!source) return;
-          const clone = source.cloneNode(true) as Element;
-          (clone.querySelector('td') as Element).textContent = `new ${Math.floor(random() * 1000)}`;
-          source.parentElement?.insertBefore(clone, pick(rows) ?? null);
-        },
-        removeRow: () => pick(all('tbody tr'))?.remove(),
-        moveRow: () => {
-          const rows = all('tbody tr');
-          const moved = pick(rows);
-          if (moved) moved.parentElement?.insertBefore(moved, pick(rows) ?? null);
-        },
-        toggleClass: () =>
-          pick(all('tbody tr, td, li, p, .box'))?.classList.toggle(
-            pick(['hide', 'ghost', 'flag', 'show']) as string,
-          ),
-        toggleStyle: () => {
-          const element = pick(all('td, span, em, b, li')) as HTMLElement | undefined;
-          if (element) element.style.display = element.style.display === 'none' ? '' : 'none';
-        },
-        ariaLabel: () => {
-          const element = pick(all('button, td, a, input, tr'));
-          if (!element) return;
-          if (random() < 0.5) element.removeAttribute('aria-label');
-          else element.setAttribute('aria-label', `Label ${word()}`);
-        },
-        disabled: () => {
-          const element = pick(all('button, input, select, textarea')) as HTMLButtonElement | undefined;
-          if (element) element.disabled = !element.disabled;
-        },
-        ariaState: () => {
-          const element = pick(all('button, tr, li, a'));
-          const attribute = pick(['aria-expanded', 'aria-pressed', 'aria-disabled', 'aria-hidden']) as string;
-          if (!element) return;
-          if (element.hasAttribute(attribute)) element.removeAttribute(attribute);
-          else element.setAttribute(attribute, 'true');
-        },
-        value: () => {
-          const input = pick(all('input[type=search], textarea')) as HTMLInputElement | undefined;
-          if (input) input.value = word();
-        },
-        check: () => {
-          const box = pick(all('input[type=checkbox], input[type=radio]')) as HTMLInputElement | undefined;
-          if (box) box.checked = !box.checked;
-        },
-        select: () => {
-          const select = pick(all('select')) as HTMLSelectElement | undefined;
-          if (select) select.selectedIndex = 1 - select.selectedIndex;
-        },
-        focus: () => (pick(all('button, a, input, select, [tabindex]')) as HTMLElement | undefined)?.focus(),
-        nest: () => {
-          const host = pick(all('td, button, li, p'));
-          if (!host) return;
-          const span = document.createElement(random() < 0.5 ? 'span' : 'div');
-          span.textContent = word();
-          if (random() < 0.3) span.setAttribute('role', 'button');
-          host.appendChild(span);
-        },
-        role: () => {
-          const element = pick(all('td > span, p, li, em'));
-          if (!element) return;
-          if (element.hasAttribute('role')) element.removeAttribute('role');
-          else element.setAttribute('role', pick(['button', 'heading', 'note', 'presentation']) as string);
-        },
-        label: () => {
-          const label = pick(all('label'));
-          if (label?.lastChild?.nodeType === 3) (label.lastChild as Text).data = ` Only ${word()}`;
-        },
-        referenced: () => {
-          const hint = document.getElementById('hint');
-          if (hint) hint.textContent = `Hint ${word()}`;
-        },
-        details: () => {
-          const details = document.querySelector('details');
-          if (details) details.open = !details.open;
-        },
-        editable: () => {
-          const memo = document.querySelector('[contenteditable]');
-          if (memo) memo.textContent = `Memo ${word()}`;
-        },
-        title: () => {
-          document.title = `Model page ${word()}`;
-        },
-      };
-      const names = Object.keys(edits);
-      const done: string[] = [];
-      for (let i = 0; i < count; i += 1) {
-        const name = pick(names) as string;
-        edits[name]?.();
-        done.push(name);
-      }
-      await new Promise((rendered) => requestAnimationFrame(() => setTimeout(rendered, 0)));
-      return done;
-    },
-    { seed, count },
-  );
+    inPageCall(
+      async ({ seed, count }: { seed: number; count: number }) => {
+        let state = seed >>> 0;
+        const random = () => {
+          state = (state + 0x6d2b79f5) >>> 0;
+          let t = state;
+          t = Math.imul(t ^ (t >>> 15), t | 1);
+          t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+          return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+        };
+        const pick = <T>(list: ArrayLike<T>): T | undefined => list[Math.floor(random() * list.length)];
+        const all = (selector: string) => document.querySelectorAll(selector);
+        const word = () => ['red', 'green', 'blue', 'amber', ''][Math.floor(random() * 5)] as string;
+        const edits: Record<string, () => void> = {
+          text: () => {
+            const cell = pick(all('td'));
+            if (cell) cell.textContent = `${word()} ${Math.floor(random() * 100)}`;
+          },
+          charData: () => {
+            const text = pick(all('td.customer, a, li, p'))?.firstChild;
+            if (text && text.nodeType === 3) (text as Text).data += ` ${word()}`;
+          },
+          addRow: () => {
+            const rows = all('tbody tr');
+            const source = pick(rows);
+            if (!source) return;
+            const clone = source.cloneNode(true) as Element;
+            (clone.querySelector('td') as Element).textContent = `new ${Math.floor(random() * 1000)}`;
+            source.parentElement?.insertBefore(clone, pick(rows) ?? null);
+          },
+          removeRow: () => pick(all('tbody tr'))?.remove(),
+          moveRow: () => {
+            const rows = all('tbody tr');
+            const moved = pick(rows);
+            if (moved) moved.parentElement?.insertBefore(moved, pick(rows) ?? null);
+          },
+          toggleClass: () =>
+            pick(all('tbody tr, td, li, p, .box'))?.classList.toggle(
+              pick(['hide', 'ghost', 'flag', 'show']) as string,
+            ),
+          toggleStyle: () => {
+            const element = pick(all('td, span, em, b, li')) as HTMLElement | undefined;
+            if (element) element.style.display = element.style.display === 'none' ? '' : 'none';
+          },
+          ariaLabel: () => {
+            const element = pick(all('button, td, a, input, tr'));
+            if (!element) return;
+            if (random() < 0.5) element.removeAttribute('aria-label');
+            else element.setAttribute('aria-label', `Label ${word()}`);
+          },
+          disabled: () => {
+            const element = pick(all('button, input, select, textarea')) as HTMLButtonElement | undefined;
+            if (element) element.disabled = !element.disabled;
+          },
+          ariaState: () => {
+            const element = pick(all('button, tr, li, a'));
+            const attribute = pick([
+              'aria-expanded',
+              'aria-pressed',
+              'aria-disabled',
+              'aria-hidden',
+            ]) as string;
+            if (!element) return;
+            if (element.hasAttribute(attribute)) element.removeAttribute(attribute);
+            else element.setAttribute(attribute, 'true');
+          },
+          value: () => {
+            const input = pick(all('input[type=search], textarea')) as HTMLInputElement | undefined;
+            if (input) input.value = word();
+          },
+          check: () => {
+            const box = pick(all('input[type=checkbox], input[type=radio]')) as HTMLInputElement | undefined;
+            if (box) box.checked = !box.checked;
+          },
+          select: () => {
+            const select = pick(all('select')) as HTMLSelectElement | undefined;
+            if (select) select.selectedIndex = 1 - select.selectedIndex;
+          },
+          focus: () =>
+            (pick(all('button, a, input, select, [tabindex]')) as HTMLElement | undefined)?.focus(),
+          nest: () => {
+            const host = pick(all('td, button, li, p'));
+            if (!host) return;
+            const span = document.createElement(random() < 0.5 ? 'span' : 'div');
+            span.textContent = word();
+            if (random() < 0.3) span.setAttribute('role', 'button');
+            host.appendChild(span);
+          },
+          role: () => {
+            const element = pick(all('td > span, p, li, em'));
+            if (!element) return;
+            if (element.hasAttribute('role')) element.removeAttribute('role');
+            else element.setAttribute('role', pick(['button', 'heading', 'note', 'presentation']) as string);
+          },
+          label: () => {
+            const label = pick(all('label'));
+            if (label?.lastChild?.nodeType === 3) (label.lastChild as Text).data = ` Only ${word()}`;
+          },
+          referenced: () => {
+            const hint = document.getElementById('hint');
+            if (hint) hint.textContent = `Hint ${word()}`;
+          },
+          details: () => {
+            const details = document.querySelector('details');
+            if (details) details.open = !details.open;
+          },
+          editable: () => {
+            const memo = document.querySelector('[contenteditable]');
+            if (memo) memo.textContent = `Memo ${word()}`;
+          },
+          title: () => {
+            document.title = `Model page ${word()}`;
+          },
+        };
+        const names = Object.keys(edits);
+        const done: string[] = [];
+        for (let i = 0; i < count; i += 1) {
+          const name = pick(names) as string;
+          edits[name]?.();
+          done.push(name);
+        }
+        await new Promise((rendered) => requestAnimationFrame(() => setTimeout(rendered, 0)));
+        return done;
+      },
+      { seed, count },
+    ),
+  ) as Promise<string[]>;
 }
 
 /**
