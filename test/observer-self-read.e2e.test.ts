@@ -58,7 +58,12 @@ describe('the gateway keeping off its own observer page', () => {
         approve: find(role: "button", nameContains: "Approve once") { ref name }
         outline: snapshot { outline } } } }`,
     );
-    expect(read.errors?.map((error) => error.extensions?.code)).toEqual(['POLICY_DENIED', 'POLICY_DENIED']);
+    // Both reads are refused; how many of them report depends on the executor (graphql-js stops reporting a
+    // sibling once a non-null field has nulled their window, graphql-jit reports both).
+    const codes = read.errors?.map((error) => error.extensions?.code) ?? [];
+    expect(codes.length).toBeGreaterThan(0);
+    expect(new Set(codes)).toEqual(new Set(['POLICY_DENIED']));
+    expect(read.data?.session?.activeWindow ?? null).toBeNull();
     expect(read.errors?.[0]?.extensions?.details).toMatchObject({
       rule: { id: 'built-in:not-on-own-pages' },
     });
