@@ -110,7 +110,9 @@ export function parseServeArgs(
     allowedHosts: (values['allowed-host'] ?? []).flatMap(splitList).map((host) => host.toLowerCase()),
     policyFile: values.policy === undefined ? undefined : resolve(values.policy),
     // Beside the artifacts unless named: a second gateway given its own --artifacts gets its own chain.
-    auditDir: resolve(values['audit-dir'] ?? join(values.artifacts ?? SERVE_FLAGS.artifacts.fallback, 'audit')),
+    auditDir: resolve(
+      values['audit-dir'] ?? join(values.artifacts ?? SERVE_FLAGS.artifacts.fallback, 'audit'),
+    ),
     approvalTimeoutMs: positive(values['approval-timeout'], '--approval-timeout'),
     mutationsPerSecond: positive(values['mutation-rate'], '--mutation-rate'),
     maxRequestBytes: byteCount(values['max-request-bytes'], '--max-request-bytes'),

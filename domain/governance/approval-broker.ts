@@ -112,7 +112,11 @@ export class ApprovalBroker {
   #lookers = new EventHub<ApprovalTopics>();
   #pending = new Map<string, Pending>();
   #grants = new SessionGrants();
-  readonly #clients = new ClientShares('pending approvals', MAX_PENDING_APPROVALS_PER_CLIENT, MAX_PENDING_APPROVALS);
+  readonly #clients = new ClientShares(
+    'pending approvals',
+    MAX_PENDING_APPROVALS_PER_CLIENT,
+    MAX_PENDING_APPROVALS,
+  );
   #closed = false;
 
   /** Approvers watching the stream; observers' streams do not count. */
