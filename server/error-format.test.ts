@@ -201,6 +201,16 @@ describe('client mistakes through yoga, as the gateway wires it', () => {
     expect(logged).toEqual([]);
   });
 
+  it('answers a request whose Accept header fits no answer with BAD_REQUEST and 406, not an empty 406', async () => {
+    const response = await yoga.fetch('http://localhost/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/plain' },
+      body: JSON.stringify({ query: '{ echo(text: "a") }' }),
+    });
+    expect(response.status).toBe(406);
+    expect(firstError(await response.json())).toMatchObject({ code: 'BAD_REQUEST', retryable: false });
+  });
+
   it('names the type to introspect when a name is wrong', async () => {
     const error = firstError(await post(JSON.stringify({ query: '{ nope }' })));
     expect(error.nextActions).toEqual([

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { createGraphQLError, isAsyncIterable, type Plugin, processRegularResult } from 'graphql-yoga';
 import { ERROR_CODES, type ErrorCode, isErrorCode } from '../errors/registry.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 
@@ -162,6 +162,18 @@ export function useRequestErrorFormat(): Plugin {
         if (!valid)
           setResult(result.map((error) => formatRequestFailure(error, 'GRAPHQL_VALIDATION_FAILED')));
       };
+    },
+    // Yoga answers a bare 406 when the Accept header names no type that can carry the result (a
+    // subscription asked for as JSON), and leaves the subscription it started running.
+    onResultProcess({ result, resultProcessor, setResult, setResultProcessor }) {
+      if (resultProcessor) return;
+      if (isAsyncIterable(result)) void result[Symbol.asyncIterator]().return?.();
+      const refusal = new StagegraphError(
+        'BAD_REQUEST',
+        'The Accept header names no type that can carry this answer: a subscription over HTTP needs `Accept: text/event-stream`, a query or mutation `Accept: application/json`.',
+      );
+      setResult({ errors: [toGraphQLError(refusal, undefined, 406)] });
+      setResultProcessor(processRegularResult, 'application/json');
     },
   };
 }

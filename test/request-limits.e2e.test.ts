@@ -176,6 +176,15 @@ describe('client mistakes', () => {
     expect(unknown.nextActions[0]).toMatch(/__type\(name: "Session"\)/);
     expectClientMistake(firstError((await send('POST', '/graphql', 'notjson')).body), 'BAD_REQUEST');
 
+    const asJson = await send(
+      'POST',
+      '/graphql',
+      JSON.stringify({ query: 'subscription { audit { record { seq } } }' }),
+      { accept: 'application/json' },
+    );
+    expect(asJson.status).toBe(406);
+    expectClientMistake(firstError(asJson.body), 'BAD_REQUEST');
+
     const sse = await send('POST', '/graphql', JSON.stringify({ query: '{ sessions { id ' }), {
       accept: 'text/event-stream',
     });
