@@ -13,7 +13,6 @@ import {
   isLeafType,
   isListType,
   isNonNullType,
-  isObjectType,
 } from 'graphql';
 
 /**
@@ -350,9 +349,5 @@ export class SchemaArbitraries {
             .map((field) => ({ type: type.name, field: field.name }))
         : [],
     );
-  }
-
-  isObject(name: string): boolean {
-    return isObjectType(this.#schema.getType(name));
   }
 }

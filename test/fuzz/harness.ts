@@ -33,6 +33,8 @@ const DEMO_READY_MS = 180_000;
 /** A run that restarts the gateway more often than this has found all it will: it stops. */
 const MAX_RESTARTS = 5;
 const REQUESTS_REMEMBERED = 5;
+/** How long a stopping gateway has to stop its demo session and exit before it is killed. */
+const STOP_GRACE_MS = 30_000;
 
 export interface GatewayExit {
   readonly code: number | null;
@@ -123,15 +125,11 @@ export class FuzzRun {
     }
   }
 
-  get pid(): number {
-    return this.#gateway.pid;
-  }
-
   get alive(): boolean {
     return !this.#exited;
   }
 
-  /** One valid request per root field, then as many random ones as asked, drawn from `seed`. */
+  /** One valid request per root field, drawn from `seed`. */
   examples(seed: number): FuzzRequest[] {
     return this.requests.eachField.map(
       (arbitrary, index) => fc.sample(arbitrary, { numRuns: 1, seed: seed + index })[0]!,
@@ -141,8 +139,10 @@ export class FuzzRun {
   /** Sends one request and returns what was wrong with its answer (nothing, mostly). */
   async check(request: FuzzRequest): Promise<Violation[]> {
     const violations: Violation[] = [];
-    if (this.#exited)
-      violations.push(...this.#exitViolation('before this request'), ...(await this.#restart()));
+    if (this.#exited) {
+      violations.push(...this.#exitViolation('before this request'));
+      await this.#restart();
+    }
     const described = describeRequest(request);
     this.#recent.push(described);
     if (this.#recent.length > REQUESTS_REMEMBERED + 1) this.#recent.shift();
@@ -184,7 +184,10 @@ export class FuzzRun {
     await this.probe.stop();
     if (!this.#exited) {
       this.#gateway.child.kill('SIGTERM');
+      // A gateway that stopped answering may not run its shutdown either.
+      const kill = setTimeout(() => this.#gateway.child.kill('SIGKILL'), STOP_GRACE_MS);
       await this.#gateway.exited;
+      clearTimeout(kill);
     }
     await this.#cleanup();
   }
@@ -219,14 +222,13 @@ export class FuzzRun {
     ];
   }
 
-  async #restart(): Promise<Violation[]> {
+  async #restart(): Promise<void> {
     if (this.exits.length > MAX_RESTARTS)
       throw new Error(`the gateway exited ${this.exits.length} times: the run stops`);
     const gateway = await startGateway(this.world.folder);
     await demoReady(gateway);
     this.#watch(gateway);
     this.probe.retarget(gateway.url);
-    return [];
   }
 }
 

@@ -84,6 +84,7 @@ export function valueHints(world: FuzzWorld): Readonly<Record<string, Hint>> {
       files.exitsJs,
       files.exitsSh,
       files.emptyDir,
+      files.upload,
       files.missing,
       world.folder,
       '',

@@ -36,7 +36,7 @@ describe('the whole surface, fuzzed', () => {
 
   afterAll(async () => {
     await run?.close();
-  }, 60_000);
+  }, 90_000);
 
   it(
     `${OPERATIONS} generated requests: the gateway lives, answers data or registered codes only, and keeps answering a probe`,
