@@ -253,3 +253,9 @@ describe('a graphql-ws connection', () => {
     expect(closes).toEqual([]);
   });
 });
+
+describe('the served gateway after all of the above', () => {
+  it('logged no unexpected error: every mistake above was a client’s, answered with its code', () => {
+    expect(served.stderr()).not.toMatch(/unexpected error|Internal error/);
+  });
+});
