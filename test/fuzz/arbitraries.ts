@@ -252,7 +252,9 @@ export class SchemaArbitraries {
         this.value(field.type, [`${typeName}.${field.name}`, field.name], depth - 1),
       ]),
     );
-    const required = fields.filter((field) => isNonNullType(field.type)).map((field) => field.name);
+    const required = fields
+      .filter((field) => isNonNullType(field.type) || this.#hints.byField[`${typeName}.${field.name}`])
+      .map((field) => field.name);
     const made = fc.record(shape, { requiredKeys: required }) as fc.Arbitrary<Value>;
     this.#inputs.set(key, made);
     return made;
@@ -260,8 +262,9 @@ export class SchemaArbitraries {
 
   #argumentCalls(parent: string, field: GraphQLField<unknown, unknown>): fc.Arbitrary<ArgumentCall[]> {
     const calls = field.args.map((argument) => {
+      const key = `${parent}.${field.name}.${argument.name}`;
       const call = fc.record({
-        value: this.value(argument.type, [`${parent}.${field.name}.${argument.name}`, argument.name]),
+        value: this.value(argument.type, [key, argument.name]),
         inline: fc.boolean(),
       });
       const made = call.map(({ value, inline }) => ({
@@ -270,8 +273,9 @@ export class SchemaArbitraries {
         value,
         inline,
       }));
-      // An optional argument is often left out; a required one never (leaving it out is the mistyped mode's).
-      return isNonNullType(argument.type) ? made : fc.option(made, { freq: 3 });
+      // An optional argument is often left out; a required or hinted one never (leaving a required one out is
+      // the mistyped mode's).
+      return isNonNullType(argument.type) || this.#hints.byField[key] ? made : fc.option(made, { freq: 3 });
     });
     return fc
       .tuple(...calls)

@@ -63,6 +63,14 @@ export function payloadArbitraries(schema: SchemaArbitraries) {
     /** One valid call of each root field: every run starts with these, so each field is covered. */
     eachField: fields.map(({ kind, field }) => schema.operation(kind, field).map(asPayload('valid'))),
     valid: valid.map(asPayload('valid')),
+    /** The fields that start, attach to or signal processes, alone: what bursts of retries repeat. */
+    processes: fc
+      .oneof(
+        ...fields
+          .filter(({ field }) => PROCESS_FIELDS.has(field))
+          .map(({ kind, field }) => schema.operation(kind, field)),
+      )
+      .map(asPayload('valid')),
     mistyped: harmless.chain((operation) => mistype(operation)).map(asPayload('mistyped')),
     mutated: fc.tuple(harmless, edits).map(([operation, list]) => {
       const printed = printOperation(operation);

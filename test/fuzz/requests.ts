@@ -42,7 +42,14 @@ export interface RawWsRequest {
   readonly note: string;
 }
 
-export type FuzzRequest = GraphqlRequest | RawHttpRequest | RawWsRequest;
+/** One request sent several times at once, as an agent retrying in a hurry does. */
+export interface BurstRequest {
+  readonly kind: 'burst';
+  readonly copies: number;
+  readonly request: GraphqlRequest;
+}
+
+export type FuzzRequest = GraphqlRequest | RawHttpRequest | RawWsRequest | BurstRequest;
 
 /** A GET URL past this is refused by Node's header limit (16 KB) before the gateway sees it: sent as POST. */
 const GET_URL_MAX = 8_000;
@@ -89,6 +96,8 @@ export function describeRequest(request: FuzzRequest): string {
             : `${request.via === 'sse' ? `SSE ${request.sseGet ? 'GET' : 'POST'}` : 'POST'} /graphql`;
       return `${how} (${request.mode}) ${request.via === 'get' ? '' : shorten(payloadJson(request.payload))}`;
     }
+    case 'burst':
+      return `${request.copies} at once: ${describeRequest(request.request)}`;
     case 'http':
       return `${request.method} /graphql${shorten(request.search)} content-type=${JSON.stringify(request.contentType ?? null)} accept=${JSON.stringify(request.accept)} body=${bodyText(request.body)} (${request.note})`;
     default:
@@ -101,7 +110,7 @@ function printable<T extends FuzzRequest>(request: T): T {
 }
 
 /** A GraphQL payload on one of the four transports (GET only where the URL stays under Node's limit). */
-export function onTransport(payloads: fc.Arbitrary<FuzzPayload>): fc.Arbitrary<FuzzRequest> {
+export function onTransport(payloads: fc.Arbitrary<FuzzPayload>): fc.Arbitrary<GraphqlRequest> {
   return fc
     .tuple(payloads, fc.constantFrom<Via>('post', 'post', 'get', 'sse', 'ws', 'ws'), fc.boolean())
     .map(([{ mode, label, payload }, wanted, sseGet]) => {
@@ -116,6 +125,15 @@ export function onTransport(payloads: fc.Arbitrary<FuzzPayload>): fc.Arbitrary<F
         ...(via === 'sse' && sseGet && small ? { sseGet } : {}),
       });
     });
+}
+
+/** A burst: up to twelve copies of one request at once (issue 31's twelve launches ended the gateway). */
+const MAX_COPIES = 12;
+
+function burst(payloads: fc.Arbitrary<FuzzPayload>): fc.Arbitrary<FuzzRequest> {
+  return fc
+    .tuple(onTransport(payloads), fc.integer({ min: 2, max: MAX_COPIES }))
+    .map(([request, copies]) => printable({ kind: 'burst', copies, request }));
 }
 
 /** Bytes from a seed: a megabyte of random body without a megabyte of shrinkable values. */
@@ -293,6 +311,7 @@ export interface RequestArbitraries {
 export function requestArbitraries(payloads: {
   readonly eachField: readonly fc.Arbitrary<FuzzPayload>[];
   readonly valid: fc.Arbitrary<FuzzPayload>;
+  readonly processes: fc.Arbitrary<FuzzPayload>;
   readonly mistyped: fc.Arbitrary<FuzzPayload>;
   readonly mutated: fc.Arbitrary<FuzzPayload>;
   readonly huge: fc.Arbitrary<FuzzPayload>;
@@ -310,6 +329,8 @@ export function requestArbitraries(payloads: {
       { weight: 4, arbitrary: onTransport(payloads.wide) },
       { weight: 12, arbitrary: rawHttp },
       { weight: 8, arbitrary: rawWs },
+      { weight: 3, arbitrary: burst(payloads.valid) },
+      { weight: 1, arbitrary: burst(payloads.processes) },
     ),
   };
 }

@@ -152,11 +152,11 @@ export function valueHints(world: FuzzWorld): Readonly<Record<string, Hint>> {
 /**
  * Per-field overrides, `Type.field.argument` or `Input.field`, used as they are (never left out). Stopping,
  * killing or detaching the demo session would end the session part of the run early, so those name other
- * ids (leaving the id out means "the only session"). A launch runs in our folder (a relative `main` or
- * `args` resolves there) and its arguments are switches, never paths the app would load.
+ * ids (leaving the id out, or sending "", means "the only session"). A launch runs in our folder (a relative
+ * `main` or `args` resolves there) and its arguments are switches, never paths the app would load.
  */
 export function fieldHints(world: FuzzWorld): Readonly<Record<string, Hint>> {
-  const notTheDemo = fc.oneof(fc.constantFrom('s9999', 's0', ''), fc.string({ minLength: 1 }));
+  const notTheDemo = fc.oneof(fc.constantFrom('s9999', 's0'), fc.string({ minLength: 1 }));
   const cwd = fc.constantFrom(world.folder, world.files.emptyDir);
   const args = fc.array(
     fc.oneof(

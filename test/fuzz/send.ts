@@ -188,9 +188,24 @@ export async function send(url: string, wsUrl: string, request: FuzzRequest): Pr
   switch (request.kind) {
     case 'graphql':
       return request.via === 'ws' ? sendGraphqlWs(wsUrl, request) : sendGraphqlHttp(url, request);
+    case 'burst':
+      return merged(
+        await Promise.all(Array.from({ length: request.copies }, () => send(url, wsUrl, request.request))),
+      );
     case 'http':
       return sendRawHttp(url, request);
     default:
       return sendRawWs(wsUrl, request);
   }
+}
+
+/** The answers to a burst, as one. */
+function merged(answers: readonly Answer[]): Answer {
+  const failures = answers.flatMap((answer) => (answer.failure ? [answer.failure] : []));
+  return {
+    results: answers.flatMap((answer) => answer.results),
+    unparsed: answers.flatMap((answer) => answer.unparsed),
+    texts: answers.flatMap((answer) => answer.texts),
+    ...(failures.length > 0 ? { failure: failures.join('; ') } : {}),
+  };
 }
