@@ -150,7 +150,7 @@ export class FuzzRun {
     const probes = this.probe.latencies.length;
     const probeFailures = this.probe.failures.length;
     const answer = await send(this.#gateway.url, this.#gateway.wsUrl, request);
-    violations.push(...judge(answer, [this.world.standIn]));
+    violations.push(...judge(answer));
     this.#tally(answer.results);
     const slowest = Math.max(this.probe.waiting(), ...this.probe.latencies.slice(probes));
     if (slowest > PROBE_STALL_MS)
