@@ -20,6 +20,13 @@ const CLOSE_FORBIDDEN = 4403;
 const DEFAULT_KEEP_ALIVE_MS = 12_000;
 /** RFC 6455's close code for a message over the size the endpoint accepts; ws closes with it past maxPayload. */
 const CLOSE_MESSAGE_TOO_BIG = 1009;
+/** graphql-ws's close code for a client's protocol violation. */
+const CLOSE_BAD_REQUEST = 4400;
+/**
+ * Messages only a server may send. graphql-ws throws on one from a client, logs the stack as a fault of the
+ * server's and closes with 4500, its internal error: they are refused as the violation they are first.
+ */
+const SERVER_ONLY_MESSAGES = new Set(['next', 'error', 'connection_ack']);
 
 interface EnvelopedRoot {
   execute: (args: ExecutionArgs) => OperationResult;
@@ -175,7 +182,26 @@ function limitedSocket(maxPayload: number): typeof BatchedSendWebSocket {
         this.close(CLOSE_MESSAGE_TOO_BIG, tooDeep);
         return true;
       }
+      const type = event === 'message' && first instanceof Uint8Array ? messageType(first) : undefined;
+      if (type !== undefined && SERVER_ONLY_MESSAGES.has(type)) {
+        this.close(CLOSE_BAD_REQUEST, `Invalid message received: a client may not send ${type}`);
+        return true;
+      }
       return super.emit(event, ...args);
     }
   };
+}
+
+/** The `type` of a graphql-ws message, or undefined when it is not a JSON object with a string type. */
+function messageType(frame: Uint8Array): string | undefined {
+  try {
+    const type: unknown = (
+      JSON.parse(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength).toString()) as {
+        type?: unknown;
+      } | null
+    )?.type;
+    return typeof type === 'string' ? type : undefined;
+  } catch {
+    return undefined;
+  }
 }

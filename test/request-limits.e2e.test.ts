@@ -196,6 +196,16 @@ describe('a graphql-ws connection', () => {
   let client: Client | undefined;
   afterAll(() => client?.dispose());
 
+  it('closes a connection that sends a message only a server may send as a bad request (4400), not as its own fault', async () => {
+    for (const type of ['next', 'error', 'connection_ack']) {
+      const closed = await sendOnWs(JSON.stringify({ type, id: 'x', payload: {} }));
+      expect(closed).toEqual({
+        code: 4400,
+        reason: `Invalid message received: a client may not send ${type}`,
+      });
+    }
+  });
+
   it('answers a bad operation with an error for its id, and its other subscriptions keep streaming', async () => {
     const closes: number[] = [];
     client = wsClient(served.wsUrl);
