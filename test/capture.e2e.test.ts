@@ -119,6 +119,12 @@ for (const target of CAPTURE_TARGETS) {
           `mutation { setCookie(cookie: { name: "token", value: "s3cret", url: "${app.origin}" }) }`,
         );
         expect(await cookies('name: "token", reveal: true')).toMatchObject([{ value: 's3cret' }]);
+        // A cookie the browser will not store (no name and no value) is the caller's input to correct: it answered
+        // INTERNAL (the fuzz found it).
+        const nameless = await app.failure(
+          `mutation { setCookie(cookie: { name: "", value: "", url: "${app.origin}" }) }`,
+        );
+        expect(nameless).toMatchObject({ code: 'BAD_INPUT', retryable: false });
         await app.data('mutation { clearCookies(name: "token") }');
         expect(await cookies('name: "token"')).toEqual([]);
         expect(await cookies('name: "theme"')).toHaveLength(1);

@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type {
   Cookie,
   CookieToSet,
@@ -31,7 +32,9 @@ export class PlaywrightStorage implements StorageControl {
     await this.#bounded(
       'setting cookies',
       this.#context.addCookies(cookies.map((cookie) => ({ ...cookie }))),
-    );
+    ).catch((error: unknown) => {
+      throw refusedCookie(error);
+    });
   }
 
   async clearCookies(filter: { readonly name?: string; readonly domain?: string }): Promise<void> {
@@ -81,4 +84,20 @@ function originOf(url: string): string {
   } catch {
     return 'null';
   }
+}
+
+/**
+ * What the browser (Storage.setCookies) and Playwright say of a cookie they will not store: an empty name,
+ * a url that cannot carry cookies, no url nor domain and path.
+ */
+const REFUSED_COOKIE = /Invalid cookie fields|Cookie should have|can not have cookie/;
+
+/** A cookie the browser refuses is the caller's input to correct, not the gateway's fault. */
+function refusedCookie(error: unknown): unknown {
+  if (!(error instanceof Error) || !REFUSED_COOKIE.test(error.message)) return error;
+  const reason = error.message.split('\n')[0]?.replace(/^browserContext\.addCookies: /, '');
+  return new StagegraphError('BAD_INPUT', `The browser refused the cookie: ${reason}`, {
+    hint: 'Give the cookie a non-empty name and an http(s) url (or a domain and path), as setCookie(cookie:) documents.',
+    cause: error,
+  });
 }
