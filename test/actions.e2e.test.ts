@@ -48,6 +48,12 @@ for (const host of FIXTURE_HOSTS) {
         await statusIs('Key: Control+Home');
         await act('press(key: "Enter")', 'windowId');
         await statusIs('Key: Enter');
+        // A key no keyboard has is the caller's mistake, with or without a target (it answered INTERNAL without one).
+        for (const on of ['', 'target: { testId: "shortcut" }, '])
+          expect(await app.failure(`mutation { press(${on}key: "") { windowId } }`)).toMatchObject({
+            code: 'BAD_INPUT',
+            retryable: false,
+          });
       });
 
       it('hover, focus, selectOption, setChecked and dragTo change the page as a person would', async () => {

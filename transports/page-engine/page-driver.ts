@@ -21,6 +21,7 @@ import {
   type TargetQuery,
   type WindowDriver,
 } from '../contract/window-driver.js';
+import { actionError } from './action-errors.js';
 import { type Action, perform } from './actions.js';
 import { changeCount, nextChange } from './change-signal.js';
 import { type Expectation, waitForExpectation } from './expectation.js';
@@ -133,7 +134,12 @@ export class PageDriver implements WindowDriver {
   }
 
   press(key: string, timeoutMs: number): Promise<void> {
-    return this.#health.guard(`press ${key}`, timeoutMs, () => this.page.keyboard.press(key));
+    // A key Playwright does not know ("", "Hyper") is the caller's to correct: actionError says BAD_INPUT.
+    return this.#health.guard(`press ${key}`, timeoutMs, () =>
+      this.page.keyboard.press(key).catch((error: unknown) => {
+        throw actionError(error, `press ${JSON.stringify(key)}`, 'the focused element', timeoutMs);
+      }),
+    );
   }
 
   scrollBy(target: TargetQuery | undefined, dx: number, dy: number, timeoutMs: number): Promise<void> {
