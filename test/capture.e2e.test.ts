@@ -241,6 +241,9 @@ for (const target of CAPTURE_TARGETS) {
         await app.data('mutation { runClockFor(ms: 10000) { now } }');
         await app.textIs('countdown', 'Lift-off');
         expect((await clock()).now).toBe('2030-01-01T00:00:24.000Z');
+        // The clock moves forward only: a pause in its past is the caller's mistake (it answered INTERNAL).
+        const past = await app.failure('mutation { pauseClockAt(time: "1970-01-01T00:00:00Z") { paused } }');
+        expect(past).toMatchObject({ code: 'BAD_INPUT', retryable: false });
         await app.data('mutation { setSystemTime(time: "2031-06-01T00:00:00Z") { now } }');
         expect((await clock()).now).toBe('2031-06-01T00:00:00.000Z');
         expect((await app.data('mutation { resumeClock { paused } }')).resumeClock.paused).toBe(false);

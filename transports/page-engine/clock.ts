@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { ClockControl } from '../contract/renderer-control.js';
 import { CDP_CALL_TIMEOUT_MS } from '../protocol/cdp-connection.js';
 import { withinContextDeadline } from './context-deadline.js';
@@ -57,6 +58,20 @@ export class PlaywrightClock implements ClockControl {
 
   /** The clock evaluates in every page: one that does not answer must not hold the call for good. */
   #bounded(what: string, work: Promise<void>): Promise<void> {
-    return withinContextDeadline(what, this.#pages(), CDP_CALL_TIMEOUT_MS, work);
+    return withinContextDeadline(what, this.#pages(), CDP_CALL_TIMEOUT_MS, work).catch((error: unknown) => {
+      throw refusedTime(error);
+    });
   }
+}
+
+/** What Playwright's clock says of a time it cannot move to: the caller's input, not the gateway's fault. */
+const REFUSED_TIME = /Cannot fast-forward to the past|Invalid date|Invalid time/i;
+
+function refusedTime(error: unknown): unknown {
+  if (!(error instanceof Error) || !REFUSED_TIME.test(error.message)) return error;
+  const reason = error.message.split('\n')[0]?.replace(/^clock\.\w+: (?:Error: )?/, '');
+  return new StagegraphError('BAD_INPUT', `The fake clock refused the time: ${reason}.`, {
+    hint: "A paused or fixed clock only moves forward: give a time after the clock's now (`session { clock { now } }`), or install the clock again at an earlier time.",
+    cause: error,
+  });
 }
