@@ -54,6 +54,13 @@ for (const host of FIXTURE_HOSTS) {
             code: 'BAD_INPUT',
             retryable: false,
           });
+        // So is a selector Playwright cannot parse (it answered INTERNAL; the fuzz found both).
+        expect(await app.failure('mutation { click(target: { selector: " " }) { windowId } }')).toMatchObject(
+          {
+            code: 'SELECTOR_SYNTAX',
+            retryable: false,
+          },
+        );
       });
 
       it('hover, focus, selectOption, setChecked and dragTo change the page as a person would', async () => {

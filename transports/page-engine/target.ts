@@ -75,7 +75,9 @@ export async function resolveTarget(
   const locator = locatorFor(scope, spec);
   // Counted first: a target already on the page (the usual case) costs one round trip, where a wait for it
   // costs two before the count that ambiguity needs anyway. "As it is now" never waits.
-  let count = await locator.count();
+  let count = await locator.count().catch((error: unknown) => {
+    throw unparsableSelector(error, spec);
+  });
   if (count === 0 && timeoutMs > NOW_MS) {
     const appeared = await locator
       .first()
@@ -88,6 +90,23 @@ export async function resolveTarget(
   if (query.nth !== undefined) return locator.nth(query.nth);
   if (count > 1) throw await ambiguousTarget(page, locator, spec, count, describeSpec(spec));
   return locator;
+}
+
+/** Playwright's words for a selector it cannot parse ("Unexpected token", "Unknown engine"). */
+const UNPARSABLE_SELECTOR = /while parsing (?:css )?selector|Failed to parse selector|Unknown engine/;
+
+/** A selector Playwright cannot parse is the caller's to correct: SELECTOR_SYNTAX, with Playwright's reason. */
+function unparsableSelector(error: unknown, spec: TargetSpec): unknown {
+  if (!(error instanceof Error) || !UNPARSABLE_SELECTOR.test(error.message)) return error;
+  const reason = error.message.split('\n')[0]?.replace(/^locator\.count: /, '');
+  return new StagegraphError(
+    'SELECTOR_SYNTAX',
+    `${describeSpec(spec)} is not a selector Playwright can parse: ${reason}`,
+    {
+      details: { target: spec },
+      cause: error,
+    },
+  );
 }
 
 function noMatch(spec: TargetSpec): StagegraphError {
