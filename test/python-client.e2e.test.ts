@@ -1,46 +1,26 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GatewayProcess, serveInChild, whenPrinted } from './helpers/gateway-process.js';
+import { DEMO_READY_TIMEOUT_MS, runCommand, type ServedDemo, serveDemo } from './helpers/served-demo.js';
 
 const EXAMPLE = fileURLToPath(new URL('../clients/python/example_flow.py', import.meta.url));
 /** The system Python with Debian's python3-requests and python3-websockets (.ci/run installs them). */
 const PYTHON = '/usr/bin/python3';
-/** Safety nets only: the demo launches within seconds on a quiet machine, a loaded one takes a minute. */
-const DEMO_READY_TIMEOUT_MS = 120_000;
+/** A safety net only. */
 const FLOW_TIMEOUT_MS = 180_000;
 
-const run = promisify(execFile);
+let demo: ServedDemo;
 
-let dir: string;
-let demo: GatewayProcess;
-
-async function example(...args: string[]) {
+function example(...args: string[]) {
   // No __pycache__ left in the work tree.
   const env = { ...process.env, PYTHONDONTWRITEBYTECODE: '1' };
-  return run(PYTHON, [EXAMPLE, '--url', demo.url, ...args], { timeout: FLOW_TIMEOUT_MS, env }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code?: number; stdout?: string; stderr?: string }) => ({
-      code: error.code ?? -1,
-      stdout: error.stdout ?? '',
-      stderr: error.stderr ?? '',
-    }),
-  );
+  return runCommand(PYTHON, [EXAMPLE, '--url', demo.gateway.url, ...args], { timeout: FLOW_TIMEOUT_MS, env });
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'stagegraph-python-client-e2e-'));
-  demo = await serveInChild(['--demo', '--audit-dir', join(dir, 'audit'), '--artifacts', dir]);
-  await whenPrinted(demo, /demo session s1 \(.*\) is RUNNING/, DEMO_READY_TIMEOUT_MS);
+  demo = await serveDemo('python-client-e2e');
 }, DEMO_READY_TIMEOUT_MS + 30_000);
 afterAll(async () => {
-  demo?.child.kill('SIGTERM');
-  expect((await demo?.exited)?.code).toBe(0);
-  await rm(dir, { recursive: true, force: true });
+  expect(await demo?.stop()).toBe(0);
 });
 
 describe('the Python example client (clients/python) against the demo', () => {

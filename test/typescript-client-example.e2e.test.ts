@@ -1,46 +1,26 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GatewayProcess, serveInChild, whenPrinted } from './helpers/gateway-process.js';
+import { DEMO_READY_TIMEOUT_MS, runCommand, type ServedDemo, serveDemo } from './helpers/served-demo.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** Safety nets only: the demo launches within seconds on a quiet machine, a loaded one takes a minute. */
-const DEMO_READY_TIMEOUT_MS = 120_000;
+/** A safety net only. */
 const FLOW_TIMEOUT_MS = 180_000;
 
-const run = promisify(execFile);
-
-let dir: string;
-let demo: GatewayProcess;
+let demo: ServedDemo;
 
 /** The command clients/typescript/README.md gives, against the served demo's URL. */
-async function example(...args: string[]) {
-  return run('npx', ['tsx', 'clients/typescript/example.ts', '--url', demo.url, ...args], {
+function example(...args: string[]) {
+  return runCommand('npx', ['tsx', 'clients/typescript/example.ts', '--url', demo.gateway.url, ...args], {
     cwd: ROOT,
     timeout: FLOW_TIMEOUT_MS,
-  }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code?: number; stdout?: string; stderr?: string }) => ({
-      code: error.code ?? -1,
-      stdout: error.stdout ?? '',
-      stderr: error.stderr ?? '',
-    }),
-  );
+  });
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'stagegraph-typescript-example-e2e-'));
-  demo = await serveInChild(['--demo', '--audit-dir', join(dir, 'audit'), '--artifacts', dir]);
-  await whenPrinted(demo, /demo session s1 \(.*\) is RUNNING/, DEMO_READY_TIMEOUT_MS);
+  demo = await serveDemo('typescript-example-e2e');
 }, DEMO_READY_TIMEOUT_MS + 30_000);
 afterAll(async () => {
-  demo?.child.kill('SIGTERM');
-  expect((await demo?.exited)?.code).toBe(0);
-  await rm(dir, { recursive: true, force: true });
+  expect(await demo?.stop()).toBe(0);
 });
 
 describe('the TypeScript client example (clients/typescript/example.ts) against the served demo', () => {
