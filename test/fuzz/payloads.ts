@@ -140,7 +140,6 @@ function mistype(operation: Operation): fc.Arbitrary<Operation> {
           args: replaceAt(at, (call) => ({ ...call, value })),
         })),
       ),
-      index.map((at) => ({ ...operation, args: replaceAt(at, () => null) })),
       fc
         .tuple(index, fc.constantFrom('Int', 'String!', '[Boolean]', 'NoSuchType', 'ID!'))
         .map(([at, type]) => ({
@@ -149,6 +148,13 @@ function mistype(operation: Operation): fc.Arbitrary<Operation> {
         })),
     );
   }
+  // Leaving out a required argument is a mistake; leaving out an optional one is not (and leaving out
+  // forceKill's id kills the demo session).
+  const required = args.flatMap((call, at) => (isNonNullType(call.type) ? [at] : []));
+  if (required.length > 0)
+    mistakes.push(
+      fc.constantFrom(...required).map((at) => ({ ...operation, args: replaceAt(at, () => null) })),
+    );
   return fc.oneof(...mistakes);
 }
 

@@ -18,7 +18,11 @@ import { sendGraphqlWs, sendRawWs } from './ws-exchange.js';
 /** Bytes of an answer kept: a wide document asks for megabytes, and only its errors matter here. */
 const ANSWER_BYTES_KEPT = 8 * 1024 * 1024;
 
-const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+/**
+ * A connection per request: a kept-alive one left idle while a burst's others were busy can be closed by the
+ * server just as the next request goes out on it (a reset no gateway could answer: 1 in 10,000 requests).
+ */
+const agent = new Agent({ keepAlive: false });
 
 interface HttpExchange {
   readonly method: string;
