@@ -28,7 +28,7 @@ export interface FuzzPayload {
 }
 
 /** The largest generated string: the size of argument issue 31 froze the server with. */
-export const HUGE_STRING_MAX = 1_000_000;
+const HUGE_STRING_MAX = 1_000_000;
 const HUGE_STRING_MIN = 10_000;
 /** Nesting of deep documents and variables: past graphql-js's and V8's recursion on a small stack. */
 const DEEP_MAX = 30_000;
