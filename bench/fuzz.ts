@@ -32,7 +32,7 @@ function record(request: FuzzRequest, violations: readonly Violation[]): void {
   if (violations.length > 0) failing += 1;
   if (run.checks % PROGRESS_EVERY === 0)
     console.error(
-      `${run.checks} requests, ${failing} with a violation, ${classes.size} kinds, ${run.exits.length} exits`,
+      `${run.checks} requests, ${failing} with a violation, ${classes.size} kinds, ${run.exits.length} exits, RSS ${run.alive ? run.residentMegabytes().toFixed(0) : '—'} MB`,
     );
   for (const violation of violations) {
     if (violation.kind === 'INTERNAL') internal += 1;
