@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stoppable, tracked } from '../../test/helpers/stoppable.js';
 import { TransportError } from '../contract/transport-error.js';
 import { MAIN_ANSWER_MARGIN_MS, MAIN_CALL_TIMEOUT_MS, withMainDeadline } from './main-call-deadline.js';
 
@@ -7,8 +8,7 @@ import { MAIN_ANSWER_MARGIN_MS, MAIN_CALL_TIMEOUT_MS, withMainDeadline } from '.
  * stopped process runs what its inspector queued. A call's source runs as the main process would run it.
  */
 function fakeMain() {
-  let stopped = false;
-  let waiting: (() => void)[] = [];
+  const mainProcess = stoppable();
   const ran: unknown[] = [];
   const execute = (source: string, arg: unknown) => {
     // biome-ignore lint/security/noGlobalEval: runs the call's source as the main process would
@@ -19,41 +19,20 @@ function fakeMain() {
   };
   const run = vi.fn(
     (source: string, arg?: unknown) =>
-      new Promise<unknown>((resolve, reject) => {
-        const answer = () => {
+      new Promise<unknown>((resolve, reject) =>
+        mainProcess.whenRunning(() => {
           try {
             resolve(execute(source, arg));
           } catch (error) {
             reject(error);
           }
-        };
-        if (stopped) waiting.push(answer);
-        else answer();
-      }),
+        }),
+      ),
   );
-  return {
-    run,
-    ran,
-    stop: () => {
-      stopped = true;
-    },
-    resume: () => {
-      stopped = false;
-      for (const answer of waiting) answer();
-      waiting = [];
-    },
-  };
+  return { run, ran, stop: mainProcess.stop, resume: mainProcess.resume };
 }
 
 const CALL = '(electron, arg) => arg';
-
-function tracked<T>(promise: Promise<T>) {
-  const state = { settled: false, result: promise.catch((caught: unknown) => caught) };
-  void state.result.then(() => {
-    state.settled = true;
-  });
-  return state;
-}
 
 describe('withMainDeadline', () => {
   beforeEach(() => {

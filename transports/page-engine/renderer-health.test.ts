@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { errors, type Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { stoppable, tracked } from '../../test/helpers/stoppable.js';
 import { healthOf, RENDERER_SLOW_CALL_MS, RendererHealth, watchRenderer } from './renderer-health.js';
 import { RENDERER_ANSWER_MARGIN_MS, RENDERER_ASK_AFTER_MS } from './renderer-liveness.js';
 
@@ -11,24 +12,11 @@ import { RENDERER_ANSWER_MARGIN_MS, RENDERER_ASK_AFTER_MS } from './renderer-liv
  */
 function fakeRenderer() {
   const events = new EventEmitter();
-  let stopped = false;
-  let waiting: (() => void)[] = [];
+  const renderer = stoppable();
   const page = Object.assign(events, {
-    evaluate: () =>
-      stopped ? new Promise<boolean>((resolve) => waiting.push(() => resolve(true))) : Promise.resolve(true),
+    evaluate: () => new Promise<boolean>((resolve) => renderer.whenRunning(() => resolve(true))),
   }) as unknown as Page;
-  return {
-    page,
-    stop: () => {
-      stopped = true;
-    },
-    resume: () => {
-      stopped = false;
-      for (const answer of waiting) answer();
-      waiting = [];
-    },
-    crash: () => events.emit('crash'),
-  };
+  return { page, stop: renderer.stop, resume: renderer.resume, crash: () => events.emit('crash') };
 }
 
 const never = () => new Promise<never>(() => {});
@@ -37,15 +25,6 @@ const completesAfter =
   <T>(ms: number, value: T) =>
   () =>
     new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
-
-/** The promise, and a flag saying whether it has settled yet. */
-function tracked<T>(promise: Promise<T>) {
-  const state = { settled: false, result: promise.catch((caught: unknown) => caught) };
-  void state.result.then(() => {
-    state.settled = true;
-  });
-  return state;
-}
 
 describe('RendererHealth', () => {
   beforeEach(() => {
