@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayClient, type Loose } from './helpers/gateway-client.js';
-import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js';
+import { type GatewayProcess, serveInChild, whenPrinted } from './helpers/gateway-process.js';
+import { frameData, sseFrames } from './helpers/sse-frames.js';
 
 /** A safety net only: the demo normally prints its instructions within seconds of serving. */
 const DEMO_READY_TIMEOUT_MS = 90_000;
@@ -12,15 +13,7 @@ let dir: string;
 let demo: GatewayProcess;
 
 /** Resolves once the server's output matches `pattern` (the line it prints when that step is done). */
-async function printed(pattern: RegExp): Promise<RegExpExecArray> {
-  const deadline = Date.now() + DEMO_READY_TIMEOUT_MS;
-  for (;;) {
-    const match = pattern.exec(demo.stderr());
-    if (match) return match;
-    if (Date.now() > deadline) throw new Error(`never printed ${pattern}: ${demo.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const printed = (pattern: RegExp) => whenPrinted(demo, pattern, DEMO_READY_TIMEOUT_MS);
 
 /** An SSE subscription as GraphiQL sends one: a POST with the Headers pane's headers. */
 function sse(url: string, query: string, headers: Record<string, string>) {
@@ -34,16 +27,10 @@ function sse(url: string, query: string, headers: Record<string, string>) {
     signal: controller.signal,
   })
     .then(async (response) => {
-      const decoder = new TextDecoder();
-      let buffer = '';
-      for await (const chunk of response.body!) {
-        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1];
-          buffer = buffer.slice(end + 2);
-          if (data) events.push(JSON.parse(data));
-          for (const wake of waiters) wake();
-        }
+      for await (const frame of sseFrames(response.body!)) {
+        const data = frameData(frame);
+        if (data) events.push(data as Loose);
+        for (const wake of waiters) wake();
       }
     })
     .catch(() => {});

@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { frameData, sseFrames } from './sse-frames.js';
 
 /** What the server answered to a connection's or stream's subscriptions, counted. */
 export interface SubscriptionTally {
@@ -75,15 +76,9 @@ export function sseSubscription(url: string, query: string, headers: Record<stri
     signal: controller.signal,
   })
     .then(async (response) => {
-      const decoder = new TextDecoder();
-      let buffer = '';
-      for await (const chunk of response.body!) {
-        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1];
-          buffer = buffer.slice(end + 2);
-          if (data) count(counted, 'sse', JSON.parse(data) as Payload);
-        }
+      for await (const frame of sseFrames(response.body!)) {
+        const data = frameData(frame);
+        if (data) count(counted, 'sse', data as Payload);
       }
     })
     .catch((error: unknown) => {
