@@ -33,7 +33,7 @@ import { graphiqlPage } from './graphiql-page.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { observerPage } from './observer-page.js';
 import { useQueryLimits } from './query-limits.js';
-import { answerUnreadableRequest, refuse } from './refusal.js';
+import { answerUnreadableRequests, refuse } from './refusal.js';
 import { guardPolicy, guardRequest, maxHeaderBytes } from './request-guard.js';
 import { useRequestParsing } from './request-parsing.js';
 import { withoutGatewaySecrets } from './serve-flags.js';
@@ -179,7 +179,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   // launch storm): connections are kept a minute past the idle time clients are told.
   server.keepAliveTimeout = IDLE_CONNECTION_MS;
   server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
-  server.on('clientError', answerUnreadableRequest);
+  answerUnreadableRequests(server);
   const attachWs = (served: NonNullable<typeof yoga>) =>
     attachGraphqlWs(server, served, GRAPHQL_PATH, authenticate, {
       guard: (request) =>

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ERROR_CODES } from '../errors/registry.js';
@@ -44,9 +44,45 @@ export function verifyUpgrade(guard: UpgradeGuard) {
 /**
  * The server's `clientError`: what Node's HTTP parser refused before any route saw it (headers or query
  * string past maxHeaderBytes, or bytes that are not HTTP) is answered with a registered code too, where
- * Node alone would send a bare 431 or 400. Anything else (a reset, a request timeout) only closes it.
+ * Node alone would send a bare 400 or 431. Anything else (a reset, a request timeout) only closes it.
+ *
+ * Bytes the parser refuses on a connection that already carried a request are no request of their own:
+ * they are the last one's body sent without framing (Node's client sends a DELETE, GET, HEAD or OPTIONS
+ * body with neither Content-Length nor chunking), or anything after a `Connection: close`. That request
+ * gets its one answer, and then the connection closes — a second response after it would be read by the
+ * client as a corrupt stream ("Data after `Connection: close`"), and its first answer lost.
  */
-export function answerUnreadableRequest(error: Error & { code?: string }, socket: Duplex): void {
+export function answerUnreadableRequests(server: Server): void {
+  const answering = new WeakMap<Duplex, ServerResponse>();
+  const carried = new WeakSet<Duplex>();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    carried.add(socket);
+    answering.set(socket, response);
+    response.once('close', () => {
+      if (answering.get(socket) === response) answering.delete(socket);
+    });
+  });
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+    const inFlight = answering.get(socket);
+    if (inFlight) closeAfter(inFlight, socket);
+    else if (carried.has(socket)) socket.end();
+    else answerUnreadableRequest(error, socket);
+  });
+}
+
+/** The parser is done with this connection: the answer in flight is its last. */
+function closeAfter(response: ServerResponse, socket: Duplex): void {
+  if (!response.headersSent) response.setHeader('connection', 'close');
+  if (response.writableFinished) socket.end();
+  else response.once('finish', () => socket.end());
+  response.once('close', () => {
+    if (!response.writableFinished) socket.destroy();
+  });
+}
+
+/** Answers bytes that are the first a connection sent and not HTTP: the refusal, then the close. */
+function answerUnreadableRequest(error: Error & { code?: string }, socket: Duplex): void {
   if (!socket.writable || !error.code?.startsWith('HPE_')) {
     socket.destroy();
     return;
