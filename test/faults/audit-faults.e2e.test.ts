@@ -1,7 +1,6 @@
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyAudit } from '../../domain/audit/verify-audit.js';
 import { faultsAvailable, mountFragileDisk, mountSmallDisk } from '../helpers/faulty-filesystem.js';
@@ -9,9 +8,8 @@ import { fixtureLaunch } from '../helpers/fixture-app.js';
 import { type GatewayClient, gatewayClient, type Loose } from '../helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild } from '../helpers/gateway-process.js';
 import { childrenOf, expectGroupsGone, isAlive, signalEach } from '../helpers/processes.js';
-import { LAUNCH } from './documents.js';
+import { LAUNCH, UNATTENDED_POLICY } from './documents.js';
 
-const POLICY = fileURLToPath(new URL('../../fixtures/policies/unattended.yaml', import.meta.url));
 /**
  * Each performed `type` adds one character to the Shortcut field, which does not move as it fills (a click on
  * "Add task" would: the list above it grows, and a click of a burst lands where the button was): the page
@@ -48,7 +46,7 @@ afterEach(async () => {
 
 /** The gateway as a user starts it, on `auditDir`; stopped (SIGTERM, then its exit) after the test. */
 async function serve(auditDir: string): Promise<Served> {
-  const gateway = await serveInChild(['--audit-dir', auditDir, '--policy', POLICY]);
+  const gateway = await serveInChild(['--audit-dir', auditDir, '--policy', UNATTENDED_POLICY]);
   cleanups.push(() => stop(gateway));
   return { gateway, api: gatewayClient(gateway.url) };
 }

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { parse } from 'graphql';
 import type { Loose } from '../helpers/gateway-client.js';
@@ -16,3 +17,11 @@ export const LAUNCH = 'mutation ($input: LaunchInput!) { launch(input: $input) {
 export function parseLoose(query: string): TypedDocumentNode<Loose, Record<string, unknown>> {
   return parse(query) as TypedDocumentNode<Loose, Record<string, unknown>>;
 }
+
+/** A loaded machine may take this long to start the stand-in and its Chromium; a safety net, not a target. */
+export const LAUNCH_TIMEOUT_MS = 120_000;
+
+/** The policy that approves everything, so a fault test's risky operations run without an approver. */
+export const UNATTENDED_POLICY = fileURLToPath(
+  new URL('../../fixtures/policies/unattended.yaml', import.meta.url),
+);

@@ -16,12 +16,17 @@ import {
   rendererPids,
   signalEach,
 } from '../helpers/processes.js';
-import { LAUNCH, parseLoose, SESSION_EVENTS, STILL_ANSWERING } from './documents.js';
+import {
+  LAUNCH,
+  LAUNCH_TIMEOUT_MS,
+  parseLoose,
+  SESSION_EVENTS,
+  STILL_ANSWERING,
+  UNATTENDED_POLICY,
+} from './documents.js';
 
 const BLOCKS_BEFORE_READY = fileURLToPath(new URL('./apps/blocks-before-ready.cjs', import.meta.url));
 const WINDOWLESS = fileURLToPath(new URL('./apps/windowless.cjs', import.meta.url));
-/** A loaded machine may take this long to start the stand-in; a safety net, not a target. */
-const LAUNCH_TIMEOUT_MS = 120_000;
 /** How long the gateway may take to stop within its own bounds; a safety net for a hung one. */
 const EXIT_SAFETY_NET_MS = 60_000;
 
@@ -48,10 +53,7 @@ describe('SIGTERM of the gateway while work is in flight', () => {
   });
 
   async function serve(): Promise<{ gateway: GatewayProcess; client: Client; events: Subscription<Loose> }> {
-    gateway = await serveInChild([
-      '--policy',
-      fileURLToPath(new URL('../../fixtures/policies/unattended.yaml', import.meta.url)),
-    ]);
+    gateway = await serveInChild(['--policy', UNATTENDED_POLICY]);
     // The server going away is this suite's point: the socket closing is expected, not worth a log line.
     client = createClient({
       url: gateway.wsUrl,

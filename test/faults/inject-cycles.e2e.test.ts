@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loopbackPortsOf } from '../../transports/process/proc-sockets.js';
 import { type OutsideProcess, startFixtureOutside } from '../helpers/debuggable.js';
@@ -6,9 +5,8 @@ import { type RunningGateway, startGateway } from '../helpers/gateway.js';
 import { type GatewayClient, gatewayClient } from '../helpers/gateway-client.js';
 import { injectUseDetach } from '../helpers/inject-cycles.js';
 import { expectPidsGone, isAlive, livingGroupMembers } from '../helpers/processes.js';
-import { STILL_ANSWERING } from './documents.js';
+import { STILL_ANSWERING, UNATTENDED_POLICY } from './documents.js';
 
-const UNATTENDED = fileURLToPath(new URL('../../fixtures/policies/unattended.yaml', import.meta.url));
 const CYCLES = 50;
 
 describe('detach after heavy use of an upgraded inject session, over and over, from an app the gateway did not start', () => {
@@ -18,7 +16,7 @@ describe('detach after heavy use of an upgraded inject session, over and over, f
 
   beforeAll(async () => {
     app = await startFixtureOutside({ port: false });
-    gateway = await startGateway({ policyFile: UNATTENDED });
+    gateway = await startGateway({ policyFile: UNATTENDED_POLICY });
     api = gatewayClient(gateway.url);
   });
   afterAll(async () => {

@@ -4,8 +4,8 @@ import { type OutsideProcess, startStandInAppOutside } from '../helpers/debuggab
 import { type RunningGateway, startGateway } from '../helpers/gateway.js';
 import { type GatewayClient, gatewayClient } from '../helpers/gateway-client.js';
 import { isAlive } from '../helpers/processes.js';
+import { UNATTENDED_POLICY } from './documents.js';
 
-const UNATTENDED = fileURLToPath(new URL('../../fixtures/policies/unattended.yaml', import.meta.url));
 const TICK_CHURN = fileURLToPath(new URL('./apps/tick-churn.cjs', import.meta.url));
 /**
  * Inject's shipped source run inside the inspector's interrupt stalled this app's next-tick queue by the
@@ -24,7 +24,7 @@ describe('inject into an app whose main process never stops passing through its 
 
   beforeAll(async () => {
     app = await startStandInAppOutside(TICK_CHURN, /tick-churn: ready/);
-    gateway = await startGateway({ policyFile: UNATTENDED });
+    gateway = await startGateway({ policyFile: UNATTENDED_POLICY });
     api = gatewayClient(gateway.url);
   });
   afterAll(async () => {

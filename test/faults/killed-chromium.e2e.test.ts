@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../errors/registry.js';
 import { procStat } from '../../transports/process/process-group.js';
@@ -14,13 +13,10 @@ import {
   rendererPids,
   signalEach,
 } from '../helpers/processes.js';
-import { LAUNCH, STILL_ANSWERING } from './documents.js';
+import { LAUNCH, LAUNCH_TIMEOUT_MS, STILL_ANSWERING, UNATTENDED_POLICY } from './documents.js';
 
-/** A loaded machine may take this long to start the stand-in and its Chromium; a safety net, not a target. */
-const LAUNCH_TIMEOUT_MS = 120_000;
 /** A snapshot answers by its 30 s read deadline at the latest; past this it hangs. */
 const ANSWER_SAFETY_NET_MS = 90_000;
-const UNATTENDED = fileURLToPath(new URL('../../fixtures/policies/unattended.yaml', import.meta.url));
 const CONTROLS_PAGE = new URL('../../fixtures/pages/controls.html', import.meta.url).href;
 
 const snapshotOf = (id: string) =>
@@ -38,7 +34,7 @@ describe('kill -9 of the Chromium behind a session, mid-snapshot', () => {
   let outside: OutsideProcess | undefined;
 
   beforeAll(async () => {
-    gateway = await serveInChild(['--policy', UNATTENDED]);
+    gateway = await serveInChild(['--policy', UNATTENDED_POLICY]);
     agent = gatewayClient(gateway.url);
     other = gatewayClient(gateway.url);
   });

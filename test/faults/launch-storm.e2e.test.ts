@@ -3,11 +3,10 @@ import { fixtureLaunch } from '../helpers/fixture-app.js';
 import { type RunningGateway, startGateway } from '../helpers/gateway.js';
 import { type GatewayClient, gatewayClient } from '../helpers/gateway-client.js';
 import { expectGroupsGone, expectPidsGone, livingGroupMembers, signalEach } from '../helpers/processes.js';
-import { LAUNCH, STILL_ANSWERING } from './documents.js';
+import { LAUNCH, LAUNCH_TIMEOUT_MS, STILL_ANSWERING } from './documents.js';
 
 /** Twenty stand-ins and their Chromiums starting at once on two loaded cores: a safety net, not a target. */
 const STORM = 20;
-const LAUNCH_TIMEOUT_MS = 120_000;
 
 describe('a storm of concurrent launches and stops', () => {
   let gateway: RunningGateway;

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../errors/registry.js';
 import { procStat } from '../../transports/process/process-group.js';
@@ -12,13 +11,10 @@ import {
   rendererPids,
   signalEach,
 } from '../helpers/processes.js';
-import { LAUNCH, STILL_ANSWERING } from './documents.js';
+import { LAUNCH, LAUNCH_TIMEOUT_MS, STILL_ANSWERING, UNATTENDED_POLICY } from './documents.js';
 
-/** A loaded machine may take this long to start the stand-in and its Chromium; a safety net, not a target. */
-const LAUNCH_TIMEOUT_MS = 120_000;
 /** Every operation answers by its own deadline (at most a snapshot's 30 s); past this it hangs. */
 const ANSWER_SAFETY_NET_MS = 90_000;
-const UNATTENDED = fileURLToPath(new URL('../../fixtures/policies/unattended.yaml', import.meta.url));
 
 /** One kind of operation as an agent sends it, on the fixture app's session `id`. */
 interface Operation {
@@ -89,7 +85,7 @@ describe('SIGSTOP and SIGCONT of an app the gateway launched, during each kind o
   const groups: number[] = [];
 
   beforeAll(async () => {
-    gateway = await serveInChild(['--policy', UNATTENDED]);
+    gateway = await serveInChild(['--policy', UNATTENDED_POLICY]);
     agent = gatewayClient(gateway.url);
     other = gatewayClient(gateway.url);
     [stopped, bystander] = await Promise.all([launch(), launch()]);
