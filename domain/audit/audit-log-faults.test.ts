@@ -56,6 +56,15 @@ function canMakeImmutable(): boolean {
 
 describe('AuditLog when its folder cannot be written', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
+  /** An audit log on a 1 MiB disk of its own, holding one record; both are undone after the test. */
+  async function logOnSmallDisk() {
+    const disk = await mountSmallDisk(1024 * 1024);
+    cleanups.push(() => disk.unmount());
+    const log = await AuditLog.open(disk.dir);
+    cleanups.push(() => log.close());
+    await log.append(entry());
+    return { disk, log };
+  }
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
@@ -93,11 +102,7 @@ describe('AuditLog when its folder cannot be written', () => {
   it.skipIf(!faultsAvailable())(
     'on a full disk writes the records in flight on its reserve, then refuses until there is room, then goes on',
     async () => {
-      const disk = await mountSmallDisk(1024 * 1024);
-      cleanups.push(() => disk.unmount());
-      const log = await AuditLog.open(disk.dir);
-      cleanups.push(() => log.close());
-      await log.append(entry());
+      const { disk, log } = await logOnSmallDisk();
       await disk.fill();
       // Acted before the disk filled: its record (larger than a page, so it needs new ones) lands on the
       // reserve's room.
@@ -127,11 +132,7 @@ describe('AuditLog when its folder cannot be written', () => {
   it.skipIf(!faultsAvailable())(
     'cuts the partial line a full disk leaves, keeps the whole ones, and writes the rest once there is room',
     async () => {
-      const disk = await mountSmallDisk(1024 * 1024);
-      cleanups.push(() => disk.unmount());
-      const log = await AuditLog.open(disk.dir);
-      cleanups.push(() => log.close());
-      await log.append(entry());
+      const { disk, log } = await logOnSmallDisk();
       // No reserve to fall back on: the bare behaviour of a write the disk cuts short.
       unlinkSync(join(disk.dir, AUDIT_RESERVE_NAME));
       // Room for a page and the rest of the file's last one, and a batch of ten that needs three pages.
