@@ -7,6 +7,7 @@ import type {
   StorageOperation,
 } from '../../transports/contract/renderer-control.js';
 import { REDACTED_VALUE } from '../../transports/contract/window-driver.js';
+import { checkedCookie } from './cookie-input.js';
 import { pageStateActions } from './next-actions.js';
 
 /** Filters on cookies; absent or null means "any". */
@@ -56,10 +57,7 @@ export class SessionWebStorage {
   }
 
   async setCookie(cookie: CookieToSet): Promise<void> {
-    if (!cookie.url && !cookie.domain) {
-      throw new StagegraphError('BAD_INPUT', 'A cookie needs a `url`, or a `domain` (with `path`).');
-    }
-    await this.#control().setCookies([cookie.url ? cookie : { path: '/', ...cookie }]);
+    await this.#control().setCookies([checkedCookie(cookie)]);
   }
 
   async clearCookies(filter: {
