@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { access, type FileHandle, open } from 'node:fs/promises';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { type AuditFile, auditFile } from './audit-files.js';
-import { AuditReserve } from './audit-reserve.js';
+import { AUDIT_RESERVE_BYTES, AuditReserve } from './audit-reserve.js';
 import { MAX_UNSYNCED_AUDIT_BYTES, UnsyncedTail } from './audit-unsynced.js';
 
 /** A failed append: how many of its lines are whole in the file (those are records now) and why it failed. */
@@ -219,6 +219,27 @@ export function unwritableFolderError(dir: string, cause: unknown): StagegraphEr
       hint: full
         ? `Free disk space on the filesystem of ${dir} (or raise the quota); the gateway tries again every second and on each operation.`
         : `Make ${dir} writable again (a read-only remount, an immutable flag or its permissions); the gateway tries again every second and on each operation.`,
+    },
+  );
+}
+
+/**
+ * Why the log cannot open in `dir`: a filesystem error (an errno: ENOSPC, EROFS, EACCES…) as AUDIT_UNAVAILABLE
+ * in the folder's own words; anything else, ours or already registered, as it is.
+ */
+export function openRefusal(dir: string, error: unknown): unknown {
+  const errno = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (error instanceof StagegraphError || typeof errno !== 'string' || !/^E[A-Z]+$/.test(errno)) return error;
+  const full = errno === 'ENOSPC' || errno === 'EDQUOT' || errno === 'EFBIG';
+  return new StagegraphError(
+    'AUDIT_UNAVAILABLE',
+    `The audit log cannot open in ${dir} (${errno}): nothing is governed without it.`,
+    {
+      cause: error,
+      details: { dir, errno },
+      hint: full
+        ? `Free disk space on the filesystem of ${dir} (the log keeps a ${AUDIT_RESERVE_BYTES / 1024} KiB reserve there), or give another --audit-dir, and start again.`
+        : `Make ${dir} writable (its permissions, a read-only mount), or give another --audit-dir, and start again.`,
     },
   );
 }

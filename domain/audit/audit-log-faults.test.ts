@@ -100,6 +100,19 @@ describe('AuditLog when its folder cannot be written', () => {
   );
 
   it.skipIf(!faultsAvailable())(
+    'refuses to open on a disk with no room for its reserve with AUDIT_UNAVAILABLE naming ENOSPC, not a raw error',
+    async () => {
+      const disk = await mountSmallDisk(1024 * 1024);
+      cleanups.push(() => disk.unmount());
+      await disk.fill();
+      await expect(AuditLog.open(disk.dir)).rejects.toMatchObject({
+        code: 'AUDIT_UNAVAILABLE',
+        details: { errno: 'ENOSPC' },
+      });
+    },
+  );
+
+  it.skipIf(!faultsAvailable())(
     'on a full disk writes the records in flight on its reserve, then refuses until there is room, then goes on',
     async () => {
       const { disk, log } = await logOnSmallDisk();

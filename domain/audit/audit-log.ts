@@ -2,7 +2,12 @@ import { mkdir } from 'node:fs/promises';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { SubscriberQueue } from '../bounded/subscriber-queue.js';
 import { EventHub } from '../events/event-hub.js';
-import { AuditFileWriter, AuditWriteFailure, unwritableFolderError } from './audit-file-writer.js';
+import {
+  AuditFileWriter,
+  AuditWriteFailure,
+  openRefusal,
+  unwritableFolderError,
+} from './audit-file-writer.js';
 import { fileSizeOf, listAuditFiles } from './audit-files.js';
 import { AuditFolderLock } from './audit-folder-lock.js';
 import { HeldRecords, MAX_HELD_AUDIT_RECORDS } from './audit-held.js';
@@ -99,8 +104,15 @@ export class AuditLog {
   /**
    * Opens (or creates) the log and continues its chain; AUDIT_BROKEN when its last record is corrupt. Bytes
    * after the last newline (a crash mid-write) are never cut: they are ended with a newline and reported.
+   * AUDIT_UNAVAILABLE where the folder cannot take the lock, the reserve or the file.
    */
-  static async open(dir: string, options: AuditLogOptions = {}): Promise<AuditLog> {
+  static open(dir: string, options: AuditLogOptions = {}): Promise<AuditLog> {
+    return AuditLog.#open(dir, options).catch((error: unknown) => {
+      throw openRefusal(dir, error);
+    });
+  }
+
+  static async #open(dir: string, options: AuditLogOptions): Promise<AuditLog> {
     await mkdir(dir, { recursive: true });
     const lock = await AuditFolderLock.claim(dir);
     try {
