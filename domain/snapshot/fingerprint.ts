@@ -10,6 +10,8 @@ export interface FingerprintSource {
   readonly role: string;
   readonly name: string;
   readonly parentRef: string | null;
+  /** Whether an interactive-only read shows it (controlFingerprint reads it of ancestors). */
+  readonly interactive?: boolean;
 }
 
 /** Cannot occur in a role and is vanishingly rare in a name, so parts never run into each other. */
@@ -29,6 +31,31 @@ export function fingerprint(
     const ancestor = lookup(parentRef);
     if (!ancestor) break;
     parts.push(ancestor.role, ancestor.name);
+    parentRef = ancestor.parentRef;
+  }
+  return parts.join(SEPARATOR);
+}
+
+/**
+ * The fingerprint an interactive-only read can compute: role, name and the nearest ancestors that such a
+ * read shows too (controls, and the root), skipping the rows, cells and list items it leaves out. A
+ * control re-rendered where only that read sees it pairs with its detached twin by this print, the way a
+ * whole read pairs it by `fingerprint`.
+ */
+export function controlFingerprint(
+  node: FingerprintSource,
+  lookup: (ref: string) => FingerprintSource | undefined,
+): string {
+  const parts = [node.role, node.name];
+  let parentRef = node.parentRef;
+  let taken = 0;
+  while (taken < FINGERPRINT_ANCESTORS && parentRef !== null) {
+    const ancestor = lookup(parentRef);
+    if (!ancestor) break;
+    if (ancestor.interactive === true || ancestor.parentRef === null) {
+      parts.push(ancestor.role, ancestor.name);
+      taken += 1;
+    }
     parentRef = ancestor.parentRef;
   }
   return parts.join(SEPARATOR);

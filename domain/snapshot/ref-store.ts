@@ -7,13 +7,13 @@ import type {
   SnapshotRequest,
 } from '../../transports/contract/window-driver.js';
 import { inTurns } from '../../transports/protocol/in-turns.js';
-import { type FingerprintSource, fingerprint } from './fingerprint.js';
+import { controlFingerprint, type FingerprintSource, fingerprint } from './fingerprint.js';
 import { reconcileSpliced, reconcileWhole } from './reconcile-nodes.js';
 import { missingRefError, otherWindowError, staleRefError } from './ref-errors.js';
 import { similarRefs, type Wanted } from './similar.js';
 import { Snapshot } from './snapshot.js';
 import { noteSplices } from './snapshot-splices.js';
-import { type RefEntry, WindowRefs } from './window-refs.js';
+import { type ReadKind, type RefEntry, readKind, WHOLE, WindowRefs } from './window-refs.js';
 
 /**
  * Refs remembered per window, live and stale together. Twice the 50,000-node bench page: a whole snapshot
@@ -114,8 +114,9 @@ export class RefStore {
     if (w.documentId !== raw.documentId) this.#replaceDocument(w, raw.documentId);
     this.#detach(w, raw.detached);
     const seq = ++w.seq;
+    const read = readKind(scope);
     const reconcile = (rawNode: RawNode, parentRef: string | null) =>
-      this.#reconcile(w, windowId, raw.documentId, rawNode, parentRef);
+      this.#reconcile(w, windowId, raw.documentId, rawNode, parentRef, read);
     const { nodes, entries } =
       splices && last
         ? yield* reconcileSpliced(
@@ -154,20 +155,27 @@ export class RefStore {
     return snapshot;
   }
 
-  /** The entry of one node of a new snapshot: known by key, a detached twin, or a fresh ref. */
+  /**
+   * The entry of one node of a new snapshot: known by key, a detached twin, or a fresh ref. An entry keeps
+   * the parent a whole read gave it: a read that leaves ancestors out (interactive-only, or the root of a
+   * `within` read) would make its fingerprint that read's, and its twin in the next whole read a stranger.
+   */
   #reconcile(
     w: WindowRefs,
     windowId: string,
     documentId: string,
     rawNode: RawNode,
     parentRef: string | null,
+    read: ReadKind,
   ): RefEntry {
-    const { key, role, name } = rawNode;
-    const entry =
-      this.#known(w, key) ?? this.#newcomer(w, windowId, documentId, key, { role, name, parentRef });
+    const { key, role, name, interactive } = rawNode;
+    const source = { role, name, parentRef, interactive };
+    const entry = this.#known(w, key) ?? this.#newcomer(w, windowId, documentId, key, source, read);
     entry.role = role;
     entry.name = name;
-    entry.parentRef = parentRef;
+    entry.interactive = interactive;
+    const leftOut = read.controlsOnly || (read.subtree && parentRef === null);
+    if (!leftOut || entry.seenIn === 0) entry.parentRef = parentRef;
     return entry;
   }
 
@@ -182,6 +190,7 @@ export class RefStore {
       this.#known(w, found.node.key) ?? this.#newcomer(w, windowId, found.documentId, found.node.key, null);
     entry.role = found.node.role;
     entry.name = found.node.name;
+    entry.interactive = found.node.interactive;
     entry.seenIn = w.seq;
     this.#evict(w, w.seq);
     return entry.ref;
@@ -265,7 +274,8 @@ export class RefStore {
 
   /**
    * The entry for a key new to the document: a detached twin re-pointed at it (only when `source` gives
-   * ancestry to fingerprint), else a fresh ref.
+   * ancestry to fingerprint), else a fresh ref. An interactive-only read pairs controls by the print it
+   * can compute (controlFingerprint), a whole read by the full one.
    */
   #newcomer(
     w: WindowRefs,
@@ -273,9 +283,12 @@ export class RefStore {
     documentId: string,
     key: number,
     source: FingerprintSource | null,
+    read: ReadKind = WHOLE,
   ): RefEntry {
+    const pool = read.controlsOnly ? w.controls : w.pool;
+    const print = read.controlsOnly ? controlFingerprint : fingerprint;
     // Fingerprinting costs a string per node: skip it when no detached ref waits for a twin.
-    const twin = source && !w.pool.isEmpty ? w.pool.take(fingerprint(source, this.#lookup)) : undefined;
+    const twin = source && !pool.isEmpty ? pool.take(print(source, this.#lookup)) : undefined;
     if (twin) {
       w.byKey.delete(twin.key);
       this.#attach(w, twin, key);
@@ -291,6 +304,8 @@ export class RefStore {
       key,
       status: 'live',
       print: null,
+      controlPrint: null,
+      interactive: false,
       role: '',
       name: '',
       parentRef: null,
@@ -306,6 +321,7 @@ export class RefStore {
     entry.key = key;
     entry.status = 'live';
     entry.print = null;
+    entry.controlPrint = null;
     w.byKey.set(key, entry);
     w.retired.delete(entry.ref);
   }
@@ -324,6 +340,9 @@ export class RefStore {
       entry.print = fingerprint(entry, this.#lookup);
       w.retired.add(entry.ref);
       w.pool.add(entry.print, entry);
+      if (!entry.interactive) continue;
+      entry.controlPrint = controlFingerprint(entry, this.#lookup);
+      w.controls.add(entry.controlPrint, entry);
     }
   }
 
@@ -332,6 +351,7 @@ export class RefStore {
     for (const entry of w.byKey.values()) w.retired.add(entry.ref);
     w.byKey.clear();
     w.pool.clear();
+    w.controls.clear();
     w.documentId = documentId;
   }
 
@@ -354,7 +374,7 @@ export class RefStore {
     }
     // Live slots never exceed the ref count, so past twice the limit most are dead; rebuilding only then
     // keeps the pool bounded at an amortized constant cost per detachment.
-    if (w.pool.slots > 2 * MAX_REFS_PER_WINDOW) this.#rebuildPool(w);
+    if (w.pool.slots + w.controls.slots > 2 * MAX_REFS_PER_WINDOW) this.#rebuildPool(w);
   }
 
   #forget(w: WindowRefs, ref: string): void {
@@ -370,9 +390,12 @@ export class RefStore {
   /** Drops the pool's dead slots (taken, revived or forgotten refs); `retired` keeps the pairing order. */
   #rebuildPool(w: WindowRefs): void {
     w.pool.clear();
+    w.controls.clear();
     for (const ref of w.retired) {
       const entry = this.#refs.get(ref)!;
-      if (entry.status === 'detached' && entry.documentId === w.documentId) w.pool.add(entry.print!, entry);
+      if (entry.status !== 'detached' || entry.documentId !== w.documentId) continue;
+      w.pool.add(entry.print!, entry);
+      if (entry.controlPrint !== null) w.controls.add(entry.controlPrint, entry);
     }
   }
 

@@ -13,9 +13,10 @@ export class TwinPool<T extends object> {
   /** Most fingerprints have a single item, held bare to spare an array per detached element. */
   #slots = new Map<string, T | Bucket<T>>();
   #count = 0;
-  readonly #isWaiting: (item: T) => boolean;
+  readonly #isWaiting: (item: T, print: string) => boolean;
 
-  constructor(isWaiting: (item: T) => boolean) {
+  /** `isWaiting` tells whether an item still waits under `print` (it may wait under another one now). */
+  constructor(isWaiting: (item: T, print: string) => boolean) {
     this.#isWaiting = isWaiting;
   }
 
@@ -43,13 +44,13 @@ export class TwinPool<T extends object> {
     if (!(slot instanceof Bucket)) {
       this.#slots.delete(print);
       this.#count -= 1;
-      return this.#isWaiting(slot) ? slot : undefined;
+      return this.#isWaiting(slot, print) ? slot : undefined;
     }
     while (slot.head < slot.items.length) {
       const item = slot.items[slot.head]!;
       slot.head += 1;
       this.#count -= 1;
-      if (!this.#isWaiting(item)) continue;
+      if (!this.#isWaiting(item, print)) continue;
       if (slot.head === slot.items.length) this.#slots.delete(print);
       else if (slot.head * 2 > slot.items.length) {
         // Drops the taken prefix once it is most of the array, so a bucket that never empties stays bounded.

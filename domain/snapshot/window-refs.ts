@@ -1,4 +1,4 @@
-import type { RawSnapshot } from '../../transports/contract/window-driver.js';
+import type { RawSnapshot, SnapshotRequest } from '../../transports/contract/window-driver.js';
 import type { FingerprintSource } from './fingerprint.js';
 import type { Snapshot, SnapshotNode } from './snapshot.js';
 import { TwinPool } from './twin-pool.js';
@@ -17,6 +17,10 @@ export interface RefEntry extends FingerprintSource {
   status: 'live' | 'detached' | 'forgotten';
   /** Its fingerprint as it stood when it was detached: the pool bucket it waits in. */
   print: string | null;
+  /** Its controlFingerprint then, for a control: the bucket it waits in for an interactive-only read. */
+  controlPrint: string | null;
+  /** Whether its node is a control (RawNode.interactive), as last read. */
+  interactive: boolean;
   role: string;
   name: string;
   parentRef: string | null;
@@ -37,8 +41,10 @@ export class WindowRefs {
   readonly byKey = new Map<number, RefEntry>();
   /** Stale refs (detached, or of a replaced document) in the order they went stale: evicted first. */
   readonly retired = new Set<string>();
-  /** Detached refs of the current document awaiting a twin. */
+  /** Detached refs of the current document awaiting a twin, by fingerprint. */
   readonly pool: TwinPool<RefEntry>;
+  /** The detached controls among them, by controlFingerprint: where an interactive-only read pairs. */
+  readonly controls: TwinPool<RefEntry>;
   refCount = 0;
   seq = 0;
   readonly recent: Snapshot[] = [];
@@ -49,6 +55,22 @@ export class WindowRefs {
   recording: Promise<void> = Promise.resolve();
 
   constructor() {
-    this.pool = new TwinPool((entry) => entry.status === 'detached' && entry.documentId === this.documentId);
+    const waiting = (entry: RefEntry) => entry.status === 'detached' && entry.documentId === this.documentId;
+    this.pool = new TwinPool((entry, print) => waiting(entry) && entry.print === print);
+    this.controls = new TwinPool((entry, print) => waiting(entry) && entry.controlPrint === print);
   }
+}
+
+/** What a read shows of the tree's shape: an entry's parent and pairing depend on it. */
+export interface ReadKind {
+  /** Interactive-only: controls parented to their nearest shown ancestor. */
+  readonly controlsOnly: boolean;
+  /** A `within` read: its root is shown without its parent. */
+  readonly subtree: boolean;
+}
+
+export const WHOLE: ReadKind = { controlsOnly: false, subtree: false };
+
+export function readKind(scope: SnapshotRequest): ReadKind {
+  return { controlsOnly: scope.interactiveOnly === true, subtree: scope.within !== undefined };
 }
