@@ -40,6 +40,12 @@ export const GOVERNANCE_ERROR_CODES = {
     retryable: false,
     hint: 'Act with an agent token (--token, STAGEGRAPH_TOKEN), or with no token on a loopback gateway that has no agent token; answer approvals with an approver token (--approver-token); an observer token (--observer-token) is for queries and subscriptions.',
   },
+  REVEAL_FORBIDDEN: {
+    meaning:
+      'A read asked for values in clear (`reveal: true`) that this client may not see: only agent tokens (and the tokenless loopback client) may reveal, and only where the policy allows it (`reveal: AGENT`, the default; `reveal: NONE` allows no one). Approvers and observers read redacted values.',
+    retryable: false,
+    hint: 'Read again without `reveal` (values show as [redacted]); an agent that needs them in clear asks with its agent token, under a policy whose `reveal` is AGENT.',
+  },
   APPROVAL_NOT_FOUND: {
     meaning: 'No pending approval has that id: it was already answered, timed out, or never existed.',
     retryable: false,

@@ -1,5 +1,7 @@
+import { redactUrl } from '../domain/governance/redaction-network.js';
 import type { NetworkProblem, NetworkProblemRead } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
+import { redactorOf } from './reveal.js';
 import { SessionRef } from './session.js';
 
 const NetworkProblemRef = builder.objectRef<NetworkProblem>('NetworkProblem').implement({
@@ -16,7 +18,11 @@ const NetworkProblemRef = builder.objectRef<NetworkProblem>('NetworkProblem').im
         "The window whose page made the request; null when it is not one of the session's windows.",
     }),
     method: t.exposeString('method', { description: 'The HTTP method; empty when the failure named none.' }),
-    url: t.exposeString('url', { description: 'The URL requested.' }),
+    url: t.string({
+      description:
+        'The URL requested, with secret-named query parameters and its password as `[redacted]`, scrubbed by pattern.',
+      resolve: (problem, _args, context) => redactUrl(problem.url, redactorOf(context)),
+    }),
     resourceType: t.exposeString('resourceType', {
       description: 'document, fetch, xhr, script, stylesheet, image, ... (lower-case).',
     }),

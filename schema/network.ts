@@ -1,10 +1,12 @@
 import type { ArgBuilder } from '@pothos/core';
 import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import { clearHeaders, redactedNetworkParts } from '../domain/governance/redaction-network.js';
 import type { NetworkCapture, NetworkRead } from '../domain/page-state/network.js';
-import { headerList, type NetworkEntry } from '../domain/page-state/network-log.js';
+import type { NetworkEntry } from '../domain/page-state/network-log.js';
 import { networkStream } from '../domain/page-state/page-state-streams.js';
 import type { NetworkBody } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
+import { redactorOf, revealFor } from './reveal.js';
 import { SessionRef } from './session.js';
 
 type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
@@ -37,7 +39,8 @@ const HeaderRef = builder.objectRef<{ name: string; value: string }>('Header').i
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The header name, lower-cased.' }),
     value: t.exposeString('value', {
-      description: "The header's value; `[redacted]` for credential headers unless read with `reveal: true`.",
+      description:
+        "The header's value: `[redacted]` for credential-named headers (authorization, cookie, x-api-key, any name holding auth, token, secret, key, session, password, signature, ...), URL-valued ones redacted as URLs, the rest scrubbed by the policy's patterns; in clear only when an agent reads with `reveal: true`.",
     }),
   }),
 });
@@ -68,8 +71,13 @@ const NetworkBodyRef = builder.objectRef<NetworkBody>('NetworkBody').implement({
   }),
 });
 
+/** Every part of a request that can carry a secret takes `reveal`; its refusal names what was asked. */
+const REVEAL_DESCRIPTION =
+  "Show it as captured, in clear (default false). Only an agent's token may, under a policy whose `reveal` is AGENT (the default); any other role gets REVEAL_FORBIDDEN.";
+
 const NetworkEntryRef = builder.objectRef<NetworkEntry>('NetworkEntry').implement({
-  description: 'One finished or failed request of a renderer.',
+  description:
+    'One finished or failed request of a renderer. Its URL, headers and bodies are redacted for every reader unless an agent asks with `reveal: true`.',
   fields: (t) => ({
     seq: t.exposeInt('seq', { description: 'Per-session, strictly increasing: resume with `afterSeq`.' }),
     sessionId: t.exposeID('sessionId', { description: 'The session whose renderer made the request.' }),
@@ -83,30 +91,36 @@ const NetworkEntryRef = builder.objectRef<NetworkEntry>('NetworkEntry').implemen
       description: 'The window (`w1`, ...) whose page made the request; null when it is not known.',
     }),
     method: t.exposeString('method', { description: 'The HTTP method, upper-case (GET, POST, ...).' }),
-    url: t.exposeString('url', { description: 'The full request URL.' }),
+    url: t.string({
+      description:
+        'The full request URL, with its password and the values of secret-named query and fragment parameters (`session_token`, `api_key`, `sig`, ...) as `[redacted]`, scrubbed by pattern.',
+      args: { reveal: t.arg.boolean({ required: false, description: REVEAL_DESCRIPTION }) },
+      resolve: (entry, args, context) =>
+        revealFor(context, args.reveal, 'request URLs')
+          ? entry.url
+          : redactedNetworkParts(entry, redactorOf(context)).url,
+    }),
     resourceType: t.exposeString('resourceType', { description: 'document, fetch, xhr, image, script, ...' }),
     status: t.exposeInt('status', { nullable: true, description: 'Null when no response arrived.' }),
     requestHeaders: t.field({
       type: [HeaderRef],
-      description: 'Cookie and authorization values are redacted unless `reveal: true`.',
-      args: {
-        reveal: t.arg.boolean({
-          required: false,
-          description: 'Show Cookie, Authorization and Proxy-Authorization values in clear (default false).',
-        }),
-      },
-      resolve: (entry, args) => headerList(entry.requestHeaders, args.reveal),
+      description:
+        'The request headers, redacted as `Header.value` says unless an agent asks with `reveal: true`.',
+      args: { reveal: t.arg.boolean({ required: false, description: REVEAL_DESCRIPTION }) },
+      resolve: (entry, args, context) =>
+        revealFor(context, args.reveal, 'request headers')
+          ? clearHeaders(entry.requestHeaders)
+          : redactedNetworkParts(entry, redactorOf(context)).requestHeaders,
     }),
     responseHeaders: t.field({
       type: [HeaderRef],
-      description: 'Set-Cookie values are redacted unless `reveal: true`.',
-      args: {
-        reveal: t.arg.boolean({
-          required: false,
-          description: 'Show Set-Cookie values in clear (default false).',
-        }),
-      },
-      resolve: (entry, args) => headerList(entry.responseHeaders, args.reveal),
+      description:
+        'The response headers, redacted as `Header.value` says unless an agent asks with `reveal: true`.',
+      args: { reveal: t.arg.boolean({ required: false, description: REVEAL_DESCRIPTION }) },
+      resolve: (entry, args, context) =>
+        revealFor(context, args.reveal, 'response headers')
+          ? clearHeaders(entry.responseHeaders)
+          : redactedNetworkParts(entry, redactorOf(context)).responseHeaders,
     }),
     durationMs: t.exposeInt('durationMs', {
       nullable: true,
@@ -121,15 +135,23 @@ const NetworkEntryRef = builder.objectRef<NetworkEntry>('NetworkEntry').implemen
       type: NetworkBodyRef,
       nullable: true,
       description:
-        'The request body; null unless a capture wanting it had `bodies: true` (non-text bodies also need `binaryBodies`), or when empty.',
-      resolve: (entry) => entry.requestBody,
+        'The request body; null unless a capture wanting it had `bodies: true` (non-text bodies also need `binaryBodies`), or when empty. Redacted unless an agent asks with `reveal: true`: JSON and form-encoded bodies with secret-named fields as `[redacted]` and pattern matches (card numbers, JWTs, e-mail addresses, ...) replaced; other text scrubbed by pattern; multipart, binary and unparseable JSON bodies named, not shown.',
+      args: { reveal: t.arg.boolean({ required: false, description: REVEAL_DESCRIPTION }) },
+      resolve: (entry, args, context) =>
+        revealFor(context, args.reveal, 'request bodies')
+          ? entry.requestBody
+          : redactedNetworkParts(entry, redactorOf(context)).requestBody,
     }),
     responseBody: t.field({
       type: NetworkBodyRef,
       nullable: true,
       description:
-        'The response body; null unless a capture wanting it had `bodies: true` (non-text bodies also need `binaryBodies`), or when empty.',
-      resolve: (entry) => entry.responseBody,
+        'The response body; null unless a capture wanting it had `bodies: true` (non-text bodies also need `binaryBodies`), or when empty. Redacted as `requestBody` is unless an agent asks with `reveal: true`.',
+      args: { reveal: t.arg.boolean({ required: false, description: REVEAL_DESCRIPTION }) },
+      resolve: (entry, args, context) =>
+        revealFor(context, args.reveal, 'response bodies')
+          ? entry.responseBody
+          : redactedNetworkParts(entry, redactorOf(context)).responseBody,
     }),
   }),
 });

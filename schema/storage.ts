@@ -2,6 +2,7 @@ import type { OriginStorage, StorageItem } from '../domain/page-state/storage.js
 import type { Cookie, StorageArea, StorageOperation } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
+import { revealFor } from './reveal.js';
 import { SessionRef } from './session.js';
 
 const SameSiteEnum = builder.enumType('SameSite', {
@@ -77,7 +78,11 @@ const OriginStorageRef = builder.objectRef<OriginStorage>('OriginStorage').imple
 });
 
 builder.objectFields(SessionRef, (t) => {
-  const reveal = t.arg.boolean({ required: false, description: 'Show values; redacted by default.' });
+  const reveal = t.arg.boolean({
+    required: false,
+    description:
+      "Show values in clear; redacted by default. Only an agent's token may (and only under a policy whose `reveal` is AGENT, the default); any other role gets REVEAL_FORBIDDEN.",
+  });
   const storage = { requiresCapability: 'STORAGE' } as const;
   return {
     cookies: t.field({
@@ -97,7 +102,11 @@ builder.objectFields(SessionRef, (t) => {
         }),
         reveal,
       },
-      resolve: (session, args) => session.pageState.storage.cookies(args),
+      resolve: (session, args, context) =>
+        session.pageState.storage.cookies({
+          ...args,
+          reveal: revealFor(context, args.reveal, 'cookie values'),
+        }),
     }),
     storageOrigins: t.field({
       type: ['String'],
@@ -117,7 +126,8 @@ builder.objectFields(SessionRef, (t) => {
         }),
         reveal,
       },
-      resolve: (session, args) => session.pageState.storage.snapshot(args.origin, args.reveal ?? false),
+      resolve: (session, args, context) =>
+        session.pageState.storage.snapshot(args.origin, revealFor(context, args.reveal, 'storage values')),
     }),
     webStorage: t.field({
       type: [StorageItemRef],
@@ -133,12 +143,13 @@ builder.objectFields(SessionRef, (t) => {
         keys: t.arg.stringList({ required: false, description: 'Only these keys; every key when absent.' }),
         reveal,
       },
-      resolve: async (session, args) => {
+      resolve: async (session, args, context) => {
+        const reveal = revealFor(context, args.reveal, 'storage values');
         const items = await session.pageState.storage.webStorage(
           args.origin,
           args.area,
           { op: 'items' },
-          args.reveal ?? false,
+          reveal,
         );
         return args.keys ? items.filter((item) => args.keys?.includes(item.key)) : items;
       },

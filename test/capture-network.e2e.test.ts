@@ -77,7 +77,16 @@ for (const target of CAPTURE_TARGETS) {
         await app.click('load-image');
         await app.textIs('image-result', 'Image: 16x16');
         await expect.poll(async () => (await network('resourceTypes: ["image"]')).entries.length).toBe(1);
-        const [image] = (await network('resourceTypes: ["image"]')).entries;
+        // A binary body is named, not shown, unless the agent reveals it.
+        const [image] = (
+          await app.data(
+            '{ session { network(resourceTypes: ["image"]) { entries { named: responseBody { encoding data } responseBody(reveal: true) { encoding data truncated } } } } }',
+          )
+        ).session.network.entries;
+        expect(image.named).toEqual({
+          encoding: 'TEXT',
+          data: expect.stringMatching(/^\[REDACTED:binary body/),
+        });
         expect(image.responseBody).toMatchObject({ encoding: 'BASE64', truncated: true });
         expect(Buffer.from(image.responseBody.data, 'base64').subarray(1, 4).toString()).toBe('PNG');
 

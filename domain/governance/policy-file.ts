@@ -11,6 +11,7 @@ import {
   NON_INTERACTIVE_MODES,
   type PolicySpec,
   PolicySpecError,
+  REVEAL_MODES,
   type RuleSpec,
 } from './policy-spec.js';
 import { RISK_TIERS } from './risk.js';
@@ -24,6 +25,7 @@ const TOP_LEVEL_KEYS = [
   'version',
   'defaults',
   'nonInteractive',
+  'reveal',
   'destructiveWords',
   'extraDestructiveWords',
   'rules',
@@ -120,6 +122,7 @@ export function validatePolicySpec(raw: unknown): PolicySpec {
   return {
     defaults: defaults as PolicySpec['defaults'],
     nonInteractive: optional(top.nonInteractive, (v) => oneOf(v, NON_INTERACTIVE_MODES, 'nonInteractive')),
+    reveal: optional(top.reveal, (v) => oneOf(v, REVEAL_MODES, 'reveal')),
     destructiveWords: optional(top.destructiveWords, (v) => strings(v, 'destructiveWords')),
     extraDestructiveWords: optional(top.extraDestructiveWords, (v) => strings(v, 'extraDestructiveWords')),
     rules: specs,

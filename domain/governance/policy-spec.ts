@@ -12,6 +12,14 @@ export type Decision = (typeof DECISIONS)[number];
 export const NON_INTERACTIVE_MODES = ['FAIL', 'DENY', 'ALLOW'] as const;
 export type NonInteractiveMode = (typeof NON_INTERACTIVE_MODES)[number];
 
+/**
+ * Who may read values in clear with `reveal: true` (cookies, web storage, captured requests): AGENT (the
+ * default: agents drive the app and already type into it) or NONE (nobody, for runs whose agent must
+ * never hold the app's secrets). Approvers and observers never may.
+ */
+export const REVEAL_MODES = ['AGENT', 'NONE'] as const;
+export type RevealMode = (typeof REVEAL_MODES)[number];
+
 export interface SessionMatchSpec {
   /** Path glob on the executable. */
   readonly executable?: string;
@@ -63,6 +71,8 @@ export interface PolicySpec {
   /** Decisions when no rule matches; tiers left out keep the built-in defaults. */
   readonly defaults?: Partial<Record<RiskTier, Decision>>;
   readonly nonInteractive?: NonInteractiveMode;
+  /** Who may read values in clear; AGENT when absent. */
+  readonly reveal?: RevealMode;
   /** Replaces the built-in destructive words. */
   readonly destructiveWords?: readonly string[];
   /** Added to the destructive words (built-in or replaced). */

@@ -1,6 +1,12 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { GovernedRequest } from './governed-request.js';
-import { BUILT_IN_DEFAULTS, type Decision, type NonInteractiveMode, type PolicySpec } from './policy-spec.js';
+import {
+  BUILT_IN_DEFAULTS,
+  type Decision,
+  type NonInteractiveMode,
+  type PolicySpec,
+  type RevealMode,
+} from './policy-spec.js';
 import { DEFAULT_DESTRUCTIVE_WORDS, RiskScorer, type RiskTier } from './risk.js';
 import { RuleMatcher } from './rule-matcher.js';
 
@@ -48,6 +54,8 @@ export class Policy {
   readonly origin: PolicyOrigin;
   readonly defaults: Readonly<Record<RiskTier, Decision>>;
   readonly nonInteractive: NonInteractiveMode;
+  /** Who may read values in clear with `reveal: true`. */
+  readonly reveal: RevealMode;
   readonly destructiveWords: readonly string[];
   #rules: RuleMatcher[];
   #hits: number[];
@@ -61,6 +69,7 @@ export class Policy {
     this.origin = origin;
     this.defaults = { ...BUILT_IN_DEFAULTS, ...spec.defaults };
     this.nonInteractive = spec.nonInteractive ?? 'FAIL';
+    this.reveal = spec.reveal ?? 'AGENT';
     this.destructiveWords = [
       ...(spec.destructiveWords ?? DEFAULT_DESTRUCTIVE_WORDS),
       ...(spec.extraDestructiveWords ?? []),

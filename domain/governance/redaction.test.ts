@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_REDACTED_STRING_LENGTH, Redactor, SCRUB_OVERLAP } from './redaction.js';
+import { isCardNumber, MAX_REDACTED_STRING_LENGTH, Redactor, SCRUB_OVERLAP } from './redaction.js';
 
 describe('Redactor', () => {
   const redactor = new Redactor();
@@ -64,6 +64,28 @@ describe('Redactor', () => {
       expect(scrubbed).not.toContain(secret);
     expect(scrubbed).toContain('&q=1');
     expect(scrubbed).toMatch(/\[REDACTED:email\]/);
+  });
+
+  it('scrubs credentials whose name only ends in a secret word, and Luhn-valid card numbers only', () => {
+    expect(redactor.redactText('/p?session_token=S3CRET&x-api-key=K&q=1')).toBe(
+      '/p?[REDACTED:credential]&[REDACTED:credential]&q=1',
+    );
+    expect(
+      redactor.redactText('card 4111 1111 1111 1111, amex 3782-822463-10005, visa 4111111111111111'),
+    ).toBe('card [REDACTED:card], amex [REDACTED:card], visa [REDACTED:card]');
+    // A millisecond time, an order number failing Luhn and a 20-digit id stay readable.
+    expect(redactor.redactText('at 1733500000000 order 4111111111111112 id 41111111111111111111')).toBe(
+      'at 1733500000000 order 4111111111111112 id 41111111111111111111',
+    );
+    expect(isCardNumber('4111-1111-1111-1111')).toBe(true);
+    expect(isCardNumber('4111')).toBe(false);
+  });
+
+  it('scrubs a whole text uncut when its caller bounded it', () => {
+    const text = `${'a'.repeat(MAX_REDACTED_STRING_LENGTH + SCRUB_OVERLAP)} ann@example.com`;
+    expect(redactor.redactWhole(text)).toBe(
+      `${'a'.repeat(MAX_REDACTED_STRING_LENGTH + SCRUB_OVERLAP)} [REDACTED:email]`,
+    );
   });
 
   it('takes configured patterns, and cuts long strings', () => {

@@ -34,6 +34,8 @@ export interface RedactionPattern {
   /** Shown in the placeholder, e.g. `[REDACTED:email]`. */
   readonly name: string;
   readonly pattern: RegExp;
+  /** A match this rejects stays in clear (the Luhn check of a card number: most 16-digit runs are not cards). */
+  readonly valid?: (match: string) => boolean;
 }
 
 /**
@@ -52,8 +54,18 @@ export const DEFAULT_REDACTION_PATTERNS: readonly RedactionPattern[] = [
       /\b(?:[sprk]k_(?:live|test)_[A-Za-z0-9]{10,}|gh[pousr]_[A-Za-z0-9]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|sk-[A-Za-z0-9_-]{20,})/g,
   },
   {
+    // `session_token=`, `x-api-key=`: a prefix of word characters is allowed, tried only from the start of
+    // the run (the lookbehind) and lazily, so each run is read once.
     name: 'credential',
-    pattern: /\b(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key)=[^\s&#;]+/gi,
+    pattern: /(?<![\w-])[\w-]*?(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key)=[^\s&#;]+/gi,
+  },
+  {
+    // Visa, Mastercard, Amex, Discover and the like: 13 to 19 digits, in groups split by spaces or dashes,
+    // starting 2 to 6; Luhn-checked, so a 13-digit millisecond time or an order number stays readable.
+    // Starts only where a run of digits starts, and reads at most 34 characters from there.
+    name: 'card',
+    pattern: /(?<![\d])[2-6]\d{3}(?:[ -]?\d){9,15}(?![\d])/g,
+    valid: isCardNumber,
   },
   {
     name: 'email',
@@ -103,9 +115,10 @@ export class Redactor {
     this.#patterns = [
       ...(options.patterns ?? DEFAULT_REDACTION_PATTERNS),
       ...(options.extraPatterns ?? []),
-    ].map(({ name, pattern }) => ({
+    ].map(({ name, pattern, valid }) => ({
       name,
       pattern: pattern.global ? pattern : new RegExp(pattern.source, `${pattern.flags}g`),
+      ...(valid ? { valid } : {}),
     }));
     this.#secretKeys = options.secretKeys ?? DEFAULT_SECRET_KEYS;
   }
@@ -125,6 +138,14 @@ export class Redactor {
   /** Scrubs free text (a target's name, a message) by pattern only. */
   redactText(text: string): Redacted<string> {
     return this.#scrub(text) as Redacted<string>;
+  }
+
+  /**
+   * Scrubs all of `text` by pattern, uncut: for a body or a log line whose length its caller has already
+   * bounded (each pattern is linear, so the cost is the text's length times the number of patterns).
+   */
+  redactWhole(text: string): Redacted<string> {
+    return this.#replaceAll(text) as Redacted<string>;
   }
 
   #walk(
@@ -168,14 +189,38 @@ export class Redactor {
 
   #scrub(text: string): string {
     const window = text.slice(0, MAX_REDACTED_STRING_LENGTH + SCRUB_OVERLAP);
-    let out = window;
-    for (const { name, pattern } of this.#patterns) out = out.replace(pattern, placeholder(name));
+    const out = this.#replaceAll(window);
     const unread = text.length - window.length;
     if (out.length <= MAX_REDACTED_STRING_LENGTH && unread === 0) return out;
     // Placeholders shorter than what they replaced can leave the scrubbed window under the cut.
     const cut = Math.max(0, out.length - MAX_REDACTED_STRING_LENGTH) + unread;
     return `${out.slice(0, MAX_REDACTED_STRING_LENGTH)}…[+${cut} chars]`;
   }
+
+  #replaceAll(text: string): string {
+    let out = text;
+    for (const { name, pattern, valid } of this.#patterns) {
+      const shown = placeholder(name);
+      out = valid
+        ? out.replace(pattern, (match) => (valid(match) ? shown : match))
+        : out.replace(pattern, shown);
+    }
+    return out;
+  }
+}
+
+/** Whether the digits of `text` (separators ignored) pass the Luhn check card numbers carry. */
+export function isCardNumber(text: string): boolean {
+  let sum = 0;
+  let digits = 0;
+  for (let i = text.length - 1; i >= 0; i -= 1) {
+    const code = text.charCodeAt(i) - 48;
+    if (code < 0 || code > 9) continue;
+    const doubled = digits % 2 === 1 ? code * 2 : code;
+    sum += doubled > 9 ? doubled - 9 : doubled;
+    digits += 1;
+  }
+  return digits >= 13 && digits <= 19 && sum % 10 === 0;
 }
 
 interface WalkScope {

@@ -1,5 +1,4 @@
 import type { NetworkRecord } from '../../transports/contract/renderer-control.js';
-import { REDACTED_VALUE } from '../../transports/contract/window-driver.js';
 import { SequencedLog } from '../bounded/sequenced-log.js';
 
 /**
@@ -33,19 +32,6 @@ export function matchesNetworkQuery(entry: NetworkEntry, query: NetworkQuery): b
     return false;
   if (query.windowId != null && entry.windowId !== query.windowId) return false;
   return !(query.failedOnly && entry.failure === null);
-}
-
-/** Headers that carry credentials: shown only when a caller asks with `reveal: true`. */
-const SECRET_HEADERS = new Set(['cookie', 'set-cookie', 'authorization', 'proxy-authorization']);
-
-export function headerList(
-  headers: Readonly<Record<string, string>>,
-  reveal: boolean | null | undefined,
-): { name: string; value: string }[] {
-  return Object.entries(headers).map(([name, value]) => ({
-    name,
-    value: reveal || !SECRET_HEADERS.has(name.toLowerCase()) ? value : REDACTED_VALUE,
-  }));
 }
 
 export class NetworkLog extends SequencedLog<NetworkEntry> {

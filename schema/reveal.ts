@@ -1,0 +1,16 @@
+import { Redactor } from '../domain/governance/redaction.js';
+import { mayReveal } from '../domain/governance/reveal.js';
+import { clientOf, type GatewayContext } from './context.js';
+
+/** `reveal: true` as this request's client may have it: true to show values in clear, or REVEAL_FORBIDDEN. */
+export function revealFor(context: GatewayContext, asked: boolean | null | undefined, what: string): boolean {
+  return mayReveal(clientOf(context), context.governance?.policy.reveal ?? 'AGENT', asked, what);
+}
+
+/** A gateway built without governance (a benchmark's reference) still redacts, with the default patterns. */
+const UNGOVERNED_REDACTOR = new Redactor();
+
+/** The redaction of this gateway's policy: what every reader sees unless an agent reveals. */
+export function redactorOf(context: GatewayContext): Redactor {
+  return context.governance?.redactor ?? UNGOVERNED_REDACTOR;
+}
