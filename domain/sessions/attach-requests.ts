@@ -1,5 +1,6 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { AttachOptions, CommandOptions, InjectOptions } from '../../transports/contract/transport.js';
+import { checkProcessInput } from './process-input.js';
 import { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS } from './timeouts.js';
 
 /** Attaching answers in well under a second when the endpoint is healthy; a slow one gets this long. */
@@ -53,6 +54,7 @@ export function commandOptions(request: CommandRequest, outputDir: string): Comm
   if (request.command.trim() === '') {
     throw new StagegraphError('BAD_INPUT', 'launchCommand needs a command (an executable path or name).');
   }
+  checkProcessInput('launchCommand', request);
   return {
     command: request.command,
     args: request.args ?? [],

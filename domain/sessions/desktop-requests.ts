@@ -1,6 +1,7 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { DesktopAttachOptions, DesktopLaunchOptions } from '../../transports/contract/transport.js';
 import { ATTACH_TIMEOUT_DEFAULT_MS } from './attach-requests.js';
+import { checkProcessInput } from './process-input.js';
 import { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS } from './timeouts.js';
 
 /** A desktop launch as clients ask for it; absent and null mean "use the default". */
@@ -23,6 +24,7 @@ export function desktopLaunchOptions(request: DesktopLaunchRequest, outputDir: s
   if (request.command.trim() === '') {
     throw new StagegraphError('BAD_INPUT', 'launchDesktop needs a command (an executable path or name).');
   }
+  checkProcessInput('launchDesktop', request);
   return {
     command: request.command,
     args: request.args ?? [],

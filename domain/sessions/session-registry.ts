@@ -30,6 +30,7 @@ import {
   desktopLaunchOptions,
 } from './desktop-requests.js';
 import { sessionActions } from './next-actions.js';
+import { checkProcessInput } from './process-input.js';
 import { Session, type SessionLaunch } from './session.js';
 import type { SessionTopics } from './session-event.js';
 import type { SessionFiles } from './session-files.js';
@@ -109,6 +110,7 @@ export class SessionRegistry {
         },
       );
     }
+    checkProcessInput('launch', request);
     const transport = this.#transports.get(request.transport ?? 'playwright-electron');
     if (!transport || !isLaunchTransport(transport) || !transport.capabilities.LAUNCH) {
       throw new StagegraphError(
