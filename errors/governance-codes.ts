@@ -29,6 +29,13 @@ export const GOVERNANCE_ERROR_CODES = {
     retryable: true,
     hint: 'Have an approver subscribe to `approvalRequests`, or set `nonInteractive: DENY` (or ALLOW, or FAIL) in the policy for unattended runs.',
   },
+  TARGET_CHANGED_AFTER_APPROVAL: {
+    meaning:
+      'An approver approved the operation on the target the request showed, but when it was looked up again just before acting it was no longer that target (another element, or its role, accessible name, place among its ancestors or size had changed), so nothing was done. `details.approved` is what was approved, `details.found` what is there now and `details.changes` what differs.',
+    // Sent again as it is, it would be asked about (or acted on) without the agent having seen the change.
+    retryable: false,
+    hint: 'Read the window again (nextActions) and decide whether the element there now is the one you mean; if it is, send the operation again, and it is put to the approver as it is now.',
+  },
   APPROVAL_FORBIDDEN: {
     meaning: 'Only clients holding an approver token may see or answer approval requests.',
     retryable: false,

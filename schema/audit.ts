@@ -25,7 +25,11 @@ const OutcomeEnum = builder.enumType('AuditOutcome', {
   description: 'How a governed operation ended.',
   values: {
     OK: { value: 'ok', description: 'It was allowed (or approved) and succeeded.' },
-    DENIED: { value: 'denied', description: 'By the policy, an approver, or the non-interactive auto-deny.' },
+    DENIED: {
+      value: 'denied',
+      description:
+        'By the policy, an approver, the non-interactive auto-deny, or the gateway when the approved target had changed before acting (TARGET_CHANGED_AFTER_APPROVAL).',
+    },
     FAILED: {
       value: 'failed',
       description: 'Allowed, but the operation (or its approval) failed; see errorCode.',
@@ -97,8 +101,15 @@ const AuditRecordRef = builder.objectRef<AuditRecord>('AuditRecord').implement({
       type: GovernedTargetRef,
       nullable: true,
       description:
-        'What it acted on, resolved before deciding (credentials scrubbed); null when it names no target, menu item, tray or program.',
+        'What it acted on, resolved before deciding, and for an approved page element resolved again just before acting (credentials scrubbed); null when it names no target, menu item, tray or program.',
       resolve: (record) => record.target,
+    }),
+    approvedTarget: t.field({
+      type: GovernedTargetRef,
+      nullable: true,
+      description:
+        'What the approver approved, when the target looked up again just before acting was no longer it: the operation was then refused (TARGET_CHANGED_AFTER_APPROVAL) and `target` is what was found. Null otherwise, the approved and the acted-on target being the same.',
+      resolve: (record) => record.approvedTarget ?? null,
     }),
     decision: t.field({
       type: DecisionEnum,

@@ -248,7 +248,7 @@ export const GovernedTargetRef = builder.objectRef<TargetInfo>('GovernedTarget')
     path: t.stringList({
       nullable: true,
       description:
-        'Menu labels from the top, [tray id], [command, ...arguments], [the URL a navigation leaves, the URL it goes to], or [the AT-SPI object path] of a desktop element.',
+        'Menu labels from the top, [tray id], [command, ...arguments], [the URL a navigation leaves, the URL it goes to], [the AT-SPI object path] of a desktop element, or, for a page element put to an approver, its ancestors from the outermost down to its parent as `role "name"` (at most 12, names cut at 80 characters), compared again after the answer.',
       resolve: (target) => (target.path ? [...target.path] : null),
     }),
     windowId: t.exposeID('windowId', {

@@ -38,6 +38,11 @@ export interface AuditEntry {
   readonly arguments: Redacted<JsonObject>;
   readonly session: Redacted<SessionInfo> | null;
   readonly target: Redacted<TargetInfo> | null;
+  /**
+   * What the approver approved, when the target found again just before acting was no longer it (the
+   * operation was refused with TARGET_CHANGED_AFTER_APPROVAL and `target` is what was found); else absent.
+   */
+  readonly approvedTarget?: Redacted<TargetInfo>;
   readonly decision: Decision;
   readonly rule: RuleRef;
   readonly risk: RiskTier;

@@ -2,6 +2,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { AuditEffect, AuditOutcome, EvidenceHash } from '../audit/audit-record.js';
 import { type PreviewedTarget, PreviewOutdated } from '../interaction/handover.js';
 import type { ApprovalResult, ApprovalScreenshot } from './approval-broker.js';
+import { recheckApproved, targetChangedError, withAncestry } from './approved-target.js';
 import type { ClientIdentity } from './client-identity.js';
 import { effectOf } from './effect-summary.js';
 import type { Governance } from './governance.js';
@@ -9,7 +10,7 @@ import { type GovernedOperation, markedSecret, previewRequestOf } from './govern
 import type { GovernedRequest, JsonObject, TargetInfo } from './governed-request.js';
 import { NOT_ON_OWN_PAGES_RULE } from './own-pages.js';
 import { type PolicyVerdict, policyDeniedError } from './policy.js';
-import type { ArgumentDisclosure } from './redaction.js';
+import type { ArgumentDisclosure, Redacted } from './redaction.js';
 import { elementScreenshot, type OperationPreview, previewOperation } from './target-preview.js';
 
 /** One mutation as the schema hands it to the chokepoint. */
@@ -113,17 +114,16 @@ async function governed<T>(
   const policy = governance.policy;
   const args = plainJson(call.args);
   const observer = call.client.role === 'observer';
+  const where = { ...previewRequestOf(operation, args), fresh };
   // An observer's mutation is refused whatever it names, so nothing of the app is read for it.
-  const preview =
-    operation.answersApproval || observer
-      ? NO_PREVIEW
-      : await previewOperation(governance.sessions, { ...previewRequestOf(operation, args), fresh });
+  const previewed =
+    operation.answersApproval || observer ? NO_PREVIEW : await previewOperation(governance.sessions, where);
   const request: GovernedRequest = {
     operation: operation.name,
     kind: 'mutation',
     args,
-    session: preview.session,
-    target: preview.target,
+    session: previewed.session,
+    target: previewed.target,
   };
   const verdict = observer
     ? OBSERVERS_ONLY_READ
@@ -131,9 +131,11 @@ async function governed<T>(
       ? APPROVER_ANSWER
       : call.client.role === 'approver'
         ? APPROVERS_DO_NOT_ACT
-        : governance.ownPages.holds(preview.session?.windowUrl)
+        : governance.ownPages.holds(previewed.session?.windowUrl)
           ? NOT_ON_OWN_PAGES
           : policy.evaluate(request);
+  // Put to a person: the element's place among its ancestors is shown too, and compared after the answer.
+  const preview = verdict.decision === 'ASK' ? await withAncestry(previewed) : previewed;
   // Redacted once; the approval request and the audit record share this copy.
   const shown = {
     args: redactor.redact(args, {
@@ -147,6 +149,12 @@ async function governed<T>(
   };
   const evidence: EvidenceHash[] = [];
   let approval: ApprovalResult | null = null;
+  /** What is recorded as acted on: the approved target found again, once it was. */
+  let actedOn = shown.target;
+  /** Recorded beside it only when the two differ and the operation was refused. */
+  let approvedTarget: Redacted<TargetInfo> | null = null;
+  /** The element to act on as it is, when the chokepoint's own resolution of it may be reused. */
+  let handover = verdict.decision === 'ALLOW' ? preview.element : null;
   /** Set once the mutation runs: from then on an unwritten record means a done but unrecorded operation. */
   let acted = false;
   const record = async (
@@ -154,7 +162,7 @@ async function governed<T>(
     errorCode: string | null,
     effect?: AuditEffect,
   ): Promise<void> => {
-    noteInRunLog(governance, preview.session?.id, operation.name, outcome, errorCode, shown.target, started);
+    noteInRunLog(governance, preview.session?.id, operation.name, outcome, errorCode, actedOn, started);
     try {
       await audit.append({
         client: call.client,
@@ -162,7 +170,8 @@ async function governed<T>(
         kind: 'mutation',
         arguments: shown.args,
         session: shown.session,
-        target: shown.target,
+        target: actedOn,
+        ...(approvedTarget ? { approvedTarget } : {}),
         decision: verdict.decision,
         rule: verdict.rule,
         risk: verdict.risk,
@@ -237,14 +246,27 @@ async function governed<T>(
       await record('denied', 'POLICY_DENIED');
       throw policyDeniedError(operation.name, verdict, approval);
     }
+    // The answer took a person's seconds (or a SESSION grant's instant on an earlier look): the page may
+    // have swapped what the approver saw. It is found again and acted on only as the one approved.
+    const recheck = await recheckApproved(governance.sessions, where, preview);
+    if (recheck && shown.target) {
+      actedOn = redactor.redact(recheck.preview.target);
+      if (recheck.changes.length > 0) {
+        approvedTarget = shown.target;
+        await record('denied', 'TARGET_CHANGED_AFTER_APPROVAL');
+        const sessionId = preview.session?.id ?? null;
+        throw targetChangedError(operation.name, sessionId, shown.target, actedOn, recheck.changes);
+      }
+      handover = recheck.preview.element;
+    }
   }
   // Again just before acting: the preview and an approval may have waited long enough for the folder to fail.
   await audit.ready();
   let result: T;
   try {
-    // Reused only when nothing waited in between: after a person's answer the page may have moved on.
+    // Reused when nothing waited in between, or when it was found again after the answer and unchanged.
     acted = true;
-    result = await run(verdict.decision === 'ALLOW' ? preview.element : null);
+    result = await run(handover);
   } catch (error) {
     // What was decided on had changed by the time the operation checked it, and nothing was done: decide
     // again on what is there now. Only the decision made on what was acted on is recorded.

@@ -14,7 +14,7 @@ import { windowActions } from '../snapshot/next-actions.js';
 import { similarRefs, type Wanted } from '../snapshot/similar.js';
 import { type Snapshot, type SnapshotNode, toSnapshotNode } from '../snapshot/snapshot.js';
 import { withCandidateRefs } from './ambiguous-target.js';
-import { handedOver, type PreviewedTarget } from './handover.js';
+import { actingQuery, handedOver, type PreviewedTarget } from './handover.js';
 import type { ResolvedBy } from './selector/confidence.js';
 import { type SettleReport, settle } from './settle.js';
 import type { TargetRequest } from './target-input.js';
@@ -83,7 +83,7 @@ export async function performAction(session: Session, request: ActionRequest): P
   const bounds = request.diffBounds === true;
   const before = request.wantDiff ? await capture(session, window, driver, bounds) : null;
   const { located, query } = handed
-    ? handed
+    ? { located: handed.located, query: actingQuery(session, handed) }
     : asked
       ? await locate(session, window, driver, asked, timeoutMs)
       : { located: null, query: undefined };

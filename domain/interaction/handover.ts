@@ -16,6 +16,12 @@ export interface PreviewedTarget {
   readonly resolvedBy?: ResolvedBy;
   /** For a `query` target: the target as asked, since its resolved `query` is a key the request never named. */
   readonly asked?: string;
+  /**
+   * Act on this very element (its walker key), not on what the query matches when the action runs: set
+   * once an approver approved it and it was found unchanged, so the locator cannot move to another
+   * element in between, and the transport's hit-target check keeps the click on it.
+   */
+  readonly pinned?: boolean;
 }
 
 export interface HandoverRequest {
@@ -38,6 +44,14 @@ export function handedOver(session: Session, request: HandoverRequest): Previewe
     // The request names its target wrongly: the action's own resolution reports how.
     return null;
   }
+}
+
+/** What the action acts on: the handed-over element itself when pinned, else its query. */
+export function actingQuery(session: Session, handed: PreviewedTarget): TargetQuery {
+  if (!handed.pinned) return handed.query;
+  const { located, window } = handed;
+  const ref = session.snapshots.refFor(window.id, located);
+  return { spec: { kind: 'key', key: located.node.key, documentId: located.documentId, ref } };
 }
 
 /**
