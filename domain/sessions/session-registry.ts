@@ -232,9 +232,17 @@ export class SessionRegistry {
     return session;
   }
 
-  /** The session with `id`; without an id, the only live session, or the only session at all. */
+  /**
+   * The session with `id`; without an id, the only live session, or the only session at all. An empty id is
+   * not "no id": forceKill(id: "") killed the only live session, the one its caller did not name.
+   */
   get(id?: string | null): Session {
-    if (id) {
+    if (id != null) {
+      if (id.trim() === '')
+        throw new StagegraphError('BAD_INPUT', `A session id cannot be blank, and "${id}" is.`, {
+          hint: 'Name a session by its id (s1, s2, ...), or leave the argument out for the only live session.',
+          nextActions: this.#listingActions(),
+        });
       const session = this.#sessions.get(id);
       if (session) return session;
       throw new StagegraphError('SESSION_NOT_FOUND', `No session has id "${id}".`, {
