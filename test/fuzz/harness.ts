@@ -9,6 +9,13 @@ import fc from 'fast-check';
 import { buildSchema } from 'graphql';
 import { type GatewayProcess, serveInChild } from '../helpers/gateway-process.js';
 import { SchemaArbitraries } from './arbitraries.js';
+import {
+  inspectorUrl,
+  type MemoryAfterGc,
+  memoryAfterGc,
+  NODE_INSPECT,
+  writeHeapSnapshot,
+} from './gateway-memory.js';
 import { judge, SOURCE_ROOT, type Violation } from './judge.js';
 import { payloadArbitraries } from './payloads.js';
 import { PROBE_STALL_MS, Probe, residentMegabytes } from './probe.js';
@@ -175,8 +182,18 @@ export class FuzzRun {
     }
   }
 
+  /** The gateway's resident set now, garbage included: cheap enough for a progress line. */
   residentMegabytes(): number {
     return residentMegabytes(this.#gateway.pid);
+  }
+
+  /** The gateway's memory after a forced full collection: what a growth bound reads. */
+  memoryAfterGc(): Promise<MemoryAfterGc> {
+    return memoryAfterGc(inspectorUrl(this.#gateway.stderr()));
+  }
+
+  writeHeapSnapshot(path: string): Promise<void> {
+    return writeHeapSnapshot(inspectorUrl(this.#gateway.stderr()), path);
   }
 
   async close(): Promise<void> {
@@ -234,7 +251,10 @@ export class FuzzRun {
 
 let started = 0;
 
-/** Each gateway gets an audit folder of its own: one a killed gateway left may still be locked. */
+/**
+ * Each gateway gets an audit folder of its own: one a killed gateway left may still be locked. Its inspector
+ * is open on loopback so the run can force a collection before reading memory (gateway-memory.ts).
+ */
 async function startGateway(folder: string): Promise<GatewayProcess> {
   started += 1;
   return serveInChild(
@@ -249,6 +269,7 @@ async function startGateway(folder: string): Promise<GatewayProcess> {
     ],
     // No desktop: desktop fields fail as they would on a server; launchDesktop starts its own.
     { DISPLAY: undefined, WAYLAND_DISPLAY: undefined, DBUS_SESSION_BUS_ADDRESS: undefined },
+    [NODE_INSPECT],
   );
 }
 

@@ -18,13 +18,15 @@ export interface GatewayProcess {
 
 /**
  * Starts `stagegraph serve` as a separate process, as a user would, and reads its URL from stderr.
- * `environment` is added to this process's own.
+ * `environment` is added to this process's own; `nodeArguments` go to node before the script (a test's
+ * `--inspect`, for instance), not to the gateway.
  */
 export async function serveInChild(
   args: readonly string[] = [],
   environment: NodeJS.ProcessEnv = {},
+  nodeArguments: readonly string[] = [],
 ): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [...nodeArguments, BIN, 'serve', '--port', '0', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, ...environment },
   });
