@@ -1,7 +1,9 @@
 import type { Delivery } from '../domain/bounded/subscriber-queue.js';
 import { consoleStream } from '../domain/events/streams.js';
+import { redactUrl } from '../domain/governance/redaction-network.js';
 import type { ConsoleEntry, ConsoleSnapshot } from '../domain/sessions/console-log.js';
 import { builder } from './builder.js';
+import { redactorOf } from './reveal.js';
 import { SessionRef } from './session.js';
 import { sharesExecutionPerEvent } from './shared-execution.js';
 
@@ -49,7 +51,15 @@ const ConsoleEntryRef = builder.objectRef<ConsoleEntry>('ConsoleEntry').implemen
       nullable: true,
       description: 'The window that logged it; null for the main process.',
     }),
-    location: t.exposeString('location', { nullable: true, description: 'url:line:column of the call.' }),
+    location: t.string({
+      nullable: true,
+      description:
+        'url:line:column of the call (of the request, for a failed load), with secret-named query parameters as `[redacted]`, as a captured URL is.',
+      resolve: (entry, _args, context) =>
+        entry.location === null || entry.location === undefined
+          ? null
+          : redactUrl(entry.location, redactorOf(context)),
+    }),
   }),
 });
 
