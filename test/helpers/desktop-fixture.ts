@@ -27,6 +27,17 @@ function missingPart(): string | undefined {
 export const desktopSkipReason = missingPart() ?? '';
 export const DESKTOP_AVAILABLE = desktopSkipReason === '';
 
+/** The GTK4 (libadwaita where installed) calculator fixture. */
+export const GTK4_FIXTURE_APP = fileURLToPath(
+  new URL('../../fixtures/desktop-app/gtk4_app.py', import.meta.url),
+);
+const gtk4 = () =>
+  spawnSync(SYSTEM_PYTHON, ['-c', 'import gi; gi.require_version("Gtk", "4.0")']).status === 0
+    ? ''
+    : `${SYSTEM_PYTHON} cannot import gi with Gtk 4.0 (Debian: gir1.2-gtk-4.0)`;
+/** Why the GTK4 fixture's suites are skipped here, or ''. */
+export const gtk4SkipReason = desktopSkipReason || gtk4();
+
 /** `env` without a desktop: a gateway given it must start a desktop of its own. */
 export function withoutDesktop(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const { DISPLAY: _d, DBUS_SESSION_BUS_ADDRESS: _b, WAYLAND_DISPLAY: _w, ...rest } = env;

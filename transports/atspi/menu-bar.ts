@@ -3,6 +3,7 @@ import type { MenuInvocation, MenuRefusal, NativeMenuItem, NativeMenuItemType } 
 import { ACCESSIBLE_IFACE, type AccessibleRef, type AtspiBus, whenGone } from './atspi-bus.js';
 import { atspiRoleName } from './roles.js';
 import { hasState, type StateWords, stateWords } from './states.js';
+import { stateReader } from './toolkit-states.js';
 
 /** One object of an application as a menu read needs it, from the app's Cache or read by hand. */
 export interface MenuObject {
@@ -50,19 +51,21 @@ export class AppObjects {
   readonly #objects = new Map<string, MenuObject>();
   readonly #cachedChildren = new Map<string, MenuObject[]>();
   readonly #indexes = new Map<string, number>();
+  readonly #canonical: (words: StateWords) => StateWords;
 
-  private constructor(bus: AtspiBus) {
+  private constructor(bus: AtspiBus, canonical: (words: StateWords) => StateWords) {
     this.#bus = bus;
+    this.#canonical = canonical;
   }
 
   static async read(bus: AtspiBus, busName: string): Promise<AppObjects> {
-    const objects = new AppObjects(bus);
+    const objects = new AppObjects(bus, await stateReader(bus, busName));
     for (const item of await bus.cacheItems(busName)) {
       const object: MenuObject = {
         ref: item.ref,
         role: atspiRoleName(item.role),
         name: item.name,
-        states: item.states,
+        states: objects.#canonical(item.states),
         interfaces: item.interfaces,
         childCount: item.childCount,
         parentPath: item.parent.path,
@@ -122,7 +125,7 @@ export class AppObjects {
         ref,
         role: atspiRoleName(Number(role)),
         name: String(property('Name') ?? ''),
-        states: stateWords(states as number[]),
+        states: this.#canonical(stateWords(states as number[])),
         interfaces: interfaces as string[],
         childCount: Number(property('ChildCount') ?? -1),
         parentPath: String((property('Parent') as [string, string] | undefined)?.[1] ?? ''),

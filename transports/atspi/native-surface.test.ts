@@ -22,6 +22,7 @@ const WAIT_MS = 30_000;
 const POPUP_APP = `
 import gi
 gi.require_version("Gtk", "3.0")
+gi.require_version("Gdk", "3.0")
 from gi.repository import Gdk, Gtk
 window = Gtk.Window(title="Popup Host")
 accels = Gtk.AccelGroup()

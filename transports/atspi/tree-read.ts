@@ -10,6 +10,7 @@ import {
 import type { KeyTable } from './key-table.js';
 import { ariaRole, atspiRoleName, namedByLabel, namedFromContent } from './roles.js';
 import { hasState, type StateWords, stateWords } from './states.js';
+import { stateReader } from './toolkit-states.js';
 
 /** One object of a window as one read found it, in the page engine's vocabulary where it has one. */
 export interface TreeNode {
@@ -78,6 +79,8 @@ export class TreeReader {
   readonly #children = new Map<string, AccessibleRef[]>();
   readonly #labels = new Map<string, string | null>();
   readonly #ids = new Map<string, string>();
+  /** The app's state words in AT-SPI's own meaning (toolkit-states.ts), set by each read. */
+  #canonical: (words: StateWords) => StateWords = (words) => words;
 
   constructor(bus: AtspiBus, keys: KeyTable) {
     this.#bus = bus;
@@ -101,7 +104,9 @@ export class TreeReader {
   async read(window: AccessibleRef): Promise<WindowTree> {
     const cache = new Map<string, CacheItem>();
     const cachedChildren = new Map<string, CacheItem[]>();
-    for (const item of await this.#bus.cacheItems(window.busName)) {
+    this.#canonical = await stateReader(this.#bus, window.busName);
+    for (const raw of await this.#bus.cacheItems(window.busName)) {
+      const item = { ...raw, states: this.#canonical(raw.states) };
       cache.set(item.ref.path, item);
       const siblings = cachedChildren.get(item.parent.path);
       if (siblings) siblings.push(item);
@@ -208,7 +213,7 @@ export class TreeReader {
               role: Number(role),
               name: String(property('Name') ?? ''),
               description: String(property('Description') ?? ''),
-              states: stateWords(states as number[]),
+              states: this.#canonical(stateWords(states as number[])),
               interfaces: interfaces as string[],
               childCount: Number(property('ChildCount') ?? -1),
             });

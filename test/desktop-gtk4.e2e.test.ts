@@ -1,0 +1,116 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createAtspiTransport } from '../transports/atspi/transport.js';
+import {
+  GTK4_FIXTURE_APP,
+  gtk4SkipReason,
+  SYSTEM_PYTHON,
+  withoutDesktop,
+} from './helpers/desktop-fixture.js';
+import { type RunningGateway, startGateway } from './helpers/gateway.js';
+import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
+import { expectPidsGone } from './helpers/processes.js';
+
+/** Lines the app printed to stdout, as the session recorded them in its folder. */
+function appSaid(artifactsDir: string, sessionId: string): string[] {
+  try {
+    return readFileSync(join(artifactsDir, sessionId, 'stdout.log'), 'utf8').split('\n');
+  } catch {
+    return [];
+  }
+}
+
+if (gtk4SkipReason) {
+  describe.skip(`a GTK4 app driven over AT-SPI (${gtk4SkipReason})`, () => {
+    it('reads GTK4 states as GTK4 means them and clicks its buttons', () => {});
+  });
+}
+
+/**
+ * The GTK4/libadwaita calculator on a desktop the gateway owns, every step through GraphQL: GTK4 reports
+ * SENSITIVE and VISIBLE but never ENABLED or SHOWING, and its controls must still read as enabled and shown.
+ */
+describe.skipIf(gtk4SkipReason !== '')('a GTK4 app driven over AT-SPI', () => {
+  let gateway: RunningGateway;
+  let api: GatewayClient;
+  let session: string;
+  let appPid: number;
+  const artifactsDir = mkdtempSync(join(tmpdir(), 'stagegraph-desktop-gtk4-'));
+  const act = async (operation: string) => {
+    const response = await api.send(`mutation { ${operation} }`);
+    expect(response.errors, `${operation}: ${JSON.stringify(response.errors)}`).toBeUndefined();
+    return response.data;
+  };
+  const said = (line: string) =>
+    expect.poll(() => appSaid(artifactsDir, session), { timeout: 30_000 }).toContain(line);
+
+  beforeAll(async () => {
+    gateway = await startGateway({ artifactsDir }, [createAtspiTransport({ environment: withoutDesktop() })]);
+    api = gatewayClient(gateway.url);
+    const { launchDesktop } = await api.data(
+      `mutation { launchDesktop(input: { command: "${SYSTEM_PYTHON}", args: ["${GTK4_FIXTURE_APP}"], timeoutMs: 90000 }) { id pid } }`,
+    );
+    session = launchDesktop.id;
+    appPid = launchDesktop.pid;
+    await vi.waitFor(
+      () => {
+        if (!appSaid(artifactsDir, session).some((line) => line.startsWith('toolkit=')))
+          throw new Error('not up');
+      },
+      { timeout: 30_000 },
+    );
+  }, 180_000);
+
+  afterAll(async () => {
+    await gateway?.stop();
+    rmSync(artifactsDir, { recursive: true, force: true });
+  });
+
+  it('reads enabled, visible controls as such, and the insensitive one as disabled', async () => {
+    const { session: read } = await api.data(
+      `{ session(id: "${session}") { window(id: "w1") { title snapshot(interactiveOnly: true) { nodes { role name states } } } } }`,
+    );
+    expect(read.window.title).toBe('GTK4 Calculator');
+    const nodes: Loose[] = read.window.snapshot.nodes;
+    const button = (name: string) => nodes.find((node) => node.role === 'button' && node.name === name);
+    for (const name of ['0', '1', '7', '+', '=', 'C', 'Main Menu']) {
+      expect(button(name), `button "${name}"`).toBeDefined();
+      expect(button(name)?.states, `button "${name}"`).not.toContain('DISABLED');
+    }
+    expect(button('Undo')?.states).toContain('DISABLED');
+    const { expect: visible } = await act(
+      `expect(session: "${session}", kind: VISIBLE, target: { role: "button", name: "1" }, timeoutMs: 5000) { actual }`,
+    );
+    expect(visible.actual).toBe('true');
+    await act(
+      `expect(session: "${session}", kind: ENABLED, target: { role: "button", name: "1" }, timeoutMs: 5000) { actual }`,
+    );
+    await act(
+      `expect(session: "${session}", kind: DISABLED, target: { role: "button", name: "Undo" }, timeoutMs: 5000) { actual }`,
+    );
+  });
+
+  it('adds 12 and 3 by clicking buttons by role and name, and refuses the disabled one', async () => {
+    for (const key of ['C', '1', '2', '+', '3', '=']) {
+      await act(
+        `click(session: "${session}", target: { role: "button", name: "${key}", exact: true }) { windowId }`,
+      );
+    }
+    await said('display=15');
+    const { expect: shown } = await act(
+      `expect(session: "${session}", kind: COUNT, target: { role: "text", name: "15" }, equals: "1", timeoutMs: 10000) { actual }`,
+    );
+    expect(shown.actual).toBe('1');
+    const refused = await api.failure(
+      `mutation { click(session: "${session}", target: { role: "button", name: "Undo" }, timeoutMs: 1000) { windowId } }`,
+    );
+    expect(refused.code).toBe('ELEMENT_DISABLED');
+  });
+
+  it('stops and leaves no process', async () => {
+    await act(`stop(id: "${session}") { status }`);
+    await expectPidsGone([appPid], 30_000);
+  });
+});
