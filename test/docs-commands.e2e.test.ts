@@ -14,13 +14,20 @@ import {
   runnerOf,
 } from './helpers/doc-blocks.js';
 import { DEMO_READY_TIMEOUT_MS, type ServedDemo, serveDemo } from './helpers/served-demo.js';
-import { blockEnvironment, linkStagegraph, runShellBlock, type ShellContext } from './helpers/shell-block.js';
+import {
+  blockEnvironment,
+  linkStagegraph,
+  runShellBlock,
+  type ShellContext,
+  segmentsOf,
+} from './helpers/shell-block.js';
 import { serveTokenGateway, type TokenGateway } from './helpers/token-gateway.js';
 
 /**
  * Commands that are executed: every ```sh and ```python block of README.md, docs/*.md and clients/*\/README.md
  * runs as written, in the order a reader meets it, under the rule of docs/contributing.md — against the demo
- * as `npm start` serves it, or, when it names `<agent token>`, against a gateway that requires tokens. Each
+ * as `npm start` serves it (a fresh one for each page), or, when it names `<agent token>`, against a gateway
+ * that requires tokens. Each
  * block is its own test, named by file and line, so a failure points at the doc.
  */
 
@@ -28,32 +35,39 @@ import { serveTokenGateway, type TokenGateway } from './helpers/token-gateway.js
 const PYTHON = '/usr/bin/python3';
 
 let scratch: string;
-let demo: ServedDemo;
 let tokens: TokenGateway;
+/** The demo of the page being run: each page gets a fresh one, so what one page's blocks did (a window a
+ * watch's clicks opened) is not the next page's starting point, as it is not a reader's. */
+let demo: ServedDemo | undefined;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'stagegraph-docs-commands-'));
   linkStagegraph(scratch);
-  // One after the other: a start that fails leaves nothing running that afterAll would not stop.
-  demo = await serveDemo('docs-commands-demo');
   tokens = await serveTokenGateway('docs-commands-tokens');
-}, DEMO_READY_TIMEOUT_MS + 30_000);
-
-afterAll(async () => {
-  const codes = await Promise.all([demo?.stop(), tokens?.stop()]);
-  rmSync(scratch, { recursive: true, force: true });
-  expect(codes).toEqual([0, 0]);
 });
 
+afterAll(async () => {
+  const code = await tokens?.stop();
+  rmSync(scratch, { recursive: true, force: true });
+  expect(code).toBe(0);
+});
+
+/** Whether a block runs against the page's demo: not when it names tokens, is a transcript or starts its own gateway. */
+function needsDemo(block: DocBlock): boolean {
+  if (namesTokens(block) || block.body.startsWith('$ ')) return false;
+  const first = segmentsOf(block.body)[0];
+  return !(first && 'server' in first);
+}
+
 function contextFor(block: DocBlock): ShellContext {
-  return namesTokens(block)
-    ? {
+  return needsDemo(block)
+    ? { gatewayUrl: demo!.gateway.url, scratch }
+    : {
         gatewayUrl: tokens.gateway.url,
         scratch,
         agentToken: tokens.agentToken,
         approverToken: tokens.approverToken,
-      }
-    : { gatewayUrl: demo.gateway.url, scratch };
+      };
 }
 
 /** A ```python block runs with the system Python in its README's folder, where the client module sits. */
@@ -80,6 +94,15 @@ for (const file of docBlockFiles()) {
   });
   if (blocks.length === 0) continue;
   describe(file, () => {
+    beforeAll(async () => {
+      if (blocks.some((block) => !block.markers.notRun && needsDemo(block)))
+        demo = await serveDemo(`docs-commands-${file.replaceAll('/', '-')}`);
+    }, DEMO_READY_TIMEOUT_MS + 30_000);
+    afterAll(async () => {
+      const code = await demo?.stop();
+      demo = undefined;
+      if (code !== undefined) expect(code).toBe(0);
+    });
     for (const block of blocks) {
       const name = blockName(block);
       if (block.markers.notRun) {

@@ -76,7 +76,8 @@ export function segmentsOf(body: string): Segment[] {
     pending = [];
   };
   for (const line of body.split('\n')) {
-    if (SERVER_LINE.test(line)) {
+    // `serve --help` prints its options and exits: it is a command like any other.
+    if (SERVER_LINE.test(line) && !/\s--help\b/.test(line)) {
       flush();
       segments.push({ server: line });
     } else pending.push(line);
