@@ -20,6 +20,7 @@ import { createCdpTransport } from '../transports/cdp/transport.js';
 import type { Transport } from '../transports/contract/transport.js';
 import { createInspectorTransport } from '../transports/inspector/transport.js';
 import { createPlaywrightElectronTransport } from '../transports/playwright-electron/transport.js';
+import { appIsolation } from '../transports/process/isolation.js';
 import { keepLoopbackWebSocketsUncompressed } from '../transports/process/uncompressed-websockets.js';
 import { artifactsRoute, isArtifactsPath } from './artifacts-route.js';
 import { authenticator, useClientAuth } from './auth.js';
@@ -82,14 +83,20 @@ export function createGateway(deps: GatewayDeps): Gateway {
   // than everything else the gateway does with a console line.
   keepLoopbackWebSocketsUncompressed();
   const appEnvironment = withoutGatewaySecrets(process.env);
+  const isolation = appIsolation(config.appIsolation ?? 'off');
   const transports = deps.transports ?? [
     createPlaywrightElectronTransport({
       environment: appEnvironment,
+      isolation,
       ...(config.electron ? { configuredElectron: config.electron } : {}),
     }),
-    createCdpTransport({ environment: appEnvironment, allowRemoteHosts: config.allowRemoteCdp === true }),
+    createCdpTransport({
+      environment: appEnvironment,
+      allowRemoteHosts: config.allowRemoteCdp === true,
+      isolation,
+    }),
     createInspectorTransport(),
-    createAtspiTransport({ environment: appEnvironment }),
+    createAtspiTransport({ environment: appEnvironment, isolation }),
   ];
   const sessions = new SessionRegistry(transports, hub, {
     artifactsDir: config.artifactsDir,

@@ -17,6 +17,7 @@ import { serveUsage, TOP_USAGE } from './serve-flags.js';
 export const CLIENT_COMMANDS = {
   query: { module: new URL('../cli/query.js', import.meta.url).href, run: 'runQuery' },
   watch: { module: new URL('../cli/watch.js', import.meta.url).href, run: 'runWatch' },
+  token: { module: new URL('../cli/token.js', import.meta.url).href, run: 'runToken' },
 };
 
 /**

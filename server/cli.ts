@@ -1,7 +1,9 @@
 import { StagegraphError } from '../errors/stagegraph-error.js';
+import { appIsolation } from '../transports/process/isolation.js';
 import { createGateway } from './app.js';
 import { normaliseArgv, parseServeArgs, USAGE } from './config.js';
 import { approverInstructions, type Demo, launchDemo, withDemoApprover } from './demo.js';
+import { secureServeSecrets } from './secrets.js';
 import { keepServingThroughStrayErrors } from './stray-errors.js';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -27,7 +29,16 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const demoApprover = withDemoApprover(config);
-  config = demoApprover.config;
+  const secured = secureServeSecrets(demoApprover.config, rest);
+  config = secured.config;
+  for (const warning of secured.warnings) log(warning);
+  try {
+    // The probe runs once; `required` refuses here, before anything is bound, where none works.
+    log(appIsolation(config.appIsolation ?? 'off').note);
+  } catch (error) {
+    log(`Cannot start: ${describe(error)}`);
+    return 2;
+  }
   const gateway = createGateway({ config, log });
   let url: string;
   try {

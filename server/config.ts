@@ -1,9 +1,16 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ClientDirectory, tokenGrants } from '../domain/governance/client-identity.js';
+import {
+  ClientDirectory,
+  type TokenGrant,
+  type TokenRole,
+  tokenGrants,
+} from '../domain/governance/client-identity.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
+import type { AppIsolationRequest } from '../transports/process/isolation.js';
 import { isLoopbackHost } from '../transports/process/loopback.js';
 import { fromEnvironment, SERVE_FLAGS, type ServeFlag, serveUsage } from './serve-flags.js';
+import { readTokenFile } from './token-files.js';
 
 export type EvalScope = 'none' | 'main' | 'renderer' | 'both';
 
@@ -33,6 +40,11 @@ export interface ServeConfig {
    * approval queue); every mutation is refused with ROLE_FORBIDDEN.
    */
   readonly observerToken?: string | undefined;
+  /**
+   * Tokens known by their SHA-256 digests only: those of `--token-file`, `--approver-token-file` and
+   * `--observer-token-file`, and the clear ones above once `serve` has hashed them (server/secrets.ts).
+   */
+  readonly hashedTokens?: readonly TokenGrant[] | undefined;
   /** A policy file (YAML or JSON), reloaded when it changes; the built-in policy when absent. */
   readonly policyFile?: string | undefined;
   /**
@@ -58,6 +70,11 @@ export interface ServeConfig {
   readonly allowEval: EvalScope;
   /** `--allow-remote-cdp`: attach and discover may reach DevTools endpoints on other hosts. */
   readonly allowRemoteCdp?: boolean | undefined;
+  /**
+   * Whether launched apps get a PID namespace of their own (transports/process/isolation.ts): `serve`
+   * asks for `auto`; a gateway built in process without it starts apps as plain children (`off`).
+   */
+  readonly appIsolation?: AppIsolationRequest | undefined;
   /** An Electron binary for launches that name none (`--electron`). */
   readonly electron: string | undefined;
   /** Launch the fixture app as a demo session once serving. */
@@ -81,7 +98,16 @@ export function clientDirectory(config: ServeConfig): ClientDirectory {
     ...tokenGrants(config.token, 'agent'),
     ...tokenGrants(config.approverToken, 'approver'),
     ...tokenGrants(config.observerToken, 'observer'),
+    ...(config.hashedTokens ?? []),
   ]);
+}
+
+/** Whether any token, clear or hashed, grants `role`. */
+export function grantsRole(config: ServeConfig, role: TokenRole): boolean {
+  const clear = { agent: config.token, approver: config.approverToken, observer: config.observerToken }[role];
+  return (
+    tokenGrants(clear, role).length > 0 || (config.hashedTokens ?? []).some((grant) => grant.role === role)
+  );
 }
 
 /** Parses `serve` arguments; any mistake is a BAD_INPUT naming the flag, before anything is bound. */
@@ -106,6 +132,11 @@ export function parseServeArgs(
     token: values.token,
     approverToken: values['approver-token'],
     observerToken: values['observer-token'],
+    hashedTokens: [
+      ...fileGrants(values['token-file'], 'agent', '--token-file'),
+      ...fileGrants(values['approver-token-file'], 'approver', '--approver-token-file'),
+      ...fileGrants(values['observer-token-file'], 'observer', '--observer-token-file'),
+    ],
     allowedOrigins: (values['allow-origin'] ?? []).flatMap(splitList).map(parseOrigin),
     allowedHosts: (values['allowed-host'] ?? []).flatMap(splitList).map((host) => host.toLowerCase()),
     policyFile: values.policy === undefined ? undefined : resolve(values.policy),
@@ -118,6 +149,7 @@ export function parseServeArgs(
     maxRequestBytes: byteCount(values['max-request-bytes'], '--max-request-bytes'),
     allowEval: parseEvalScope(values['allow-eval']),
     allowRemoteCdp: values['allow-remote-cdp'] ?? false,
+    appIsolation: parseIsolation(values['app-isolation'] ?? SERVE_FLAGS['app-isolation'].fallback),
     electron: values.electron,
     demo: values.demo ?? false,
     artifactsDir: resolve(values.artifacts ?? SERVE_FLAGS.artifacts.fallback),
@@ -143,6 +175,10 @@ function withEnvironment(given: ServeValues, environment: NodeJS.ProcessEnv): Se
     }
   }
   return values as ServeValues;
+}
+
+function fileGrants(path: string | undefined, role: TokenRole, flag: string): TokenGrant[] {
+  return path === undefined ? [] : readTokenFile(resolve(path), role, flag);
 }
 
 function positive(raw: string | undefined, flag: string): number | undefined {
@@ -191,6 +227,11 @@ function parseOrigin(raw: string): string {
   return url.origin;
 }
 
+function parseIsolation(raw: string): AppIsolationRequest {
+  if (raw === 'auto' || raw === 'required' || raw === 'off') return raw;
+  throw new StagegraphError('BAD_INPUT', `--app-isolation takes auto, required or off, got "${raw}".`);
+}
+
 /** `--allow-eval` alone means both; parseArgs gives "" for a bare `--allow-eval=`. */
 function parseEvalScope(raw: string | undefined): EvalScope {
   if (raw === undefined) return 'none';
@@ -200,11 +241,11 @@ function parseEvalScope(raw: string | undefined): EvalScope {
 }
 
 export function validateServeConfig(config: ServeConfig): ServeConfig {
-  if (!isLoopbackHost(config.host) && !config.token) {
+  if (!isLoopbackHost(config.host) && !grantsRole(config, 'agent')) {
     throw new StagegraphError(
       'BAD_INPUT',
       `Refusing to bind ${config.host} without a token: anyone who can reach it could drive your desktop.`,
-      { hint: 'Pass --token <secret> (or STAGEGRAPH_TOKEN), or bind 127.0.0.1.' },
+      { hint: 'Pass --token-file <file> (or STAGEGRAPH_TOKEN_FILE), or bind 127.0.0.1.' },
     );
   }
   // Refuses an empty token, or one given as both agent and approver, before anything is bound.

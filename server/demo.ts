@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Session } from '../domain/sessions/session.js';
 import type { SessionRegistry } from '../domain/sessions/session-registry.js';
-import type { ServeConfig } from './config.js';
+import { grantsRole, type ServeConfig } from './config.js';
 
 export const FIXTURE_APP = fileURLToPath(new URL('../fixtures/app/', import.meta.url));
 export const STAND_IN = fileURLToPath(new URL('../fixtures/electron-standin/electron', import.meta.url));
@@ -41,7 +41,7 @@ export interface Demo {
  * ASK answered from a second GraphiQL tab. It is printed, so it is only ever made for a demo.
  */
 export function withDemoApprover(config: ServeConfig): { config: ServeConfig; approverToken?: string } {
-  if (!config.demo || config.approverToken) return { config };
+  if (!config.demo || grantsRole(config, 'approver')) return { config };
   const approverToken = `demo-approver-${randomBytes(12).toString('hex')}`;
   return { config: { ...config, approverToken }, approverToken };
 }

@@ -39,7 +39,7 @@ export const SERVE_FLAGS = /** @type {const} @satisfies {Record<string, ServeFla
     env: 'STAGEGRAPH_TOKEN',
     value: '<secret>',
     secret: true,
-    help: 'agent token(s), comma-separated: require "Authorization: Bearer <secret>"',
+    help: 'agent token(s), comma-separated: require "Authorization: Bearer <secret>" (any process of this user can read a command line: prefer --token-file)',
   },
   'allow-origin': {
     type: 'string',
@@ -60,7 +60,7 @@ export const SERVE_FLAGS = /** @type {const} @satisfies {Record<string, ServeFla
     env: 'STAGEGRAPH_APPROVER_TOKEN',
     value: '<secret>',
     secret: true,
-    help: 'approver token(s): only these may answer approvals',
+    help: 'approver token(s): only these may answer approvals (prefer --approver-token-file)',
   },
   'observer-token': {
     type: 'string',
@@ -68,6 +68,27 @@ export const SERVE_FLAGS = /** @type {const} @satisfies {Record<string, ServeFla
     value: '<secret>',
     secret: true,
     help: 'observer token(s): read-only, queries and subscriptions (the observer page at /)',
+  },
+  'token-file': {
+    type: 'string',
+    env: 'STAGEGRAPH_TOKEN_FILE',
+    value: '<file>',
+    secret: true,
+    help: 'agent tokens from a mode-600 file, one per line: sha256:<hex> hashes or clear tokens (prefer this to --token)',
+  },
+  'approver-token-file': {
+    type: 'string',
+    env: 'STAGEGRAPH_APPROVER_TOKEN_FILE',
+    value: '<file>',
+    secret: true,
+    help: 'approver token hashes from a mode-600 file (stagegraph token create --role approver --file <file>)',
+  },
+  'observer-token-file': {
+    type: 'string',
+    env: 'STAGEGRAPH_OBSERVER_TOKEN_FILE',
+    value: '<file>',
+    secret: true,
+    help: 'observer token hashes from a mode-600 file (stagegraph token create --role observer --file <file>)',
   },
   policy: {
     type: 'string',
@@ -109,6 +130,13 @@ export const SERVE_FLAGS = /** @type {const} @satisfies {Record<string, ServeFla
     type: 'boolean',
     env: 'STAGEGRAPH_ALLOW_REMOTE_CDP',
     help: 'let attach and discover reach DevTools ports on other hosts (default: loopback only)',
+  },
+  'app-isolation': {
+    type: 'string',
+    env: 'STAGEGRAPH_APP_ISOLATION',
+    value: '<mode>',
+    fallback: 'auto',
+    help: 'auto: start launched apps in a PID namespace of their own where possible (default); required: refuse to start without one; off',
   },
   electron: {
     type: 'string',
@@ -206,6 +234,7 @@ Commands:
   query        send one GraphQL operation to a running gateway and print its JSON answer
   watch        hold a subscription on a running gateway and print one JSON line per event
   mcp          serve the tools to an MCP host over stdio (stagegraph mcp --help)
+  token        create a token: printed once, only its hash stored (stagegraph token --help)
 
 Options:
   --help       this text

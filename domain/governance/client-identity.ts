@@ -12,12 +12,18 @@ export interface ClientIdentity {
 /** The roles a token can grant; anonymous-loopback is what no token means on a tokenless loopback server. */
 export type TokenRole = Exclude<ClientRole, 'anonymous-loopback'>;
 
-export interface TokenGrant {
-  readonly token: string;
+/**
+ * A token the directory accepts: in clear (`--token`), or only its SHA-256 digest (a hashed token file),
+ * which is all the directory keeps of either.
+ */
+export type TokenGrant = (
+  | { readonly token: string; readonly digest?: undefined }
+  | { readonly digest: Buffer; readonly token?: undefined }
+) & {
   readonly role: TokenRole;
   /** How the audit trail names this client; derived from the token's digest when absent. */
   readonly name?: string;
-}
+};
 
 /** Several tokens per variable, for rotation without downtime. */
 const TOKEN_SEPARATOR = ',';
@@ -40,9 +46,10 @@ export class ClientDirectory {
   constructor(grants: readonly TokenGrant[]) {
     const seen = new Map<string, TokenGrant['role']>();
     for (const grant of grants) {
-      if (grant.token.trim() === '')
+      if (grant.token?.trim() === '')
         throw new StagegraphError('BAD_INPUT', `A ${grant.role} token is empty.`);
-      const role = seen.get(grant.token);
+      const key = digestOf(grant).toString('hex');
+      const role = seen.get(key);
       if (role !== undefined && role !== grant.role)
         throw new StagegraphError(
           'BAD_INPUT',
@@ -51,10 +58,10 @@ export class ClientDirectory {
             hint: 'Give each role tokens of its own: an agent must not approve its own actions, and an observer must not act.',
           },
         );
-      seen.set(grant.token, grant.role);
+      seen.set(key, grant.role);
     }
     this.#entries = grants.map((grant) => {
-      const digest = sha256(grant.token);
+      const digest = digestOf(grant);
       return {
         digest,
         identity: {
@@ -144,6 +151,10 @@ export function assertApprover(client: ClientIdentity, action: string): void {
       'APPROVAL_FORBIDDEN',
       `Client ${client.id} (${client.role}) may not ${action}.`,
     );
+}
+
+function digestOf(grant: TokenGrant): Buffer {
+  return grant.digest ?? sha256(grant.token);
 }
 
 function sha256(text: string): Buffer {

@@ -8,6 +8,7 @@ import type {
   TransportSession,
 } from '../contract/transport.js';
 import { TransportError } from '../contract/transport-error.js';
+import type { AppIsolation } from '../process/isolation.js';
 import { OwnedProcess } from '../process/owned-process.js';
 import { executableOf } from '../process/proc-sockets.js';
 import { delay } from '../process/process-group.js';
@@ -47,6 +48,8 @@ const BUSY_APP_HINT =
 export interface AtspiTransportConfig {
   /** The gateway's environment: its DISPLAY and DBUS_SESSION_BUS_ADDRESS name the current desktop. */
   readonly environment?: NodeJS.ProcessEnv;
+  /** How launchDesktop starts apps: in a PID namespace of their own where the gateway asks for it. */
+  readonly isolation?: AppIsolation;
 }
 
 /**
@@ -75,6 +78,7 @@ export function createAtspiTransport(config: AtspiTransportConfig = {}): Desktop
           ...(options.cwd ? { cwd: options.cwd } : {}),
           env: { ...environment, ...host.env, ...options.env },
           outputDir: options.outputDir,
+          isolation: config.isolation,
         });
         const app = await waitForLaunchedApp(bus, launched, remaining(deadline));
         return await openSession(bus, host, app, options.command, launched);

@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { capabilityMatrix } from '../contract/capabilities.js';
 import type { AppInfo, AttachOptions, AttachTransport, CommandOptions } from '../contract/transport.js';
+import type { AppIsolation } from '../process/isolation.js';
 import { OwnedProcess } from '../process/owned-process.js';
 import { commandLineOf, executableOf, listenerOf, parentOf } from '../process/proc-sockets.js';
 import { delay } from '../process/process-group.js';
@@ -25,6 +26,8 @@ export interface CdpTransportConfig {
   /** `--allow-remote-cdp`: attach to DevTools endpoints on hosts other than this machine. */
   readonly allowRemoteHosts?: boolean;
   readonly environment?: NodeJS.ProcessEnv;
+  /** How launchCommand starts commands: in a PID namespace of their own where the gateway asks for it. */
+  readonly isolation?: AppIsolation;
 }
 
 /**
@@ -78,6 +81,7 @@ export function createCdpTransport(config: CdpTransportConfig = {}): AttachTrans
         ...(options.cwd ? { cwd: options.cwd } : {}),
         env: { ...environment, ...options.env },
         outputDir: options.outputDir,
+        isolation: config.isolation,
       });
       try {
         const endpoint = await waitForEndpoint(owned, port, options.timeoutMs);

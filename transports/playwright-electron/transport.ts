@@ -3,6 +3,7 @@ import { _electron } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { capabilityMatrix } from '../contract/capabilities.js';
 import type { ExitInfo, LaunchOptions, LaunchTransport } from '../contract/transport.js';
+import { type AppIsolation, isolatedLaunch } from '../process/isolation.js';
 import { signalGroup } from '../process/process-group.js';
 import { assertWorkingFolder } from '../process/working-folder.js';
 import { withDeadline } from '../protocol/deadline.js';
@@ -21,6 +22,8 @@ export interface PlaywrightElectronConfig {
   /** `stagegraph serve --electron`: the Electron binary to use when a launch names none. */
   readonly configuredElectron?: string;
   readonly environment?: NodeJS.ProcessEnv;
+  /** How apps are started: in a PID namespace of their own where the gateway asks for it. */
+  readonly isolation?: AppIsolation;
 }
 
 /**
@@ -63,11 +66,14 @@ export function createPlaywrightElectronTransport(config: PlaywrightElectronConf
       const preload = options.instrumentNative ? await instrumentedPreload(main) : undefined;
       observeContextListenerRejections();
       observeLauncherLeftovers();
+      const isolated = config.isolation
+        ? isolatedLaunch(config.isolation, executable.path)
+        : { executablePath: executable.path, env: {} };
       const electron = await _electron
         .launch({
-          executablePath: executable.path,
+          executablePath: isolated.executablePath,
           args: [...(preload?.args ?? []), ...(main === undefined ? [] : [main]), ...options.args],
-          env: { ...stringEnvironment(environment), ...options.env },
+          env: { ...stringEnvironment(environment), ...options.env, ...isolated.env },
           cwd,
           timeout: options.timeoutMs,
         })

@@ -3,6 +3,7 @@ import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { EARLY_EVENT_LIMIT } from '../contract/event-relay.js';
 import type { ExitInfo } from '../contract/transport.js';
+import { type AppIsolation, isolatedCommand } from './isolation.js';
 import { readLines } from './output-lines.js';
 import { OwnedGroup } from './owned-group.js';
 import { livingGroupMembers, signalGroup } from './process-group.js';
@@ -53,10 +54,18 @@ export class OwnedProcess {
   static start(
     command: string,
     args: readonly string[],
-    options: { cwd?: string; env: NodeJS.ProcessEnv; outputDir: string },
+    options: {
+      cwd?: string;
+      env: NodeJS.ProcessEnv;
+      outputDir: string;
+      isolation?: AppIsolation | undefined;
+    },
   ): OwnedProcess {
+    const run = options.isolation
+      ? isolatedCommand(options.isolation, command, args, options.env)
+      : { command, args: [...args] };
     // detached: the child leads a new process group, which stop and kill signal as a whole.
-    const child = spawn(command, [...args], {
+    const child = spawn(run.command, run.args, {
       cwd: options.cwd,
       env: options.env,
       detached: true,
