@@ -107,6 +107,14 @@ describe("an attached browser showing the gateway's observer page", () => {
     );
   });
 
+  it("refuses a fake clock, which would stop the observer page's timers and Date with the app's", async () => {
+    await refused(`mutation { installClock(session: "${sessionId}") { installed } }`);
+    await refused(
+      `mutation { setFixedTime(session: "${sessionId}", time: "2030-01-01T00:00:00Z") { installed } }`,
+    );
+    expect(await observerPage.evaluate(() => new Date().getUTCFullYear())).toBeLessThan(2030);
+  });
+
   it('refuses every read of its document: snapshot, find, node, screenshot, source', async () => {
     const window = `session(id: "${sessionId}") { window(id: "${observerWindow}")`;
     await refused(`{ ${window} { snapshot { outline } } } }`);

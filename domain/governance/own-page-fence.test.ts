@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type {
+  ClockControl,
   NetworkControl,
   NetworkRecord,
   StorageControl,
   StubSpec,
 } from '../../transports/contract/renderer-control.js';
-import { fencedNetwork, fencedStorage, OwnWindows } from './own-page-fence.js';
+import { fencedClock, fencedNetwork, fencedStorage, OwnWindows } from './own-page-fence.js';
 import { OwnPages } from './own-pages.js';
 
 const OWN = 'http://127.0.0.1:4740';
@@ -170,5 +171,42 @@ describe('fencedNetwork', () => {
     ])
       await stub(pattern);
     expect(stubbed).toHaveLength(5);
+  });
+});
+
+describe('fencedClock', () => {
+  const calls: string[] = [];
+  const control: ClockControl = {
+    install: async () => void calls.push('install'),
+    setFixedTime: async () => void calls.push('setFixedTime'),
+    setSystemTime: async () => void calls.push('setSystemTime'),
+    advance: async () => void calls.push('advance'),
+    runFor: async () => void calls.push('runFor'),
+    pauseAt: async () => void calls.push('pauseAt'),
+    resume: async () => void calls.push('resume'),
+    now: async () => new Date(0),
+  };
+  let shown = [{ id: 'w1', title: 'App', url: `${APP}/` }];
+  const fenced = fencedClock(control, served(), 's1', async () => shown);
+
+  it("moves no time while a window shows one of the gateway's pages, since the clock spans the browser", async () => {
+    await fenced.install(null);
+    shown = [...shown, { id: 'w2', title: 'Stagegraph observer', url: `${OWN}/#/approvals` }];
+    const changes = [
+      () => fenced.install(null),
+      () => fenced.setFixedTime(new Date(0)),
+      () => fenced.setSystemTime(new Date(0)),
+      () => fenced.advance(1),
+      () => fenced.runFor(1),
+      () => fenced.pauseAt(new Date(0)),
+      () => fenced.resume(),
+    ];
+    for (const change of changes)
+      await expect(change()).rejects.toMatchObject({
+        code: 'POLICY_DENIED',
+        details: { rule: { id: 'built-in:not-on-own-pages' }, window: { id: 'w2' } },
+      });
+    expect(calls).toEqual(['install']);
+    await expect(fenced.now()).resolves.toEqual(new Date(0));
   });
 });

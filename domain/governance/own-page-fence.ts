@@ -1,4 +1,5 @@
 import type {
+  ClockControl,
   NetworkControl,
   StorageArea,
   StorageControl,
@@ -61,6 +62,37 @@ export function fencedNetwork(control: NetworkControl, pages: OwnPages, sessionI
       const read = control.problems();
       return { ...read, problems: read.problems.filter((problem) => !pages.holds(problem.url)) };
     },
+  };
+}
+
+/**
+ * A session's clock seam that leaves time alone while one of its windows shows a gateway page. Playwright's
+ * fake clock spans the whole browser context, current documents and future ones, so installing it for the
+ * app in a browser where the observer page is open would stop that page's timers and Date too: its
+ * approval countdowns and live view would show a time the agent chose. Reading the time changes nothing.
+ */
+export function fencedClock(
+  control: ClockControl,
+  pages: OwnPages,
+  sessionId: string,
+  windows: () => Promise<readonly WindowInfo[]>,
+): ClockControl {
+  const changing = async <T>(change: () => Promise<T>): Promise<T> => {
+    for (const window of await windows()) {
+      const refusal = pages.refusal(sessionId, window, 'change the clock of');
+      if (refusal) throw refusal;
+    }
+    return change();
+  };
+  return {
+    install: (time) => changing(() => control.install(time)),
+    setFixedTime: (time) => changing(() => control.setFixedTime(time)),
+    setSystemTime: (time) => changing(() => control.setSystemTime(time)),
+    advance: (ms) => changing(() => control.advance(ms)),
+    runFor: (ms) => changing(() => control.runFor(ms)),
+    pauseAt: (time) => changing(() => control.pauseAt(time)),
+    resume: () => changing(() => control.resume()),
+    now: () => control.now(),
   };
 }
 

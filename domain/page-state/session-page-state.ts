@@ -1,7 +1,7 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { TransportEvent, TransportSession } from '../../transports/contract/transport.js';
 import type { EventHub } from '../events/event-hub.js';
-import { fencedNetwork, fencedStorage } from '../governance/own-page-fence.js';
+import { fencedClock, fencedNetwork, fencedStorage } from '../governance/own-page-fence.js';
 import type { OwnPages } from '../governance/own-pages.js';
 import type { SessionTopics } from '../sessions/session-event.js';
 import { SessionClock } from './clock.js';
@@ -46,7 +46,12 @@ export class SessionPageState {
     this.storage = new SessionWebStorage(sessionId, () =>
       ownPages ? fencedStorage(storage(), ownPages, sessionId) : storage(),
     );
-    this.clock = new SessionClock(sessionId, seam('clock'));
+    const clock = seam('clock');
+    // Listed afresh before each change: a window may have navigated to a gateway page since the last listing.
+    const windows = async () => transport.windows();
+    this.clock = new SessionClock(sessionId, () =>
+      ownPages ? fencedClock(clock(), ownPages, sessionId, windows) : clock(),
+    );
   }
 
   /** Records what the transport reports; true when the event was one of these. */
