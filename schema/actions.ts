@@ -6,7 +6,7 @@ import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
 import { previewedTargetOf } from './gates/governance.js';
 import { selectedFields } from './selection.js';
-import { SnapshotDiffRef, SnapshotNodeRef } from './snapshot.js';
+import { diffInSnapshot, QUIET_DIFF, SnapshotDiffRef, SnapshotNodeRef } from './snapshot.js';
 import { ResolvedByRef, TargetInput } from './target.js';
 
 const PendingRequestRef = builder.objectRef<PendingRequest>('PendingRequest').implement({
@@ -56,7 +56,8 @@ const ActionResultRef = builder.objectRef<ActionOutcome>('ActionResult').impleme
       nullable: true,
       description:
         'What changed in the window once it settled (see `settle`): the requests the action started have finished and the page is quiet. Computed only when selected.',
-      resolve: (outcome) => (outcome.diff ? { diff: outcome.diff, snapshot: null } : null),
+      args: { quiet: t.arg.boolean({ required: false, defaultValue: false, description: QUIET_DIFF }) },
+      resolve: (outcome, args) => (outcome.diff ? diffInSnapshot(outcome.diff, null, args.quiet) : null),
     }),
     settle: t.field({
       type: ActionSettleRef,

@@ -7,7 +7,7 @@ import {
 import { builder } from './builder.js';
 import { LoadStateEnum } from './load-state.js';
 import { selectedFields } from './selection.js';
-import { SnapshotDiffRef, SnapshotRef } from './snapshot.js';
+import { diffInSnapshot, QUIET_DIFF, SnapshotDiffRef, SnapshotRef } from './snapshot.js';
 import { WindowRef } from './window.js';
 
 const HISTORY_STEPS = {
@@ -62,7 +62,8 @@ const NavigationResultRef = builder.objectRef<NavigationOutcome>('NavigationResu
       nullable: true,
       description:
         'The window before against after, computed only when selected; `documentReplaced` is true when a new document loaded.',
-      resolve: (outcome) => (outcome.diff ? { diff: outcome.diff, snapshot: null } : null),
+      args: { quiet: t.arg.boolean({ required: false, defaultValue: false, description: QUIET_DIFF }) },
+      resolve: (outcome, args) => (outcome.diff ? diffInSnapshot(outcome.diff, null, args.quiet) : null),
     }),
     outline: t.string({
       description:

@@ -1,7 +1,7 @@
 import { type SnapshotChange, snapshotChanges } from '../domain/interaction/snapshot-changes.js';
 import { builder } from './builder.js';
 import { selectedFields } from './selection.js';
-import { SnapshotDiffRef } from './snapshot.js';
+import { QUIET_DIFF, SnapshotDiffRef } from './snapshot.js';
 
 const SnapshotChangeRef = builder.objectRef<SnapshotChange>('SnapshotChange').implement({
   description: 'One settled change of a window, as a diff against the previous change this subscriber got.',
@@ -43,11 +43,17 @@ builder.subscriptionField('snapshotChanges', (t) =>
         description:
           'Diff only interactive nodes, as snapshot(interactiveOnly: true) reads them. Default false.',
       }),
+      quiet: t.arg.boolean({
+        required: false,
+        defaultValue: false,
+        description: `${QUIET_DIFF} A change that is all such nodes is not delivered.`,
+      }),
     },
     subscribe: (_root, args, { sessions }, info) =>
       snapshotChanges(sessions.get(args.session == null ? null : String(args.session)), {
         window: args.window == null ? null : String(args.window),
         interactiveOnly: args.interactiveOnly ?? null,
+        quiet: args.quiet ?? false,
         bounds: selectedFields(info, ['diff', 'added']).includes('bbox'),
       }),
     resolve: (change) => change,

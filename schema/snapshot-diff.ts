@@ -121,6 +121,11 @@ SnapshotDiffRef.implement({
         'The diff as `Snapshot.outline` lines, one a node: `- e4 button "Send"` removed, `~ e2 checkbox "Agree" [checked] (was [])` changed (its line now, then the old values of what changed), `+ e9 dialog "Sent"` added (added subtrees indented and folded as in `Snapshot.outline`). After a reload the removed side is one line. Empty when nothing changed. The cheapest way to read an effect.',
       resolve: ({ diff }) => diffOutline(diff),
     }),
+    leftOut: t.int({
+      description:
+        'Nodes left out because they change on their own (asked with `quiet: true`); 0 otherwise. `empty` and the lists count only what is shown.',
+      resolve: ({ diff }) => diff.leftOut ?? 0,
+    }),
     empty: t.boolean({
       description: 'Nothing changed.',
       resolve: ({ diff }) => diff.added.length + diff.removed.length + diff.changed.length === 0,

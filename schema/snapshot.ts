@@ -5,7 +5,7 @@ import {
   readSnapshot,
   type SnapshotView,
 } from '../domain/interaction/snapshot-read.js';
-import type { SnapshotDiff } from '../domain/snapshot/diff.js';
+import { quietDiff, type SnapshotDiff } from '../domain/snapshot/diff.js';
 import { outline } from '../domain/snapshot/outline.js';
 import type { Snapshot, SnapshotNode } from '../domain/snapshot/snapshot.js';
 import type { NodeField } from '../domain/snapshot/token-estimate.js';
@@ -133,6 +133,19 @@ export interface DiffInSnapshot {
   readonly snapshot: Snapshot | null;
 }
 
+/** A diff as a field answers it: without what changes on its own when the caller asked for `quiet`. */
+export function diffInSnapshot(
+  diff: SnapshotDiff,
+  snapshot: Snapshot | null,
+  quiet: boolean | null | undefined,
+): DiffInSnapshot {
+  return { diff: quiet ? quietDiff(diff) : diff, snapshot };
+}
+
+/** The `quiet` argument of every field that answers a diff. */
+export const QUIET_DIFF =
+  'Leave out what the window changes on its own: nodes seen changing (a clock, a ticking counter, a spinner) between two reads of the same scope with no action of this gateway in between, twice or more. `leftOut` counts what was left out. Default false.';
+
 /** Declared here for the fields that return it; its fields are in snapshot-diff.ts. */
 export const SnapshotDiffRef = builder.objectRef<DiffInSnapshot>('SnapshotDiff');
 
@@ -201,7 +214,8 @@ export const SnapshotRef = builder.objectRef<SnapshotView>('Snapshot').implement
       nullable: true,
       description:
         "With `since`: what changed from that snapshot to this one, read with that snapshot's scope; null otherwise.",
-      resolve: (v) => (v.diff ? { diff: v.diff, snapshot: v.snapshot } : null),
+      args: { quiet: t.arg.boolean({ required: false, defaultValue: false, description: QUIET_DIFF }) },
+      resolve: (v, args) => (v.diff ? diffInSnapshot(v.diff, v.snapshot, args.quiet) : null),
     }),
   }),
 });

@@ -91,6 +91,8 @@ export async function performAction(session: Session, request: ActionRequest): P
   // Watched from just before the action, so the requests it starts are told from those already running.
   const watch = await driver.watchRequests();
   try {
+    // From here the page may change because of us: reads on either side are not compared to learn from.
+    session.snapshots.noteAction();
     await run(session, window, driver, query, request.action, timeoutMs).catch(async (error: unknown) => {
       const context = { session, windowId: window.id, driver, located, watch, timeoutMs };
       throw withRecovery(await withStateAfter(error, context), session, window.id, located);

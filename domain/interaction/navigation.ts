@@ -53,6 +53,7 @@ export async function navigate(session: Session, request: NavigateRequest): Prom
   const timeoutMs = clamp(request.timeoutMs, NAVIGATION_TIMEOUT_DEFAULT_MS, 0, NAVIGATION_TIMEOUT_MAX_MS);
   const waitUntil = request.waitUntil ?? DEFAULT_WAIT_UNTIL;
   const before = request.wantDiff ? await read(session, window.id, driver, false) : null;
+  session.snapshots.noteAction();
   const result = await driver.navigate(target, waitUntil, timeoutMs).catch((error: unknown) => {
     throw withLook(error, at);
   });

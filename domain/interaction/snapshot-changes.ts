@@ -1,5 +1,5 @@
 import type { Session } from '../sessions/session.js';
-import { diff, type SnapshotDiff } from '../snapshot/diff.js';
+import { diff, quietDiff, type SnapshotDiff } from '../snapshot/diff.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { domQuiet } from './settle.js';
 
@@ -17,6 +17,8 @@ export interface SnapshotChange {
 export interface SnapshotChangesRequest {
   readonly window?: string | null;
   readonly interactiveOnly?: boolean | null;
+  /** Leave out what the window changes on its own (self-changes.ts); a change of only that is not sent. */
+  readonly quiet?: boolean;
   /** The subscriber shows boxes of added nodes. */
   readonly bounds?: boolean;
 }
@@ -44,7 +46,7 @@ export async function* snapshotChanges(
     await domQuiet(driver, CHANGE_DEBOUNCE_MS);
     seen = await driver.nextChange(null, 0);
     const current = await read();
-    const changes = diff(previous, current);
+    const changes = request.quiet ? quietDiff(diff(previous, current)) : diff(previous, current);
     previous = current;
     if (changes.added.length + changes.removed.length + changes.changed.length > 0) {
       yield { windowId: window.id, snapshot: current, diff: changes };

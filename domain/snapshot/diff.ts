@@ -1,6 +1,7 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { Bounds } from '../../transports/contract/transport.js';
 import type { NodeState, SnapshotRequest } from '../../transports/contract/window-driver.js';
+import { type QuietChanges, selfChangesOf } from './self-changes.js';
 import type { Snapshot, SnapshotNode } from './snapshot.js';
 import { type SnapshotSplices, splicesOf } from './snapshot-splices.js';
 
@@ -53,6 +54,8 @@ export interface SnapshotDiff {
   readonly added: SnapshotNode[];
   readonly removed: RemovedNode[];
   readonly changed: ChangedNode[];
+  /** Nodes left out as changing on their own: set on a diff made quiet (`quietDiff`), else 0. */
+  readonly leftOut?: number;
 }
 
 /**
@@ -84,8 +87,29 @@ export function diff(previous: Snapshot, next: Snapshot, options: DiffOptions = 
       },
     );
   const spliced = splicesOf(next);
-  if (spliced?.base === previous)
-    return { ...base, documentReplaced: false, ...splicedChanges(spliced, next, options) };
+  const changes: SnapshotDiff =
+    spliced?.base === previous
+      ? { ...base, documentReplaced: false, ...splicedChanges(spliced, next, options) }
+      : { ...base, documentReplaced: false, ...wholeChanges(previous, next, options) };
+  const selfChanges = selfChangesOf(next);
+  if (selfChanges) quieting.set(changes, () => selfChanges.quiet(changes, previous, next));
+  return changes;
+}
+
+/** How to make each diff of recorded snapshots quiet, asked only when a caller wants it so. */
+const quieting = new WeakMap<SnapshotDiff, () => QuietChanges>();
+
+/** The diff without what the window changes on its own, as far as the store has learnt it. */
+export function quietDiff(changes: SnapshotDiff): SnapshotDiff {
+  const quiet = quieting.get(changes);
+  return quiet ? { ...changes, ...quiet() } : { ...changes, leftOut: 0 };
+}
+
+function wholeChanges(
+  previous: Snapshot,
+  next: Snapshot,
+  options: DiffOptions,
+): Pick<SnapshotDiff, 'added' | 'removed' | 'changed'> {
   const added: SnapshotNode[] = [];
   const changed: ChangedNode[] = [];
   for (const node of next.nodes) {
@@ -98,7 +122,7 @@ export function diff(previous: Snapshot, next: Snapshot, options: DiffOptions = 
     if (changes) changed.push({ ref: node.ref, node, changes, before: valuesOf(before, changes) });
   }
   const removed = previous.nodes.filter((node) => next.node(node.ref) === undefined).map(removedOf);
-  return { ...base, documentReplaced: false, added, removed, changed };
+  return { added, removed, changed };
 }
 
 /**
@@ -173,7 +197,7 @@ function sameBounds(a: Bounds | null, b: Bounds | null): boolean {
   return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
 
-function sameScope(a: SnapshotRequest, b: SnapshotRequest): boolean {
+export function sameScope(a: SnapshotRequest, b: SnapshotRequest): boolean {
   return (
     (a.within ?? null) === (b.within ?? null) &&
     !!a.interactiveOnly === !!b.interactiveOnly &&

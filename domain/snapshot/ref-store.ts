@@ -10,6 +10,8 @@ import { inTurns } from '../../transports/protocol/in-turns.js';
 import { controlFingerprint, type FingerprintSource, fingerprint } from './fingerprint.js';
 import { reconcileSpliced, reconcileWhole } from './reconcile-nodes.js';
 import { missingRefError, otherWindowError, staleRefError } from './ref-errors.js';
+import { noteSelfChanges } from './self-changes.js';
+import { learnSelfChanges } from './self-changes-learning.js';
 import { similarRefs, type Wanted } from './similar.js';
 import { Snapshot } from './snapshot.js';
 import { noteSplices } from './snapshot-splices.js';
@@ -59,6 +61,9 @@ export class RefStore {
   readonly #refs = new Map<string, RefEntry>();
   readonly #windows = new Map<string, WindowRefs>();
   #issued = 0;
+  /** Actions performed in the session so far; each snapshot keeps the count it was recorded at. */
+  #actions = 0;
+  readonly #actionsAt = new WeakMap<Snapshot, number>();
   readonly #lookup = (ref: string): RefEntry | undefined => this.#refs.get(ref);
 
   constructor(sessionId: string, options: RefStoreOptions = {}) {
@@ -147,6 +152,15 @@ export class RefStore {
       nodes,
     );
     if (splices && last) noteSplices(snapshot, { base: last, splices });
+    noteSelfChanges(snapshot, w.selfChanges);
+    const actions = this.#actions;
+    learnSelfChanges(
+      w.selfChanges,
+      w.recent,
+      snapshot,
+      (earlier) => this.#actionsAt.get(earlier) === actions,
+    );
+    this.#actionsAt.set(snapshot, actions);
     w.lastRaw = raw;
     w.lastEntries = entries;
     w.recent.push(snapshot);
@@ -222,6 +236,14 @@ export class RefStore {
       });
     }
     return { ref, windowId: entry.windowId, documentId: entry.documentId, key: entry.key };
+  }
+
+  /**
+   * An action (click, fill, navigation, ...) is about to change a window of the session: reads before and
+   * after it are not compared to learn what the page changes on its own.
+   */
+  noteAction(): void {
+    this.#actions += 1;
   }
 
   /** The window's latest snapshot, if one was taken. */

@@ -1,5 +1,6 @@
 import type { RawSnapshot, SnapshotRequest } from '../../transports/contract/window-driver.js';
 import type { FingerprintSource } from './fingerprint.js';
+import { SelfChanges } from './self-changes.js';
 import type { Snapshot, SnapshotNode } from './snapshot.js';
 import { TwinPool } from './twin-pool.js';
 
@@ -51,6 +52,8 @@ export class WindowRefs {
   /** The walker's snapshot the latest one was recorded from, and each of its nodes' entries. */
   lastRaw: RawSnapshot | null = null;
   lastEntries: readonly RefEntry[] = [];
+  /** What the window changes on its own, learnt from its reads. */
+  readonly selfChanges = new SelfChanges();
   /** The window's read being recorded, if any: the next waits for it (ref-store.ts `record`). */
   recording: Promise<void> = Promise.resolve();
 

@@ -52,7 +52,7 @@ describe('the act document', () => {
       data: {
         s0: {
           target: { ref: 'e2', role: 'textbox', name: 'Name' },
-          diff: { empty: false, outline: '~ e2 x' },
+          diff: { empty: false, outline: '~ e2 x', leftOut: 2 },
         },
         s1: null,
         s2: null,
@@ -71,6 +71,7 @@ describe('the act document', () => {
       text: [
         '1 fill: ok e2 textbox "Name"',
         '~ e2 x',
+        '(2 nodes that change on their own left out)',
         '2 click: SELECTOR_NO_MATCH: No match.',
         'hint: Read.',
         'next: query { a }',

@@ -24,7 +24,8 @@ export const STEP_KINDS = [
   'expect',
 ];
 
-const ACTED = '{ target { ref role name } diff { empty outline } }';
+const DIFF = 'diff(quiet: $quiet) { empty outline leftOut }';
+const ACTED = `{ target { ref role name } ${DIFF} }`;
 const HISTORY: Record<string, string> = { back: 'BACK', forward: 'FORWARD', reload: 'RELOAD' };
 
 interface Built {
@@ -39,9 +40,10 @@ interface Built {
 export function buildActDocument(
   steps: readonly Step[],
   where: { session?: string; window?: string },
+  quiet = true,
 ): Built {
-  const variables: Record<string, unknown> = { session: where.session, window: where.window };
-  const declarations = ['$session: ID', '$window: ID'];
+  const variables: Record<string, unknown> = { session: where.session, window: where.window, quiet };
+  const declarations = ['$session: ID', '$window: ID', '$quiet: Boolean'];
   const fields = steps.map((step, index) => {
     const alias = `s${index}`;
     const bind = (name: string, type: string, value: unknown): string => {
@@ -71,7 +73,7 @@ export function buildActDocument(
       case 'navigate': {
         const history = HISTORY[(step.value ?? '').toLowerCase()];
         const to = history ? { step: history } : { url: step.value ?? '' };
-        return `${alias}: navigate(${placed}, to: ${bind('to', 'NavigationInput!', to)}) { reached window { url } diff { empty outline } }`;
+        return `${alias}: navigate(${placed}, to: ${bind('to', 'NavigationInput!', to)}) { reached window { url } ${DIFF} }`;
       }
       case 'expect': {
         const on = step.target ? `, target: ${bind('t', 'TargetInput', step.target)}` : '';
@@ -116,7 +118,12 @@ export function describeOutcomes(
         ? ` ${outcome.window?.url ?? ''}${outcome.reached ? '' : ' (still loading)'}`
         : '';
     const diff = outcome.diff && !outcome.diff.empty ? withoutFocusMoves(outcome.diff.outline) : [];
-    return [`${label}: ok${target}${where}`, ...diff];
+    const leftOut = outcome.diff?.leftOut ?? 0;
+    const quieted =
+      leftOut > 0
+        ? [`(${leftOut} ${leftOut === 1 ? 'node' : 'nodes'} that change on their own left out)`]
+        : [];
+    return [`${label}: ok${target}${where}`, ...diff, ...quieted];
   });
   return {
     text: [...stepless.map((error) => describeError(error)), ...lines].join('\n'),

@@ -6,7 +6,7 @@ import { optionalString, TARGET, text, WHERE } from './tool.js';
 export const actTool: BridgeTool = {
   name: 'act',
   description:
-    "Run steps in order as one operation; a failed step stops the rest. Answers each step's outcome and what changed, as outline lines (- removed, ~ changed, + added). A step policy asks about waits for approval.",
+    "Run steps in order as one operation; a failed step stops the rest. Answers each step's outcome and what changed, as outline lines (- removed, ~ changed, + added), less what the page changes on its own (clocks, counters) unless quiet=false. A step policy asks about waits for approval.",
   inputSchema: {
     type: 'object',
     properties: {
@@ -33,6 +33,7 @@ export const actTool: BridgeTool = {
           required: ['do'],
         },
       },
+      quiet: { type: 'boolean', description: 'Default true.' },
     },
     required: ['steps'],
   },
@@ -41,10 +42,14 @@ export const actTool: BridgeTool = {
     if (steps.length === 0) return { ...text('steps is empty: give at least one step.'), isError: true };
     let built: ReturnType<typeof buildActDocument>;
     try {
-      built = buildActDocument(steps, {
-        ...(optionalString(args.session) ? { session: optionalString(args.session) } : {}),
-        ...(optionalString(args.window) ? { window: optionalString(args.window) } : {}),
-      });
+      built = buildActDocument(
+        steps,
+        {
+          ...(optionalString(args.session) ? { session: optionalString(args.session) } : {}),
+          ...(optionalString(args.window) ? { window: optionalString(args.window) } : {}),
+        },
+        args.quiet !== false,
+      );
     } catch (error) {
       return { ...text(`BAD_USER_INPUT: ${(error as Error).message}`), isError: true };
     }
