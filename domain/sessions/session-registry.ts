@@ -7,7 +7,6 @@ import {
   isDesktopTransport,
   isInjectTransport,
   isLaunchTransport,
-  type LaunchOptions,
   type Transport,
   type TransportId,
   type TransportSession,
@@ -29,15 +28,17 @@ import {
   desktopAttachOptions,
   desktopLaunchOptions,
 } from './desktop-requests.js';
+import { type LaunchRequest, launchOptions } from './launch-requests.js';
 import { sessionActions } from './next-actions.js';
-import { checkProcessInput } from './process-input.js';
 import { Session, type SessionLaunch } from './session.js';
 import type { SessionTopics } from './session-event.js';
 import type { SessionFiles } from './session-files.js';
 import { endedDuringStartup } from './startup-exit.js';
 import { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS } from './timeouts.js';
 import { awaitWindowsLoaded } from './window-load.js';
+import { realFolder } from './artifact-folder.js';
 
+export type { LaunchRequest };
 export { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS };
 export const STOP_GRACE_DEFAULT_MS = 5_000;
 export const STOP_GRACE_MAX_MS = 30_000;
@@ -49,18 +50,6 @@ const DEFAULT_FILES: SessionFiles = {
   artifactsDir: join(process.cwd(), '.artifacts'),
   uploadRoots: [process.cwd()],
 };
-
-/** A launch as clients ask for it; absent and null mean "use the default". */
-export interface LaunchRequest {
-  readonly transport?: TransportId | null;
-  readonly main?: string | null;
-  readonly executablePath?: string | null;
-  readonly args?: readonly string[] | null;
-  readonly env?: readonly { readonly name: string; readonly value: string }[] | null;
-  readonly cwd?: string | null;
-  readonly timeoutMs?: number | null;
-  readonly instrumentNative?: boolean | null;
-}
 
 /** Sessions reached rather than launched: nothing names their main script. */
 const NOT_LAUNCHED: SessionLaunch = { main: null, executablePath: null };
@@ -101,16 +90,7 @@ export class SessionRegistry {
 
   async launch(request: LaunchRequest): Promise<Session> {
     this.#assertAccepting();
-    if (!request.main && !request.executablePath) {
-      throw new StagegraphError(
-        'BAD_INPUT',
-        'launch needs `main` (an app entry script or folder) or `executablePath`.',
-        {
-          nextActions: [sessionActions.transportsWith('LAUNCH')],
-        },
-      );
-    }
-    checkProcessInput('launch', request);
+    const options = launchOptions(request);
     const transport = this.#transports.get(request.transport ?? 'playwright-electron');
     if (!transport || !isLaunchTransport(transport) || !transport.capabilities.LAUNCH) {
       throw new StagegraphError(
@@ -121,16 +101,6 @@ export class SessionRegistry {
         },
       );
     }
-    const timeoutMs = clamp(request.timeoutMs, LAUNCH_TIMEOUT_DEFAULT_MS, 1_000, LAUNCH_TIMEOUT_MAX_MS);
-    const options: LaunchOptions = {
-      args: request.args ?? [],
-      env: Object.fromEntries((request.env ?? []).map(({ name, value }) => [name, value])),
-      timeoutMs,
-      ...(request.main ? { main: request.main } : {}),
-      ...(request.executablePath ? { executablePath: request.executablePath } : {}),
-      ...(request.cwd ? { cwd: request.cwd } : {}),
-      ...(request.instrumentNative ? { instrumentNative: true } : {}),
-    };
     const started = Date.now();
     const transportSession = await transport.launch(options);
     const session = await this.#adopt(
@@ -138,7 +108,7 @@ export class SessionRegistry {
       transport,
       transportSession,
       { main: request.main ?? null, executablePath: request.executablePath ?? null },
-      Math.max(0, timeoutMs - (Date.now() - started)),
+      Math.max(0, options.timeoutMs - (Date.now() - started)),
       `launch of ${request.main ?? request.executablePath}`,
     );
     return this.#assertStarted(session, transportSession);
@@ -341,7 +311,8 @@ export class SessionRegistry {
     operation: string,
   ): Promise<Session> {
     const id = this.#reserveId();
-    const options = optionsFor(join(this.#files.artifactsDir, id));
+    // The command's stdout.log and stderr.log go there from its first line: never through a planted link.
+    const options = optionsFor(realFolder(join(this.#files.artifactsDir, id)));
     const started = Date.now();
     const transportSession = await start(options);
     const session = await this.#adopt(
