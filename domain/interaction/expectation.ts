@@ -1,4 +1,5 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { checkClientPattern } from '../../transports/contract/client-pattern.js';
 import type { ExpectationResult, ExpectKind, Matcher } from '../../transports/contract/window-driver.js';
 import type { Session } from '../sessions/session.js';
 import { clamp } from '../sessions/session-registry.js';
@@ -41,7 +42,7 @@ export async function expectCondition(session: Session, request: ExpectRequest):
   if (request.kind === 'COUNT' && request.equals != null && !/^\d+$/.test(request.equals)) {
     throw new StagegraphError('BAD_INPUT', `COUNT compares numbers; "${request.equals}" is not one.`);
   }
-  if (request.regex != null) assertRegex(request.regex);
+  if (request.regex != null) checkClientPattern(request.regex, 'regex');
   const { window, driver, query } = await windowTarget(session, request);
   const timeoutMs = clamp(request.timeoutMs, EXPECT_TIMEOUT_DEFAULT_MS, 0, EXPECT_TIMEOUT_MAX_MS);
   const matcher: Matcher = {
@@ -54,12 +55,4 @@ export async function expectCondition(session: Session, request: ExpectRequest):
   };
   const result = await driver.expect(request.kind, matcher, query, timeoutMs);
   return { ...result, kind: request.kind, windowId: window.id };
-}
-
-function assertRegex(pattern: string): void {
-  try {
-    new RegExp(pattern);
-  } catch (error) {
-    throw new StagegraphError('BAD_INPUT', `regex is not a valid JavaScript pattern: ${String(error)}`);
-  }
 }

@@ -1,4 +1,6 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { checkClientPattern } from '../../transports/contract/client-pattern.js';
+import { matchClientPattern } from '../../transports/contract/pattern-worker.js';
 import type { LoadState, SnapshotRequest } from '../../transports/contract/window-driver.js';
 import type { Session } from '../sessions/session.js';
 import { diff, type SnapshotDiff } from '../snapshot/diff.js';
@@ -126,29 +128,30 @@ export async function findNodes(
   windowId: string,
   request: FindRequest,
 ): Promise<SnapshotNode[]> {
-  const pattern = request.nameRegex == null ? null : compile(request.nameRegex);
+  const pattern = request.nameRegex ?? null;
+  if (pattern !== null) checkClientPattern(pattern, 'nameRegex');
   const { driver } = await session.window(windowId);
   const scope = { bounds: request.bounds || request.visible != null };
   const snapshot = await session.snapshots.record(windowId, await driver.snapshot(scope), scope);
-  const matches = snapshot.nodes.filter(
+  const candidates = snapshot.nodes.filter(
     (node) =>
       (request.role == null || node.role === request.role) &&
       (request.name == null || node.name === request.name) &&
       (request.nameContains == null ||
         node.name.toLowerCase().includes(request.nameContains.toLowerCase())) &&
-      (pattern === null || pattern.test(node.name)) &&
       (request.visible == null || (node.bbox !== null) === request.visible) &&
       (request.enabled == null || !node.states.includes('DISABLED') === request.enabled),
   );
-  return request.first == null ? matches : matches.slice(0, Math.max(0, request.first));
-}
-
-function compile(pattern: string): RegExp {
-  try {
-    return new RegExp(pattern);
-  } catch (error) {
-    throw new StagegraphError('BAD_INPUT', `nameRegex is not a valid JavaScript pattern: ${String(error)}`);
-  }
+  // The client's pattern runs last, on the fewest names, and off this thread (pattern-worker.ts).
+  const named =
+    pattern === null
+      ? candidates
+      : await matchClientPattern(
+          pattern,
+          candidates.map((node) => node.name),
+          'nameRegex',
+        ).then((held) => candidates.filter((_, index) => held[index]));
+  return request.first == null ? named : named.slice(0, Math.max(0, request.first));
 }
 
 /** A node of the window by ref, as the window shows it now. */

@@ -1,5 +1,5 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { expectationFailed, type MatchedValue, satisfies } from '../contract/matcher.js';
+import { expectationFailed, type MatchedValue, regexHeld, satisfies } from '../contract/matcher.js';
 import type { ExpectationResult, ExpectKind, Matcher, TargetQuery } from '../contract/window-driver.js';
 import { controlValue } from './desktop-snapshot.js';
 import { matchesOf, type WindowReads } from './desktop-targets.js';
@@ -77,7 +77,8 @@ export async function waitForExpectation(
   for (;;) {
     const seen = reads.changes();
     actual = await readActual(reads, kind, target);
-    if (satisfies(actual, matcher)) return { actual: String(actual), elapsedMs: Date.now() - started };
+    if (satisfies(actual, matcher, await regexHeld(actual, matcher)))
+      return { actual: String(actual), elapsedMs: Date.now() - started };
     const remaining = timeoutMs - (Date.now() - started);
     if (remaining <= 0) break;
     await reads.nextChange(seen, remaining);

@@ -1,4 +1,5 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { matchClientPattern } from './pattern-worker.js';
 import type { ExpectKind, Matcher } from './window-driver.js';
 
 /** What an expectation reads before matching: text, a count, or a yes/no state. */
@@ -7,9 +8,11 @@ export type MatchedValue = string | number | boolean;
 /**
  * Whether `actual` meets `matcher`: the one meaning of a Matcher, whichever transport read the value.
  * Text is tested with equals/contains/regex, counts with equals/min/max, and states are their own answer;
- * `not` inverts the whole test.
+ * `not` inverts the whole test. It also runs in the page (shipped as source), where it tests the regex
+ * itself; in the gateway the regex is the client's and is tested off this thread first (`regexHeld`), and
+ * its answer passed as `regexHolds`.
  */
-export function satisfies(actual: MatchedValue, matcher: Matcher): boolean {
+export function satisfies(actual: MatchedValue, matcher: Matcher, regexHolds?: boolean): boolean {
   let holds: boolean;
   if (typeof actual === 'boolean') holds = actual;
   else if (typeof actual === 'number') {
@@ -21,7 +24,7 @@ export function satisfies(actual: MatchedValue, matcher: Matcher): boolean {
     holds =
       (matcher.equals === undefined || actual === matcher.equals) &&
       (matcher.contains === undefined || actual.includes(matcher.contains)) &&
-      (matcher.regex === undefined || new RegExp(matcher.regex).test(actual));
+      (matcher.regex === undefined || (regexHolds ?? new RegExp(matcher.regex).test(actual)));
   }
   return matcher.not ? !holds : holds;
 }
@@ -49,4 +52,11 @@ function describeMatcher(matcher: Matcher): string {
     matcher.max !== undefined ? `<= ${matcher.max}` : '',
   ].filter(Boolean);
   return `${matcher.not ? 'not ' : ''}${parts.join(' and ') || 'to hold'}`;
+}
+
+/** In the gateway: whether the client's regex holds for a text `actual`, tested in the pattern worker. */
+export async function regexHeld(actual: MatchedValue, matcher: Matcher): Promise<boolean | undefined> {
+  if (matcher.regex === undefined || typeof actual !== 'string') return undefined;
+  const [held] = await matchClientPattern(matcher.regex, [actual], 'regex');
+  return held;
 }

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { expectationFailed, type MatchedValue, satisfies } from '../contract/matcher.js';
+import { expectationFailed, type MatchedValue, regexHeld, satisfies } from '../contract/matcher.js';
 import type { ExpectationResult, ExpectKind, Matcher, TargetQuery } from '../contract/window-driver.js';
 import { changeCount, nextChange } from './change-signal.js';
 import { waitInPage } from './expectation-waiter.js';
@@ -76,7 +76,7 @@ async function waitFromGateway(
   let actual: MatchedValue = '';
   for (;;) {
     actual = await readActual(page, expectation).catch(() => actual);
-    if (satisfies(actual, expectation.matcher))
+    if (satisfies(actual, expectation.matcher, await regexHeld(actual, expectation.matcher)))
       return { actual: String(actual), elapsedMs: Date.now() - started };
     const remaining = timeoutMs - (Date.now() - started);
     if (remaining <= 0) break;
