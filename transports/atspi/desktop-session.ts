@@ -78,7 +78,7 @@ export class DesktopSession implements TransportSession {
     this.capabilityNotes = setup.capabilityNotes;
     this.endpoint = `atspi://${setup.app.ref.busName}`;
     this.#windows = new AppWindows(setup.bus, setup.app.ref, (event) => this.#onWindowEvent(event));
-    this.native = createDesktopNativeSurface(setup.bus, () => this.#windows.refs());
+    this.native = createDesktopNativeSurface(setup.bus, () => this.#windows.refs(), setup.input);
   }
 
   /** Follows the app's windows, exit and output; on failure releases what the setup holds. */

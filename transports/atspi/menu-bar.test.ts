@@ -51,6 +51,7 @@ describe.runIf(DESKTOP_AVAILABLE)('readMenuBar', () => {
     const file = item(menu, 'File');
     expect(file.submenu?.map(({ label, type, enabled }) => [label, type, enabled])).toEqual([
       ['Save', 'normal', false],
+      ['Save As...', 'normal', true],
       ['', 'separator', true],
       ['Delete All', 'normal', true],
     ]);

@@ -1,9 +1,10 @@
 import type { Variant } from 'dbus-next';
 import type { MenuInvocation, MenuRefusal, NativeMenuItem, NativeMenuItemType } from '../contract/native.js';
 import { ACCESSIBLE_IFACE, type AccessibleRef, type AtspiBus, whenGone } from './atspi-bus.js';
+import { labelMatches, menuLabel } from './menu-label.js';
 import { atspiRoleName } from './roles.js';
 import { hasState, type StateWords, stateWords } from './states.js';
-import { stateReader } from './toolkit-states.js';
+import { canonicalStates, type ToolkitFamily, toolkitFor } from './toolkit-states.js';
 
 /** One object of an application as a menu read needs it, from the app's Cache or read by hand. */
 export interface MenuObject {
@@ -51,15 +52,20 @@ export class AppObjects {
   readonly #objects = new Map<string, MenuObject>();
   readonly #cachedChildren = new Map<string, MenuObject[]>();
   readonly #indexes = new Map<string, number>();
-  readonly #canonical: (words: StateWords) => StateWords;
+  /** The app's toolkit family (toolkit-states.ts): how its states and labels are read. */
+  readonly family: ToolkitFamily;
 
-  private constructor(bus: AtspiBus, canonical: (words: StateWords) => StateWords) {
+  private constructor(bus: AtspiBus, family: ToolkitFamily) {
     this.#bus = bus;
-    this.#canonical = canonical;
+    this.family = family;
+  }
+
+  #canonical(words: StateWords): StateWords {
+    return canonicalStates(words, this.family);
   }
 
   static async read(bus: AtspiBus, busName: string): Promise<AppObjects> {
-    const objects = new AppObjects(bus, await stateReader(bus, busName));
+    const objects = new AppObjects(bus, (await toolkitFor(bus, busName)).family);
     for (const item of await bus.cacheItems(busName)) {
       const object: MenuObject = {
         ref: item.ref,
@@ -201,19 +207,22 @@ export async function readMenuNodes(
       }),
     );
   }
+  // GTK3's atk-bridge and Qt strip mnemonics themselves: an underscore left in their labels is a literal one.
+  const stripMnemonics = objects.family === 'gtk4' || objects.family === 'other';
   const build = (draft: Draft): MenuNode => {
     const { object } = draft;
     const type = TYPES[object.role] ?? 'normal';
+    const { label, accelerator } = menuLabel(object.name, stripMnemonics);
     const children = type === 'submenu' ? (draft.children ?? []).map(build) : [];
     return {
       ref: object.ref,
       children,
       item: {
-        label: object.name,
+        label,
         role: null,
         type,
         id: null,
-        accelerator: accelerators.get(object.ref.path) ?? null,
+        accelerator: accelerators.get(object.ref.path) ?? (withAccelerators ? accelerator : null),
         enabled: hasState(object.states, 'ENABLED') && hasState(object.states, 'SENSITIVE'),
         visible: hasState(object.states, 'VISIBLE'),
         checked: hasState(object.states, 'CHECKED'),
@@ -276,18 +285,24 @@ export async function invokeMenuBarItem(
 
 /**
  * Each step of `path` matches a label exactly, as the Electron hooks and domain/native/menu-path.ts match
- * (a desktop item has no Electron role to fall back on). GTK's accessible name is the label as shown, its
- * mnemonic underscore already gone, so `Save` finds `_Save`.
+ * (a desktop item has no Electron role to fall back on), the label read as menu-label.ts reads it: trimmed,
+ * without mnemonics; a step is taken as written, trimmed, or without its underscores (labelMatches).
  */
 export function findMenuNode(nodes: readonly MenuNode[], path: readonly string[]): MenuNode | null {
+  return findMenuChain(nodes, path)?.at(-1) ?? null;
+}
+
+/** The nodes from the top of the menu down to the item at `path`, matched as findMenuNode matches. */
+export function findMenuChain(nodes: readonly MenuNode[], path: readonly string[]): MenuNode[] | null {
   let level = nodes;
-  let found: MenuNode | null = null;
+  const chain: MenuNode[] = [];
   for (const step of path) {
-    found = level.find((node) => node.item.label === step) ?? null;
+    const found = level.find((node) => labelMatches(node.item.label, step));
     if (!found) return null;
+    chain.push(found);
     level = found.children;
   }
-  return found;
+  return chain.length > 0 ? chain : null;
 }
 
 /**
@@ -297,21 +312,26 @@ export function findMenuNode(nodes: readonly MenuNode[], path: readonly string[]
  * to the app's main loop), so `invoked` says the click was delivered; the app's handler runs just after.
  * GTK then walks up from the item to close its menu and, finding none open, logs a harmless Gtk-CRITICAL
  * on the app's stderr when the walk reaches the application object; opening the parents to avoid it would
- * flash menus on the user's screen.
+ * flash menus on the user's screen. `activate`, when given, activates the item another way first (a
+ * pointer through the menus, menu-pointer.ts) and answers false to leave it to the action.
  */
 export async function invokeMenuNode(
   bus: AtspiBus,
   nodes: readonly MenuNode[] | null,
   path: readonly string[],
+  activate?: (chain: readonly MenuNode[]) => Promise<boolean>,
 ): Promise<MenuInvocation> {
   if (!nodes) return refuse('no_menu');
-  const node = findMenuNode(nodes, path);
-  if (!node) return refuse('not_found');
+  const chain = findMenuChain(nodes, path);
+  const node = chain?.at(-1);
+  if (!chain || !node) return refuse('not_found');
   const { item, ref } = node;
   if (item.type === 'separator') return refuse('separator', item);
   if (item.type === 'submenu') return refuse('submenu', item);
   // GTK silently declines to activate a hidden item, as it does an insensitive one.
   if (!item.enabled || !item.visible) return refuse('disabled', item);
+  if (activate && (await activate(chain)))
+    return { invoked: true, reason: null, label: item.label, role: null };
   await bus.call(ref.busName, ref.path, ACTION_IFACE, 'DoAction', 'i', [0]);
   return { invoked: true, reason: null, label: item.label, role: null };
 }

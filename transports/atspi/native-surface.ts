@@ -10,6 +10,7 @@ import type {
   TrayState,
 } from '../contract/native.js';
 import type { AccessibleRef, AtspiBus } from './atspi-bus.js';
+import type { DesktopInput } from './desktop-input.js';
 import {
   AppObjects,
   findMenuBar,
@@ -18,7 +19,9 @@ import {
   type MenuObject,
   readMenuNodes,
 } from './menu-bar.js';
+import { clickThroughMenus } from './menu-pointer.js';
 import { hasState } from './states.js';
+import type { ToolkitFamily } from './toolkit-states.js';
 
 /** Parents under which a showing menu is part of something else: a menu bar's menu, a submenu, a combo's list. */
 const OWNED_MENU_PARENTS = new Set(['menu bar', 'menu', 'menu item', 'combo box']);
@@ -26,6 +29,8 @@ const POPUP_ROLES = new Set(['menu', 'popup menu']);
 /** A popped-up menu takes the focus, its window becomes active. */
 const SIGNALLED_STATES = new Set(['focused', 'active', 'showing']);
 const MAX_SIGNALLED = 256;
+/** How long a menu of an invoked item's path may take to open on screen (GTK maps it at once; a loaded machine is slower). */
+const MENU_OPEN_TIMEOUT_MS = 5_000;
 
 /**
  * The native surface of a desktop session, over AT-SPI: the application menu is the window's menu bar and
@@ -34,7 +39,11 @@ const MAX_SIGNALLED = 256;
  * has no AT-SPI counterpart: trays live in the shell's StatusNotifier protocol, not in the app's tree, and
  * the rest are refused with CAPABILITY_UNSUPPORTED rather than pretended.
  */
-export function createDesktopNativeSurface(bus: AtspiBus, windows: () => AccessibleRef[]): NativeSurface {
+export function createDesktopNativeSurface(
+  bus: AtspiBus,
+  windows: () => AccessibleRef[],
+  input?: Pick<DesktopInput, 'clickAt'>,
+): NativeSurface {
   let popups = 0;
   let open: { path: string; seq: number; time: string } | null = null;
   /** Objects that took focus or became active since: a popup GTK leaves out of the tree is among them. */
@@ -49,7 +58,11 @@ export function createDesktopNativeSurface(bus: AtspiBus, windows: () => Accessi
   });
 
   /** The windows' menu bars, the focused window's (ACTIVE) first: the first that has one answers. */
-  const menuBar = async (withAccelerators: boolean): Promise<MenuNode[] | null> => {
+  const menuBar = async (withAccelerators: boolean): Promise<MenuNode[] | null> =>
+    (await menuBarOf(withAccelerators))?.nodes ?? null;
+  const menuBarOf = async (
+    withAccelerators: boolean,
+  ): Promise<{ nodes: MenuNode[]; family: ToolkitFamily } | null> => {
     const refs = windows();
     const apps = await readApps(bus, refs);
     const candidates = refs
@@ -61,9 +74,20 @@ export function createDesktopNativeSurface(bus: AtspiBus, windows: () => Accessi
     };
     for (const { ref, objects } of [...candidates.filter(active), ...candidates.filter((c) => !active(c))]) {
       const bar = await findMenuBar(objects, ref);
-      if (bar) return readMenuNodes(bus, objects, bar, withAccelerators);
+      if (bar)
+        return { nodes: await readMenuNodes(bus, objects, bar, withAccelerators), family: objects.family };
     }
     return null;
+  };
+  /** GTK3 runs an item's action inside its D-Bus dispatch: clicked through instead (menu-pointer.ts). */
+  const invokeMenuItem = async (path: readonly string[]): Promise<MenuInvocation> => {
+    const bar = await menuBarOf(false);
+    const viaPointer =
+      input && bar?.family === 'gtk3'
+        ? (chain: readonly MenuNode[]) =>
+            clickThroughMenus(bus, input, chain, Date.now() + MENU_OPEN_TIMEOUT_MS)
+        : undefined;
+    return invokeMenuNode(bus, bar?.nodes ?? null, path, viaPointer);
   };
 
   /** A popup menu the app is showing, read with its items; forgets the last one when none shows. */
@@ -94,7 +118,7 @@ export function createDesktopNativeSurface(bus: AtspiBus, windows: () => Accessi
       const nodes = await menuBar(true);
       return nodes ? nodes.map((node) => node.item) : null;
     },
-    invokeMenuItem: async (path) => invokeMenuNode(bus, await menuBar(false), path),
+    invokeMenuItem,
     contextMenu: async () => (await popup(true))?.menu ?? null,
     invokeContextMenuItem: async (path): Promise<MenuInvocation> =>
       invokeMenuNode(bus, (await popup(false))?.nodes ?? null, path),

@@ -8,9 +8,10 @@ import {
   whenGone,
 } from './atspi-bus.js';
 import type { KeyTable } from './key-table.js';
+import { menuLabel } from './menu-label.js';
 import { ariaRole, atspiRoleName, namedByLabel, namedFromContent } from './roles.js';
 import { hasState, type StateWords, stateWords } from './states.js';
-import { stateReader } from './toolkit-states.js';
+import { canonicalStates, type ToolkitFamily, toolkitFor } from './toolkit-states.js';
 
 /** One object of a window as one read found it, in the page engine's vocabulary where it has one. */
 export interface TreeNode {
@@ -60,6 +61,8 @@ interface Draft {
 }
 
 const LABELLED_BY = 2;
+/** Roles whose names are menu labels (menu-label.ts): shown and matched without padding or mnemonics. */
+const MENU_ROLES = new Set(['menuitem', 'menuitemcheckbox', 'menuitemradio', 'menu']);
 const ATSPI_PREFIX = 'org.a11y.atspi.';
 
 /**
@@ -79,8 +82,8 @@ export class TreeReader {
   readonly #children = new Map<string, AccessibleRef[]>();
   readonly #labels = new Map<string, string | null>();
   readonly #ids = new Map<string, string>();
-  /** The app's state words in AT-SPI's own meaning (toolkit-states.ts), set by each read. */
-  #canonical: (words: StateWords) => StateWords = (words) => words;
+  /** The app's toolkit (toolkit-states.ts): how its states and menu labels are read. */
+  #family: ToolkitFamily = 'other';
 
   constructor(bus: AtspiBus, keys: KeyTable) {
     this.#bus = bus;
@@ -104,9 +107,9 @@ export class TreeReader {
   async read(window: AccessibleRef): Promise<WindowTree> {
     const cache = new Map<string, CacheItem>();
     const cachedChildren = new Map<string, CacheItem[]>();
-    this.#canonical = await stateReader(this.#bus, window.busName);
+    this.#family = (await toolkitFor(this.#bus, window.busName)).family;
     for (const raw of await this.#bus.cacheItems(window.busName)) {
-      const item = { ...raw, states: this.#canonical(raw.states) };
+      const item = { ...raw, states: canonicalStates(raw.states, this.#family) };
       cache.set(item.ref.path, item);
       const siblings = cachedChildren.get(item.parent.path);
       if (siblings) siblings.push(item);
@@ -213,7 +216,7 @@ export class TreeReader {
               role: Number(role),
               name: String(property('Name') ?? ''),
               description: String(property('Description') ?? ''),
-              states: this.#canonical(stateWords(states as number[])),
+              states: canonicalStates(stateWords(states as number[]), this.#family),
               interfaces: interfaces as string[],
               childCount: Number(property('ChildCount') ?? -1),
             });
@@ -259,12 +262,15 @@ export class TreeReader {
       const labelPath = this.#labels.get(path);
       return labelPath ? (drafts.get(labelPath)?.record.name ?? '') : '';
     };
+    // As menu-bar.ts reads them: GTK3 and Qt strip mnemonics themselves.
+    const stripMnemonics = this.#family === 'gtk4' || this.#family === 'other';
     const visit = (draft: Draft, parent: TreeNode | null, inMenu: boolean, covered: boolean) => {
       const { record } = draft;
       const role = ariaRole(record.role);
       const menuLike = role === 'menu' || role === 'menubar';
       const closedMenu = inMenu || (menuLike && !hasState(record.states, 'EXPANDED') && parent !== null);
       let name = (namedByLabel(role) && labelName(draft.ref.path)) || record.name;
+      if (MENU_ROLES.has(role)) name = menuLabel(name, stripMnemonics).label;
       const fromContent = name === '' && namedFromContent(role);
       if (fromContent) name = contentText(draft);
       const node: TreeNode = {
