@@ -50,6 +50,12 @@ export const ERROR_CODES = {
     retryable: true,
     hint: 'List the accessible apps with `desktopApps { name pid windowTitles }`. An app is listed only once its accessibility bridge is loaded: GTK loads it unless NO_AT_BRIDGE=1, Qt needs QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1; a just-started app may still be registering.',
   },
+  DESKTOP_TIMEOUT: {
+    meaning:
+      "A desktop app got an accessibility (AT-SPI) call and gave no answer within its timeout; the method is named. The app's main loop is busy or blocked — often a modal dialog it runs in a nested loop from inside an accessibility call.",
+    retryable: true,
+    hint: 'Retry once the app is idle. If a dialog is open, read `session { windows { id title } }` and answer it (its Cancel or OK); invokeMenuItem opens dialogs without blocking the app, an action called directly on a menu item may not. If the app never answers again, `stop` the session.',
+  },
   LAUNCH_FAILED: {
     meaning:
       'The app could not be started: no executable resolved, the entry script is missing, or the process died during start-up.',
@@ -226,7 +232,7 @@ export const ERROR_CODES = {
   },
   ARTIFACT_SYMLINK: {
     meaning:
-      'A path under the artifacts folder goes through a symbolic link (a session folder that is a link, or a link inside one): the artifact route serves only what the gateway wrote there, never what a link points to.',
+      'A path under the artifacts folder goes through a symbolic link (a session folder that is a link, or a link inside one): the artifact route serves only what the gateway wrote there, never what a link points to, and the gateway writes nothing through one (a launch into a session folder that is a link is refused, and its run log is not kept).',
     retryable: false,
     hint: 'Ask for a file `Session.artifacts` lists. The gateway makes no links there: something else running as this user did; remove the link and find out what made it.',
   },
@@ -309,6 +315,12 @@ export const ERROR_CODES = {
       'This client holds its whole share of a resource the server bounds per client as well as in all (`details.resource`: subscriptions, pending approvals or sessions); other clients keep theirs. A client is its token, and over graphql-ws also its connection.',
     retryable: true,
     hint: 'The limit is your own share, not the server being full: end what you hold and no longer use (close a subscription, stop a session, wait for an approval to be answered), then try again.',
+  },
+  STUB_LIMIT: {
+    meaning:
+      'The session holds the most network stubs it keeps (`details.limit`), all still active; spent stubs make room for new ones by themselves.',
+    retryable: false,
+    hint: 'Remove stubs you no longer need (`unstubNetwork`), or give new ones `times` so they retire once used; `session { networkStubs { id active hits } }` lists them.',
   },
   SESSION_LIMIT: {
     meaning: 'The server runs or starts the most sessions it allows at once.',

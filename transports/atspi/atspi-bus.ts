@@ -40,7 +40,7 @@ export const ROOT_PATH = '/org/a11y/atspi/accessible/root';
 export const NULL_PATH = '/org/a11y/atspi/null';
 const CACHE_PATH = '/org/a11y/atspi/cache';
 const REGISTRY_PATH = '/org/a11y/atspi/registry';
-/** Calls the other end never answers (a hung app) fail after this, as CDP calls do. */
+/** Calls the other end never answers (a hung app) fail after this with DESKTOP_TIMEOUT. */
 export const ATSPI_CALL_TIMEOUT_MS = 10_000;
 /**
  * Calls in flight at once on one connection: enough to keep an app's main loop busy, few enough that a
@@ -193,9 +193,18 @@ export class AtspiBus {
     await this.#slot();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
+      // A desktop code and hint, not the DevTools one: no debugger is involved, a modal loop often is.
       timer = setTimeout(
         () =>
-          reject(new TransportError('timeout', `no answer within ${ATSPI_CALL_TIMEOUT_MS} ms`, { method })),
+          reject(
+            new StagegraphError(
+              'DESKTOP_TIMEOUT',
+              `${method}: no answer within ${ATSPI_CALL_TIMEOUT_MS} ms`,
+              {
+                details: { method },
+              },
+            ),
+          ),
         ATSPI_CALL_TIMEOUT_MS,
       );
     });

@@ -7,7 +7,6 @@ import type {
   DesktopTransport,
   TransportSession,
 } from '../contract/transport.js';
-import { TransportError } from '../contract/transport-error.js';
 import type { AppIsolation } from '../process/isolation.js';
 import { OwnedProcess } from '../process/owned-process.js';
 import { executableOf } from '../process/proc-sockets.js';
@@ -134,12 +133,12 @@ export function createAtspiTransport(config: AtspiTransportConfig = {}): Desktop
         ...(launched ? { launched } : {}),
       });
     } catch (error) {
-      if (!(error instanceof TransportError) || error.kind !== 'timeout') throw error;
-      throw new TransportError('timeout', `${app.name || app.ref.busName} answers no accessibility calls`, {
-        ...(error.method ? { method: error.method } : {}),
-        hint: BUSY_APP_HINT,
-        cause: error,
-      });
+      if (!(error instanceof StagegraphError) || error.code !== 'DESKTOP_TIMEOUT') throw error;
+      throw new StagegraphError(
+        'DESKTOP_TIMEOUT',
+        `${app.name || app.ref.busName} answers no accessibility calls (${error.message})`,
+        { ...(error.details ? { details: error.details } : {}), hint: BUSY_APP_HINT, cause: error },
+      );
     }
   }
 }
