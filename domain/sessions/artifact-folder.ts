@@ -1,5 +1,7 @@
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { constants, lstatSync, mkdirSync } from 'node:fs';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
 
 /** A listing names at most this many files; a folder with more says how many it left out. */
 export const MAX_LISTED_ARTIFACTS = 1_000;
@@ -12,9 +14,35 @@ export interface ArtifactFile {
 }
 
 /**
+ * How every artifact file is opened for writing: a file that is a symbolic link is not followed (ELOOP), so
+ * a link planted where the gateway will write cannot send the bytes elsewhere.
+ */
+export const WRITE_NO_FOLLOW =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+/** As WRITE_NO_FOLLOW, appending: the run log and a launched command's output. */
+export const APPEND_NO_FOLLOW =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW;
+
+/**
+ * Makes `folder` (recursively) and throws ARTIFACT_SYMLINK when it is a symbolic link: `mkdir` takes a link
+ * to a folder for the folder, and anything written through it (a session folder planted as
+ * `s9 -> /elsewhere` by a process running as this user) would land outside the artifacts folder.
+ */
+export function realFolder(folder: string): string {
+  mkdirSync(folder, { recursive: true });
+  if (lstatSync(folder).isSymbolicLink())
+    throw new StagegraphError(
+      'ARTIFACT_SYMLINK',
+      `${folder} is a symbolic link; the gateway writes no artifact through one.`,
+      { details: { folder } },
+    );
+  return folder;
+}
+
+/**
  * A session's own folder for what it keeps on disk (the run log, a launched command's output, saved
- * screenshots). Names are made here,
- * never taken from clients, so nothing a client sends can steer a write outside the folder.
+ * screenshots). Names are made here, never taken from clients, so nothing a client sends can steer a write
+ * outside the folder; and no write follows a symbolic link, in the folder's place or a file's.
  */
 export class ArtifactFolder {
   readonly path: string;
@@ -34,11 +62,11 @@ export class ArtifactFolder {
 
   /** Writes `bytes` as `<kind>/<stem>-<n>.<extension>` and returns the absolute path. */
   async save(kind: string, stem: string, extension: string, bytes: Buffer): Promise<string> {
-    const folder = join(this.path, kind);
-    await mkdir(folder, { recursive: true });
+    realFolder(this.path);
+    const folder = realFolder(join(this.path, kind));
     const path = join(folder, `${stem}-${this.#next}.${extension}`);
     this.#next += 1;
-    await writeFile(path, bytes);
+    await writeNoFollow(path, bytes);
     return path;
   }
 
@@ -49,10 +77,10 @@ export class ArtifactFolder {
    */
   async saveEvidence(sha256: string, extension: string, bytes: Buffer): Promise<string> {
     if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`not a SHA-256 digest: ${sha256}`);
-    const folder = join(this.path, 'evidence');
-    await mkdir(folder, { recursive: true });
+    realFolder(this.path);
+    realFolder(join(this.path, 'evidence'));
     const relative = `evidence/${sha256}.${extension}`;
-    await writeFile(join(this.path, relative), bytes);
+    await writeNoFollow(join(this.path, relative), bytes);
     return relative;
   }
 
@@ -76,5 +104,14 @@ export class ArtifactFolder {
     };
     await walk(this.path, '');
     return { files, omitted };
+  }
+}
+
+async function writeNoFollow(path: string, bytes: Buffer): Promise<void> {
+  const file = await open(path, WRITE_NO_FOLLOW, 0o644);
+  try {
+    await file.writeFile(bytes);
+  } finally {
+    await file.close();
   }
 }

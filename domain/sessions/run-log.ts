@@ -1,5 +1,6 @@
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, openSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { APPEND_NO_FOLLOW, realFolder } from './artifact-folder.js';
 
 /** The run log's file name in a session's artifact folder: one JSON object per line. */
 export const RUN_LOG_FILE = 'run.jsonl';
@@ -47,7 +48,7 @@ export function levelOfConsole(type: string): RunLogLevel {
 export class RunLog {
   readonly path: string;
   readonly #folder: string;
-  #stream: WriteStream | undefined;
+  #stream: WriteStream | null | undefined;
   #bytes = 0;
   #dropped = 0;
   #closed = false;
@@ -112,7 +113,7 @@ export class RunLog {
     this.#flush();
     if (this.#dropped > 0) {
       // Past the bound on purpose: this one line says the log is incomplete.
-      this.#open().write(
+      this.#open()?.write(
         `${JSON.stringify({ time: new Date().toISOString(), source: 'stagegraph', level: 'warn', message: `run log full: ${this.#dropped} entries dropped` })}\n`,
       );
     }
@@ -129,15 +130,23 @@ export class RunLog {
     this.#waiting = [];
     const stream = this.#open();
     // A failed write settles too: the log is a record, and its error is already ignored.
-    this.#lastWrite = new Promise((resolve) => stream.write(text, () => resolve()));
+    this.#lastWrite = stream
+      ? new Promise((resolve) => stream.write(text, () => resolve()))
+      : Promise.resolve();
   }
 
-  #open(): WriteStream {
-    if (!this.#stream) {
-      mkdirSync(this.#folder, { recursive: true });
-      this.#stream = createWriteStream(this.path, { flags: 'a' });
-      // A full disk must not take the session down; the log is a record, not a dependency.
-      this.#stream.on('error', () => undefined);
+  /** The file's stream; null when the session folder cannot be written (a symbolic link, or no permission). */
+  #open(): WriteStream | null {
+    if (this.#stream === undefined) {
+      try {
+        realFolder(this.#folder);
+        // Opened here, not by the stream: its `flags` take no O_NOFOLLOW, and a run.jsonl that is a link is refused.
+        this.#stream = createWriteStream(this.path, { fd: openSync(this.path, APPEND_NO_FOLLOW, 0o644) });
+        // A full disk must not take the session down; the log is a record, not a dependency.
+        this.#stream.on('error', () => undefined);
+      } catch {
+        this.#stream = null;
+      }
     }
     return this.#stream;
   }

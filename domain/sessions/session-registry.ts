@@ -13,6 +13,7 @@ import {
 } from '../../transports/contract/transport.js';
 import type { EventHub } from '../events/event-hub.js';
 import { OwnPages } from '../governance/own-pages.js';
+import { realFolder } from './artifact-folder.js';
 import {
   ATTACH_HOST_DEFAULT,
   type AttachRequest,
@@ -36,7 +37,6 @@ import type { SessionFiles } from './session-files.js';
 import { endedDuringStartup } from './startup-exit.js';
 import { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS } from './timeouts.js';
 import { awaitWindowsLoaded } from './window-load.js';
-import { realFolder } from './artifact-folder.js';
 
 export type { LaunchRequest };
 export { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS };

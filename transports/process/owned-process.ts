@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { constants, createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { EARLY_EVENT_LIMIT } from '../contract/event-relay.js';
 import type { ExitInfo } from '../contract/transport.js';
@@ -34,8 +34,8 @@ export class OwnedProcess {
     this.executablePath = executablePath;
     this.pid = child.pid ?? -1;
     mkdirSync(outputDir, { recursive: true });
-    this.#record(child, 'stdout', createWriteStream(join(outputDir, 'stdout.log'), { flags: 'a' }));
-    this.#record(child, 'stderr', createWriteStream(join(outputDir, 'stderr.log'), { flags: 'a' }));
+    this.#record(child, 'stdout', appendNoFollow(join(outputDir, 'stdout.log')));
+    this.#record(child, 'stderr', appendNoFollow(join(outputDir, 'stderr.log')));
     this.exited = new Promise((resolve) => {
       const finish = (code: number | null, signal: NodeJS.Signals | null) => {
         if (this.#exit) return;
@@ -141,4 +141,14 @@ export class OwnedProcess {
     }
     for (const listener of this.#listeners) listener(stream, text);
   }
+}
+
+/**
+ * Appends to `path` without following it when it is a symbolic link: a link planted there by a process
+ * running as this user must not redirect the app's output (the session folder itself is checked by its
+ * owner before the app starts).
+ */
+function appendNoFollow(path: string): WriteStream {
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW;
+  return createWriteStream(path, { fd: openSync(path, flags, 0o644) });
 }
