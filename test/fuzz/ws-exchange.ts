@@ -196,7 +196,12 @@ export async function sendRawWs(wsUrl: string, request: RawWsRequest): Promise<A
       !unsupported
     )
       failure = `graphql-ws closed ${socket.closed.code} on malformed frames${PARTICULARS}${socket.closed.reason} (client: ${socket.clientError ?? 'no error'})`;
-    else if (socket.open && acked) failure = await stillAnswers(socket);
+    else if (socket.open && acked) {
+      const unanswered = await stillAnswers(socket);
+      // On a loaded machine the protocol's close for a malformed frame can come after FRAME_SETTLE_MS, while
+      // the follow-up waits (seed 7, load 29: 4400 "Invalid message received"): still the protocol's answer.
+      failure = socket.closed && PROTOCOL_CLOSES.has(socket.closed.code) ? undefined : unanswered;
+    }
     const results = socket.results();
     const refused = socket.refused === undefined ? [] : [socket.refused];
     return {
