@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StubSpec } from '../contract/renderer-control.js';
 import { cdpUrlPattern } from './network-fetch-stubs.js';
-import { StubTable } from './network-stub-table.js';
+import { MAX_STUBS, StubTable } from './network-stub-table.js';
 
 const SPEC: StubSpec = {
   pattern: '*/api/*',
@@ -38,6 +38,20 @@ describe('StubTable', () => {
     });
     expect(table.claim('GET', 'http://h/api/a')).toBeUndefined();
     expect(table.active()).toEqual([]);
+  });
+
+  it(`keeps at most ${MAX_STUBS} stubs: spent ones make room oldest first, past that many active ones a stub is refused`, () => {
+    const table = new StubTable();
+    table.add('spent', { ...SPEC, times: 1 });
+    table.claim('GET', 'http://h/api/a');
+    for (let stub = 1; stub < MAX_STUBS; stub += 1) table.add(`s${stub}`, SPEC);
+    table.add('last', SPEC);
+    expect(table.list()).toHaveLength(MAX_STUBS);
+    expect(table.list().map(({ id }) => id)).not.toContain('spent');
+    expect(() => table.add('one-too-many', SPEC)).toThrow(
+      expect.objectContaining({ code: 'STUB_LIMIT', details: { limit: MAX_STUBS } }),
+    );
+    expect(table.list()).toHaveLength(MAX_STUBS);
   });
 
   it('removes a stub as inactive, keeping its hits', () => {

@@ -1,7 +1,16 @@
+import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { StubInfo, StubSpec } from '../contract/renderer-control.js';
 import type { RequestIdentity } from './network-record.js';
 import type { StubAnswers } from './network-stub-answers.js';
 import { urlGlob } from './url-glob.js';
+
+/**
+ * Stubs one context keeps, spent ones included. Each holds its body and its pattern's expression (up to a
+ * request's size each, a mebibyte by default) and every paused request is matched against the active ones;
+ * a page is stubbed with a handful. Without a bound, stubs added in a loop and never removed — or spent and
+ * never removed, which stay listed with their hits — grew the gateway for as long as the session lived.
+ */
+export const MAX_STUBS = 100;
 
 interface LiveStub {
   info: StubInfo;
@@ -23,7 +32,20 @@ export interface Claim {
 export class StubTable {
   readonly #stubs = new Map<string, LiveStub>();
 
+  /** Adds a stub, first forgetting the oldest spent one when the table is full; refuses past MAX_STUBS active. */
   add(id: string, spec: StubSpec): StubInfo {
+    if (this.#stubs.size >= MAX_STUBS) {
+      const spent = [...this.#stubs.values()].find((stub) => !stub.info.active);
+      if (!spent)
+        throw new StagegraphError(
+          'STUB_LIMIT',
+          `This session holds ${MAX_STUBS} active stubs, the most it keeps.`,
+          {
+            details: { limit: MAX_STUBS },
+          },
+        );
+      this.#stubs.delete(spent.info.id);
+    }
     const info: StubInfo = { ...spec, id, hits: 0, active: true };
     this.#stubs.set(id, { info, matches: urlGlob(spec.pattern) });
     return info;
