@@ -114,6 +114,7 @@ afterAll(async () => {
 
 describe('an approval holds only for the target it showed', () => {
   it('refuses a click whose button was relabelled after the request was shown, and audits both', async () => {
+    await page.evaluate(() => (window as unknown as { reset(): void }).reset());
     const { request, click } = await clickAsked();
     expect(request.target).toMatchObject({
       role: 'button',
@@ -145,6 +146,29 @@ describe('an approval holds only for the target it showed', () => {
       decision: 'ASK',
       approval: { status: 'APPROVED' },
       target: { role: 'button', name: 'Delete account', path: ['main', 'region "Drafts"'] },
+      approvedTarget: { role: 'button', name: 'Delete draft' },
+    });
+  });
+
+  it('stops the input at the button when the page relabels it as the pointer is pressed, after the last look', async () => {
+    await page.evaluate(() => (window as unknown as { reset(): void }).reset());
+    const { request, click } = await clickAsked();
+    expect(request.target).toMatchObject({ name: 'Delete draft' });
+    // Unchanged when the gateway looks again after the answer; the page swaps it on the press itself.
+    await page.evaluate(() => (window as unknown as { swapOnPress(): void }).swapOnPress());
+    await approver.data(`mutation { approve(id: "${request.id}") { status } }`);
+
+    const error = (await click).errors?.[0];
+    expect(error?.extensions).toMatchObject({
+      code: 'TARGET_CHANGED_AFTER_APPROVAL',
+      details: { approved: { name: 'Delete draft' }, found: { name: 'Delete account' }, changes: ['name'] },
+    });
+    expect(await page.evaluate(() => (window as unknown as { deleted: string[] }).deleted)).toEqual([]);
+    expect(await lastClickRecord()).toMatchObject({
+      outcome: 'DENIED',
+      errorCode: 'TARGET_CHANGED_AFTER_APPROVAL',
+      approval: { status: 'APPROVED' },
+      target: { role: 'button', name: 'Delete account' },
       approvedTarget: { role: 'button', name: 'Delete draft' },
     });
   });

@@ -162,3 +162,20 @@ export function targetChangedError(
     },
   );
 }
+
+/**
+ * The target as the transport saw it when it stopped the action's input at the element (its guard found
+ * the approved element relabelled between the last look and the input reaching it); null for any other
+ * failure. Only role and name are read at dispatch: the rest is the target as last found.
+ */
+export function changedAtDispatch(
+  error: unknown,
+  found: TargetInfo,
+): { readonly target: TargetInfo; readonly changes: TargetChange[] } | null {
+  if (!(error instanceof StagegraphError) || error.code !== 'TARGET_CHANGED_AFTER_APPROVAL') return null;
+  const seen = error.details?.found as { role?: unknown; name?: unknown } | undefined;
+  const role = typeof seen?.role === 'string' ? seen.role : found.role;
+  const name = typeof seen?.name === 'string' ? seen.name : found.name;
+  const target = { ...found, role, name };
+  return { target, changes: targetChanges(found, target) };
+}

@@ -2,7 +2,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { AuditEffect, AuditOutcome, EvidenceHash } from '../audit/audit-record.js';
 import { type PreviewedTarget, PreviewOutdated } from '../interaction/handover.js';
 import type { ApprovalResult, ApprovalScreenshot } from './approval-broker.js';
-import { recheckApproved, targetChangedError, withAncestry } from './approved-target.js';
+import { changedAtDispatch, recheckApproved, targetChangedError, withAncestry } from './approved-target.js';
 import type { ClientIdentity } from './client-identity.js';
 import { effectOf } from './effect-summary.js';
 import type { Governance } from './governance.js';
@@ -271,6 +271,15 @@ async function governed<T>(
     // What was decided on had changed by the time the operation checked it, and nothing was done: decide
     // again on what is there now. Only the decision made on what was acted on is recorded.
     if (error instanceof PreviewOutdated && !fresh) return governed(governance, call, run, true);
+    // Relabelled between the last look and the input reaching it: the transport stopped the input there.
+    const changed = shown.target && actedOn ? changedAtDispatch(error, actedOn) : null;
+    if (changed && shown.target) {
+      approvedTarget = shown.target;
+      actedOn = redactor.redact(changed.target);
+      await record('denied', 'TARGET_CHANGED_AFTER_APPROVAL');
+      const sessionId = preview.session?.id ?? null;
+      throw targetChangedError(operation.name, sessionId, shown.target, actedOn, changed.changes);
+    }
     await record('failed', codeOf(error));
     throw error;
   }

@@ -1,6 +1,7 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type {
   ElementAction,
+  ExpectedElement,
   ResolvedNode,
   TargetedAction,
   TargetQuery,
@@ -14,7 +15,7 @@ import { windowActions } from '../snapshot/next-actions.js';
 import { similarRefs, type Wanted } from '../snapshot/similar.js';
 import { type Snapshot, type SnapshotNode, toSnapshotNode } from '../snapshot/snapshot.js';
 import { withCandidateRefs } from './ambiguous-target.js';
-import { actingQuery, handedOver, type PreviewedTarget } from './handover.js';
+import { actingQuery, approvedElement, handedOver, type PreviewedTarget } from './handover.js';
 import type { ResolvedBy } from './selector/confidence.js';
 import { type SettleReport, settle } from './settle.js';
 import type { TargetRequest } from './target-input.js';
@@ -93,10 +94,13 @@ export async function performAction(session: Session, request: ActionRequest): P
   try {
     // From here the page may change because of us: reads on either side are not compared to learn from.
     session.snapshots.noteAction();
-    await run(session, window, driver, query, request.action, timeoutMs).catch(async (error: unknown) => {
-      const context = { session, windowId: window.id, driver, located, watch, timeoutMs };
-      throw withRecovery(await withStateAfter(error, context), session, window.id, located);
-    });
+    const expected = handed ? approvedElement(handed) : undefined;
+    await run(session, window, driver, query, request.action, timeoutMs, expected).catch(
+      async (error: unknown) => {
+        const context = { session, windowId: window.id, driver, located, watch, timeoutMs };
+        throw withRecovery(await withStateAfter(error, context), session, window.id, located);
+      },
+    );
     const settled = before || request.wantSettle ? await settle(driver, watch, timeoutMs) : null;
     const after = before ? await capture(session, window, driver, bounds) : null;
     const target =
@@ -123,6 +127,7 @@ async function run(
   query: TargetQuery | undefined,
   action: ActionSpec,
   timeoutMs: number,
+  expected: ExpectedElement | undefined,
 ): Promise<void> {
   if (action.type === 'scrollBy') return driver.scrollBy(query, action.dx, action.dy, timeoutMs);
   if (action.type === 'pressKeys' && !query) return driver.press(action.key, timeoutMs);
@@ -135,7 +140,7 @@ async function run(
         : action.type === 'setInputFiles'
           ? { type: 'setInputFiles', paths: await confineUploadPaths(action.paths, session.uploadRoots) }
           : action;
-  await driver.act(query, targeted, timeoutMs);
+  await driver.act(query, targeted, timeoutMs, expected);
 }
 
 /** Actionability failures say what was wrong; the next step is to look at the target as it is now. */

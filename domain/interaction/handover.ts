@@ -1,4 +1,9 @@
-import type { ResolvedNode, TargetQuery, WindowDriver } from '../../transports/contract/window-driver.js';
+import type {
+  ExpectedElement,
+  ResolvedNode,
+  TargetQuery,
+  WindowDriver,
+} from '../../transports/contract/window-driver.js';
 import type { Session, SessionWindow } from '../sessions/session.js';
 import type { ResolvedBy } from './selector/confidence.js';
 import { type TargetRequest, toTargetQuery } from './target-input.js';
@@ -52,6 +57,11 @@ export function actingQuery(session: Session, handed: PreviewedTarget): TargetQu
   const { located, window } = handed;
   const ref = session.snapshots.refFor(window.id, located);
   return { spec: { kind: 'key', key: located.node.key, documentId: located.documentId, ref } };
+}
+
+/** The role and name a pinned element was approved with, for the transport to check as input reaches it. */
+export function approvedElement(handed: PreviewedTarget): ExpectedElement | undefined {
+  return handed.pinned ? { role: handed.located.node.role, name: handed.located.node.name } : undefined;
 }
 
 /**

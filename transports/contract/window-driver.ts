@@ -253,6 +253,12 @@ export interface RequestWatch {
   end(): void;
 }
 
+/** The element an approver approved, as the walker named it. */
+export interface ExpectedElement {
+  readonly role: string;
+  readonly name: string;
+}
+
 /** A resolved target: the walker's node for it, in the document it was found in. */
 export interface ResolvedNode {
   readonly documentId: string;
@@ -280,7 +286,17 @@ export interface WindowDriver {
   snapshot(request: SnapshotRequest): Promise<RawSnapshot>;
   /** Resolves a target to exactly one element (bounded wait) and describes it as the walker would. */
   locate(target: TargetQuery, timeoutMs: number): Promise<ResolvedNode>;
-  act(target: TargetQuery, action: TargetedAction, timeoutMs: number): Promise<void>;
+  /**
+   * Given `expected` (an approved element), the transport checks as the action's input events reach the
+   * element that it still has that role and name, and stops them there when it has not
+   * (TARGET_CHANGED_AFTER_APPROVAL); a transport that cannot check at dispatch acts without the check.
+   */
+  act(
+    target: TargetQuery,
+    action: TargetedAction,
+    timeoutMs: number,
+    expected?: ExpectedElement,
+  ): Promise<void>;
   /** Keyboard input with no target: goes to whatever has focus, answered within `timeoutMs`. */
   press(key: string, timeoutMs: number): Promise<void>;
   /** Scrolls the page, or the target's scroll container, by a delta in CSS pixels. */

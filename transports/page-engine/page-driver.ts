@@ -4,6 +4,7 @@ import type { ScreencastHandle, ScreencastImage, ScreencastOptions } from '../co
 import {
   describeSpec,
   type ExpectationResult,
+  type ExpectedElement,
   type ExpectKind,
   type HtmlRead,
   type LoadState,
@@ -22,7 +23,8 @@ import {
   type WindowDriver,
 } from '../contract/window-driver.js';
 import { actionError } from './action-errors.js';
-import { type Action, perform } from './actions.js';
+import { type Action, perform as performAction } from './actions.js';
+import { performGuarded } from './approved-guard.js';
 import { changeCount, nextChange } from './change-signal.js';
 import { type Expectation, waitForExpectation } from './expectation.js';
 import { imageSize } from './image-size.js';
@@ -98,8 +100,17 @@ export class PageDriver implements WindowDriver {
     });
   }
 
-  act(target: TargetQuery, action: TargetedAction, timeoutMs: number): Promise<void> {
+  act(
+    target: TargetQuery,
+    action: TargetedAction,
+    timeoutMs: number,
+    expected?: ExpectedElement,
+  ): Promise<void> {
     const what = `${action.type} on ${describeSpec(target.spec)}`;
+    const perform = (element: Resolved, act: Action, ms: number, on: string) =>
+      expected
+        ? performGuarded(this.page, element, act, ms, on, expected)
+        : performAction(this.page, element, act, ms, on);
     return this.#health.guard(what, timeoutMs, async (ms) => {
       const resolvedAction: Action =
         action.type === 'dragTo' ? { type: 'dragTo', to: await this.#resolve(action.to, ms) } : action;
@@ -107,7 +118,7 @@ export class PageDriver implements WindowDriver {
       const byKey = ref && this.#keyEngine ? await keyLocator(this.page, ref.documentId, ref.key) : null;
       if (byKey) {
         try {
-          await perform(this.page, byKey, resolvedAction, ms, describeSpec(target.spec));
+          await perform(byKey, resolvedAction, ms, describeSpec(target.spec));
           return;
         } catch (error) {
           const failure = keyFailure(error);
@@ -121,15 +132,13 @@ export class PageDriver implements WindowDriver {
       // be one round trip more, and what a failure means is asked once it failed.
       const direct = directLocator(this.page, target);
       if (direct) {
-        await perform(this.page, direct, resolvedAction, ms, describeSpec(target.spec)).catch(
-          async (error: unknown) => {
-            throw await locatorFailure(this.page, direct, target, error);
-          },
-        );
+        await perform(direct, resolvedAction, ms, describeSpec(target.spec)).catch(async (error: unknown) => {
+          throw await locatorFailure(this.page, direct, target, error);
+        });
         return;
       }
       const element = await this.#resolve(target, ms);
-      await perform(this.page, element, resolvedAction, ms, describeSpec(target.spec));
+      await perform(element, resolvedAction, ms, describeSpec(target.spec));
     });
   }
 
