@@ -25,7 +25,7 @@ export const SERVE_FLAGS = /** @type {const} @satisfies {Record<string, ServeFla
     env: 'STAGEGRAPH_HOST',
     value: '<addr>',
     fallback: '127.0.0.1',
-    help: 'bind address (default 127.0.0.1; anything else needs --token)',
+    help: 'bind address (default 127.0.0.1; anything else needs --token-file or --token)',
   },
   port: {
     type: 'string',
@@ -222,6 +222,14 @@ export function serveUsage() {
 Every option can also be set by its environment variable; the flag wins when both are given.
 
 ${lines.join('\n')}
+
+Keeping secrets from launched apps (they run as your user and can read what it can; docs/governance.md):
+  stagegraph token create --role approver --file approver.tokens   prints a token once, stores its hash
+  stagegraph serve --token-file agent.tokens --approver-token-file approver.tokens
+  Token files must be mode 600. A token given on the command line or in STAGEGRAPH_*TOKEN is hashed,
+  masked in the visible command line and deleted from the environment, with a warning: /proc/<pid>/environ
+  still shows the start-up environment. Launched apps get a PID namespace of their own where unshare works
+  (--app-isolation auto); the start-up log says whether they did.
 
 Limits (a request past one is refused before any work, with REQUEST_TOO_LARGE or QUERY_TOO_COMPLEX):
 ${limitsUsage()}`;
