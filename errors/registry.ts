@@ -316,6 +316,11 @@ export const ERROR_CODES = {
     retryable: true,
     hint: 'The limit is your own share, not the server being full: end what you hold and no longer use (close a subscription, stop a session, wait for an approval to be answered), then try again.',
   },
+  CAPTURE_LIMIT: {
+    meaning: 'The session has the most network captures armed at once that it keeps (`details.limit`).',
+    retryable: false,
+    hint: "Stop a capture you no longer need (`stopNetworkCapture`; `session { networkCaptures { id } }` lists them), or widen one capture's filter instead of arming another.",
+  },
   STUB_LIMIT: {
     meaning:
       'The session holds the most network stubs it keeps (`details.limit`), all still active; spent stubs make room for new ones by themselves.',

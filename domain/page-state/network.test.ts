@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { NetworkControl, NetworkRecord } from '../../transports/contract/renderer-control.js';
 import { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../sessions/session-event.js';
-import { SessionNetwork } from './network.js';
+import { MAX_CAPTURES, SessionNetwork } from './network.js';
 
 const record = (url: string): NetworkRecord => ({
   time: new Date(),
@@ -49,5 +49,21 @@ describe('SessionNetwork.read', () => {
     expect(network.read({}).droppedInFlight).toBe(3);
     seam.ended = true;
     expect(network.read({}).droppedInFlight).toBe(3);
+  });
+});
+
+describe('SessionNetwork.arm', () => {
+  it(`keeps at most ${MAX_CAPTURES} captures armed: one more answers CAPTURE_LIMIT, and stopping one makes room`, async () => {
+    const control = () =>
+      ({ arm: async () => undefined, disarm: async () => undefined }) as unknown as NetworkControl;
+    const network = new SessionNetwork('s1', new EventHub<SessionTopics>(), control);
+    for (let capture = 0; capture < MAX_CAPTURES; capture += 1) await network.arm({});
+    await expect(network.arm({})).rejects.toMatchObject({
+      code: 'CAPTURE_LIMIT',
+      details: { limit: MAX_CAPTURES },
+    });
+    expect(network.captures()).toHaveLength(MAX_CAPTURES);
+    await network.disarm('c1');
+    await expect(network.arm({})).resolves.toMatchObject({ id: `c${MAX_CAPTURES + 1}` });
   });
 });

@@ -17,6 +17,12 @@ import { pageStateActions } from './next-actions.js';
 export const BODY_BYTES_DEFAULT = 64 * 1024;
 /** The most a capture may keep of one body; with NETWORK_CAPACITY this bounds the ring at ~1 GB worst case. */
 export const BODY_BYTES_MAX = 1024 * 1024;
+/**
+ * Captures armed at once per session. Every request of every page is checked against each armed capture's
+ * filter (whose patterns may be as long as a request allows), so captures armed in a loop and never stopped
+ * slowed every request and grew the session for its life; an agent needs a few at once.
+ */
+export const MAX_CAPTURES = 20;
 /** A stub delay longer than a minute is a hung request, not a slow one; page timeouts are shorter. */
 export const STUB_DELAY_MAX_MS = 60_000;
 
@@ -106,6 +112,15 @@ export class SessionNetwork {
 
   async arm(request: CaptureRequest): Promise<NetworkCapture> {
     const control = this.#control();
+    if (this.#captures.size >= MAX_CAPTURES)
+      throw new StagegraphError(
+        'CAPTURE_LIMIT',
+        `Session ${this.#sessionId} has ${MAX_CAPTURES} network captures armed, the most it keeps.`,
+        {
+          nextActions: [pageStateActions.networkCaptures(this.#sessionId)],
+          details: { limit: MAX_CAPTURES },
+        },
+      );
     const capture: NetworkCapture = {
       id: `c${this.#nextCapture++}`,
       filter: {
