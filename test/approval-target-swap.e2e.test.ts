@@ -163,6 +163,8 @@ describe('an approval holds only for the target it showed', () => {
       code: 'TARGET_CHANGED_AFTER_APPROVAL',
       details: { approved: { name: 'Delete draft' }, found: { name: 'Delete account' }, changes: ['name'] },
     });
+    // The press the page relabelled the button on reached it; the click that deletes did not.
+    expect(error?.message).toMatch(/stopped at the element after 1 of its events had reached it/);
     expect(await page.evaluate(() => (window as unknown as { deleted: string[] }).deleted)).toEqual([]);
     expect(await lastClickRecord()).toMatchObject({
       outcome: 'DENIED',

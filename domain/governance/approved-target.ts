@@ -149,13 +149,18 @@ export function targetChangedError(
   approved: TargetInfo,
   found: TargetInfo | null,
   changes: readonly TargetChange[],
+  delivered = 0,
 ): StagegraphError {
   const was = `${approved.role} "${approved.name}"`;
+  const done =
+    delivered === 0
+      ? 'nothing was done'
+      : `its input was stopped at the element after ${delivered} of its events had reached it`;
   const now = found ? `${found.role} "${found.name}"` : 'nothing';
   const windowId = found?.windowId ?? approved.windowId ?? null;
   return new StagegraphError(
     'TARGET_CHANGED_AFTER_APPROVAL',
-    `${operation} was approved on ${was}, but just before acting the target was ${now} (changed: ${changes.map((change) => CHANGE_WORDS[change]).join(', ')}); nothing was done.`,
+    `${operation} was approved on ${was}, but just before acting the target was ${now} (changed: ${changes.map((change) => CHANGE_WORDS[change]).join(', ')}); ${done}.`,
     {
       details: { approved, found, changes },
       nextActions: sessionId && windowId ? [windowActions.interactive({ sessionId, windowId })] : [],
@@ -171,11 +176,12 @@ export function targetChangedError(
 export function changedAtDispatch(
   error: unknown,
   found: TargetInfo,
-): { readonly target: TargetInfo; readonly changes: TargetChange[] } | null {
+): { readonly target: TargetInfo; readonly changes: TargetChange[]; readonly delivered: number } | null {
   if (!(error instanceof StagegraphError) || error.code !== 'TARGET_CHANGED_AFTER_APPROVAL') return null;
   const seen = error.details?.found as { role?: unknown; name?: unknown } | undefined;
   const role = typeof seen?.role === 'string' ? seen.role : found.role;
   const name = typeof seen?.name === 'string' ? seen.name : found.name;
   const target = { ...found, role, name };
-  return { target, changes: targetChanges(found, target) };
+  const delivered = typeof error.details?.delivered === 'number' ? error.details.delivered : 0;
+  return { target, changes: targetChanges(found, target), delivered };
 }

@@ -278,7 +278,8 @@ async function governed<T>(
       actedOn = redactor.redact(changed.target);
       await record('denied', 'TARGET_CHANGED_AFTER_APPROVAL');
       const sessionId = preview.session?.id ?? null;
-      throw targetChangedError(operation.name, sessionId, shown.target, actedOn, changed.changes);
+      const { changes, delivered } = changed;
+      throw targetChangedError(operation.name, sessionId, shown.target, actedOn, changes, delivered);
     }
     await record('failed', codeOf(error));
     throw error;

@@ -7,8 +7,9 @@ import { ENGINE_GLOBAL, type Engine } from './snapshot/install.js';
 import { isHandle, type Resolved } from './target.js';
 
 /**
- * The input events an action on an approved element may deliver to it: pointer and mouse (click, check,
- * drag, hover's press-less cousins need none), and keyboard and text input (press, type, fill).
+ * The input events by which an action on an approved element does something to it: pointer and mouse
+ * presses and clicks (click, check, drag; moving the pointer over it does nothing by itself and is not
+ * stopped), and keyboard and text input (press, type, fill).
  */
 const GUARDED_EVENTS = [
   'pointerdown',
@@ -24,8 +25,16 @@ const GUARDED_EVENTS = [
   'beforeinput',
 ] as const;
 
-/** What the page answers when the guard is removed: null when every event went through, else what it saw. */
-export type GuardReport = { readonly role: string; readonly name: string } | null;
+/**
+ * What the page answers when the guard is removed: null when every event went through, else the role and
+ * name it saw, and how many of the action's events had reached the element before (a press the page
+ * relabelled the button on was one of them).
+ */
+export type GuardReport = {
+  readonly role: string;
+  readonly name: string;
+  readonly delivered: number;
+} | null;
 
 interface Guard {
   /** Set when the element was no longer the approved one as the guard was put on it. */
@@ -52,8 +61,8 @@ export async function performGuarded(
     await perform(page, element, action, timeoutMs, target).catch((error: unknown) => {
       failure = error;
     });
-  const seen = early ?? (await removeGuard(guard));
-  if (early) await removeGuard(guard);
+  // What the guard saw wins over how the action ended: a stopped press can time a click out.
+  const seen = await removeGuard(guard);
   if (seen) throw changedAtDispatch(expected, seen);
   if (failure) throw failure;
 }
@@ -82,13 +91,15 @@ async function guardApproved(
     const top = view.top ?? view;
     const engine = (top as unknown as Record<string, Engine | undefined>)[global];
     const guard = {
-      seen: null as { role: string; name: string } | null,
-      now(): { role: string; name: string } {
+      seen: null as { role: string; name: string; delivered: number } | null,
+      delivered: 0,
+      now(): { role: string; name: string; delivered: number } {
         try {
           const node = engine ? (JSON.parse(engine.walker.describe(target)).node as unknown[]) : null;
-          return node ? { role: String(node[2]), name: String(node[3]) } : { role: '', name: '' };
+          const described = node ? { role: String(node[2]), name: String(node[3]) } : { role: '', name: '' };
+          return { ...described, delivered: guard.delivered };
         } catch {
-          return { role: '', name: '' };
+          return { role: '', name: '', delivered: guard.delivered };
         }
       },
       changed(): boolean {
@@ -99,15 +110,19 @@ async function guardApproved(
         return true;
       },
       check(event: Event): void {
-        if (!event.composedPath().includes(target) || !guard.changed()) return;
+        if (!event.composedPath().includes(target)) return;
+        if (!guard.changed()) {
+          guard.delivered += 1;
+          return;
+        }
         event.preventDefault();
         event.stopImmediatePropagation();
       },
-      remove(): { role: string; name: string } | null {
+      remove(): { role: string; name: string; delivered: number } | null {
         for (const type of events) view.removeEventListener(type, guard.check, { capture: true });
         return guard.seen;
       },
-      changedAlready: null as { role: string; name: string } | null,
+      changedAlready: null as { role: string; name: string; delivered: number } | null,
     };
     if (guard.changed()) guard.changedAlready = guard.seen;
     for (const type of events) view.addEventListener(type, guard.check, { capture: true });
@@ -147,6 +162,13 @@ function changedAtDispatch(expected: ExpectedElement, seen: NonNullable<GuardRep
   return new StagegraphError(
     'TARGET_CHANGED_AFTER_APPROVAL',
     `The approved ${expected.role} "${expected.name}" was ${seen.role || 'gone'} "${seen.name}" when the action's input reached it; the input was stopped there.`,
-    { details: { approved: expected, found: seen, changes } },
+    {
+      details: {
+        approved: expected,
+        found: { role: seen.role, name: seen.name },
+        changes,
+        delivered: seen.delivered,
+      },
+    },
   );
 }
