@@ -46,27 +46,28 @@ export function verifyUpgrade(guard: UpgradeGuard) {
  * string past maxHeaderBytes, or bytes that are not HTTP) is answered with a registered code too, where
  * Node alone would send a bare 400 or 431. Anything else (a reset, a request timeout) only closes it.
  *
- * Bytes the parser refuses on a connection that already carried a request are no request of their own:
- * they are the last one's body sent without framing (Node's client sends a DELETE, GET, HEAD or OPTIONS
- * body with neither Content-Length nor chunking), or anything after a `Connection: close`. That request
- * gets its one answer, and then the connection closes — a second response after it would be read by the
- * client as a corrupt stream ("Data after `Connection: close`"), and its first answer lost.
+ * Bytes the parser refuses while a request on the same connection is being answered are no request of
+ * their own: they are that one's body sent without framing (Node's client sends a DELETE, GET, HEAD or
+ * OPTIONS body with neither Content-Length nor chunking), or anything after its `Connection: close`. That
+ * request gets its one answer, and then the connection closes — a second response after it was read by the
+ * client as a corrupt stream ("Data after `Connection: close`"), and its first answer lost. Unreadable
+ * bytes on an idle kept-alive connection are a request of their own, and get the refusal.
  */
 export function answerUnreadableRequests(server: Server): void {
   const answering = new WeakMap<Duplex, ServerResponse>();
-  const carried = new WeakSet<Duplex>();
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const socket = request.socket;
-    carried.add(socket);
     answering.set(socket, response);
-    response.once('close', () => {
+    // 'finish' (its last byte handed to the socket) comes first; 'close' covers an answer cut short.
+    const answered = () => {
       if (answering.get(socket) === response) answering.delete(socket);
-    });
+    };
+    response.once('finish', answered);
+    response.once('close', answered);
   });
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
     const inFlight = answering.get(socket);
     if (inFlight) closeAfter(inFlight, socket);
-    else if (carried.has(socket)) socket.end();
     else answerUnreadableRequest(error, socket);
   });
 }

@@ -65,7 +65,8 @@ function nodeClient(url: string, method: string, keepAlive: boolean): Promise<st
   });
 }
 
-const statusLines = (received: string) => received.match(/^HTTP\/1\.1 \d{3} /gm) ?? [];
+/** Status lines wherever they start: a second response follows the first one's body on the same line. */
+const statusLines = (received: string) => received.match(/HTTP\/1\.1 \d{3} /g) ?? [];
 
 describe('a request whose body the server cannot frame', () => {
   let gateway: GatewayProcess;
@@ -108,6 +109,37 @@ describe('a request whose body the server cannot frame', () => {
     const received = await rawExchange(gateway.url, `${BODY}\r\n\r\n`);
     expect(statusLines(received)).toEqual(['HTTP/1.1 400 ']);
     expect(received).toContain('"code":"BAD_REQUEST"');
+  });
+
+  it('still refuses unreadable bytes sent on a kept-alive connection after its last answer', async () => {
+    const { host, port } = new URL(gateway.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = '';
+    const closed = once(socket, 'close');
+    const deadline = setTimeout(() => socket.destroy(), EXCHANGE_DEADLINE_MS);
+    try {
+      await once(socket, 'connect');
+      let answered: () => void = () => {};
+      const firstAnswer = new Promise<void>((resolve) => {
+        answered = resolve;
+      });
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1');
+        if (statusLines(received).length === 1 && received.endsWith('}')) answered();
+      });
+      socket.write(
+        `POST /graphql HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\n` +
+          `Accept: application/json\r\nContent-Length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY}`,
+      );
+      await firstAnswer;
+      // A request answered on another connection: the server is past its first answer's end too.
+      expect(await nodeClient(gateway.url, 'POST', false)).toBe('status 200');
+      socket.write('not http\r\n\r\n');
+      await closed;
+    } finally {
+      clearTimeout(deadline);
+    }
+    expect(statusLines(received), received).toEqual(['HTTP/1.1 200 ', 'HTTP/1.1 400 ']);
   });
 
   it('answers the next request on a new connection', async () => {
