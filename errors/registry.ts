@@ -56,6 +56,12 @@ export const ERROR_CODES = {
     retryable: true,
     hint: 'Retry once the app is idle. If a dialog is open, read `session { windows { id title } }` and answer it (its Cancel or OK); invokeMenuItem opens dialogs without blocking the app, an action called directly on a menu item may not. If the app never answers again, `stop` the session.',
   },
+  DESKTOP_ACTION_UNSUPPORTED: {
+    meaning:
+      "The desktop app's toolkit does not implement the accessibility (AT-SPI) call this action needs; the message names the toolkit, its version and the call (GTK 4.8 answers Component.GrabFocus with an error and no reason).",
+    retryable: false,
+    hint: 'Reach the same end another way: click the element (a click focuses a text field), or press Tab to move the focus; docs/transports.md lists what each toolkit implements.',
+  },
   LAUNCH_FAILED: {
     meaning:
       'The app could not be started: no executable resolved, the entry script is missing, or the process died during start-up.',

@@ -109,6 +109,18 @@ describe.skipIf(gtk4SkipReason !== '')('a GTK4 app driven over AT-SPI', () => {
     expect(refused.code).toBe('ELEMENT_DISABLED');
   });
 
+  it('says why focus cannot work on GTK 4.8 instead of an empty PROTOCOL_ERROR', async () => {
+    const response = await api.send(
+      `mutation { focus(session: "${session}", target: { role: "button", name: "7", exact: true }) { windowId } }`,
+    );
+    // A GTK that implements Component.GrabFocus focuses the button; GTK 4.8 answers an error with no reason.
+    if (response.errors) {
+      expect(response.errors[0]?.extensions?.code).toBe('DESKTOP_ACTION_UNSUPPORTED');
+      expect(response.errors[0]?.message).toMatch(/GTK 4\.\d+.*Component\.GrabFocus/);
+      expect(response.errors[0]?.extensions?.hint).toMatch(/click|Tab/);
+    }
+  });
+
   it('stops and leaves no process', async () => {
     await act(`stop(id: "${session}") { status }`);
     await expectPidsGone([appPid], 30_000);

@@ -7,6 +7,7 @@ import type { DesktopInput } from './desktop-input.js';
 import { screenExtents } from './desktop-snapshot.js';
 import { isRangeRole } from './roles.js';
 import { hasState, isDisabled, isShown, stateWords } from './states.js';
+import { toolkitFor } from './toolkit-states.js';
 import type { TreeNode } from './tree-read.js';
 
 const CHECKABLE_ROLES = new Set([
@@ -103,7 +104,7 @@ export async function perform(
       await focusForKeys(context, node);
       return input.pressKey(action.key);
     case 'focus':
-      return focus(bus, ref);
+      return focus(bus, node);
     case 'setChecked':
       return setChecked(context, node, action.checked, deadline);
     case 'selectOption':
@@ -133,10 +134,19 @@ async function centreOf(context: ActionContext, node: TreeNode): Promise<{ x: nu
  * that focus follows the pointer, so the pointer is moved over the object first when the input can.
  */
 async function focusForKeys(context: ActionContext, node: TreeNode): Promise<void> {
-  await focus(context.bus, node.ref);
-  if (!context.input.moveTo) return;
+  const grabbed = await focus(context.bus, node).then(
+    () => true,
+    (error: unknown) => {
+      if ((error as StagegraphError).code !== 'DESKTOP_ACTION_UNSUPPORTED') throw error;
+      return false;
+    },
+  );
   const centre = await centreOf(context, node).catch(() => null);
-  if (centre) await context.input.moveTo(centre.x, centre.y);
+  if (!centre) return;
+  // Where the toolkit cannot grab the focus (GTK 4.8), a click puts it in a text field, as a person's would.
+  if (!grabbed && node.interfaces.has('EditableText'))
+    return context.input.clickAt(centre.x, centre.y, 'left', 1);
+  if (context.input.moveTo) await context.input.moveTo(centre.x, centre.y);
 }
 
 /**
@@ -164,8 +174,24 @@ async function click(
   await context.input.clickAt(Math.round(x), Math.round(y), action.button ?? 'left', action.clickCount ?? 1);
 }
 
-function focus(bus: AtspiBus, ref: AccessibleRef): Promise<void> {
-  return expectTrue(call(bus, ref, 'Component', 'GrabFocus'), 'focus');
+/**
+ * Component.GrabFocus. GTK 4.8 does not implement it and answers an error with no reason at all: that
+ * becomes DESKTOP_ACTION_UNSUPPORTED naming the toolkit, not an empty PROTOCOL_ERROR.
+ */
+async function focus(bus: AtspiBus, node: TreeNode): Promise<void> {
+  try {
+    await expectTrue(call(bus, node.ref, 'Component', 'GrabFocus'), 'focus');
+  } catch (error) {
+    const reason = (error as { cause?: { text?: unknown } }).cause?.text;
+    if (!(error instanceof TransportError) || error.kind !== 'protocol' || reason !== '') throw error;
+    const toolkit = await toolkitFor(bus, node.ref.busName).catch(() => null);
+    const who = toolkit?.name ? `${toolkit.name} ${toolkit.version}`.trim() : 'the app';
+    throw new StagegraphError(
+      'DESKTOP_ACTION_UNSUPPORTED',
+      `focus on ${node.role} ${JSON.stringify(node.name)}: ${who} answered Component.GrabFocus with an error and no reason; this toolkit does not implement it.`,
+      { cause: error },
+    );
+  }
 }
 
 /** A range takes a number through Value; text goes in whole through EditableText. */
