@@ -1,5 +1,6 @@
 import { errors } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { ISOLATED_LAUNCHER } from '../process/isolation.js';
 import { launchFailure, StartTimeout } from './launch-failure.js';
 
 /** Playwright's launch error as it reads: its message, then the call log, dimmed. */
@@ -15,6 +16,17 @@ const LAUNCH_LOG = [
 const FACTS = { executablePath: '/apps/electron', timeoutMs: 30_000 };
 
 describe('launchFailure', () => {
+  // Found by the schema fuzz (issue 31, seed 31): an isolated launch's call log named the gateway's own
+  // launcher script, /…/transports/process/isolated-launcher.sh, in details.log.
+  it('names the app’s executable where the call log names the gateway’s isolating launcher', () => {
+    const log = `electron.launch: Process failed to launch!\nCall log:\n  - <launching> ${ISOLATED_LAUNCHER} --no-sandbox --inspect=0`;
+    const failure = launchFailure(new Error(log), FACTS);
+    expect(JSON.stringify({ message: failure.message, details: failure.details })).not.toContain(
+      ISOLATED_LAUNCHER,
+    );
+    expect(failure.details?.log).toContain(`<launching> ${FACTS.executablePath} --no-sandbox`);
+  });
+
   it("answers a launch Playwright gave up on with the app's own error line from the call log", () => {
     const failure = launchFailure(new Error(LAUNCH_LOG), FACTS);
     expect(failure).toMatchObject({

@@ -3,6 +3,7 @@ import { appErrorLine } from '../../errors/app-error-line.js';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { ExitInfo } from '../contract/transport.js';
 import { TransportError } from '../contract/transport-error.js';
+import { ISOLATED_LAUNCHER } from '../process/isolation.js';
 import { exitOfLaunchLog, plainLaunchLog, stderrOfLaunchLog } from './launched-app.js';
 
 /** Lines of Playwright's launch log kept in a LAUNCH_FAILED error: enough to show the app's last words. */
@@ -28,7 +29,12 @@ export class StartTimeout extends Error {}
  * LAUNCH_FAILED otherwise, its message naming the app's error line (or exit) before Playwright's words.
  */
 export function launchFailure(error: unknown, facts: LaunchFacts): StagegraphError {
-  const message = error instanceof Error ? error.message : String(error);
+  // The call log names the program Playwright spawned, which for an isolated app is the gateway's own
+  // launcher script (a path into its code): the app's executable is what the caller launched.
+  const message = (error instanceof Error ? error.message : String(error)).replaceAll(
+    ISOLATED_LAUNCHER,
+    facts.executablePath,
+  );
   const log = plainLaunchLog(message).split('\n').slice(0, LAUNCH_LOG_LINES).join('\n');
   const stderr = facts.stderr?.length ? [...facts.stderr] : stderrOfLaunchLog(message);
   const exit = facts.exit ?? exitOfLaunchLog(message);
