@@ -35,6 +35,7 @@ interface HuntReport {
 function createToken(role: string, file: string): string {
   return execFileSync(process.execPath, [BIN, 'token', 'create', '--role', role, '--file', file], {
     encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
   }).trim();
 }
 
