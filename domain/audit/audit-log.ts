@@ -1,15 +1,10 @@
-import { mkdir } from 'node:fs/promises';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { SubscriberQueue } from '../bounded/subscriber-queue.js';
 import { EventHub } from '../events/event-hub.js';
-import {
-  AuditFileWriter,
-  AuditWriteFailure,
-  openRefusal,
-  unwritableFolderError,
-} from './audit-file-writer.js';
+import { type OpenedLog, openChain } from './audit-chain-open.js';
+import { type AuditFileWriter, AuditWriteFailure, unwritableFolderError } from './audit-file-writer.js';
 import { fileSizeOf, listAuditFiles } from './audit-files.js';
-import { AuditFolderLock } from './audit-folder-lock.js';
+import type { AuditFolderLock } from './audit-folder-lock.js';
 import { HeldRecords, MAX_HELD_AUDIT_RECORDS } from './audit-held.js';
 import {
   type AuditFilter,
@@ -19,7 +14,7 @@ import {
   readAuditPage,
 } from './audit-query.js';
 import { type AuditEntry, type AuditRecord, sealFitting } from './audit-record.js';
-import { type AuditRecovery, type ResumedChain, resumeChain } from './audit-resume.js';
+import type { AuditRecovery } from './audit-resume.js';
 
 /** Small enough to open in an editor and to copy off a machine, large enough that rotation is rare. */
 export const DEFAULT_MAX_AUDIT_FILE_BYTES = 16 * 1024 * 1024;
@@ -56,8 +51,6 @@ interface Waiting {
 }
 
 type AuditTopics = { record: AuditRecord };
-
-type OpenedLog = Omit<ResumedChain, 'newest'> & { writer: AuditFileWriter; lock: AuditFolderLock };
 
 const ignore = () => {};
 
@@ -101,30 +94,9 @@ export class AuditLog {
   #closed = false;
   #hub = new EventHub<AuditTopics>();
 
-  /**
-   * Opens (or creates) the log and continues its chain; AUDIT_BROKEN when its last record is corrupt. Bytes
-   * after the last newline (a crash mid-write) are never cut: they are ended with a newline and reported.
-   * AUDIT_UNAVAILABLE where the folder cannot take the lock, the reserve or the file.
-   */
-  static open(dir: string, options: AuditLogOptions = {}): Promise<AuditLog> {
-    return AuditLog.#open(dir, options).catch((error: unknown) => {
-      throw openRefusal(dir, error);
-    });
-  }
-
-  static async #open(dir: string, options: AuditLogOptions): Promise<AuditLog> {
-    await mkdir(dir, { recursive: true });
-    const lock = await AuditFolderLock.claim(dir);
-    try {
-      const { newest, seq, lastHash, recovered } = await resumeChain(dir);
-      const writer = await AuditFileWriter.open(dir, newest);
-      // The torn line stays as it is, a line of its own; the next record starts on the line after it.
-      if (recovered) await writer.write([Buffer.from('\n')]);
-      return new AuditLog(dir, { writer, seq, lastHash, recovered, lock }, options);
-    } catch (error) {
-      await lock.release();
-      throw error;
-    }
+  /** Opens (or creates) the log and continues its chain: see openChain for how it refuses. */
+  static async open(dir: string, options: AuditLogOptions = {}): Promise<AuditLog> {
+    return new AuditLog(dir, await openChain(dir), options);
   }
 
   private constructor(dir: string, state: OpenedLog, options: AuditLogOptions) {
