@@ -121,6 +121,49 @@ describe.skipIf(gtk4SkipReason !== '')('a GTK4 app driven over AT-SPI', () => {
     }
   });
 
+  it('opens the primary menu (a popover), reads its items and invokes one', async () => {
+    const openMenu = async () => {
+      await act(`click(session: "${session}", target: { role: "button", name: "Main Menu" }) { windowId }`);
+      await act(
+        `expect(session: "${session}", kind: VISIBLE, target: { role: "menuitem", name: "About" }, timeoutMs: 10000) { actual }`,
+      );
+    };
+    await openMenu();
+    const { session: read } = await api.data(
+      `{ session(id: "${session}") { window(id: "w1") { snapshot(interactiveOnly: true) { nodes { role name } } } } }`,
+    );
+    const items = read.window.snapshot.nodes.filter((node: Loose) => node.role === 'menuitem');
+    expect(items.map((node: Loose) => node.name)).toEqual(['Open File…', 'Clear', 'About']);
+    await act(`click(session: "${session}", target: { role: "menuitem", name: "About" }) { windowId }`);
+    await said('display=About');
+
+    // Open File… opens a modal file chooser: a new window that reads and acts; Cancel answers it.
+    await openMenu();
+    await act(`click(session: "${session}", target: { role: "menuitem", name: "Open File…" }) { windowId }`);
+    await said('dialog=open');
+    let dialog = '';
+    await expect
+      .poll(
+        async () => {
+          const { session: listed } = await api.data(
+            `{ session(id: "${session}") { windows { id title } } }`,
+          );
+          dialog = listed.windows.find((window: Loose) => window.title === 'Open File')?.id ?? '';
+          return dialog;
+        },
+        { timeout: 30_000 },
+      )
+      .not.toBe('');
+    await act(
+      `click(session: "${session}", window: "${dialog}", target: { role: "button", name: "Cancel" }) { windowId }`,
+    );
+    await said('dialog=cancelled');
+    await act(
+      `click(session: "${session}", window: "w1", target: { role: "button", name: "C", exact: true }) { windowId }`,
+    );
+    await said('display=0');
+  });
+
   it('stops and leaves no process', async () => {
     await act(`stop(id: "${session}") { status }`);
     await expectPidsGone([appPid], 30_000);

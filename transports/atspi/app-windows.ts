@@ -84,7 +84,7 @@ export class AppWindows {
     const value = variantValue(signal.body[3]);
     if (signal.interface === 'org.a11y.atspi.Event.Object') {
       if (signal.member === 'ChildrenChanged' && signal.path === ROOT_PATH) {
-        const ref = refValue(value);
+        const ref = childOf(signal);
         if (!ref) return;
         if (detail.startsWith('add')) this.#opened(ref, undefined);
         else if (detail.startsWith('remove')) this.#closed(ref.path);
@@ -156,6 +156,17 @@ function variantValue(argument: unknown): unknown {
   return argument !== null && typeof argument === 'object' && 'value' in argument
     ? (argument as { value: unknown }).value
     : argument;
+}
+
+/**
+ * The child a ChildrenChanged names. GTK 4.8 sends the root itself where the child belongs and the new
+ * window's reference in the last argument instead; that is taken when the first names the root.
+ */
+function childOf(signal: AtspiSignal): AccessibleRef | undefined {
+  const ref = refValue(variantValue(signal.body[3]));
+  if (ref && ref.path !== ROOT_PATH) return ref;
+  const late = refValue(variantValue(signal.body[4]));
+  return late && late.path !== ROOT_PATH ? late : undefined;
 }
 
 function refValue(value: unknown): AccessibleRef | undefined {

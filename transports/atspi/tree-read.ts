@@ -266,7 +266,7 @@ export class TreeReader {
     const stripMnemonics = this.#family === 'gtk4' || this.#family === 'other';
     const visit = (draft: Draft, parent: TreeNode | null, inMenu: boolean, covered: boolean) => {
       const { record } = draft;
-      const role = ariaRole(record.role);
+      const role = wrapsNamesake(draft, this.#family) ? 'generic' : ariaRole(record.role);
       const menuLike = role === 'menu' || role === 'menubar';
       const closedMenu = inMenu || (menuLike && !hasState(record.states, 'EXPANDED') && parent !== null);
       let name = (namedByLabel(role) && labelName(draft.ref.path)) || record.name;
@@ -299,6 +299,17 @@ export class TreeReader {
     };
     return { root: visit(root, null, false, false), nodes, byKey };
   }
+}
+
+/**
+ * GTK4's MenuButton is a button holding the toggle button that does the work, both of one name; the outer
+ * one has no action. Read as a container, so `role: button, name: …` finds the one a click opens.
+ */
+function wrapsNamesake(draft: Draft, family: ToolkitFamily): boolean {
+  if (family !== 'gtk4' || ariaRole(draft.record.role) !== 'button') return false;
+  return draft.children.some(
+    (child) => ariaRole(child.record.role) === 'button' && child.record.name === draft.record.name,
+  );
 }
 
 /** Accname's name from content, over the toolkit's names: a list row's label names the row. */
