@@ -90,7 +90,8 @@ builder.mutationFields((t) => {
   return {
     stubNetwork: t.field({
       type: NetworkStubRef,
-      description: 'Answers matching renderer requests instead of the network (or delays or aborts them).',
+      description:
+        'Answers matching renderer requests instead of the network (or delays or aborts them). A session keeps at most 100 stubs: spent ones make room oldest first, and past 100 active ones this fails with STUB_LIMIT (remove some with unstubNetwork, or give new ones `times`).',
       ...intercept,
       args: {
         session,

@@ -1,7 +1,7 @@
 import type { ArgBuilder } from '@pothos/core';
 import type { Delivery } from '../domain/bounded/subscriber-queue.js';
 import { clearHeaders, redactedNetworkParts } from '../domain/governance/redaction-network.js';
-import type { NetworkCapture, NetworkRead } from '../domain/page-state/network.js';
+import { MAX_CAPTURES, type NetworkCapture, type NetworkRead } from '../domain/page-state/network.js';
 import type { NetworkEntry } from '../domain/page-state/network-log.js';
 import { networkStream } from '../domain/page-state/page-state-streams.js';
 import type { NetworkBody } from '../transports/contract/renderer-control.js';
@@ -263,7 +263,7 @@ builder.mutationFields((t) => {
   return {
     startNetworkCapture: t.field({
       type: NetworkCaptureRef,
-      description: 'Arms a capture: matching requests are recorded in `network` and on the subscription.',
+      description: `Arms a capture: matching requests are recorded in \`network\` and on the subscription. A session arms at most ${MAX_CAPTURES} captures at once; one more fails with CAPTURE_LIMIT (stop one with stopNetworkCapture, or widen a filter).`,
       ...intercept,
       args: {
         session,
