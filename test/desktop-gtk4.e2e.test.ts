@@ -134,6 +134,14 @@ describe.skipIf(gtk4SkipReason !== '')('a GTK4 app driven over AT-SPI', () => {
     );
     const items = read.window.snapshot.nodes.filter((node: Loose) => node.role === 'menuitem');
     expect(items.map((node: Loose) => node.name)).toEqual(['Open File…', 'Clear', 'About']);
+    const { session: popover } = await api.data(
+      `{ session(id: "${session}") { contextMenu { items { label } } } }`,
+    );
+    expect(popover.contextMenu.items.map((item: Loose) => item.label)).toEqual([
+      'Open File…',
+      'Clear',
+      'About',
+    ]);
     await act(`click(session: "${session}", target: { role: "menuitem", name: "About" }) { windowId }`);
     await said('display=About');
 

@@ -40,6 +40,10 @@ const TYPES: Readonly<Record<string, NativeMenuItemType>> = {
   'radio menu item': 'radio',
   separator: 'separator',
 };
+/** Containers a menu's items may sit in: GTK 4.8's popover holds them seven containers deep. */
+const CONTAINER_ROLES = new Set(['panel', 'filler', 'scroll pane', 'viewport']);
+/** Deeper than a popover's nesting with room to spare; the bound keeps a self-containing tree from looping. */
+const MAX_CONTAINER_DEPTH = 10;
 /** Roles that hold menus of their own (a combo box's popup) or rows, never a window's menu bar. */
 const NOT_SEARCHED = new Set(['menu', 'combo box', 'list', 'list box', 'table', 'tree', 'tree table']);
 
@@ -161,6 +165,23 @@ export async function findMenuBar(objects: AppObjects, window: AccessibleRef): P
 }
 
 /**
+ * A menu's children, the containers between it and its items looked through: GTK4 puts a popover menu's
+ * items seven containers below it (content, scroller, stack, page, boxes); GTK3's are its children.
+ */
+async function itemsBelow(objects: AppObjects, menu: MenuObject, depth: number): Promise<MenuObject[]> {
+  const children = await objects.children(menu);
+  if (depth >= MAX_CONTAINER_DEPTH) return children;
+  const expanded = await Promise.all(
+    children.map((child) =>
+      CONTAINER_ROLES.has(child.role) && child.childCount !== 0
+        ? itemsBelow(objects, child, depth + 1)
+        : [child],
+    ),
+  );
+  return expanded.flat();
+}
+
+/**
  * The items of a menu bar or menu, submenus read level by level (every GetChildren of a level in flight at
  * once), accelerators read all at once at the end when asked for.
  */
@@ -177,7 +198,7 @@ export async function readMenuNodes(
   const top: Draft = { object: menu, children: null };
   let level = [top];
   for (let depth = 0; depth <= MAX_MENU_DEPTH && level.length > 0; depth++) {
-    const lists = await Promise.all(level.map(({ object }) => objects.children(object)));
+    const lists = await Promise.all(level.map(({ object }) => itemsBelow(objects, object, 0)));
     const next: Draft[] = [];
     level.forEach((draft, index) => {
       draft.children = (lists[index] ?? [])
