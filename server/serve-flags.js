@@ -232,7 +232,9 @@ Keeping secrets from launched apps (they run as your user and can read what it c
   (--app-isolation auto); the start-up log says whether they did.
 
 Limits (a request past one is refused before any work, with REQUEST_TOO_LARGE or QUERY_TOO_COMPLEX):
-${limitsUsage()}`;
+${limitsUsage()}
+  Mutations past --mutation-rate answer RATE_LIMITED. Each client's share, what one session may hold
+  (network stubs, captures), patterns and what each fault answers: docs/reliability.md.`;
 }
 
 export const TOP_USAGE = `Usage: stagegraph <command> [options]
