@@ -116,8 +116,8 @@ export class RefStore {
       raw.incremental && last && w.lastRaw === raw.incremental.base && w.documentId === raw.documentId
         ? raw.incremental.splices
         : null;
-    if (w.documentId !== raw.documentId) this.#replaceDocument(w, raw.documentId);
-    this.#detach(w, raw.detached);
+    if (w.documentId !== raw.documentId) w.replaceDocument(raw.documentId);
+    w.detach(raw.detached, this.#lookup);
     const seq = ++w.seq;
     const read = readKind(scope);
     const reconcile = (rawNode: RawNode, parentRef: string | null) =>
@@ -199,7 +199,7 @@ export class RefStore {
    */
   refFor(windowId: string, found: ResolvedNode): string {
     const w = this.#window(windowId);
-    if (w.documentId !== found.documentId) this.#replaceDocument(w, found.documentId);
+    if (w.documentId !== found.documentId) w.replaceDocument(found.documentId);
     const entry =
       this.#known(w, found.node.key) ?? this.#newcomer(w, windowId, found.documentId, found.node.key, null);
     entry.role = found.node.role;
@@ -290,7 +290,7 @@ export class RefStore {
   /** The entry `key` already has in the current document, revived if it was detached and came back. */
   #known(w: WindowRefs, key: number): RefEntry | undefined {
     const entry = w.byKey.get(key);
-    if (entry?.status === 'detached') this.#attach(w, entry, key);
+    if (entry?.status === 'detached') w.attach(entry, key);
     return entry;
   }
 
@@ -313,7 +313,7 @@ export class RefStore {
     const twin = source && !pool.isEmpty ? pool.take(print(source, this.#lookup)) : undefined;
     if (twin) {
       w.byKey.delete(twin.key);
-      this.#attach(w, twin, key);
+      w.attach(twin, key);
       return twin;
     }
     this.#issued += 1;
@@ -339,44 +339,6 @@ export class RefStore {
     return entry;
   }
 
-  #attach(w: WindowRefs, entry: RefEntry, key: number): void {
-    entry.key = key;
-    entry.status = 'live';
-    entry.print = null;
-    entry.controlPrint = null;
-    w.byKey.set(key, entry);
-    w.retired.delete(entry.ref);
-  }
-
-  /** Detached refs join the pool in the order their elements stood, so equal twins pair in document order. */
-  #detach(w: WindowRefs, keys: readonly number[]): void {
-    const detached: RefEntry[] = [];
-    for (const key of keys) {
-      const entry = w.byKey.get(key);
-      if (entry?.status !== 'live') continue;
-      entry.status = 'detached';
-      detached.push(entry);
-    }
-    detached.sort((a, b) => a.seenIn - b.seenIn || a.seenAt - b.seenAt);
-    for (const entry of detached) {
-      entry.print = fingerprint(entry, this.#lookup);
-      w.retired.add(entry.ref);
-      w.pool.add(entry.print, entry);
-      if (!entry.interactive) continue;
-      entry.controlPrint = controlFingerprint(entry, this.#lookup);
-      w.controls.add(entry.controlPrint, entry);
-    }
-  }
-
-  /** A new document voids every key of the old one: its refs go stale, its detached ones can never pair. */
-  #replaceDocument(w: WindowRefs, documentId: string): void {
-    for (const entry of w.byKey.values()) w.retired.add(entry.ref);
-    w.byKey.clear();
-    w.pool.clear();
-    w.controls.clear();
-    w.documentId = documentId;
-  }
-
   /**
    * Forgets refs past MAX_REFS_PER_WINDOW: stale ones oldest first, then live ones the latest snapshot did
    * not show, least recently seen first (a page that never reports detachment must not grow us either).
@@ -396,7 +358,8 @@ export class RefStore {
     }
     // Live slots never exceed the ref count, so past twice the limit most are dead; rebuilding only then
     // keeps the pool bounded at an amortized constant cost per detachment.
-    if (w.pool.slots + w.controls.slots > 2 * MAX_REFS_PER_WINDOW) this.#rebuildPool(w);
+    if (w.pool.slots + w.controls.slots > 2 * MAX_REFS_PER_WINDOW)
+      w.rebuildPools((ref) => this.#refs.get(ref)!);
   }
 
   #forget(w: WindowRefs, ref: string): void {
@@ -407,18 +370,6 @@ export class RefStore {
     w.retired.delete(ref);
     this.#refs.delete(ref);
     w.refCount -= 1;
-  }
-
-  /** Drops the pool's dead slots (taken, revived or forgotten refs); `retired` keeps the pairing order. */
-  #rebuildPool(w: WindowRefs): void {
-    w.pool.clear();
-    w.controls.clear();
-    for (const ref of w.retired) {
-      const entry = this.#refs.get(ref)!;
-      if (entry.status !== 'detached' || entry.documentId !== w.documentId) continue;
-      w.pool.add(entry.print!, entry);
-      if (entry.controlPrint !== null) w.controls.add(entry.controlPrint, entry);
-    }
   }
 
   #wasIssued(ref: string): boolean {

@@ -1,5 +1,5 @@
 import type { RawSnapshot, SnapshotRequest } from '../../transports/contract/window-driver.js';
-import type { FingerprintSource } from './fingerprint.js';
+import { controlFingerprint, type FingerprintSource, fingerprint } from './fingerprint.js';
 import { SelfChanges } from './self-changes.js';
 import type { Snapshot, SnapshotNode } from './snapshot.js';
 import { TwinPool } from './twin-pool.js';
@@ -61,6 +61,57 @@ export class WindowRefs {
     const waiting = (entry: RefEntry) => entry.status === 'detached' && entry.documentId === this.documentId;
     this.pool = new TwinPool((entry, print) => waiting(entry) && entry.print === print);
     this.controls = new TwinPool((entry, print) => waiting(entry) && entry.controlPrint === print);
+  }
+
+  /** A detached entry back on the page under `key` (its element came back, or a twin took its ref). */
+  attach(entry: RefEntry, key: number): void {
+    entry.key = key;
+    entry.status = 'live';
+    entry.print = null;
+    entry.controlPrint = null;
+    this.byKey.set(key, entry);
+    this.retired.delete(entry.ref);
+  }
+
+  /** Detached refs join the pools in the order their elements stood, so equal twins pair in document order. */
+  detach(keys: readonly number[], lookup: (ref: string) => FingerprintSource | undefined): void {
+    const detached: RefEntry[] = [];
+    for (const key of keys) {
+      const entry = this.byKey.get(key);
+      if (entry?.status !== 'live') continue;
+      entry.status = 'detached';
+      detached.push(entry);
+    }
+    detached.sort((a, b) => a.seenIn - b.seenIn || a.seenAt - b.seenAt);
+    for (const entry of detached) {
+      entry.print = fingerprint(entry, lookup);
+      this.retired.add(entry.ref);
+      this.pool.add(entry.print, entry);
+      if (!entry.interactive) continue;
+      entry.controlPrint = controlFingerprint(entry, lookup);
+      this.controls.add(entry.controlPrint, entry);
+    }
+  }
+
+  /** A new document voids every key of the old one: its refs go stale, its detached ones can never pair. */
+  replaceDocument(documentId: string): void {
+    for (const entry of this.byKey.values()) this.retired.add(entry.ref);
+    this.byKey.clear();
+    this.pool.clear();
+    this.controls.clear();
+    this.documentId = documentId;
+  }
+
+  /** Drops the pools' dead slots (taken, revived or forgotten refs); `retired` keeps the pairing order. */
+  rebuildPools(entryOf: (ref: string) => RefEntry): void {
+    this.pool.clear();
+    this.controls.clear();
+    for (const ref of this.retired) {
+      const entry = entryOf(ref);
+      if (entry.status !== 'detached' || entry.documentId !== this.documentId) continue;
+      this.pool.add(entry.print!, entry);
+      if (entry.controlPrint !== null) this.controls.add(entry.controlPrint, entry);
+    }
   }
 }
 
