@@ -15,6 +15,7 @@ import { contextTracing } from '../page-engine/context-tracing.js';
 import { PageContextControls } from '../page-engine/page-context-controls.js';
 import { documentParsed } from '../page-engine/page-events.js';
 import { describePage, WindowRegistry } from '../page-engine/window-registry.js';
+import { appBelowIsolation } from '../process/isolation.js';
 import { readLines } from '../process/output-lines.js';
 import { OwnedGroup } from '../process/owned-group.js';
 import { withDeadline } from '../protocol/deadline.js';
@@ -46,6 +47,8 @@ export class PlaywrightElectronSession implements TransportSession {
   readonly #exited: Promise<ExitInfo>;
   /** The app's process group: reaped when it exits, stopped and killed through one ladder. */
   readonly #group: OwnedGroup | undefined;
+  /** The app's main process: the launched child, or the app below its isolation's unshares. */
+  readonly #appPid: number | undefined;
   #exit: ExitInfo | undefined;
   #disposed = false;
 
@@ -80,7 +83,9 @@ export class PlaywrightElectronSession implements TransportSession {
       if (child.exitCode !== null || child.signalCode !== null) finish(child.exitCode, child.signalCode);
       else child.once('exit', finish);
     });
-    this.#group = child.pid === undefined ? undefined : new OwnedGroup(child.pid, this.#exited);
+    // An isolated app runs below its namespace's unshares, leading its own group (isolation.ts).
+    this.#appPid = child.pid === undefined ? undefined : appBelowIsolation(child.pid);
+    this.#group = this.#appPid === undefined ? undefined : new OwnedGroup(this.#appPid, this.#exited);
     electron.on('window', (page) => this.#track(page));
     for (const page of electron.windows()) this.#track(page);
   }
@@ -136,7 +141,7 @@ export class PlaywrightElectronSession implements TransportSession {
   }
 
   get pid(): number | undefined {
-    return this.#launched.process?.pid;
+    return this.#appPid;
   }
 
   /** The app's last stderr lines, from its first: why an app that ended during start-up did. */

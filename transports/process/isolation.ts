@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
@@ -116,9 +116,41 @@ export function isolatedLaunch(
     executablePath: ISOLATED_LAUNCHER,
     env: {
       STAGEGRAPH_ISOLATED_EXECUTABLE: executablePath,
-      STAGEGRAPH_ISOLATION_PREFIX: isolation.prefix.join(' '),
+      // setsid: the app leads a process group of its own, so the session's pid is the app's main process
+      // and its group, as without isolation (stop's SIGINT, a SIGSTOP of the main process, group reaping).
+      STAGEGRAPH_ISOLATION_PREFIX: [...isolation.prefix, 'setsid'].join(' '),
     },
   };
+}
+
+/**
+ * The app a launch started: the process itself, or, when it was started isolated, the process below its
+ * chain of `unshare`s — each unshare's first child: the inner one, PID 1 of the namespace, also adopts the
+ * app's orphans, which the kernel lists after it. Read once the app runs (its DevTools port answered).
+ */
+export function appBelowIsolation(pid: number): number {
+  let current = pid;
+  for (let depth = 0; depth < MAX_WRAPPER_DEPTH && commandName(current) === 'unshare'; depth += 1) {
+    const first = Number(readProc(`/proc/${current}/task/${current}/children`).trim().split(/\s+/)[0]);
+    if (!(first > 0)) break;
+    current = first;
+  }
+  return current;
+}
+
+/** The unshares between a launch and its app: outer (namespace) and inner (PID 1). */
+const MAX_WRAPPER_DEPTH = 2;
+
+function commandName(pid: number): string {
+  return readProc(`/proc/${pid}/comm`).trim();
+}
+
+function readProc(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 function findable(command: string, environment: NodeJS.ProcessEnv): boolean {
