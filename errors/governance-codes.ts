@@ -53,6 +53,12 @@ export const GOVERNANCE_ERROR_CODES = {
     retryable: false,
     hint: 'Read again without `reveal` (values show as [redacted]); an agent that needs them in clear asks with its agent token, under a policy whose `reveal` is AGENT.',
   },
+  ARTIFACT_FORBIDDEN: {
+    meaning:
+      "The artifact route keeps this file from this client: it holds what the app sent and printed in clear and cannot be redacted (a Playwright trace zip, a launched command's raw stdout.log and stderr.log, any file other than run.jsonl, screenshots/ and evidence/), so only an agent reads it, and only under a policy whose `reveal` is AGENT. Approvers and observers read run.jsonl scrubbed, screenshots and evidence.",
+    retryable: false,
+    hint: 'Read run.jsonl (the same output and console lines, secrets scrubbed), screenshots/ or evidence/ instead; an agent that needs the file asks with its agent token, under a policy whose `reveal` is AGENT.',
+  },
   APPROVAL_NOT_FOUND: {
     meaning: 'No pending approval has that id: it was already answered, timed out, or never existed.',
     retryable: false,

@@ -22,6 +22,7 @@ import { createInspectorTransport } from '../transports/inspector/transport.js';
 import { createPlaywrightElectronTransport } from '../transports/playwright-electron/transport.js';
 import { appIsolation } from '../transports/process/isolation.js';
 import { keepLoopbackWebSocketsUncompressed } from '../transports/process/uncompressed-websockets.js';
+import { readsArtifactsInClear, UNGOVERNED_ARTIFACT_REDACTOR } from './artifact-access.js';
 import { artifactsRoute, isArtifactsPath } from './artifacts-route.js';
 import { authenticator, useClientAuth } from './auth.js';
 import { useClientSubscriptions } from './client-subscriptions.js';
@@ -155,6 +156,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     config.artifactsDir,
     authenticate,
     (id) => sessions.find(id)?.artifacts.settled() ?? Promise.resolve(),
+    {
+      readsClear: (client) => readsArtifactsInClear(client, governance?.policy.reveal ?? 'AGENT'),
+      redact: (text) => (governance?.redactor ?? UNGOVERNED_ARTIFACT_REDACTOR).redactWhole(text),
+    },
   );
   const graphiql = graphiqlPage(GRAPHQL_PATH);
   const observer = observerPage({ log });

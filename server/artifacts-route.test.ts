@@ -17,8 +17,8 @@ let scratch: string;
 let server: Server;
 let origin: string;
 
-async function get(path: string): Promise<{ status: number; body: string }> {
-  const response = await fetch(`${origin}${path}`);
+async function get(path: string, role = 'agent'): Promise<{ status: number; body: string }> {
+  const response = await fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${role}` } });
   return { status: response.status, body: await response.text() };
 }
 
@@ -29,7 +29,6 @@ beforeAll(async () => {
   mkdirSync(join(real, 's1', 'screenshots'), { recursive: true });
   mkdirSync(elsewhere);
   writeFileSync(join(elsewhere, 'secret.txt'), 'SECRET-ELSEWHERE');
-  writeFileSync(join(real, 's1', 'run.jsonl'), '{"line":1}\n');
   writeFileSync(join(real, 's1', 'screenshots', 'w1-1.png'), 'png bytes');
   symlinkSync(elsewhere, join(real, 's99'));
   symlinkSync(elsewhere, join(real, 's1', 'linked'));
@@ -37,10 +36,19 @@ beforeAll(async () => {
   // The configured root may itself be a link (a user's choice of --artifacts-dir).
   const root = join(scratch, 'root-link');
   symlinkSync(real, root);
+  writeFileSync(
+    join(real, 's1', 'run.jsonl'),
+    `${JSON.stringify({ source: 'stdout', message: 'GET /?session_token=RUNSECRET "quoted"' })}\nnot json token=LOOSESECRET\n`,
+  );
+  writeFileSync(join(real, 's1', 'stdout.log'), 'session_token=RAWSECRET\n');
   const route = artifactsRoute(
     root,
-    () => ({ id: 'test', role: 'agent' }) as unknown as ClientIdentity,
+    (authorization) => ({ id: 'test', role: authorization?.slice('Bearer '.length) }) as ClientIdentity,
     () => Promise.resolve(),
+    {
+      readsClear: (client) => client.role === 'agent',
+      redact: (text) => text.replace(/token=\S+/g, 'token=[redacted]'),
+    },
   );
   server = createServer((request, response) => {
     if (!route(request, response)) response.writeHead(404).end();
@@ -56,7 +64,7 @@ afterAll(async () => {
 
 describe('the artifact route and symbolic links', () => {
   it('serves the files a session wrote, under a root that is itself a link', async () => {
-    expect(await get('/artifacts/s1/run.jsonl')).toEqual({ status: 200, body: '{"line":1}\n' });
+    expect((await get('/artifacts/s1/run.jsonl')).body).toContain('RUNSECRET');
     expect((await get('/artifacts/s1/screenshots/w1-1.png')).body).toBe('png bytes');
     expect((await get('/artifacts/s1/missing.txt')).status).toBe(404);
     expect((await get('/artifacts/s1/run.jsonl/more')).status).toBe(404);
@@ -76,5 +84,33 @@ describe('the artifact route and symbolic links', () => {
         retryable: false,
       });
     }
+  });
+});
+
+describe('files kept in clear', () => {
+  it('are refused to a reader who does not read in clear with ARTIFACT_FORBIDDEN, and served to an agent', async () => {
+    for (const path of ['/artifacts/s1/stdout.log', '/artifacts/s1/traces/trace-1.zip']) {
+      const answer = await get(path, 'observer');
+      expect(answer.status, path).toBe(403);
+      expect(JSON.parse(answer.body).errors[0].extensions, path).toMatchObject({
+        code: 'ARTIFACT_FORBIDDEN',
+        retryable: false,
+        hint: expect.stringContaining('run.jsonl'),
+      });
+    }
+    expect((await get('/artifacts/s1/stdout.log')).body).toBe('session_token=RAWSECRET\n');
+    expect((await get('/artifacts/s1/screenshots/w1-1.png', 'observer')).body).toBe('png bytes');
+  });
+
+  it('give that reader the run log scrubbed, each line still a line of JSON where it was one', async () => {
+    const { status, body } = await get('/artifacts/s1/run.jsonl', 'observer');
+    expect(status).toBe(200);
+    expect(body).not.toMatch(/RUNSECRET|LOOSESECRET/);
+    const [first, second] = body.split('\n');
+    expect(JSON.parse(first as string)).toEqual({
+      source: 'stdout',
+      message: 'GET /?session_token=[redacted] "quoted"',
+    });
+    expect(second).toBe('not json token=[redacted]');
   });
 });

@@ -4,10 +4,19 @@ import { type FileHandle, lstat, open, realpath } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
 import { pipeline } from 'node:stream';
-import { ERROR_CODES } from '../errors/registry.js';
+import type { ClientIdentity } from '../domain/governance/client-identity.js';
+import { ERROR_CODES, type ErrorCode } from '../errors/registry.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import { ARTIFACTS_HTTP_PREFIX } from '../schema/artifacts.js';
+import { artifactAccess, scrubbedRunLog } from './artifact-access.js';
 import { type Authenticate, unauthenticatedBody } from './auth.js';
+
+/** Who reads what in clear, asked at each request: the policy in force may change while serving. */
+export interface ArtifactReaders {
+  readsClear(client: ClientIdentity): boolean;
+  /** A run-log message as a reader who does not read in clear sees it: scrubbed by the policy's patterns. */
+  redact(text: string): string;
+}
 
 /** Only what sessions write is given a type a browser renders; anything else downloads as bytes. */
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -29,18 +38,21 @@ const SESSION_FOLDER = /^s\d+$/;
  * included, which an app running as the same user could make a link to anywhere before its session
  * existed (taking a link's real path as the boundary served the link's target). A live session's files
  * are served once `settled` says they hold what was written so far (the run log writes its lines in
- * batches). Answers true when the request was one of its own.
+ * batches). What a file may be read by is artifact-access.ts's: files kept in clear are refused to
+ * whoever `readers` says does not read in clear (ARTIFACT_FORBIDDEN), and the run log is scrubbed for them.
+ * Answers true when the request was one of its own.
  */
 export function artifactsRoute(
   root: string,
   authenticate: Authenticate,
   settled: (sessionId: string) => Promise<void>,
+  readers: ArtifactReaders,
 ) {
   return (request: IncomingMessage, response: ServerResponse): boolean => {
     if (!isArtifactsPath(request.url)) return false;
     const raw = (request.url ?? '/').split('?')[0] ?? '/';
     const rest = raw.slice(ARTIFACTS_HTTP_PREFIX.length + 1);
-    void serve(root, authenticate, settled, rest, request, response).catch(() =>
+    void serve({ root, authenticate, settled, readers }, rest, request, response).catch(() =>
       end(response, 500, 'The artifact could not be read.'),
     );
     return true;
@@ -52,10 +64,15 @@ export function isArtifactsPath(url: string | undefined): boolean {
   return raw === ARTIFACTS_HTTP_PREFIX || raw.startsWith(`${ARTIFACTS_HTTP_PREFIX}/`);
 }
 
+interface RouteSetup {
+  readonly root: string;
+  readonly authenticate: Authenticate;
+  readonly settled: (sessionId: string) => Promise<void>;
+  readonly readers: ArtifactReaders;
+}
+
 async function serve(
-  root: string,
-  authenticate: Authenticate,
-  settled: (sessionId: string) => Promise<void>,
+  { root, authenticate, settled, readers }: RouteSetup,
   rest: string,
   request: IncomingMessage,
   response: ServerResponse,
@@ -64,8 +81,9 @@ async function serve(
     response.setHeader('allow', 'GET, HEAD');
     return end(response, 405, 'Artifacts are read-only.');
   }
+  let client: ClientIdentity;
   try {
-    authenticate(request.headers.authorization, request.socket.remoteAddress);
+    client = authenticate(request.headers.authorization, request.socket.remoteAddress);
   } catch (error) {
     if (!(error instanceof StagegraphError)) throw error;
     response.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
@@ -77,14 +95,30 @@ async function serve(
     return end(response, 400, 'Ask for /artifacts/<session id>/<path> as Session.artifacts lists it.');
   }
   const sessionId = segments[0] as string;
+  const access = artifactAccess(segments.slice(1));
+  const inClear = readers.readsClear(client);
+  // Refused before the file is looked for: whether a clear file exists is not the reader's to learn.
+  if (access === 'clear' && !inClear)
+    return refuse(
+      response,
+      'ARTIFACT_FORBIDDEN',
+      `/artifacts/${rest} is kept in clear; ${client.id} (${client.role}) may not read it.`,
+    );
   await settled(sessionId);
   const found = await openWithoutLinks(root, segments);
-  if (found === 'link') return refuseLink(response, rest);
+  if (found === 'link')
+    return refuse(
+      response,
+      'ARTIFACT_SYMLINK',
+      `/artifacts/${rest} goes through a symbolic link under the artifacts folder; links are never followed.`,
+    );
   if (!found) return end(response, 404, 'No such artifact.');
   const { handle, size, path } = found;
+  const scrubbed = access === 'scrubbed' && !inClear;
   response.writeHead(200, {
     'content-type': CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
-    'content-length': size,
+    // Scrubbing changes the length: that answer is sent chunked.
+    ...(scrubbed ? {} : { 'content-length': size }),
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
     'content-security-policy': "default-src 'none'",
@@ -95,7 +129,9 @@ async function serve(
     return;
   }
   // pipeline: a client gone mid-file ends the read and closes the file.
-  pipeline(handle.createReadStream(), response, () => undefined);
+  if (scrubbed)
+    pipeline(handle.createReadStream(), scrubbedRunLog(readers.redact), response, () => undefined);
+  else pipeline(handle.createReadStream(), response, () => undefined);
 }
 
 /**
@@ -130,18 +166,21 @@ async function openWithoutLinks(
   return opened ? 'link' : null;
 }
 
-/** 403 with the registered code: a link under the artifacts folder was not made by the gateway. */
-function refuseLink(response: ServerResponse, rest: string): void {
+/**
+ * 403 with a registered code: a link under the artifacts folder was not made by the gateway
+ * (ARTIFACT_SYMLINK), or the file is kept in clear and the client does not read in clear (ARTIFACT_FORBIDDEN).
+ */
+function refuse(response: ServerResponse, code: ErrorCode, message: string): void {
   response.writeHead(403, { 'content-type': 'application/json' });
   response.end(
     JSON.stringify({
       errors: [
         {
-          message: `/artifacts/${rest} goes through a symbolic link under the artifacts folder; links are never followed.`,
+          message,
           extensions: {
-            code: 'ARTIFACT_SYMLINK',
-            hint: ERROR_CODES.ARTIFACT_SYMLINK.hint,
-            retryable: ERROR_CODES.ARTIFACT_SYMLINK.retryable,
+            code,
+            hint: ERROR_CODES[code].hint,
+            retryable: ERROR_CODES[code].retryable,
             nextActions: [],
           },
         },
