@@ -22,7 +22,7 @@ const ArtifactFileRef = builder
       }),
       url: t.string({
         description:
-          'Where this server serves it read-only (GET, with the same token as GraphQL), relative to the server.',
+          "Where this server serves it read-only (GET, with the same token as GraphQL), relative to the server. Screenshots and evidence are served to every role and run.jsonl scrubbed to approvers and observers; every other file (stdout.log, stderr.log, trace zips) holds what the app sent in clear and is an agent's only: other roles, and everyone under the policy's `reveal: NONE`, get ARTIFACT_FORBIDDEN.",
         resolve: (file) =>
           `${ARTIFACTS_HTTP_PREFIX}/${[file.sessionId, ...file.path.split('/')].map(encodeURIComponent).join('/')}`,
       }),
