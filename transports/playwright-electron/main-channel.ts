@@ -3,6 +3,7 @@ import type { ConsoleMessage } from '../contract/transport.js';
 import type { RunInMain } from '../main-agent/agent-surface.js';
 import { findInspector, MainInspector } from '../main-agent/main-inspector.js';
 import { consoleMessageOf } from '../page-engine/console-feed.js';
+import { appBelowIsolation, namespacePids } from '../process/isolation.js';
 import { CdpConnection } from '../protocol/cdp-connection.js';
 import { withDeadline } from '../protocol/deadline.js';
 import { feedMainConsole, releasePlaywrightConsole } from './main-console.js';
@@ -73,7 +74,9 @@ export function playwrightChannel(electron: ElectronApplication): MainChannel {
  * the process answering is not the app's, calls go through Playwright as before.
  */
 export async function openMainChannel(electron: ElectronApplication): Promise<MainChannel> {
-  const pid = electron.process().pid;
+  // An isolated app's inspector is the app's, below its namespace's unshares (isolation.ts).
+  const launched = electron.process().pid;
+  const pid = launched === undefined ? undefined : appBelowIsolation(launched);
   const endpoint = pid === undefined ? null : await findInspector(pid);
   if (pid === undefined || !endpoint) return playwrightChannel(electron);
   const connection = await CdpConnection.open(endpoint.webSocketDebuggerUrl, CONNECT_TIMEOUT_MS).catch(
@@ -81,7 +84,8 @@ export async function openMainChannel(electron: ElectronApplication): Promise<Ma
   );
   if (!connection) return playwrightChannel(electron);
   const installed = await MainInspector.install(connection).catch(() => null);
-  if (installed?.pid !== pid || !installed.electron) {
+  // The process names itself by its pid in its own namespace: an isolated app's differs from ours.
+  if (installed === null || !namespacePids(pid).includes(installed.pid) || !installed.electron) {
     await connection.close();
     return playwrightChannel(electron);
   }

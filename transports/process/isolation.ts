@@ -138,6 +138,15 @@ export function appBelowIsolation(pid: number): number {
   return current;
 }
 
+/**
+ * Every pid `pid` has, ours first, then one per nested PID namespace (the NSpid line of its status): what
+ * a process that names itself by `process.pid` may answer.
+ */
+export function namespacePids(pid: number): number[] {
+  const line = /^NSpid:\s*(.*)$/m.exec(readProc(`/proc/${pid}/status`))?.[1];
+  return line ? line.trim().split(/\s+/).map(Number) : [pid];
+}
+
 /** The unshares between a launch and its app: outer (namespace) and inner (PID 1). */
 const MAX_WRAPPER_DEPTH = 2;
 
