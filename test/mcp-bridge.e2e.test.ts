@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -290,8 +293,9 @@ describe('stagegraph mcp without --url (a gateway in its own process)', () => {
       const transport = new StdioClientTransport({
         command: process.execPath,
         // A serve option's value after a space, as the MCP config in docs/mcp.md gives `--electron`.
-        args: ['bin/stagegraph.js', 'mcp', '--electron', STAND_IN],
-        cwd: ROOT,
+        args: [join(ROOT, 'bin/stagegraph.js'), 'mcp', '--electron', STAND_IN],
+        // An MCP host starts it in a folder of its own, where its default ./.artifacts is its own too.
+        cwd: mkdtempSync(join(tmpdir(), 'stagegraph-mcp-host-')),
         stderr: 'ignore',
       });
       const client = new Client({ name: 'e2e-in-process', version: '1.0.0' });

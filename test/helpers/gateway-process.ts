@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/stagegraph.js', import.meta.url));
@@ -28,7 +31,13 @@ export async function serveInChild(
 ): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [...nodeArguments, BIN, 'serve', '--port', '0', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, ...environment },
+    // A folder of its own unless the test names one (flag or environment): the default ./.artifacts of the
+    // clone holds one gateway's audit lock, and gateways of tests running at once would be refused.
+    env: {
+      ...process.env,
+      STAGEGRAPH_ARTIFACTS: mkdtempSync(join(tmpdir(), 'stagegraph-served-')),
+      ...environment,
+    },
   });
   let output = '';
   child.stderr!.on('data', (chunk: Buffer) => {
