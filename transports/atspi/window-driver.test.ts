@@ -114,7 +114,11 @@ describe.runIf(DESKTOP_AVAILABLE)('DesktopWindowDriver on the GTK fixture', () =
 
   it('reports a disabled menu item with the page engine code', async () => {
     const error = await failure(
-      driver.act({ spec: { kind: 'role', role: 'menuitem', name: 'Save', exact: true } }, { type: 'click' }, 1_000),
+      driver.act(
+        { spec: { kind: 'role', role: 'menuitem', name: 'Save', exact: true } },
+        { type: 'click' },
+        1_000,
+      ),
     );
     expect(error.code).toBe('ELEMENT_DISABLED');
   }, 60_000);
@@ -172,7 +176,11 @@ describe.runIf(DESKTOP_AVAILABLE)('DesktopWindowDriver on the GTK fixture', () =
     await fixture.printed('quantity=3');
 
     // File > Save, enabled by the edit, is activated in its closed menu.
-    await driver.act({ spec: { kind: 'role', role: 'menuitem', name: 'Save', exact: true } }, { type: 'click' }, WAIT_MS);
+    await driver.act(
+      { spec: { kind: 'role', role: 'menuitem', name: 'Save', exact: true } },
+      { type: 'click' },
+      WAIT_MS,
+    );
     await fixture.printed('status=Saved');
 
     const list = { spec: { kind: 'role' as const, role: 'listbox' } };
