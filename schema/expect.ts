@@ -1,4 +1,8 @@
 import { type ExpectOutcome, expectCondition } from '../domain/interaction/expectation.js';
+import {
+  CLIENT_PATTERN_DEADLINE_MS,
+  CLIENT_PATTERN_MAX_CHARS,
+} from '../transports/contract/client-pattern.js';
 import type { ExpectKind } from '../transports/contract/window-driver.js';
 import { builder } from './builder.js';
 import { TargetInput } from './target.js';
@@ -83,8 +87,7 @@ builder.mutationField('expect', (t) =>
       }),
       regex: t.arg.string({
         required: false,
-        description:
-          'Text kinds: a JavaScript regular expression the actual value matches (BAD_INPUT if invalid).',
+        description: `Text kinds: a JavaScript regular expression the actual value matches, at most ${CLIENT_PATTERN_MAX_CHARS} characters (BAD_INPUT if invalid or longer); where the gateway tests it, within ${CLIENT_PATTERN_DEADLINE_MS} ms.`,
       }),
       min: t.arg.int({ required: false, description: 'COUNT at least.' }),
       max: t.arg.int({ required: false, description: 'COUNT at most.' }),

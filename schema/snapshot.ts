@@ -9,6 +9,10 @@ import { quietDiff, type SnapshotDiff } from '../domain/snapshot/diff.js';
 import { outline } from '../domain/snapshot/outline.js';
 import type { Snapshot, SnapshotNode } from '../domain/snapshot/snapshot.js';
 import type { NodeField } from '../domain/snapshot/token-estimate.js';
+import {
+  CLIENT_PATTERN_DEADLINE_MS,
+  CLIENT_PATTERN_MAX_CHARS,
+} from '../transports/contract/client-pattern.js';
 import type { NodeState } from '../transports/contract/window-driver.js';
 import { builder } from './builder.js';
 import { LoadStateEnum } from './load-state.js';
@@ -268,8 +272,7 @@ builder.objectFields(WindowRef, (t) => ({
       nameContains: t.arg.string({ required: false, description: 'Case-insensitive.' }),
       nameRegex: t.arg.string({
         required: false,
-        description:
-          'A JavaScript regular expression the name matches (case-sensitive; BAD_INPUT if invalid).',
+        description: `A JavaScript regular expression the name matches (case-sensitive), at most ${CLIENT_PATTERN_MAX_CHARS} characters, matched in ${CLIENT_PATTERN_DEADLINE_MS} ms at most (docs/reliability.md); BAD_INPUT if invalid, longer, or slower.`,
       }),
       visible: t.arg.boolean({
         required: false,
