@@ -3,7 +3,7 @@ import { consoleStream } from '../domain/events/streams.js';
 import { redactUrl } from '../domain/governance/redaction-network.js';
 import type { ConsoleEntry, ConsoleSnapshot } from '../domain/sessions/console-log.js';
 import { builder } from './builder.js';
-import { redactorOf } from './reveal.js';
+import { redactorOf, shownText } from './reveal.js';
 import { SessionRef } from './session.js';
 import { sharesExecutionPerEvent } from './shared-execution.js';
 
@@ -41,7 +41,11 @@ const ConsoleEntryRef = builder.objectRef<ConsoleEntry>('ConsoleEntry').implemen
     sessionId: t.exposeID('sessionId', { description: 'The session that logged it.' }),
     time: t.field({ type: 'DateTime', description: 'When it was logged.', resolve: (entry) => entry.time }),
     type: t.exposeString('type', { description: 'log, info, warning, error, debug, trace, ...' }),
-    text: t.exposeString('text', { description: 'The message text.' }),
+    text: t.string({
+      description:
+        "The message text: in clear for an agent; for approvers and observers (and everyone under the policy's `reveal: NONE`) scrubbed by the policy's redaction patterns, as the run log is.",
+      resolve: (entry, _args, context) => shownText(context, entry.text),
+    }),
     source: t.field({
       type: ConsoleSourceEnum,
       description: 'Where it was logged: a window or the main process.',

@@ -1,5 +1,5 @@
 import { Redactor } from '../domain/governance/redaction.js';
-import { mayReveal } from '../domain/governance/reveal.js';
+import { mayReveal, readsInClear } from '../domain/governance/reveal.js';
 import { clientOf, type GatewayContext } from './context.js';
 
 /** `reveal: true` as this request's client may have it: true to show values in clear, or REVEAL_FORBIDDEN. */
@@ -13,4 +13,11 @@ const UNGOVERNED_REDACTOR = new Redactor();
 /** The redaction of this gateway's policy: what every reader sees unless an agent reveals. */
 export function redactorOf(context: GatewayContext): Redactor {
   return context.governance?.redactor ?? UNGOVERNED_REDACTOR;
+}
+
+/** `text` as this request's client is shown it: in clear for an agent, else scrubbed by the policy's patterns. */
+export function shownText(context: GatewayContext, text: string): string {
+  return readsInClear(clientOf(context), context.governance?.policy.reveal ?? 'AGENT')
+    ? text
+    : redactorOf(context).redactWhole(text);
 }

@@ -8,6 +8,7 @@ import { createYoga } from 'graphql-yoga';
 import { EventHub } from '../domain/events/event-hub.js';
 import type { ClientIdentity } from '../domain/governance/client-identity.js';
 import { Governance } from '../domain/governance/governance.js';
+import { readsInClear } from '../domain/governance/reveal.js';
 import type { SessionTopics } from '../domain/sessions/session-event.js';
 import { SessionRegistry } from '../domain/sessions/session-registry.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
@@ -22,7 +23,7 @@ import { createInspectorTransport } from '../transports/inspector/transport.js';
 import { createPlaywrightElectronTransport } from '../transports/playwright-electron/transport.js';
 import { appIsolation } from '../transports/process/isolation.js';
 import { keepLoopbackWebSocketsUncompressed } from '../transports/process/uncompressed-websockets.js';
-import { readsArtifactsInClear, UNGOVERNED_ARTIFACT_REDACTOR } from './artifact-access.js';
+import { UNGOVERNED_ARTIFACT_REDACTOR } from './artifact-access.js';
 import { artifactsRoute, isArtifactsPath } from './artifacts-route.js';
 import { authenticator, useClientAuth } from './auth.js';
 import { useClientSubscriptions } from './client-subscriptions.js';
@@ -157,7 +158,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     authenticate,
     (id) => sessions.find(id)?.artifacts.settled() ?? Promise.resolve(),
     {
-      readsClear: (client) => readsArtifactsInClear(client, governance?.policy.reveal ?? 'AGENT'),
+      readsClear: (client) => readsInClear(client, governance?.policy.reveal ?? 'AGENT'),
       redact: (text) => (governance?.redactor ?? UNGOVERNED_ARTIFACT_REDACTOR).redactWhole(text),
     },
   );

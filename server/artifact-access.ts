@@ -1,7 +1,5 @@
 import { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import type { ClientIdentity } from '../domain/governance/client-identity.js';
-import type { RevealMode } from '../domain/governance/policy-spec.js';
 import { Redactor } from '../domain/governance/redaction.js';
 import { RUN_LOG_FILE } from '../domain/sessions/run-log.js';
 
@@ -27,14 +25,6 @@ export function artifactAccess(path: readonly string[]): ArtifactAccess {
   if (path.length === 2 && SHARED_FOLDERS.has(path[0] as string) && IMAGE.test(path[1] as string))
     return 'shared';
   return 'clear';
-}
-
-/**
- * Whether `client` reads artifacts in clear: the rule of `reveal: true` (domain/governance/reveal.ts) —
- * agents and the tokenless loopback client, under a policy whose `reveal` is AGENT; under NONE, no one.
- */
-export function readsArtifactsInClear(client: ClientIdentity, mode: RevealMode): boolean {
-  return (client.role === 'agent' || client.role === 'anonymous-loopback') && mode === 'AGENT';
 }
 
 /** A gateway built with governance off (a benchmark's reference) still scrubs, with the default patterns. */

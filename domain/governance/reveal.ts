@@ -30,3 +30,12 @@ export function mayReveal(
     );
   return true;
 }
+
+/**
+ * Whether `client` reads what it is shown in clear without asking (artifacts, console text): agents and the
+ * tokenless loopback client, under a policy whose `reveal` is AGENT; under NONE, no one. Everyone else is
+ * shown the policy's redaction.
+ */
+export function readsInClear(client: ClientIdentity, mode: RevealMode): boolean {
+  return (client.role === 'agent' || client.role === 'anonymous-loopback') && mode === 'AGENT';
+}
