@@ -1,5 +1,13 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron, type ElectronApplication } from 'playwright-core';
@@ -28,8 +36,13 @@ async function launch(): Promise<ElectronApplication> {
 }
 
 /** The Chromium profiles in the temp folder of the stand-in with this pid. */
+/** The id of this process's PID namespace, which the stand-ins started here share and name their profiles by. */
+const PID_NAMESPACE = /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1] ?? '';
+
 function profilesOf(pid: number): string[] {
-  return readdirSync(tmpdir()).filter((name) => name.startsWith(`electron-standin-chromium-${pid}-`));
+  return readdirSync(tmpdir()).filter((name) =>
+    name.startsWith(`electron-standin-chromium-${PID_NAMESPACE}-${pid}-`),
+  );
 }
 
 describe('the Electron-API stand-in under Playwright', () => {
@@ -128,7 +141,7 @@ describe('the Electron-API stand-in under Playwright', () => {
   it('removes a killed stand-in’s profile whose pid a running process has taken since', async () => {
     // A test run wraps Linux's 32768 pids: this process stands for the one that took the pid, the start
     // time 1 for the killed stand-in that had it before.
-    const stale = join(tmpdir(), `electron-standin-chromium-${process.pid}-1-pidreuse`);
+    const stale = join(tmpdir(), `electron-standin-chromium-${PID_NAMESPACE}-${process.pid}-1-pidreuse`);
     mkdirSync(stale);
     try {
       await launch();
