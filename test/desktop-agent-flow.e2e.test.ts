@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
@@ -14,6 +14,7 @@ import {
   SYSTEM_PYTHON,
   withoutDesktop,
 } from './helpers/desktop-fixture.js';
+import { desktopSteps } from './helpers/desktop-steps.js';
 import { type RunningGateway, type Subscription, startGateway, subscribe } from './helpers/gateway.js';
 import type { Loose } from './helpers/gateway-client.js';
 import {
@@ -30,14 +31,6 @@ function document(source: string): TypedDocumentNode<Loose, Loose> {
 }
 
 /** Lines the app printed to stdout, as the session recorded them in its folder. */
-function appSaid(artifactsDir: string, sessionId: string): string[] {
-  try {
-    return readFileSync(join(artifactsDir, sessionId, 'stdout.log'), 'utf8').split('\n');
-  } catch {
-    return [];
-  }
-}
-
 if (!DESKTOP_AVAILABLE) {
   describe.skip(`an agent drives a desktop app over AT-SPI (${desktopSkipReason})`, () => {
     it('reads, fills, toggles, selects, opens a dialog, waits, invokes menus and captures', () => {});
@@ -58,13 +51,7 @@ describe.runIf(DESKTOP_AVAILABLE)('an agent drives a desktop app over AT-SPI', (
   let session: string;
   let appPid: number;
   const artifactsDir = mkdtempSync(join(tmpdir(), 'stagegraph-desktop-flow-'));
-  const act = async (operation: string) => {
-    const response = await api.send(`mutation { ${operation} }`);
-    expect(response.errors, `${operation}: ${JSON.stringify(response.errors)}`).toBeUndefined();
-    return response.data;
-  };
-  const said = (line: string) =>
-    expect.poll(() => appSaid(artifactsDir, session), { timeout: 30_000 }).toContain(line);
+  const { act, said } = desktopSteps(artifactsDir, () => ({ api, session }));
 
   beforeAll(async () => {
     gateway = await startGateway({ artifactsDir, token: AGENT_TOKEN, approverToken: APPROVER_TOKEN }, [

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,19 +9,12 @@ import {
   SYSTEM_PYTHON,
   withoutDesktop,
 } from './helpers/desktop-fixture.js';
+import { appSaid, desktopSteps } from './helpers/desktop-steps.js';
 import { type RunningGateway, startGateway } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
 import { expectPidsGone } from './helpers/processes.js';
 
 /** Lines the app printed to stdout, as the session recorded them in its folder. */
-function appSaid(artifactsDir: string, sessionId: string): string[] {
-  try {
-    return readFileSync(join(artifactsDir, sessionId, 'stdout.log'), 'utf8').split('\n');
-  } catch {
-    return [];
-  }
-}
-
 if (gtk4SkipReason) {
   describe.skip(`a GTK4 app driven over AT-SPI (${gtk4SkipReason})`, () => {
     it('reads GTK4 states as GTK4 means them and clicks its buttons', () => {});
@@ -38,13 +31,7 @@ describe.skipIf(gtk4SkipReason !== '')('a GTK4 app driven over AT-SPI', () => {
   let session: string;
   let appPid: number;
   const artifactsDir = mkdtempSync(join(tmpdir(), 'stagegraph-desktop-gtk4-'));
-  const act = async (operation: string) => {
-    const response = await api.send(`mutation { ${operation} }`);
-    expect(response.errors, `${operation}: ${JSON.stringify(response.errors)}`).toBeUndefined();
-    return response.data;
-  };
-  const said = (line: string) =>
-    expect.poll(() => appSaid(artifactsDir, session), { timeout: 30_000 }).toContain(line);
+  const { act, said } = desktopSteps(artifactsDir, () => ({ api, session }));
 
   beforeAll(async () => {
     gateway = await startGateway({ artifactsDir }, [createAtspiTransport({ environment: withoutDesktop() })]);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
@@ -12,17 +12,10 @@ import {
   SYSTEM_PYTHON,
   withoutDesktop,
 } from './helpers/desktop-fixture.js';
+import { desktopSteps } from './helpers/desktop-steps.js';
 import { type RunningGateway, startGateway, subscribe, wsClient } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
 import { expectPidsGone } from './helpers/processes.js';
-
-function appSaid(artifactsDir: string, sessionId: string): string[] {
-  try {
-    return readFileSync(join(artifactsDir, sessionId, 'stdout.log'), 'utf8').split('\n');
-  } catch {
-    return [];
-  }
-}
 
 if (!DESKTOP_AVAILABLE) {
   describe.skip(`desktop menus as people have them (${desktopSkipReason})`, () => {
@@ -40,13 +33,7 @@ describe.runIf(DESKTOP_AVAILABLE)('desktop menus as people have them', () => {
   let session: string;
   let appPid: number;
   const artifactsDir = mkdtempSync(join(tmpdir(), 'stagegraph-desktop-menus-'));
-  const act = async (operation: string) => {
-    const response = await api.send(`mutation { ${operation} }`);
-    expect(response.errors, `${operation}: ${JSON.stringify(response.errors)}`).toBeUndefined();
-    return response.data;
-  };
-  const said = (line: string) =>
-    expect.poll(() => appSaid(artifactsDir, session), { timeout: 30_000 }).toContain(line);
+  const { act, said } = desktopSteps(artifactsDir, () => ({ api, session }));
 
   beforeAll(async () => {
     gateway = await startGateway({ artifactsDir }, [createAtspiTransport({ environment: withoutDesktop() })]);

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import type { GatewayClient, Loose } from './gateway-client.js';
+
+/** The lines a desktop session's app has printed so far: its stdout.log in the session's artifacts folder. */
+export function appSaid(artifactsDir: string, sessionId: string): string[] {
+  try {
+    return readFileSync(join(artifactsDir, sessionId, 'stdout.log'), 'utf8').split('\n');
+  } catch {
+    return [];
+  }
+}
+
+/** How long a desktop app may take to print what a step made it do, on a loaded machine; a safety net. */
+const SAID_TIMEOUT_MS = 30_000;
+
+/**
+ * The two steps of a desktop end-to-end test: `act` sends a mutation that must succeed and gives its data,
+ * `said` waits until the app printed a line. The client and the session are read when a step runs, since a
+ * test sets them in its beforeAll.
+ */
+export function desktopSteps(
+  artifactsDir: string,
+  current: () => { readonly api: Pick<GatewayClient, 'send'>; readonly session: string },
+) {
+  return {
+    async act(operation: string): Promise<Loose> {
+      const response = await current().api.send(`mutation { ${operation} }`);
+      expect(response.errors, `${operation}: ${JSON.stringify(response.errors)}`).toBeUndefined();
+      return response.data as Loose;
+    },
+    said: (line: string) =>
+      expect
+        .poll(() => appSaid(artifactsDir, current().session), { timeout: SAID_TIMEOUT_MS })
+        .toContain(line),
+  };
+}
