@@ -17,7 +17,7 @@ const entryFilterArgs = () =>
     windowId: t.id({ required: false, description: 'Only entries logged by the window with this id.' }),
     textContains: t.string({
       required: false,
-      description: 'Only entries whose text contains this (case-sensitive).',
+      description: 'Only entries whose text, as this reader is shown it, contains this (case-sensitive).',
     }),
     since: t.field({
       type: 'DateTime',
@@ -95,7 +95,8 @@ builder.objectField(SessionRef, 'console', (t) =>
       }),
       ...entryFilterArgs(),
     },
-    resolve: (session, args) => session.console.snapshot(args),
+    resolve: (session, args, context) =>
+      session.console.snapshot({ ...args, shownText: (text) => shownText(context, text) }),
   }),
 );
 
@@ -127,7 +128,11 @@ builder.subscriptionField('console', (t) =>
       replay: t.arg.boolean({ required: false, description: 'Start with the buffered entries.' }),
     },
     ...sharesExecutionPerEvent,
-    subscribe: (_root, args, { hub, sessions }) => consoleStream(hub, sessions, args),
+    subscribe: (_root, args, context) =>
+      consoleStream(context.hub, context.sessions, {
+        ...args,
+        shownText: (text) => shownText(context, text),
+      }),
     resolve: (delivery) => delivery,
   }),
 );

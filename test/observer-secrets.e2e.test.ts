@@ -199,6 +199,21 @@ describe('an observer sees no clear secret anywhere', () => {
     for (const secret of SECRETS) expect(read).not.toContain(secret);
   });
 
+  it('cannot find a console secret by filtering for it: textContains matches the text as the reader is shown it', async () => {
+    const read = (client: GatewayClient, contains: string) =>
+      client.data(
+        `{ session(id: "${sessionId}") { console(textContains: ${JSON.stringify(contains)}) { entries { text } } } }`,
+      );
+    await expect
+      .poll(async () => (await read(agent, 'CONSOLESECRET')).session.console.entries, {
+        timeout: 60_000,
+      })
+      .toHaveLength(1);
+    expect((await read(observer, 'CONSOLESECRET')).session.console.entries).toEqual([]);
+    expect((await read(observer, 'session_token=C')).session.console.entries).toEqual([]);
+    expect((await read(observer, '[REDACTED:credential]')).session.console.entries).toHaveLength(1);
+  });
+
   it('finds none in any file the gateway wrote: run.jsonl, the audit log, everything under the artifacts folder', async () => {
     await agent.data(`mutation { detach(id: "${sessionId}") { id } }`);
     const files = readdirSync(artifacts, { recursive: true, withFileTypes: true })

@@ -21,6 +21,11 @@ export interface ConsoleFilter {
   readonly types?: readonly string[] | null;
   readonly windowId?: string | null;
   readonly textContains?: string | null;
+  /**
+   * The text as the reader is shown it (scrubbed for a reader who does not read in clear): `textContains`
+   * matches that, so a filter cannot find what the reader is not shown. As logged when absent.
+   */
+  readonly shownText?: (text: string) => string;
   /** Only entries logged at or after this instant. */
   readonly since?: Date | null;
 }
@@ -33,7 +38,11 @@ export type ConsoleSnapshot = LogSnapshot<ConsoleEntry>;
 export function matchesConsoleFilter(entry: ConsoleEntry, filter: ConsoleFilter): boolean {
   if (filter.types && filter.types.length > 0 && !filter.types.includes(entry.type)) return false;
   if (filter.windowId != null && entry.windowId !== filter.windowId) return false;
-  if (filter.textContains != null && !entry.text.includes(filter.textContains)) return false;
+  if (
+    filter.textContains != null &&
+    !(filter.shownText?.(entry.text) ?? entry.text).includes(filter.textContains)
+  )
+    return false;
   if (filter.since != null && entry.time < filter.since) return false;
   return true;
 }
