@@ -6,7 +6,7 @@ import type { NetworkEntry } from '../domain/page-state/network-log.js';
 import { networkStream } from '../domain/page-state/page-state-streams.js';
 import type { NetworkBody } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
-import { redactorOf, revealFor } from './reveal.js';
+import { redactorOf, revealFor, shownUrl } from './reveal.js';
 import { SessionRef } from './session.js';
 
 type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
@@ -14,7 +14,11 @@ type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer
 /** The filters Session.network and Subscription.network share, so a recorded entry is picked alike by both. */
 function entryFilterArgs(arg: ArgBuilder<BuilderTypes>) {
   return {
-    urlContains: arg.string({ required: false, description: 'Only URLs containing this text.' }),
+    urlContains: arg.string({
+      required: false,
+      description:
+        'Only URLs containing this text, as this reader is shown the URL (redacted unless an agent).',
+    }),
     methods: arg.stringList({
       required: false,
       description: 'Only these HTTP methods, upper-case as recorded (GET, POST, ...).',
@@ -232,7 +236,8 @@ builder.objectFields(SessionRef, (t) => ({
       }),
       ...entryFilterArgs(t.arg),
     },
-    resolve: (session, args) => session.pageState.network.read(args),
+    resolve: (session, args, context) =>
+      session.pageState.network.read({ ...args, shownUrl: (url) => shownUrl(context, url) }),
   }),
   networkCaptures: t.field({
     type: [NetworkCaptureRef],
@@ -327,7 +332,8 @@ builder.subscriptionField('network', (t) =>
       ...entryFilterArgs(t.arg),
       replay: t.arg.boolean({ required: false, description: 'Start with the buffered entries.' }),
     },
-    subscribe: (_root, args, { hub, sessions }) => networkStream(hub, sessions, args),
+    subscribe: (_root, args, context) =>
+      networkStream(context.hub, context.sessions, { ...args, shownUrl: (url) => shownUrl(context, url) }),
     resolve: (delivery) => delivery,
   }),
 );

@@ -1,4 +1,5 @@
 import { Redactor } from '../domain/governance/redaction.js';
+import { redactUrl } from '../domain/governance/redaction-network.js';
 import { mayReveal, readsInClear } from '../domain/governance/reveal.js';
 import { clientOf, type GatewayContext } from './context.js';
 
@@ -20,4 +21,11 @@ export function shownText(context: GatewayContext, text: string): string {
   return readsInClear(clientOf(context), context.governance?.policy.reveal ?? 'AGENT')
     ? text
     : redactorOf(context).redactWhole(text);
+}
+
+/** A captured URL as this request's client is shown it: in clear for an agent, else with its secrets redacted. */
+export function shownUrl(context: GatewayContext, url: string): string {
+  return readsInClear(clientOf(context), context.governance?.policy.reveal ?? 'AGENT')
+    ? url
+    : redactUrl(url, redactorOf(context));
 }

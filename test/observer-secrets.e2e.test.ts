@@ -214,6 +214,16 @@ describe('an observer sees no clear secret anywhere', () => {
     expect((await read(observer, '[REDACTED:credential]')).session.console.entries).toHaveLength(1);
   });
 
+  it('cannot find a URL secret by filtering for it: urlContains matches the URL as the reader is shown it', async () => {
+    const read = (client: GatewayClient, contains: string) =>
+      client.data(
+        `{ session(id: "${sessionId}") { network(urlContains: ${JSON.stringify(contains)}) { entries { seq } } } }`,
+      );
+    expect((await read(agent, 'URLSECRET')).session.network.entries).toHaveLength(1);
+    expect((await read(observer, 'URLSECRET')).session.network.entries).toEqual([]);
+    expect((await read(observer, 'session_token=[redacted]')).session.network.entries).toHaveLength(1);
+  });
+
   it('finds none in any file the gateway wrote: run.jsonl, the audit log, everything under the artifacts folder', async () => {
     await agent.data(`mutation { detach(id: "${sessionId}") { id } }`);
     const files = readdirSync(artifacts, { recursive: true, withFileTypes: true })

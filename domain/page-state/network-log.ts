@@ -15,6 +15,11 @@ export interface NetworkEntry extends NetworkRecord {
 /** Filters on network entries; absent or null means "any". */
 export interface NetworkQuery {
   readonly urlContains?: string | null;
+  /**
+   * The URL as the reader is shown it (redacted for a reader who does not read in clear): `urlContains`
+   * matches that, so a filter cannot find what the reader is not shown. As captured when absent.
+   */
+  readonly shownUrl?: (url: string) => string;
   readonly methods?: readonly string[] | null;
   readonly resourceTypes?: readonly string[] | null;
   readonly windowId?: string | null;
@@ -22,7 +27,8 @@ export interface NetworkQuery {
 }
 
 export function matchesNetworkQuery(entry: NetworkEntry, query: NetworkQuery): boolean {
-  if (query.urlContains != null && !entry.url.includes(query.urlContains)) return false;
+  if (query.urlContains != null && !(query.shownUrl?.(entry.url) ?? entry.url).includes(query.urlContains))
+    return false;
   if (query.methods && query.methods.length > 0 && !query.methods.includes(entry.method)) return false;
   if (
     query.resourceTypes &&
