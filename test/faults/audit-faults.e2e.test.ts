@@ -45,8 +45,20 @@ afterEach(async () => {
 });
 
 /** The gateway as a user starts it, on `auditDir`; stopped (SIGTERM, then its exit) after the test. */
+/**
+ * Apps start without a PID namespace here: an isolated app's mount namespace holds a copy of every mount made
+ * before it started, and where the host's mounts are private (this container's are) the unmount of the
+ * audit folder's disk for its repair does not reach that copy, so the disk stays in use until the app ends.
+ */
 async function serve(auditDir: string): Promise<Served> {
-  const gateway = await serveInChild(['--audit-dir', auditDir, '--policy', UNATTENDED_POLICY]);
+  const gateway = await serveInChild([
+    '--audit-dir',
+    auditDir,
+    '--policy',
+    UNATTENDED_POLICY,
+    '--app-isolation',
+    'off',
+  ]);
   cleanups.push(() => stop(gateway));
   return { gateway, api: gatewayClient(gateway.url) };
 }

@@ -30,11 +30,25 @@ const PROBE_TIMEOUT_MS = 10_000;
  * a PID 1 has no handler for — an app that is PID 1 would ignore the gateway's SIGINT and SIGTERM and be
  * stopped only by SIGKILL. `--kill-child` ends the app if its unshare is killed. As root (or with
  * CAP_SYS_ADMIN) the namespace needs nothing more; as another user it needs a user namespace mapped to that
- * same user, which the kernel may forbid (then the next candidate, or none).
+ * same user, which the kernel may forbid (then the next candidate, or none). `--mount-proc` implies a mount
+ * namespace of the app's own, holding a copy of the host's mounts; `--propagation slave` lets the host's
+ * later unmounts reach it where the host's mounts are shared (systemd's default), so an app does not keep a
+ * disk the operator unmounts in use. Where they are private (many containers) the copy stays until the app
+ * ends.
  */
 const INNER_INIT = ['unshare', '--fork', '--kill-child', '--'];
 const CANDIDATES: readonly (readonly string[])[] = [
-  ['unshare', '--pid', '--fork', '--mount-proc', '--kill-child', '--', ...INNER_INIT],
+  [
+    'unshare',
+    '--pid',
+    '--fork',
+    '--mount-proc',
+    '--propagation',
+    'slave',
+    '--kill-child',
+    '--',
+    ...INNER_INIT,
+  ],
   [
     'unshare',
     '--user',
@@ -42,6 +56,8 @@ const CANDIDATES: readonly (readonly string[])[] = [
     '--pid',
     '--fork',
     '--mount-proc',
+    '--propagation',
+    'slave',
     '--kill-child',
     '--',
     ...INNER_INIT,
