@@ -37,31 +37,10 @@ const PROBE_TIMEOUT_MS = 10_000;
  * ends.
  */
 const INNER_INIT = ['unshare', '--fork', '--kill-child', '--'];
+const NAMESPACE = ['--pid', '--fork', '--mount-proc', '--propagation', 'slave', '--kill-child', '--'];
 const CANDIDATES: readonly (readonly string[])[] = [
-  [
-    'unshare',
-    '--pid',
-    '--fork',
-    '--mount-proc',
-    '--propagation',
-    'slave',
-    '--kill-child',
-    '--',
-    ...INNER_INIT,
-  ],
-  [
-    'unshare',
-    '--user',
-    '--map-current-user',
-    '--pid',
-    '--fork',
-    '--mount-proc',
-    '--propagation',
-    'slave',
-    '--kill-child',
-    '--',
-    ...INNER_INIT,
-  ],
+  ['unshare', ...NAMESPACE, ...INNER_INIT],
+  ['unshare', '--user', '--map-current-user', ...NAMESPACE, ...INNER_INIT],
 ];
 
 const NONE_NOTE =
