@@ -3,9 +3,15 @@ import { redactUrl } from '../domain/governance/redaction-network.js';
 import { mayReveal, readsInClear } from '../domain/governance/reveal.js';
 import { clientOf, type GatewayContext } from './context.js';
 
+/** The policy's `reveal` (AGENT where a gateway runs without governance, as a benchmark's reference does). */
+const revealModeOf = (context: GatewayContext) => context.governance?.policy.reveal ?? 'AGENT';
+
+/** Whether this request's client is shown values in clear without asking. */
+const inClear = (context: GatewayContext) => readsInClear(clientOf(context), revealModeOf(context));
+
 /** `reveal: true` as this request's client may have it: true to show values in clear, or REVEAL_FORBIDDEN. */
 export function revealFor(context: GatewayContext, asked: boolean | null | undefined, what: string): boolean {
-  return mayReveal(clientOf(context), context.governance?.policy.reveal ?? 'AGENT', asked, what);
+  return mayReveal(clientOf(context), revealModeOf(context), asked, what);
 }
 
 /** A gateway built without governance (a benchmark's reference) still redacts, with the default patterns. */
@@ -18,14 +24,10 @@ export function redactorOf(context: GatewayContext): Redactor {
 
 /** `text` as this request's client is shown it: in clear for an agent, else scrubbed by the policy's patterns. */
 export function shownText(context: GatewayContext, text: string): string {
-  return readsInClear(clientOf(context), context.governance?.policy.reveal ?? 'AGENT')
-    ? text
-    : redactorOf(context).redactWhole(text);
+  return inClear(context) ? text : redactorOf(context).redactWhole(text);
 }
 
 /** A captured URL as this request's client is shown it: in clear for an agent, else with its secrets redacted. */
 export function shownUrl(context: GatewayContext, url: string): string {
-  return readsInClear(clientOf(context), context.governance?.policy.reveal ?? 'AGENT')
-    ? url
-    : redactUrl(url, redactorOf(context));
+  return inClear(context) ? url : redactUrl(url, redactorOf(context));
 }
