@@ -15,7 +15,7 @@ export function revealFor(context: GatewayContext, asked: boolean | null | undef
 }
 
 /** A gateway built without governance (a benchmark's reference) still redacts, with the default patterns. */
-const UNGOVERNED_REDACTOR = new Redactor();
+export const UNGOVERNED_REDACTOR = new Redactor();
 
 /** The redaction of this gateway's policy: what every reader sees unless an agent reveals. */
 export function redactorOf(context: GatewayContext): Redactor {

@@ -16,6 +16,7 @@ import { mcpRoute } from '../mcp/http-route.js';
 import type { GatewayContext } from '../schema/context.js';
 import { buildSchema } from '../schema/index.js';
 import { loadPlugins } from '../schema/plugins/plugin-loader.js';
+import { UNGOVERNED_REDACTOR } from '../schema/reveal.js';
 import { createAtspiTransport } from '../transports/atspi/transport.js';
 import { createCdpTransport } from '../transports/cdp/transport.js';
 import type { Transport } from '../transports/contract/transport.js';
@@ -23,7 +24,6 @@ import { createInspectorTransport } from '../transports/inspector/transport.js';
 import { createPlaywrightElectronTransport } from '../transports/playwright-electron/transport.js';
 import { appIsolation } from '../transports/process/isolation.js';
 import { keepLoopbackWebSocketsUncompressed } from '../transports/process/uncompressed-websockets.js';
-import { UNGOVERNED_ARTIFACT_REDACTOR } from './artifact-access.js';
 import { artifactsRoute, isArtifactsPath } from './artifacts-route.js';
 import { authenticator, useClientAuth } from './auth.js';
 import { useClientSubscriptions } from './client-subscriptions.js';
@@ -159,7 +159,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     (id) => sessions.find(id)?.artifacts.settled() ?? Promise.resolve(),
     {
       readsClear: (client) => readsInClear(client, governance?.policy.reveal ?? 'AGENT'),
-      redact: (text) => (governance?.redactor ?? UNGOVERNED_ARTIFACT_REDACTOR).redactWhole(text),
+      redact: (text) => (governance?.redactor ?? UNGOVERNED_REDACTOR).redactWhole(text),
     },
   );
   const graphiql = graphiqlPage(GRAPHQL_PATH);

@@ -1,6 +1,5 @@
 import { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { Redactor } from '../domain/governance/redaction.js';
 import { RUN_LOG_FILE } from '../domain/sessions/run-log.js';
 
 /**
@@ -26,9 +25,6 @@ export function artifactAccess(path: readonly string[]): ArtifactAccess {
     return 'shared';
   return 'clear';
 }
-
-/** A gateway built with governance off (a benchmark's reference) still scrubs, with the default patterns. */
-export const UNGOVERNED_ARTIFACT_REDACTOR = new Redactor();
 
 /**
  * A run-log line held back this long without a newline is scrubbed and passed on as it is: the run log
