@@ -1,6 +1,6 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { delay } from '../process/process-group.js';
-import { type AccessibleRef, type AtspiBus, whenGone } from './atspi-bus.js';
+import { ACCESSIBLE_IFACE, type AccessibleRef, type AtspiBus, whenGone } from './atspi-bus.js';
 import type { DesktopInput } from './desktop-input.js';
 import type { MenuNode } from './menu-bar.js';
 import { hasState, stateWords } from './states.js';
@@ -12,13 +12,19 @@ const SCREEN_COORDS = 0;
  * on each item, and its extents only once mapped: a short look again is what tells the item can be clicked.
  */
 const SHOWN_POLL_MS = 50;
+/**
+ * How long an item may stay hidden before the menu holding it is looked at: a click a loaded X server or a
+ * busy app dropped opens nothing, and waiting out the whole deadline for it would fail the invocation.
+ */
+const LOOK_AGAIN_AFTER_MS = 2_000;
+
+interface ScreenPoint {
+  readonly x: number;
+  readonly y: number;
+}
 
 /** The item's box on screen once it is SHOWING with a size; null when not by the deadline. */
-async function shownBox(
-  bus: AtspiBus,
-  ref: AccessibleRef,
-  deadline: number,
-): Promise<{ x: number; y: number } | null> {
+async function shownBox(bus: AtspiBus, ref: AccessibleRef, deadline: number): Promise<ScreenPoint | null> {
   for (;;) {
     const [words] = await bus
       .call(ref.busName, ref.path, 'org.a11y.atspi.Accessible', 'GetState')
@@ -49,8 +55,10 @@ export async function clickThroughMenus(
   chain: readonly MenuNode[],
   deadline: number,
 ): Promise<boolean> {
+  let holder: ScreenPoint | null = null;
   for (const [index, node] of chain.entries()) {
-    const box = await shownBox(bus, node.ref, index === 0 ? Date.now() : deadline);
+    const box: ScreenPoint | null =
+      index === 0 ? await shownBox(bus, node.ref, Date.now()) : await opened(node, holder, deadline);
     if (!box) {
       if (index === 0) return false;
       throw new StagegraphError(
@@ -59,6 +67,36 @@ export async function clickThroughMenus(
       );
     }
     await input.clickAt(box.x, box.y, 'left', 1);
+    holder = box;
   }
   return true;
+
+  /**
+   * The item's box once its menu opened. While the menu holding it is not on screen, the click on its holder
+   * was lost (not merely slow: a menu that opens is SHOWING before its items have boxes) and is made again.
+   */
+  async function opened(
+    node: MenuNode,
+    holderBox: ScreenPoint | null,
+    until: number,
+  ): Promise<ScreenPoint | null> {
+    for (;;) {
+      const box = await shownBox(bus, node.ref, Math.min(until, Date.now() + LOOK_AGAIN_AFTER_MS));
+      if (box || Date.now() >= until) return box;
+      if (holderBox && !(await menuShowing(bus, node.ref)))
+        await input.clickAt(holderBox.x, holderBox.y, 'left', 1);
+    }
+  }
+}
+
+/** Whether the menu holding an item (its accessible parent) is on screen. */
+async function menuShowing(bus: AtspiBus, item: AccessibleRef): Promise<boolean> {
+  const parent = (await bus.property(item, ACCESSIBLE_IFACE, 'Parent').catch(whenGone(null))) as
+    | [string, string]
+    | null;
+  if (!parent) return false;
+  const [words] = await bus
+    .call(parent[0], parent[1], ACCESSIBLE_IFACE, 'GetState')
+    .catch(whenGone([[0, 0]]));
+  return hasState(stateWords(words as number[]), 'SHOWING');
 }
