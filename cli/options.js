@@ -36,25 +36,14 @@ The document is the first argument: GraphQL text, @file.graphql to read a file, 
  * @returns {ClientOptions}
  */
 export function parseClientArgs(argv, ownOptions = {}, environment = process.env) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        variables: { type: 'string' },
-        operation: { type: 'string' },
-        url: { type: 'string' },
-        token: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        ...ownOptions,
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandLine(argv, {
+    variables: { type: 'string' },
+    operation: { type: 'string' },
+    url: { type: 'string' },
+    token: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+    ...ownOptions,
+  });
   const extra = Object.fromEntries(Object.keys(ownOptions).map((name) => [name, values[name]]));
   if (values.help) {
     return {
@@ -82,6 +71,20 @@ export function parseClientArgs(argv, ownOptions = {}, environment = process.env
     help: false,
     extra,
   };
+}
+
+/**
+ * A command's arguments, read strictly: an unknown flag or a missing value is a UsageError.
+ * @template {import('node:util').ParseArgsOptionsConfig} T
+ * @param {readonly string[]} argv
+ * @param {T} options
+ */
+export function parseCommandLine(argv, options) {
+  try {
+    return parseArgs({ args: [...argv], allowPositionals: true, strict: true, options });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 /**

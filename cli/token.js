@@ -2,8 +2,8 @@
 // kept, in a file only its owner can read, which `stagegraph serve --<role>-token-file` reads. An app the
 // gateway launches runs as the same user and can read that file: it finds a hash it cannot present.
 import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { hashLine, newToken, openToOthers, PRIVATE_FILE_MODE } from '../server/token-record.js';
+import { parseCommandLine, UsageError } from './options.js';
 
 const ROLES = ['agent', 'approver', 'observer'];
 const FILE_FLAG = {
@@ -31,17 +31,16 @@ Options:
  * @returns {Promise<number>} the exit code
  */
 export async function runToken(argv) {
-  /** @type {{ positionals: string[], values: { role?: string, file?: string, help?: boolean } }} */
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: { role: { type: 'string' }, file: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    parsed = parseCommandLine(argv, {
+      role: { type: 'string' },
+      file: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     });
   } catch (error) {
-    return usageError(error instanceof Error ? error.message : String(error));
+    if (error instanceof UsageError) return usageError(error.message);
+    throw error;
   }
   const { positionals, values } = parsed;
   if (values.help) {
