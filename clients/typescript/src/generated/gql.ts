@@ -21,9 +21,10 @@ type Documents = {
     "\n  query PendingApprovals {\n    pendingApprovals {\n      id\n      operation\n      risk\n      reasons\n      expiresAt\n      target {\n        role\n        name\n      }\n    }\n  }\n": typeof types.PendingApprovalsDocument,
     "\n  mutation Approve($id: ID!, $scope: ApprovalScope) {\n    approve(id: $id, scope: $scope) {\n      status\n      decidedBy\n      scope\n    }\n  }\n": typeof types.ApproveDocument,
     "\n  mutation Deny($id: ID!, $reason: String) {\n    deny(id: $id, reason: $reason) {\n      status\n      decidedBy\n      reason\n    }\n  }\n": typeof types.DenyDocument,
-    "\n  mutation Launch($input: LaunchInput!) {\n    launch(input: $input) {\n      id\n      status\n      transport\n      app {\n        name\n        standIn\n      }\n    }\n  }\n": typeof types.LaunchDocument,
+    "\n  mutation Launch($input: LaunchInput!) {\n    launch(input: $input) {\n      ...SessionHeadline\n    }\n  }\n": typeof types.LaunchDocument,
     "\n  mutation Stop($id: ID, $graceMs: Int) {\n    stop(id: $id, graceMs: $graceMs) {\n      id\n      status\n    }\n  }\n": typeof types.StopDocument,
-    "\n  query Sessions {\n    sessions {\n      id\n      status\n      transport\n      app {\n        name\n        standIn\n      }\n    }\n  }\n": typeof types.SessionsDocument,
+    "\n  fragment SessionHeadline on Session {\n    id\n    status\n    transport\n    app {\n      name\n      standIn\n    }\n  }\n": typeof types.SessionHeadlineFragmentDoc,
+    "\n  query Sessions {\n    sessions {\n      ...SessionHeadline\n    }\n  }\n": typeof types.SessionsDocument,
     "\n  query Outline($session: ID, $interactiveOnly: Boolean, $budgetTokens: Int, $within: ID) {\n    session(id: $session) {\n      id\n      activeWindow {\n        id\n        title\n        snapshot(interactiveOnly: $interactiveOnly, budgetTokens: $budgetTokens, within: $within) {\n          id\n          outline\n          hasMore\n          endCursor\n        }\n      }\n    }\n  }\n": typeof types.OutlineDocument,
     "\n  query Screenshot($session: ID, $target: TargetInput, $format: ImageFormat, $save: Boolean) {\n    session(id: $session) {\n      activeWindow {\n        screenshot(target: $target, format: $format, save: $save) {\n          base64\n          format\n          width\n          height\n          byteLength\n          path\n        }\n      }\n    }\n  }\n": typeof types.ScreenshotDocument,
     "\n  subscription ConsoleEvents($session: ID, $textContains: String, $replay: Boolean) {\n    console(session: $session, textContains: $textContains, replay: $replay) {\n      droppedBefore\n      entry {\n        seq\n        sessionId\n        type\n        text\n        time\n      }\n    }\n  }\n": typeof types.ConsoleEventsDocument,
@@ -37,9 +38,10 @@ const documents: Documents = {
     "\n  query PendingApprovals {\n    pendingApprovals {\n      id\n      operation\n      risk\n      reasons\n      expiresAt\n      target {\n        role\n        name\n      }\n    }\n  }\n": types.PendingApprovalsDocument,
     "\n  mutation Approve($id: ID!, $scope: ApprovalScope) {\n    approve(id: $id, scope: $scope) {\n      status\n      decidedBy\n      scope\n    }\n  }\n": types.ApproveDocument,
     "\n  mutation Deny($id: ID!, $reason: String) {\n    deny(id: $id, reason: $reason) {\n      status\n      decidedBy\n      reason\n    }\n  }\n": types.DenyDocument,
-    "\n  mutation Launch($input: LaunchInput!) {\n    launch(input: $input) {\n      id\n      status\n      transport\n      app {\n        name\n        standIn\n      }\n    }\n  }\n": types.LaunchDocument,
+    "\n  mutation Launch($input: LaunchInput!) {\n    launch(input: $input) {\n      ...SessionHeadline\n    }\n  }\n": types.LaunchDocument,
     "\n  mutation Stop($id: ID, $graceMs: Int) {\n    stop(id: $id, graceMs: $graceMs) {\n      id\n      status\n    }\n  }\n": types.StopDocument,
-    "\n  query Sessions {\n    sessions {\n      id\n      status\n      transport\n      app {\n        name\n        standIn\n      }\n    }\n  }\n": types.SessionsDocument,
+    "\n  fragment SessionHeadline on Session {\n    id\n    status\n    transport\n    app {\n      name\n      standIn\n    }\n  }\n": types.SessionHeadlineFragmentDoc,
+    "\n  query Sessions {\n    sessions {\n      ...SessionHeadline\n    }\n  }\n": types.SessionsDocument,
     "\n  query Outline($session: ID, $interactiveOnly: Boolean, $budgetTokens: Int, $within: ID) {\n    session(id: $session) {\n      id\n      activeWindow {\n        id\n        title\n        snapshot(interactiveOnly: $interactiveOnly, budgetTokens: $budgetTokens, within: $within) {\n          id\n          outline\n          hasMore\n          endCursor\n        }\n      }\n    }\n  }\n": types.OutlineDocument,
     "\n  query Screenshot($session: ID, $target: TargetInput, $format: ImageFormat, $save: Boolean) {\n    session(id: $session) {\n      activeWindow {\n        screenshot(target: $target, format: $format, save: $save) {\n          base64\n          format\n          width\n          height\n          byteLength\n          path\n        }\n      }\n    }\n  }\n": types.ScreenshotDocument,
     "\n  subscription ConsoleEvents($session: ID, $textContains: String, $replay: Boolean) {\n    console(session: $session, textContains: $textContains, replay: $replay) {\n      droppedBefore\n      entry {\n        seq\n        sessionId\n        type\n        text\n        time\n      }\n    }\n  }\n": types.ConsoleEventsDocument,
@@ -91,7 +93,7 @@ export function graphql(source: "\n  mutation Deny($id: ID!, $reason: String) {\
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation Launch($input: LaunchInput!) {\n    launch(input: $input) {\n      id\n      status\n      transport\n      app {\n        name\n        standIn\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation Launch($input: LaunchInput!) {\n    launch(input: $input) {\n      id\n      status\n      transport\n      app {\n        name\n        standIn\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  mutation Launch($input: LaunchInput!) {\n    launch(input: $input) {\n      ...SessionHeadline\n    }\n  }\n"): (typeof documents)["\n  mutation Launch($input: LaunchInput!) {\n    launch(input: $input) {\n      ...SessionHeadline\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -99,7 +101,11 @@ export function graphql(source: "\n  mutation Stop($id: ID, $graceMs: Int) {\n  
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Sessions {\n    sessions {\n      id\n      status\n      transport\n      app {\n        name\n        standIn\n      }\n    }\n  }\n"): (typeof documents)["\n  query Sessions {\n    sessions {\n      id\n      status\n      transport\n      app {\n        name\n        standIn\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  fragment SessionHeadline on Session {\n    id\n    status\n    transport\n    app {\n      name\n      standIn\n    }\n  }\n"): (typeof documents)["\n  fragment SessionHeadline on Session {\n    id\n    status\n    transport\n    app {\n      name\n      standIn\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Sessions {\n    sessions {\n      ...SessionHeadline\n    }\n  }\n"): (typeof documents)["\n  query Sessions {\n    sessions {\n      ...SessionHeadline\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

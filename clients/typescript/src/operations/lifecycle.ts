@@ -4,13 +4,7 @@ import { graphql } from '../generated/index.js';
 export const LaunchDocument = graphql(`
   mutation Launch($input: LaunchInput!) {
     launch(input: $input) {
-      id
-      status
-      transport
-      app {
-        name
-        standIn
-      }
+      ...SessionHeadline
     }
   }
 `);

@@ -4,13 +4,7 @@ import { graphql } from '../generated/index.js';
 export const SessionsDocument = graphql(`
   query Sessions {
     sessions {
-      id
-      status
-      transport
-      app {
-        name
-        standIn
-      }
+      ...SessionHeadline
     }
   }
 `);
