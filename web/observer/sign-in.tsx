@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { AppText } from './app-text.js';
+import { ErrorAlert } from './error-text.js';
 
 /** How the page signed in: a token, or none (a loopback gateway started without tokens). */
 export interface Credentials {
@@ -47,11 +47,7 @@ export function SignIn(props: { onSignIn(credentials: Credentials): void; proble
           Without a token: only a gateway on this machine's loopback, started without an agent token, accepts
           it.
         </p>
-        {props.problem ? (
-          <p role="alert" class="error">
-            <AppText text={props.problem} />
-          </p>
-        ) : null}
+        <ErrorAlert error={props.problem} />
       </form>
     </main>
   );

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import { AppText } from '../app-text.js';
+import { ErrorText } from '../error-text.js';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
 import { shownText } from '../shown-text.js';
 import type { ApprovalRequest } from './approval-queue.js';
 import { Countdown } from './countdown.js';
-import { ErrorText } from './error-text.js';
 
 const APPROVE = `mutation ObserverApprove($id: ID!, $scope: ApprovalScope) {
   approve(id: $id, scope: $scope) { status scope decidedBy reason waitedMs }

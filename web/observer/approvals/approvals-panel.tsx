@@ -3,10 +3,10 @@ import type { GatewayClient, Viewer } from '../gateway-client.js';
 import { ApprovalCard, describeRequest } from './approval-card.js';
 import { type SettledApproval, useApprovalQueue } from './approval-queue.js';
 import { beep, unlockSound, useTitleBadge } from './arrival-notice.js';
-import { ErrorText } from './error-text.js';
 import { publishPendingApprovalCount } from './pending-count.js';
 import './approvals.css';
 import { AppText } from '../app-text.js';
+import { ErrorAlert } from '../error-text.js';
 import { shownText } from '../shown-text.js';
 
 export { usePendingApprovalCount } from './pending-count.js';
@@ -63,11 +63,7 @@ export function ApprovalsPanel(props: { client: GatewayClient; viewer: Viewer })
               You are signed in as {viewer.role.toLowerCase()}: you see requests but cannot answer them.
             </p>
           ) : null}
-          {queue.error ? (
-            <p class="error" role="alert">
-              <ErrorText error={queue.error} />
-            </p>
-          ) : null}
+          <ErrorAlert error={queue.error} />
           {queue.dropped > 0 ? (
             <p class="notice">
               {queue.dropped} approval events were dropped because this page read too slowly.

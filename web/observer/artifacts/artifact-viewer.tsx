@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { AppText } from '../app-text.js';
-import { ErrorText } from '../approvals/error-text.js';
+import { ErrorText } from '../error-text.js';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
 import { shownText } from '../shown-text.js';
 import { type ParsedRunLog, parseRunLog } from './run-log-lines.js';

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { ErrorText } from '../approvals/error-text.js';
+import { DataTable } from '../data-table.js';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
 import { type ArtifactFile, ArtifactViewer, formatBytes } from './artifact-viewer.js';
 import './artifacts.css';
 import { AppText } from '../app-text.js';
+import { ErrorAlert } from '../error-text.js';
 
 const ARTIFACTS_QUERY = `query ObserverArtifacts($id: ID) {
   session(id: $id) { id artifacts { omitted files { path size modified url } } }
@@ -55,47 +56,43 @@ export function ArtifactsPanel(props: { client: GatewayClient; sessionId: string
       <p class="visually-hidden" role="status">
         {loading ? 'Loading the artifact list…' : ''}
       </p>
-      {error ? (
-        <p class="error" role="alert">
-          <ErrorText error={error} />
-        </p>
-      ) : null}
+      <ErrorAlert error={error} />
       {listing && listing.files.length === 0 ? <p class="empty">This session has no artifact yet.</p> : null}
       {listing && listing.files.length > 0 ? (
-        <div class="artifact-table-wrap">
-          <table class="artifact-files">
-            <caption>
+        <DataTable
+          label={`Files of session ${sessionId}`}
+          caption={
+            <>
               Files of session <AppText text={sessionId} />
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">File</th>
-                <th scope="col">Size</th>
-                <th scope="col">Modified</th>
-              </tr>
-            </thead>
-            <tbody>
-              {listing.files.map((candidate) => (
-                <tr key={candidate.path} class={candidate.path === chosen ? 'chosen' : undefined}>
-                  <th scope="row">
-                    <button
-                      type="button"
-                      class="link-button"
-                      aria-pressed={candidate.path === chosen}
-                      onClick={() => setChosen(candidate.path)}
-                    >
-                      <AppText text={candidate.path} />
-                    </button>
-                  </th>
-                  <td class="number">{formatBytes(candidate.size)}</td>
-                  <td>
-                    <time dateTime={candidate.modified}>{new Date(candidate.modified).toLocaleString()}</time>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            </>
+          }
+          columns={[
+            {
+              header: 'File',
+              rowHeader: true,
+              cell: (candidate) => (
+                <button
+                  type="button"
+                  class="link-button"
+                  aria-pressed={candidate.path === chosen}
+                  onClick={() => setChosen(candidate.path)}
+                >
+                  <AppText text={candidate.path} />
+                </button>
+              ),
+            },
+            { header: 'Size', class: 'number', cell: (candidate) => formatBytes(candidate.size) },
+            {
+              header: 'Modified',
+              cell: (candidate) => (
+                <time dateTime={candidate.modified}>{new Date(candidate.modified).toLocaleString()}</time>
+              ),
+            },
+          ]}
+          rows={listing.files}
+          rowKey={(candidate) => candidate.path}
+          rowClass={(candidate) => (candidate.path === chosen ? 'chosen' : undefined)}
+        />
       ) : null}
       {listing && listing.omitted > 0 ? (
         <p class="notice">{listing.omitted} more files are not listed.</p>

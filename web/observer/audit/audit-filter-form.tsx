@@ -38,44 +38,23 @@ export function AuditFilterForm(props: { onApply(filter: AuditFilter): void }) {
       }}
     >
       <div class="audit-filter-fields">
-        <label for="audit-filter-session">Session</label>
-        <input
-          id="audit-filter-session"
-          type="text"
-          placeholder="s1"
-          value={sessionId}
-          onInput={(event) => setSessionId(event.currentTarget.value)}
-        />
-        <label for="audit-filter-client">Client</label>
-        <input
-          id="audit-filter-client"
-          type="text"
+        <Field name="session" label="Session" placeholder="s1" value={sessionId} onChange={setSessionId} />
+        <Field
+          name="client"
+          label="Client"
           placeholder="agent-1a2b3c4d"
           value={clientId}
-          onInput={(event) => setClientId(event.currentTarget.value)}
+          onChange={setClientId}
         />
-        <label for="audit-filter-operations">Operations (comma-separated)</label>
-        <input
-          id="audit-filter-operations"
-          type="text"
+        <Field
+          name="operations"
+          label="Operations (comma-separated)"
           placeholder="click, fill"
           value={operations}
-          onInput={(event) => setOperations(event.currentTarget.value)}
+          onChange={setOperations}
         />
-        <label for="audit-filter-since">Since</label>
-        <input
-          id="audit-filter-since"
-          type="datetime-local"
-          value={since}
-          onInput={(event) => setSince(event.currentTarget.value)}
-        />
-        <label for="audit-filter-until">Until</label>
-        <input
-          id="audit-filter-until"
-          type="datetime-local"
-          value={until}
-          onInput={(event) => setUntil(event.currentTarget.value)}
-        />
+        <Field name="since" label="Since" time value={since} onChange={setSince} />
+        <Field name="until" label="Until" time value={until} onChange={setUntil} />
       </div>
       <Choices legend="Outcome" name="outcome" options={OUTCOMES} chosen={outcomes} onChange={setOutcomes} />
       <Choices
@@ -104,6 +83,33 @@ export function AuditFilterForm(props: { onApply(filter: AuditFilter): void }) {
         </button>
       </div>
     </form>
+  );
+}
+
+/** One labelled input of the filter: text, or a local date and time (`time`). */
+function Field(props: {
+  name: string;
+  label: string;
+  time?: boolean;
+  placeholder?: string;
+  value: string;
+  onChange(value: string): void;
+}) {
+  const id = `audit-filter-${props.name}`;
+  const input = {
+    id,
+    value: props.value,
+    onInput: (event: { currentTarget: HTMLInputElement }) => props.onChange(event.currentTarget.value),
+  };
+  return (
+    <>
+      <label for={id}>{props.label}</label>
+      {props.time ? (
+        <input type="datetime-local" {...input} />
+      ) : (
+        <input type="text" placeholder={props.placeholder} {...input} />
+      )}
+    </>
   );
 }
 

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import { ErrorText } from '../approvals/error-text.js';
 import type { GatewayClient, Viewer } from '../gateway-client.js';
 import { AuditFilterForm } from './audit-filter-form.js';
 import { type AuditFilter, useAuditPages } from './audit-pages.js';
 import { AuditTable } from './audit-table.js';
 import { VerifyChain } from './verify-chain.js';
 import './audit.css';
+import { ErrorAlert } from '../error-text.js';
 
 /**
  * The audit trail: a filterable page of records (the latest page first, new records streaming in), paged
@@ -46,11 +46,7 @@ export function AuditPanel(props: { client: GatewayClient; viewer: Viewer }) {
           ? `${view.arrivedSince} newer record${view.arrivedSince === 1 ? '' : 's'} arrived; Latest shows ${view.arrivedSince === 1 ? 'it' : 'them'}.`
           : ''}
       </p>
-      {view.error ? (
-        <p class="error" role="alert">
-          <ErrorText error={view.error} />
-        </p>
-      ) : null}
+      <ErrorAlert error={view.error} />
       {view.dropped > 0 ? (
         <p class="notice">{view.dropped} streamed records were dropped because this page read too slowly.</p>
       ) : null}

@@ -1,76 +1,63 @@
 import { AppText } from '../app-text.js';
+import { type Column, DataTable } from '../data-table.js';
 import type { AuditRecord } from './audit-pages.js';
+
+const COLUMNS: readonly Column<AuditRecord>[] = [
+  { header: 'seq', rowHeader: true, cell: (record) => record.seq },
+  {
+    header: 'time',
+    cell: (record) => (
+      <time dateTime={record.time} title={record.time}>
+        {new Date(record.time).toLocaleTimeString()}
+      </time>
+    ),
+  },
+  { header: 'client', cell: (record) => <AppText text={record.client.id} /> },
+  { header: 'operation', cell: (record) => <AppText text={record.operation} /> },
+  { header: 'session', cell: (record) => <AppText text={record.session?.id} /> },
+  {
+    header: 'target',
+    cell: ({ target }) =>
+      target ? (
+        <>
+          <AppText text={target.role} /> “<AppText text={target.name} />”
+        </>
+      ) : null,
+  },
+  { header: 'decision', cell: (record) => <Decision record={record} /> },
+  { header: 'rule', cell: (record) => <AppText text={record.rule.id} /> },
+  { header: 'risk', cell: (record) => record.risk },
+  { header: 'outcome', cell: (record) => record.outcome },
+  { header: 'errorCode', cell: (record) => record.errorCode ?? '' },
+  { header: 'durationMs', class: 'number', cell: (record) => record.durationMs.toFixed(1) },
+];
 
 /** One page of audit records under proper column headers. */
 export function AuditTable(props: { rows: AuditRecord[]; caption: string }) {
   return (
-    // A wide table scrolls sideways on a narrow screen: the region takes focus so keys can scroll it.
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be keyboard-reachable
-    <section class="audit-table-wrap" aria-labelledby="audit-table-caption" tabIndex={0}>
-      <table class="audit-table">
-        <caption id="audit-table-caption">{props.caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">seq</th>
-            <th scope="col">time</th>
-            <th scope="col">client</th>
-            <th scope="col">operation</th>
-            <th scope="col">session</th>
-            <th scope="col">target</th>
-            <th scope="col">decision</th>
-            <th scope="col">rule</th>
-            <th scope="col">risk</th>
-            <th scope="col">outcome</th>
-            <th scope="col">errorCode</th>
-            <th scope="col">durationMs</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.rows.map((record) => (
-            <tr key={record.seq} class={`outcome-${record.outcome.toLowerCase()}`}>
-              <th scope="row">{record.seq}</th>
-              <td>
-                <time dateTime={record.time} title={record.time}>
-                  {new Date(record.time).toLocaleTimeString()}
-                </time>
-              </td>
-              <td>
-                <AppText text={record.client.id} />
-              </td>
-              <td>
-                <AppText text={record.operation} />
-              </td>
-              <td>
-                <AppText text={record.session?.id} />
-              </td>
-              <td>
-                {record.target ? (
-                  <>
-                    <AppText text={record.target.role} /> “<AppText text={record.target.name} />”
-                  </>
-                ) : null}
-              </td>
-              <td>
-                {record.decision}
-                {record.approval ? (
-                  <span class="approval-note">
-                    {' '}
-                    ({record.approval.status.toLowerCase()} by <AppText text={record.approval.decidedBy} />
-                    {record.approval.scope ? `, ${record.approval.scope.toLowerCase()}` : ''})
-                  </span>
-                ) : null}
-              </td>
-              <td>
-                <AppText text={record.rule.id} />
-              </td>
-              <td>{record.risk}</td>
-              <td>{record.outcome}</td>
-              <td>{record.errorCode ?? ''}</td>
-              <td class="number">{record.durationMs.toFixed(1)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
+    <DataTable
+      label={props.caption}
+      caption={props.caption}
+      columns={COLUMNS}
+      rows={props.rows}
+      rowKey={(record) => record.seq}
+      rowClass={(record) => `outcome-${record.outcome.toLowerCase()}`}
+    />
+  );
+}
+
+function Decision(props: { record: AuditRecord }) {
+  const { decision, approval } = props.record;
+  return (
+    <>
+      {decision}
+      {approval ? (
+        <span class="approval-note">
+          {' '}
+          ({approval.status.toLowerCase()} by <AppText text={approval.decidedBy} />
+          {approval.scope ? `, ${approval.scope.toLowerCase()}` : ''})
+        </span>
+      ) : null}
+    </>
   );
 }

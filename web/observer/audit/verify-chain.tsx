@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { AppText } from '../app-text.js';
-import { ErrorText } from '../approvals/error-text.js';
+import { ErrorText } from '../error-text.js';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
 
 const VERIFY_QUERY = `query ObserverVerifyAudit {

@@ -14,6 +14,7 @@ import { StepTrace } from './step-trace.js';
 import { Tails } from './tails.js';
 import './session.css';
 import { AppText } from '../app-text.js';
+import { ErrorAlert } from '../error-text.js';
 import { shownText } from '../shown-text.js';
 
 /** One session: live view and outline of the window picked, the agent's steps, the session's streams. */
@@ -52,11 +53,7 @@ export function SessionView(props: { client: GatewayClient; sessionId: string })
       <h2 id="session-heading" tabIndex={-1} ref={heading}>
         Session <AppText text={sessionId} />
       </h2>
-      {problem ? (
-        <p role="alert" class="error">
-          <AppText text={problem} />
-        </p>
-      ) : null}
+      <ErrorAlert error={problem} />
       {session === undefined ? <p>Reading the session…</p> : null}
       {session === null ? (
         <p>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { AppText } from '../app-text.js';
+import { ErrorAlert } from '../error-text.js';
 import type { GatewayClient } from '../gateway-client.js';
 import { describeError, useCoalescedRead, useSubscription } from '../gateway-hooks.js';
 import { shownText } from '../shown-text.js';
@@ -60,11 +61,7 @@ export function SnapshotViewer(props: { client: GatewayClient; sessionId: string
   return (
     <section aria-labelledby="outline-heading" class="panel outline">
       <h3 id="outline-heading">Snapshot</h3>
-      {problem ? (
-        <p role="alert" class="error">
-          <AppText text={problem} />
-        </p>
-      ) : null}
+      <ErrorAlert error={problem} />
       {outline ? (
         <>
           <p class="tail-counts">

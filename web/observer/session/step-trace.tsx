@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { AppText } from '../app-text.js';
 import { useApprovalScreenshot } from '../approval-evidence.js';
+import { type Column, DataTable } from '../data-table.js';
+import { ErrorAlert } from '../error-text.js';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
 import { describeError, useSubscription } from '../gateway-hooks.js';
-import { ScrollRegion } from '../scroll-region.js';
 import { timeOfDay } from './tail.js';
 
 const RECORD_FIELDS = `seq time operation decision outcome errorCode durationMs risk arguments
@@ -96,60 +97,42 @@ export function StepTrace(props: { client: GatewayClient; sessionId: string }) {
   }, [client, sessionId]);
 
   const ordered = [...records.values()].sort((a, b) => a.seq - b.seq);
+  const columns = useMemo(() => traceColumns(client, sessionId), [client, sessionId]);
   return (
     <section aria-labelledby="trace-heading" class="panel trace">
       <h3 id="trace-heading">Step trace</h3>
       <p class="tail-counts" aria-live="polite">
         {ordered.length} steps{dropped > 0 ? `; ${dropped} dropped by the gateway (read too slowly)` : ''}
       </p>
-      {problem ? (
-        <p role="alert" class="error">
-          <AppText text={problem} />
-        </p>
-      ) : null}
-      <ScrollRegion label="Steps, oldest first">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Time</th>
-              <th scope="col">Operation</th>
-              <th scope="col">Target</th>
-              <th scope="col">Decision</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Elapsed</th>
-              <th scope="col">Diff</th>
-            </tr>
-          </thead>
-          <tbody>
-            {ordered.map((record) => (
-              <tr key={record.seq} class={`outcome-${record.outcome.toLowerCase()}`}>
-                <td>{record.seq}</td>
-                <td class="time">{timeOfDay(record.time)}</td>
-                <td>
-                  <AppText text={record.operation} />
-                </td>
-                <td>
-                  <TargetCell record={record} />
-                </td>
-                <td>
-                  <DecisionCell client={client} sessionId={sessionId} record={record} />
-                </td>
-                <td>
-                  {record.outcome}
-                  {record.errorCode ? ` (${record.errorCode})` : ''}
-                </td>
-                <td>{formatMs(record.durationMs)}</td>
-                <td>
-                  <EffectCell effect={record.effect} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollRegion>
+      <ErrorAlert error={problem} />
+      <DataTable
+        label="Steps, oldest first"
+        columns={columns}
+        rows={ordered}
+        rowKey={(record) => record.seq}
+        rowClass={(record) => `outcome-${record.outcome.toLowerCase()}`}
+      />
     </section>
   );
+}
+
+function traceColumns(client: GatewayClient, sessionId: string): Column<AuditRecord>[] {
+  return [
+    { header: '#', cell: (record) => record.seq },
+    { header: 'Time', class: 'time', cell: (record) => timeOfDay(record.time) },
+    { header: 'Operation', cell: (record) => <AppText text={record.operation} /> },
+    { header: 'Target', cell: (record) => <TargetCell record={record} /> },
+    {
+      header: 'Decision',
+      cell: (record) => <DecisionCell client={client} sessionId={sessionId} record={record} />,
+    },
+    {
+      header: 'Outcome',
+      cell: (record) => `${record.outcome}${record.errorCode ? ` (${record.errorCode})` : ''}`,
+    },
+    { header: 'Elapsed', cell: (record) => formatMs(record.durationMs) },
+    { header: 'Diff', cell: (record) => <EffectCell effect={record.effect} /> },
+  ];
 }
 
 function TargetCell(props: { record: AuditRecord }) {

@@ -1,8 +1,9 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { AppText } from '../app-text.js';
+import { DataTable } from '../data-table.js';
+import { ErrorAlert } from '../error-text.js';
 import type { GatewayClient } from '../gateway-client.js';
 import { describeError, keepLast, useSubscription } from '../gateway-hooks.js';
-import { ScrollRegion } from '../scroll-region.js';
 
 /** Each tail keeps this many entries; older ones leave, counted. */
 export const TAIL_LIMIT = 500;
@@ -106,43 +107,23 @@ export function TailTable(props: { id: string; title: string; kindLabel: string;
             : '; none dropped'}
         </p>
       </div>
-      {state.problem ? (
-        <p role="alert" class="error">
-          <AppText text={state.problem} />
-        </p>
-      ) : null}
-      <ScrollRegion
+      <ErrorAlert error={state.problem} />
+      <DataTable
         label={`${title} entries`}
-        class="tail-scroll"
+        regionClass="tail-scroll"
         scrollerRef={scroller}
         onScroll={(event) => {
           const element = event.currentTarget;
           following.current = element.scrollHeight - element.scrollTop - element.clientHeight < 24;
         }}
-      >
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">{kindLabel}</th>
-              <th scope="col">Text</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((entry) => (
-              <tr key={entry.key}>
-                <td class="time">{timeOfDay(entry.time)}</td>
-                <td>
-                  <AppText text={entry.kind} />
-                </td>
-                <td class="text">
-                  <AppText text={entry.text} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollRegion>
+        columns={[
+          { header: 'Time', class: 'time', cell: (entry) => timeOfDay(entry.time) },
+          { header: kindLabel, cell: (entry) => <AppText text={entry.kind} /> },
+          { header: 'Text', class: 'text', cell: (entry) => <AppText text={entry.text} /> },
+        ]}
+        rows={shown}
+        rowKey={(entry) => entry.key}
+      />
     </section>
   );
 }
