@@ -6,6 +6,7 @@ import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
 import { previewedTargetOf } from './gates/governance.js';
 import { selectedFields } from './selection.js';
+import { sessionArg } from './session-arg.js';
 import { diffInSnapshot, QUIET_DIFF, SnapshotDiffRef, SnapshotNodeRef } from './snapshot.js';
 import { ResolvedByRef, TargetInput } from './target.js';
 
@@ -156,7 +157,7 @@ const onElement = {
 
 builder.mutationFields((t) => {
   const common = (targetRequired: boolean, targetDescription: string = TARGET_DESCRIPTION) => ({
-    session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+    ...sessionArg,
     window: t.arg.id({
       required: false,
       description: "Default: the target ref's window, else the active one.",

@@ -5,6 +5,7 @@ import type { DialogEntry } from '../domain/page-state/dialogs.js';
 import { dialogStream } from '../domain/page-state/page-state-streams.js';
 import { builder } from './builder.js';
 import { SessionRef } from './session.js';
+import { sessionArg } from './session-arg.js';
 
 const DialogTypeEnum = builder.enumType('DialogType', {
   description: 'The kind of JS dialog a page opened.',
@@ -145,7 +146,7 @@ builder.mutationField('setDialogPolicy', (t) =>
     requiresCapability: 'DIALOGS',
     governance: { session: 'session' },
     args: {
-      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      ...sessionArg,
       default: t.arg({
         type: DialogActionEnum,
         required: true,

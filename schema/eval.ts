@@ -4,6 +4,7 @@ import {
   type EvalResult,
 } from '../domain/native/eval-result.js';
 import { builder } from './builder.js';
+import { sessionArg } from './session-arg.js';
 
 const EvalResultRef = builder.objectRef<EvalResult>('EvalResult').implement({
   description: 'What the code returned, as JSON text.',
@@ -25,7 +26,7 @@ builder.mutationFields((t) => ({
     evalScope: 'main',
     governance: { session: 'session' },
     args: {
-      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      ...sessionArg,
       code: t.arg.string({
         required: true,
         description:
@@ -45,7 +46,7 @@ builder.mutationFields((t) => ({
     evalScope: 'renderer',
     governance: { session: 'session', window: 'window' },
     args: {
-      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      ...sessionArg,
       code: t.arg.string({
         required: true,
         description:

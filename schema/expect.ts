@@ -5,6 +5,7 @@ import {
 } from '../transports/contract/client-pattern.js';
 import type { ExpectKind } from '../transports/contract/window-driver.js';
 import { builder } from './builder.js';
+import { sessionArg } from './session-arg.js';
 import { TargetInput } from './target.js';
 
 /** Text kinds match `equals`, `contains` and `regex`; state kinds hold or not (only `not` applies). */
@@ -61,7 +62,7 @@ builder.mutationField('expect', (t) =>
       risk: { wait: 'timeoutMs' },
     },
     args: {
-      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      ...sessionArg,
       window: t.arg.id({
         required: false,
         description: "Default: the target ref's window, else the active one.",

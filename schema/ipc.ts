@@ -6,6 +6,7 @@ import type { IpcInvocation } from '../transports/contract/native.js';
 import { builder } from './builder.js';
 import { type OutcomeValue, outcomeValues } from './outcome-enum.js';
 import { SessionRef } from './session.js';
+import { sessionArg } from './session-arg.js';
 
 /**
  * IPC reaches into the app's main process as far as eval does (invokeIpc runs its handlers with any
@@ -172,7 +173,7 @@ builder.mutationFields((t) => ({
     ...GATED,
     governance: { session: 'session' },
     args: {
-      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      ...sessionArg,
       channels: t.arg.stringList({
         required: true,
         description: 'Exact names, or prefixes ending in `*`; 1 to 50 of them, else BAD_INPUT.',
@@ -186,7 +187,7 @@ builder.mutationFields((t) => ({
     ...GATED,
     governance: { session: 'session' },
     args: {
-      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      ...sessionArg,
     },
     resolve: (_root, args, { sessions }) => sessions.get(args.session).native.stopIpc(),
   }),
@@ -197,7 +198,7 @@ builder.mutationFields((t) => ({
     ...GATED,
     governance: { session: 'session' },
     args: {
-      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      ...sessionArg,
       channel: t.arg.string({
         required: true,
         description: 'The channel the app registered with ipcMain.handle.',

@@ -5,6 +5,7 @@ import type { MenuInvocation, MenuRefusal, NativeMenuItem } from '../transports/
 import { builder } from './builder.js';
 import { type OutcomeValue, outcomeValues } from './outcome-enum.js';
 import { SessionRef } from './session.js';
+import { sessionArg } from './session-arg.js';
 
 /** Every refusal the menu hooks report, by its transport spelling: a new one fails to compile until added. */
 const MENU_REFUSALS = {
@@ -183,7 +184,7 @@ builder.mutationFields((t) => ({
     requiresCapability: 'NATIVE_UI',
     governance: { session: 'session', actsOn: 'menuItem', target: 'path' },
     args: {
-      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      ...sessionArg,
       path: t.arg.stringList({
         required: true,
         description:
@@ -198,7 +199,7 @@ builder.mutationFields((t) => ({
     requiresCapability: 'NATIVE_UI',
     governance: { session: 'session', actsOn: 'contextMenuItem', target: 'path' },
     args: {
-      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      ...sessionArg,
       path: t.arg.stringList({
         required: true,
         description: 'Labels (or roles) from the top of the open context menu down, such as ["Copy"].',

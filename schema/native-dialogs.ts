@@ -10,6 +10,7 @@ import type {
 import { builder } from './builder.js';
 import { type OutcomeValue, outcomeValues } from './outcome-enum.js';
 import { SessionRef } from './session.js';
+import { sessionArg } from './session-arg.js';
 
 const TYPES = { OPEN: 'open', SAVE: 'save', MESSAGE_BOX: 'messageBox' } as const satisfies Record<
   string,
@@ -167,7 +168,7 @@ builder.mutationField('setNativeDialogPolicy', (t) =>
     requiresCapability: 'NATIVE_UI',
     governance: { session: 'session' },
     args: {
-      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      ...sessionArg,
       rules: t.arg({
         type: [NativeDialogRuleInput],
         required: true,

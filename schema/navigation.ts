@@ -7,6 +7,7 @@ import {
 import { builder } from './builder.js';
 import { LoadStateEnum } from './load-state.js';
 import { selectedFields } from './selection.js';
+import { sessionArg } from './session-arg.js';
 import { diffInSnapshot, QUIET_DIFF, SnapshotDiffRef, SnapshotRef } from './snapshot.js';
 import { WindowRef } from './window.js';
 
@@ -96,7 +97,7 @@ builder.mutationFields((t) => ({
       target: 'to',
     },
     args: {
-      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      ...sessionArg,
       window: t.arg.id({ required: false, description: 'Default: the active window.' }),
       to: t.arg({ type: NavigationInput, required: true, description: 'A URL, or a history step.' }),
       waitUntil: t.arg({

@@ -1,6 +1,7 @@
 import type { StubInfo } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
 import { SessionRef } from './session.js';
+import { sessionArg } from './session-arg.js';
 
 const NetworkStubRef = builder.objectRef<StubInfo>('NetworkStub').implement({
   description:
@@ -85,7 +86,6 @@ const StubInput = builder.inputType('StubInput', {
 });
 
 builder.mutationFields((t) => {
-  const session = t.arg.id({ required: false, description: 'Optional when exactly one session is live.' });
   const intercept = { requiresCapability: 'INTERCEPT', governance: { session: 'session' } } as const;
   return {
     stubNetwork: t.field({
@@ -94,7 +94,7 @@ builder.mutationFields((t) => {
         'Answers matching renderer requests instead of the network (or delays or aborts them). A session keeps at most 100 stubs: spent ones make room oldest first, and past 100 active ones this fails with STUB_LIMIT (remove some with unstubNetwork, or give new ones `times`).',
       ...intercept,
       args: {
-        session,
+        ...sessionArg,
         input: t.arg({ type: StubInput, required: true, description: 'What to match and how to answer.' }),
       },
       resolve: (_root, args, { sessions }) => sessions.get(args.session).pageState.network.stub(args.input),
@@ -104,7 +104,7 @@ builder.mutationFields((t) => {
       description: 'Removes a stub and returns it with its final hit count (`neverMatched` if it never hit).',
       ...intercept,
       args: {
-        session,
+        ...sessionArg,
         stub: t.arg.id({
           required: true,
           description: 'The stub id from stubNetwork; an unknown one fails with STUB_NOT_FOUND.',

@@ -8,6 +8,7 @@ import type { NetworkBody } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
 import { redactorOf, revealFor, shownUrl } from './reveal.js';
 import { SessionRef } from './session.js';
+import { sessionArg } from './session-arg.js';
 
 type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
 
@@ -263,7 +264,6 @@ const NetworkFilterInput = builder.inputType('NetworkFilterInput', {
 });
 
 builder.mutationFields((t) => {
-  const session = t.arg.id({ required: false, description: 'Optional when exactly one session is live.' });
   const intercept = { requiresCapability: 'INTERCEPT', governance: { session: 'session' } } as const;
   return {
     startNetworkCapture: t.field({
@@ -271,7 +271,7 @@ builder.mutationFields((t) => {
       description: `Arms a capture: matching requests are recorded in \`network\` and on the subscription. A session arms at most ${MAX_CAPTURES} captures at once; one more fails with CAPTURE_LIMIT (stop one with stopNetworkCapture, or widen a filter).`,
       ...intercept,
       args: {
-        session,
+        ...sessionArg,
         filter: t.arg({
           type: NetworkFilterInput,
           required: false,
@@ -291,7 +291,7 @@ builder.mutationFields((t) => {
       description: 'Disarms a capture; what it recorded stays readable.',
       ...intercept,
       args: {
-        session,
+        ...sessionArg,
         capture: t.arg.id({
           required: true,
           description:

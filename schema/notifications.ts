@@ -3,6 +3,7 @@ import { nativeStream } from '../domain/native/native-streams.js';
 import type { NotificationCapture, NotificationEntry } from '../domain/native/notification-log.js';
 import { builder } from './builder.js';
 import { SessionRef } from './session.js';
+import { sessionArg } from './session-arg.js';
 
 const NotificationRef = builder.objectRef<NotificationEntry>('Notification').implement({
   description: 'A notification the app showed (Notification#show in the main process).',
@@ -100,7 +101,7 @@ builder.mutationFields((t) => ({
     requiresCapability: 'NATIVE_UI',
     governance: { session: 'session' },
     args: {
-      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      ...sessionArg,
       titleContains: t.arg.string({
         required: false,
         description: 'Keep only titles containing this text; every title when absent.',
@@ -115,7 +116,7 @@ builder.mutationFields((t) => ({
     requiresCapability: 'NATIVE_UI',
     governance: { session: 'session' },
     args: {
-      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      ...sessionArg,
     },
     resolve: (_root, args, { sessions }) => sessions.get(args.session).native.notifications.stop(),
   }),

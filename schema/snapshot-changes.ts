@@ -1,6 +1,7 @@
 import { type SnapshotChange, snapshotChanges } from '../domain/interaction/snapshot-changes.js';
 import { builder } from './builder.js';
 import { selectedFields } from './selection.js';
+import { sessionArg } from './session-arg.js';
 import { QUIET_DIFF, SnapshotDiffRef } from './snapshot.js';
 
 const SnapshotChangeRef = builder.objectRef<SnapshotChange>('SnapshotChange').implement({
@@ -32,7 +33,7 @@ builder.subscriptionField('snapshotChanges', (t) =>
       'Live diffs of one window (default: the active one) as its DOM changes, debounced. A slow reader gets fewer, larger diffs; nothing queues up.',
     requiresCapability: { capability: 'SNAPSHOT', session: 'session' },
     args: {
-      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      ...sessionArg,
       window: t.arg.id({
         required: false,
         description:

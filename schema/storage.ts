@@ -4,6 +4,7 @@ import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
 import { revealFor } from './reveal.js';
 import { SessionRef } from './session.js';
+import { sessionArg } from './session-arg.js';
 
 const SameSiteEnum = builder.enumType('SameSite', {
   description: "A cookie's SameSite attribute: when the browser sends it on cross-site requests.",
@@ -77,6 +78,15 @@ const OriginStorageRef = builder.objectRef<OriginStorage>('OriginStorage').imple
   }),
 });
 
+/** The origin whose web storage a field reads or changes. */
+const originArg = builder.args((t) => ({
+  origin: t.string({
+    required: true,
+    description:
+      'An origin of an open window, as `storageOrigins` lists it; any other fails with STORAGE_ORIGIN_NOT_OPEN.',
+  }),
+}));
+
 builder.objectFields(SessionRef, (t) => {
   const reveal = t.arg.boolean({
     required: false,
@@ -119,11 +129,7 @@ builder.objectFields(SessionRef, (t) => {
       description: "A snapshot of one origin's cookies, localStorage and sessionStorage.",
       ...storage,
       args: {
-        origin: t.arg.string({
-          required: true,
-          description:
-            'An origin of an open window, as `storageOrigins` lists it; any other fails with STORAGE_ORIGIN_NOT_OPEN.',
-        }),
+        ...originArg,
         reveal,
       },
       resolve: (session, args, context) =>
@@ -134,11 +140,7 @@ builder.objectFields(SessionRef, (t) => {
       description: "One origin's localStorage or sessionStorage, sorted by key; only `keys` when given.",
       ...storage,
       args: {
-        origin: t.arg.string({
-          required: true,
-          description:
-            'An origin of an open window, as `storageOrigins` lists it; any other fails with STORAGE_ORIGIN_NOT_OPEN.',
-        }),
+        ...originArg,
         area: t.arg({ type: StorageAreaEnum, required: true, description: 'LOCAL or SESSION storage.' }),
         keys: t.arg.stringList({ required: false, description: 'Only these keys; every key when absent.' }),
         reveal,
@@ -183,15 +185,10 @@ const CookieInput = builder.inputType('CookieInput', {
 });
 
 builder.mutationFields((t) => {
-  const session = t.arg.id({ required: false, description: 'Optional when exactly one session is live.' });
   const storage = { requiresCapability: 'STORAGE', governance: { session: 'session' } } as const;
   const where = {
-    session,
-    origin: t.arg.string({
-      required: true,
-      description:
-        'An origin of an open window, as `storageOrigins` lists it; any other fails with STORAGE_ORIGIN_NOT_OPEN.',
-    }),
+    ...sessionArg,
+    ...originArg,
     area: t.arg({ type: StorageAreaEnum, required: true, description: 'LOCAL or SESSION storage.' }),
   };
   const change = (
@@ -207,7 +204,7 @@ builder.mutationFields((t) => {
         "Adds or replaces a cookie in the renderers' cookie store; true when set. Neither `url` nor `domain` fails with BAD_INPUT.",
       ...storage,
       args: {
-        session,
+        ...sessionArg,
         cookie: t.arg({ type: CookieInput, required: true, description: 'The cookie to set.' }),
       },
       resolve: async (_root, args, { sessions }) => {
@@ -230,7 +227,7 @@ builder.mutationFields((t) => {
       description: 'Removes cookies: all, or those with this name and/or domain.',
       ...storage,
       args: {
-        session,
+        ...sessionArg,
         name: t.arg.string({ required: false, description: 'Only cookies with this name.' }),
         domain: t.arg.string({ required: false, description: 'Only cookies of this domain.' }),
       },

@@ -3,6 +3,7 @@ import { builder } from './builder.js';
 import { NativeMenuItemRef } from './menu.js';
 import { type OutcomeValue, outcomeValues } from './outcome-enum.js';
 import { SessionRef } from './session.js';
+import { sessionArg } from './session-arg.js';
 
 const TRAY_EVENTS = {
   CLICK: 'click',
@@ -104,7 +105,7 @@ builder.mutationField('invokeTray', (t) =>
     requiresCapability: 'NATIVE_UI',
     governance: { session: 'session', actsOn: 'tray', target: 'tray', risk: { event: 'event' } },
     args: {
-      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      ...sessionArg,
       tray: t.arg.id({ required: true, description: 'The tray id from `session { trays { id } }`.' }),
       event: t.arg({ type: TrayEventEnum, required: true, description: 'The event to emit.' }),
     },

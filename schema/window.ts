@@ -1,6 +1,7 @@
 import type { SessionWindow } from '../domain/sessions/session.js';
 import type { Bounds } from '../transports/contract/transport.js';
 import { builder } from './builder.js';
+import { sessionArg } from './session-arg.js';
 
 export const BoundsRef = builder.objectRef<Bounds>('Bounds').implement({
   description:
@@ -56,7 +57,7 @@ builder.mutationField('switchWindow', (t) =>
     requiresCapability: 'WINDOWS',
     governance: { session: 'session' },
     args: {
-      session: t.arg.id({ required: false, description: 'Optional when exactly one session is live.' }),
+      ...sessionArg,
       window: t.arg({
         type: WindowSelectorInput,
         required: true,
