@@ -4,7 +4,7 @@ import { nativeStream } from '../domain/native/native-streams.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import type { IpcInvocation } from '../transports/contract/native.js';
 import { builder } from './builder.js';
-import { type OutcomeValue, outcomeValues } from './outcome-enum.js';
+import { type OutcomeValue, outcomeEnum } from './outcome-enum.js';
 import { SessionRef } from './session.js';
 import { sessionArg } from './session-arg.js';
 
@@ -55,10 +55,11 @@ const IPC_REFUSALS = {
   },
 } as const satisfies Record<NonNullable<IpcInvocation['reason']>, OutcomeValue>;
 
-const IpcInvocationReasonEnum = builder.enumType('IpcInvocationReason', {
-  description: 'Why invokeIpc got no result from the handler.',
-  values: outcomeValues(IPC_REFUSALS),
-});
+const IpcInvocationReasonEnum = outcomeEnum(
+  'IpcInvocationReason',
+  'Why invokeIpc got no result from the handler.',
+  IPC_REFUSALS,
+);
 
 const IpcMessageRef = builder.objectRef<IpcEntry>('IpcMessage').implement({
   description: 'One IPC message on a captured channel, arguments redacted and cut at 1,024 characters.',

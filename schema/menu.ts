@@ -3,7 +3,7 @@ import { nativeStream } from '../domain/native/native-streams.js';
 import type { ContextMenuEntry } from '../domain/native/session-native.js';
 import type { MenuInvocation, MenuRefusal, NativeMenuItem } from '../transports/contract/native.js';
 import { builder } from './builder.js';
-import { type OutcomeValue, outcomeValues } from './outcome-enum.js';
+import { type OutcomeValue, outcomeEnum } from './outcome-enum.js';
 import { SessionRef } from './session.js';
 import { sessionArg } from './session-arg.js';
 
@@ -37,10 +37,11 @@ const MENU_REFUSALS = {
   },
 } as const satisfies Record<MenuRefusal, OutcomeValue>;
 
-const MenuInvocationReasonEnum = builder.enumType('MenuInvocationReason', {
-  description: 'Why a menu item was not clicked; the click is refused, never faked.',
-  values: outcomeValues(MENU_REFUSALS),
-});
+const MenuInvocationReasonEnum = outcomeEnum(
+  'MenuInvocationReason',
+  'Why a menu item was not clicked; the click is refused, never faked.',
+  MENU_REFUSALS,
+);
 
 const MenuItemTypeEnum = builder.enumType('NativeMenuItemType', {
   description: "An Electron MenuItem's `type`.",

@@ -8,7 +8,7 @@ import type {
   NativeDialogType,
 } from '../transports/contract/native.js';
 import { builder } from './builder.js';
-import { type OutcomeValue, outcomeValues } from './outcome-enum.js';
+import { type OutcomeValue, outcomeEnum } from './outcome-enum.js';
 import { SessionRef } from './session.js';
 import { sessionArg } from './session-arg.js';
 
@@ -40,10 +40,11 @@ const ANSWERED_BY = {
   },
 } as const satisfies Record<NativeDialogCall['answeredBy'], OutcomeValue>;
 
-const NativeDialogAnsweredByEnum = builder.enumType('NativeDialogAnsweredBy', {
-  description: 'What answered a native dialog call.',
-  values: outcomeValues(ANSWERED_BY),
-});
+const NativeDialogAnsweredByEnum = outcomeEnum(
+  'NativeDialogAnsweredBy',
+  'What answered a native dialog call.',
+  ANSWERED_BY,
+);
 
 const NativeDialogRuleInput = builder.inputType('NativeDialogRuleInput', {
   description: 'How to answer one kind of native dialog. Give filePaths, response or cancel.',

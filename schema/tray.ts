@@ -1,7 +1,7 @@
 import type { TrayEventName, TrayInvocation, TrayState } from '../transports/contract/native.js';
 import { builder } from './builder.js';
 import { NativeMenuItemRef } from './menu.js';
-import { type OutcomeValue, outcomeValues } from './outcome-enum.js';
+import { type OutcomeValue, outcomeEnum } from './outcome-enum.js';
 import { SessionRef } from './session.js';
 import { sessionArg } from './session-arg.js';
 
@@ -39,10 +39,11 @@ const TRAY_REFUSALS = {
   },
 } as const satisfies Record<NonNullable<TrayInvocation['reason']>, OutcomeValue>;
 
-const TrayInvocationReasonEnum = builder.enumType('TrayInvocationReason', {
-  description: 'Why a tray event was not emitted; it is refused, never faked.',
-  values: outcomeValues(TRAY_REFUSALS),
-});
+const TrayInvocationReasonEnum = outcomeEnum(
+  'TrayInvocationReason',
+  'Why a tray event was not emitted; it is refused, never faked.',
+  TRAY_REFUSALS,
+);
 
 const TrayRef = builder.objectRef<TrayState>('Tray').implement({
   description:
