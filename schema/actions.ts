@@ -143,6 +143,16 @@ function run(
   });
 }
 
+/** The named arguments the caller gave (absent ones arrive as null), for the optional parts of an action. */
+function given<Args, Name extends keyof Args>(
+  args: Args,
+  ...names: Name[]
+): { [N in Name]?: NonNullable<Args[N]> } {
+  const picked: { [N in Name]?: NonNullable<Args[N]> } = {};
+  for (const name of names) if (args[name]) picked[name] = args[name] as NonNullable<Args[Name]>;
+  return picked;
+}
+
 /**
  * Every action acts on the element its `target` names, in the session and window its arguments name, and
  * its preview waits no longer than its own `timeoutMs`.
@@ -195,9 +205,7 @@ builder.mutationFields((t) => {
         run(root, context, info, args, {
           type: 'click',
           ...(args.button ? { button: args.button.toLowerCase() as 'left' | 'right' | 'middle' } : {}),
-          ...(args.clickCount ? { clickCount: args.clickCount } : {}),
-          ...(args.modifiers ? { modifiers: args.modifiers } : {}),
-          ...(args.position ? { position: args.position } : {}),
+          ...given(args, 'clickCount', 'modifiers', 'position'),
         }),
     }),
     fill: t.field({
@@ -296,9 +304,7 @@ builder.mutationFields((t) => {
       resolve: (root, args, context, info) =>
         run(root, context, info, args, {
           type: 'selectOption',
-          ...(args.values ? { values: args.values } : {}),
-          ...(args.labels ? { labels: args.labels } : {}),
-          ...(args.indexes ? { indexes: args.indexes } : {}),
+          ...given(args, 'values', 'labels', 'indexes'),
         }),
     }),
     setChecked: t.field({
