@@ -1,4 +1,4 @@
-import type { ErrorCodeInfo } from './registry.js';
+import type { ErrorCodeInfo } from './error-code-info.js';
 
 /**
  * The registry's codes of governance: the policy and its approvals, roles, rate limit, and the audit trail

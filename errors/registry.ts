@@ -3,14 +3,9 @@
  * (with its meaning, whether retrying can help, and a hint) before any code path may raise it; the type
  * `ErrorCode` makes an unregistered code a compile error and `registry.test.ts` scans the sources too.
  */
+import type { ErrorCodeInfo } from './error-code-info.js';
 import { GOVERNANCE_ERROR_CODES } from './governance-codes.js';
 import { REQUEST_ERROR_CODES } from './request-codes.js';
-
-export interface ErrorCodeInfo {
-  readonly meaning: string;
-  readonly retryable: boolean;
-  readonly hint: string;
-}
 
 export const ERROR_CODES = {
   BAD_INPUT: {

@@ -1,4 +1,4 @@
-import type { ErrorCodeInfo } from './registry.js';
+import type { ErrorCodeInfo } from './error-code-info.js';
 
 /**
  * The registry's codes for requests the client got wrong before any field ran: unreadable, not GraphQL,

@@ -1,4 +1,5 @@
-import { ERROR_CODES, type ErrorCode, type ErrorCodeInfo } from '../errors/registry.js';
+import type { ErrorCodeInfo } from '../errors/error-code-info.js';
+import { ERROR_CODES, type ErrorCode } from '../errors/registry.js';
 import { builder } from './builder.js';
 
 type RegisteredError = ErrorCodeInfo & { readonly code: ErrorCode };

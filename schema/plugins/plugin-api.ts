@@ -1,5 +1,6 @@
 import type { Session } from '../../domain/sessions/session.js';
-import { ERROR_CODES, type ErrorCode, type ErrorCodeInfo } from '../../errors/registry.js';
+import type { ErrorCodeInfo } from '../../errors/error-code-info.js';
+import { ERROR_CODES, type ErrorCode } from '../../errors/registry.js';
 import { StagegraphError, type StagegraphErrorOptions } from '../../errors/stagegraph-error.js';
 import type { builder } from '../builder.js';
 import type { GatewayContext } from '../context.js';
