@@ -1,5 +1,5 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { Bounds } from '../../transports/contract/transport.js';
+import type { Bounds } from '../../transports/contract/bounds.js';
 import type { NodeState, SnapshotRequest } from '../../transports/contract/window-driver.js';
 import { type QuietChanges, selfChangesOf } from './self-changes.js';
 import type { Snapshot, SnapshotNode } from './snapshot.js';

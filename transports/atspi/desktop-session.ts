@@ -1,10 +1,10 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { Bounds } from '../contract/bounds.js';
 import type { CapabilityMatrix } from '../contract/capabilities.js';
 import { EventRelay } from '../contract/event-relay.js';
 import type { NativeSurface } from '../contract/native.js';
 import type {
   AppInfo,
-  Bounds,
   ExitInfo,
   TransportEvent,
   TransportSession,

@@ -1,10 +1,10 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { Bounds } from '../contract/bounds.js';
 import { EventRelay } from '../contract/event-relay.js';
 import type { EvalOutcome } from '../contract/native.js';
 import type {
   AppInfo,
-  Bounds,
   ExitInfo,
   RendererFilter,
   TransportEvent,

@@ -1,4 +1,5 @@
-import type { Capability, CapabilityMatrix } from './capabilities.js';
+import type { Bounds } from './bounds.js';
+import type { CapabilityMatrix } from './capabilities.js';
 import type { EvalOutcome, NativeEvent, NativeSurface } from './native.js';
 import type {
   ClockControl,
@@ -155,13 +156,6 @@ export function isDesktopTransport(transport: Transport): transport is DesktopTr
   return 'launchDesktop' in transport;
 }
 
-export interface Bounds {
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
-}
-
 export interface WindowInfo {
   /** Stable for the window's life within its session (`w1`, `w2`, ...). */
   readonly id: string;
@@ -267,8 +261,4 @@ export interface TransportSession {
   evalRenderer?(windowId: string, code: string, arg: unknown): Promise<EvalOutcome>;
   /** Releases everything; safe to call any number of times, after any of the above. */
   dispose(): Promise<void>;
-}
-
-export function hasCapability(transport: Transport, capability: Capability): boolean {
-  return transport.capabilities[capability];
 }

@@ -1,10 +1,10 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { Bounds } from '../contract/bounds.js';
 import { type Capability, type CapabilityMatrix, capabilityMatrix } from '../contract/capabilities.js';
 import { EventRelay } from '../contract/event-relay.js';
 import type {
   AppInfo,
-  Bounds,
   ExitInfo,
   TransportEvent,
   TransportSession,

@@ -1,4 +1,5 @@
 import type { ElectronApplication, Page } from 'playwright-core';
+import type { Bounds } from '../contract/bounds.js';
 import type {
   DialogRule,
   EvalOutcome,
@@ -7,7 +8,6 @@ import type {
   TrayInvocation,
   TrayState,
 } from '../contract/native.js';
-import type { Bounds } from '../contract/transport.js';
 import { lateInstallSource } from '../main-agent/agent-source.js';
 import { AgentSurface } from '../main-agent/agent-surface.js';
 import { evalInPage } from '../page-engine/renderer-eval.js';

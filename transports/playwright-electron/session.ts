@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import type { ElectronApplication, Page } from 'playwright-core';
+import type { Bounds } from '../contract/bounds.js';
 import { EventRelay } from '../contract/event-relay.js';
 import type { TracingControl } from '../contract/tracing.js';
 import type {
   AppInfo,
-  Bounds,
   ExitInfo,
   TransportEvent,
   TransportSession,
