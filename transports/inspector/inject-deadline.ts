@@ -2,7 +2,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { transportActions } from '../contract/next-actions.js';
 import { TransportError } from '../contract/transport-error.js';
 import { withDeadline } from '../protocol/deadline.js';
-import { injectFailed } from './open-inspector.js';
+import { injectFailed } from './inject-failed.js';
 
 /**
  * One inject's time budget, shared by its steps: each step waits at most for what is left of it, and a

@@ -12,7 +12,7 @@ import { CdpConnection } from '../protocol/cdp-connection.js';
 import { withDeadline } from '../protocol/deadline.js';
 import { AgentChannel } from './agent-channel.js';
 import type { InjectDeadline } from './inject-deadline.js';
-import { injectFailed } from './open-inspector.js';
+import { injectFailed } from './inject-failed.js';
 
 /** Each step of letting go waits at most this long: a stopped or hung app cannot hold a detach. */
 const RELEASE_STEP_MS = 5_000;

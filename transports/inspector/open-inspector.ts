@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { findInspector } from '../main-agent/main-inspector.js';
 import { loopbackPortsOf } from '../process/proc-sockets.js';
 import { delay } from '../process/process-group.js';
 import type { InjectDeadline } from './inject-deadline.js';
+import { injectFailed } from './inject-failed.js';
 
 /** How often the process's listening ports are read while its inspector opens. */
 const PORT_POLL_MS = 100;
@@ -58,11 +58,4 @@ function signalMasks(pid: number): { name: string; catchesUsr1: boolean } | null
   if (field('State').startsWith('Z')) return null;
   const caught = BigInt(`0x${field('SigCgt') || '0'}`);
   return { name: field('Name') || `pid ${pid}`, catchesUsr1: ((caught >> SIGUSR1_BIT) & 1n) === 1n };
-}
-
-export function injectFailed(pid: number, reason: string, cause?: unknown): StagegraphError {
-  return new StagegraphError('INJECT_FAILED', `Cannot inject into pid ${pid}: ${reason}.`, {
-    nextActions: ['query { sessions { id pid app { name } } }'],
-    ...(cause === undefined ? {} : { cause }),
-  });
 }
