@@ -1,7 +1,6 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { Bounds } from '../../transports/contract/bounds.js';
 import type { NodeState, SnapshotRequest } from '../../transports/contract/window-driver.js';
-import { type QuietChanges, selfChangesOf } from './self-changes.js';
 import type { Snapshot, SnapshotNode } from './snapshot.js';
 import { type SnapshotSplices, splicesOf } from './snapshot-splices.js';
 
@@ -91,9 +90,29 @@ export function diff(previous: Snapshot, next: Snapshot, options: DiffOptions = 
     spliced?.base === previous
       ? { ...base, documentReplaced: false, ...splicedChanges(spliced, next, options) }
       : { ...base, documentReplaced: false, ...wholeChanges(previous, next, options) };
-  const selfChanges = selfChangesOf(next);
-  if (selfChanges) quieting.set(changes, () => selfChanges.quiet(changes, previous, next));
+  const quieter = quieters.get(next);
+  if (quieter) quieting.set(changes, () => quieter.quiet(changes, previous, next));
   return changes;
+}
+
+/** A diff's lists without what changes on its own, and how many nodes that left out. */
+export interface QuietChanges {
+  readonly added: SnapshotNode[];
+  readonly removed: RemovedNode[];
+  readonly changed: ChangedNode[];
+  readonly leftOut: number;
+}
+
+/** What a window changes on its own, as far as it is known (SelfChanges learns it from its reads). */
+export interface DiffQuieter {
+  quiet(changes: SnapshotDiff, previous: Snapshot, next: Snapshot): QuietChanges;
+}
+
+const quieters = new WeakMap<Snapshot, DiffQuieter>();
+
+/** Ties a snapshot to what its window changes on its own, so a diff ending at it can be made quiet. */
+export function noteSelfChanges(snapshot: Snapshot, selfChanges: DiffQuieter): void {
+  quieters.set(snapshot, selfChanges);
 }
 
 /** How to make each diff of recorded snapshots quiet, asked only when a caller wants it so. */

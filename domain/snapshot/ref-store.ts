@@ -7,10 +7,10 @@ import type {
   SnapshotRequest,
 } from '../../transports/contract/window-driver.js';
 import { inTurns } from '../../transports/protocol/in-turns.js';
+import { noteSelfChanges } from './diff.js';
 import { controlFingerprint, type FingerprintSource, fingerprint } from './fingerprint.js';
 import { reconcileSpliced, reconcileWhole } from './reconcile-nodes.js';
 import { missingRefError, otherWindowError, staleRefError } from './ref-errors.js';
-import { noteSelfChanges } from './self-changes.js';
 import { learnSelfChanges } from './self-changes-learning.js';
 import { similarRefs, type Wanted } from './similar.js';
 import { Snapshot } from './snapshot.js';

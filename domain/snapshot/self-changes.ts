@@ -1,5 +1,5 @@
-import type { ChangedNode, RemovedNode, SnapshotDiff } from './diff.js';
-import type { Snapshot, SnapshotNode } from './snapshot.js';
+import type { DiffQuieter, QuietChanges, SnapshotDiff } from './diff.js';
+import type { Snapshot } from './snapshot.js';
 
 /**
  * Spots remembered per window. A page has few places that change on their own (a clock, a counter, a
@@ -19,21 +19,13 @@ export const SELF_CHANGES_TO_MARK = 2;
  */
 export const LEARN_DIFF_MAX_NODES = 10_000;
 
-/** A diff's lists without what changes on its own, and how many nodes that left out. */
-export interface QuietChanges {
-  readonly added: SnapshotNode[];
-  readonly removed: RemovedNode[];
-  readonly changed: ChangedNode[];
-  readonly leftOut: number;
-}
-
 /**
  * What a window changes on its own, learnt from pairs of reads with no action in between: a node whose
  * fields changed (by ref), or a place whose children of one role come and go (parent ref and role: a
  * counter's text is a new node at every tick, a toast a new dialog). Diffs asked to be quiet leave those
  * out, and say how many nodes they left out.
  */
-export class SelfChanges {
+export class SelfChanges implements DiffQuieter {
   /** Spot → times seen changing, least recently seen first. */
   readonly #seen = new Map<string, number>();
 
@@ -106,14 +98,3 @@ function tops<T extends { ref: string; role: string }>(
 
 const nodeSpot = (ref: string) => `~${ref}`;
 const childSpot = (parentRef: string | null, role: string) => `${parentRef ?? ''}>${role}`;
-
-const windows = new WeakMap<Snapshot, SelfChanges>();
-
-/** Ties a snapshot to what its window changes on its own, so a diff ending at it can be made quiet. */
-export function noteSelfChanges(snapshot: Snapshot, selfChanges: SelfChanges): void {
-  windows.set(snapshot, selfChanges);
-}
-
-export function selfChangesOf(snapshot: Snapshot): SelfChanges | undefined {
-  return windows.get(snapshot);
-}
