@@ -177,4 +177,12 @@ function noTransportHas(capability: Capability): StagegraphError {
   );
 }
 
+declare global {
+  export namespace PothosSchemaTypes {
+    export interface Plugins<Types extends SchemaTypes> {
+      capabilityGate: CapabilityGatePlugin<Types>;
+    }
+  }
+}
+
 SchemaBuilder.registerPlugin('capabilityGate', CapabilityGatePlugin);

@@ -26,4 +26,12 @@ function opens(scope: EvalScope, needs: FieldEvalScope): boolean {
   return scope === 'both' || scope === needs;
 }
 
+declare global {
+  export namespace PothosSchemaTypes {
+    export interface Plugins<Types extends SchemaTypes> {
+      evalScope: EvalScopePlugin<Types>;
+    }
+  }
+}
+
 SchemaBuilder.registerPlugin('evalScope', EvalScopePlugin);

@@ -9,10 +9,6 @@ import type { ActedOnKind } from '../../domain/governance/governed-request.js';
 import type { TargetRequest } from '../../domain/interaction/target-input.js';
 import type { Session } from '../../domain/sessions/session.js';
 import type { Capability } from '../../transports/contract/capabilities.js';
-import type { CapabilityGatePlugin } from './capability-gate.js';
-import type { EvalScopePlugin } from './eval-scope.js';
-import type { GovernancePlugin } from './governance.js';
-import type { StepsPlugin } from './steps.js';
 
 /** Which eval fields a server exposes: `--allow-eval[=main|renderer]`. */
 export type EvalScope = 'none' | 'main' | 'renderer' | 'both';
@@ -106,13 +102,6 @@ export type MutationGovernance<Args extends InputFieldMap> = GovernedAction<Args
 
 declare global {
   export namespace PothosSchemaTypes {
-    export interface Plugins<Types extends SchemaTypes> {
-      evalScope: EvalScopePlugin<Types>;
-      capabilityGate: CapabilityGatePlugin<Types>;
-      governance: GovernancePlugin<Types>;
-      steps: StepsPlugin<Types>;
-    }
-
     export interface BuildSchemaOptions<Types extends SchemaTypes> {
       /** The server's `--allow-eval` scope; fields outside it are left out of the schema. */
       allowEval?: EvalScope;

@@ -68,4 +68,12 @@ export function previewedTargetOf(root: unknown): PreviewedTarget | null {
   return root instanceof ChokepointHandover ? root.previewed : null;
 }
 
+declare global {
+  export namespace PothosSchemaTypes {
+    export interface Plugins<Types extends SchemaTypes> {
+      governance: GovernancePlugin<Types>;
+    }
+  }
+}
+
 SchemaBuilder.registerPlugin('governance', GovernancePlugin);

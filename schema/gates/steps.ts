@@ -47,4 +47,12 @@ function stepsOf(context: object, operation: OperationDefinitionNode): Operation
   return steps;
 }
 
+declare global {
+  export namespace PothosSchemaTypes {
+    export interface Plugins<Types extends SchemaTypes> {
+      steps: StepsPlugin<Types>;
+    }
+  }
+}
+
 SchemaBuilder.registerPlugin('steps', StepsPlugin);
