@@ -2,8 +2,8 @@ import { readFile, readlink } from 'node:fs/promises';
 import type { NativeMenuItem } from '../../transports/contract/native.js';
 import { findMenuItem } from '../native/menu-path.js';
 import type { Session } from '../sessions/session.js';
+import type { PreviewRequest } from './governed-operation.js';
 import type { ActedOnKind, JsonObject, JsonValue, TargetInfo } from './governed-request.js';
-import type { PreviewRequest } from './target-preview.js';
 
 /**
  * Reads, without acting, the thing an operation names in its arguments. A previewer never throws: what it

@@ -3,8 +3,9 @@ import type { RawNode } from '../../transports/contract/window-driver.js';
 import type { PreviewedTarget } from '../interaction/handover.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import { windowActions } from '../snapshot/next-actions.js';
+import type { PreviewRequest } from './governed-operation.js';
 import type { BoundingBox, TargetInfo } from './governed-request.js';
-import { type OperationPreview, type PreviewRequest, previewOperation } from './target-preview.js';
+import { type OperationPreview, previewOperation } from './target-preview.js';
 
 /**
  * How far, in CSS pixels, an approved element's box may grow or shrink (its width and its height) and

@@ -1,6 +1,5 @@
 import type { TargetRequest } from '../interaction/target-input.js';
-import type { ActedOnKind, JsonObject } from './governed-request.js';
-import type { PreviewRequest } from './target-preview.js';
+import type { ActedOnKind, JsonObject, JsonValue } from './governed-request.js';
 
 /**
  * What a mutation declares about itself for the chokepoint, naming its own arguments. The schema checks
@@ -32,6 +31,26 @@ export interface RiskInputs {
   readonly secret?: string;
   /** The tray event it emits: only clicks use the tray, so only they weigh the tray's name. */
   readonly event?: string;
+}
+
+/** Where an operation acts, as named by its arguments. */
+export interface PreviewRequest {
+  /** False for operations that act on no existing session (launch). */
+  readonly actsOnSession: boolean;
+  readonly sessionId?: string | null;
+  readonly window?: string | null;
+  /** The page element it names, for operations on elements. */
+  readonly target?: TargetRequest | null;
+  /** The operation's own actionability wait; the preview never waits longer. */
+  readonly timeoutMs?: number | null;
+  /** What the operation acts on, as its field declares. */
+  readonly actsOn?: ActedOnKind | null;
+  /** For things other than page elements, the argument naming it: a menu path, a tray id, a program. */
+  readonly subject?: JsonValue | null;
+  /** For trays: the event it emits. */
+  readonly event?: string | null;
+  /** Read what is acted on anew rather than from what the session last read (a retry after a change). */
+  readonly fresh?: boolean;
 }
 
 /** Where an operation acts, read from its arguments by the names it declared. */

@@ -34,6 +34,9 @@ export const ACTED_ON_KINDS = [
 ] as const;
 export type ActedOnKind = (typeof ACTED_ON_KINDS)[number];
 
+/** How a target's path reads in rules and reasons: `File > Delete All Notes`. */
+export const PATH_SEPARATOR = ' > ';
+
 /**
  * The thing an operation will act on, resolved before the policy decides (never the raw locator): a page
  * element, a menu item, a tray, the program a launch runs, the location a navigation goes to. Risk scoring, rule matching, the approval

@@ -1,5 +1,9 @@
-import type { GovernedRequest, JsonObject, TargetInfo } from './governed-request.js';
-import { PATH_SEPARATOR } from './rule-matcher.js';
+import {
+  type GovernedRequest,
+  type JsonObject,
+  PATH_SEPARATOR,
+  type TargetInfo,
+} from './governed-request.js';
 
 /** Ordered from least to most dangerous. */
 export const RISK_TIERS = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;

@@ -1,5 +1,5 @@
 import { atLeast } from '../interaction/selector/confidence.js';
-import type { GovernedRequest, JsonValue } from './governed-request.js';
+import { type GovernedRequest, type JsonValue, PATH_SEPARATOR } from './governed-request.js';
 import type { RuleSpec } from './policy-spec.js';
 import { PolicySpecError } from './policy-spec.js';
 import type { RiskTier } from './risk.js';
@@ -32,9 +32,6 @@ export class RuleMatcher {
     return undefined;
   }
 }
-
-/** How a target's path reads in rules and reasons: `File > Delete All Notes`. */
-export const PATH_SEPARATOR = ' > ';
 
 function compileChecks(spec: RuleSpec, at: string): Check[] {
   const checks: Check[] = [];

@@ -9,7 +9,8 @@ import { windowTarget } from '../interaction/window-target.js';
 import type { Session } from '../sessions/session.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import { ACTED_ON_PREVIEWERS } from './acted-on.js';
-import type { ActedOnKind, JsonValue, SessionInfo, TargetInfo } from './governed-request.js';
+import type { PreviewRequest } from './governed-operation.js';
+import type { SessionInfo, TargetInfo } from './governed-request.js';
 import { refusedOwnPage } from './own-pages.js';
 
 /**
@@ -25,26 +26,6 @@ export const TARGET_PREVIEW_MAX_WAIT_MS = 1_000;
 export const APPROVAL_SCREENSHOT_WAIT_MS = 10_000;
 /** Bigger element captures (a whole-page container) are left out rather than pushed to every approver. */
 export const MAX_APPROVAL_SCREENSHOT_BYTES = 512 * 1024;
-
-/** Where an operation acts, as named by its arguments. */
-export interface PreviewRequest {
-  /** False for operations that act on no existing session (launch). */
-  readonly actsOnSession: boolean;
-  readonly sessionId?: string | null;
-  readonly window?: string | null;
-  /** The page element it names, for operations on elements. */
-  readonly target?: TargetRequest | null;
-  /** The operation's own actionability wait; the preview never waits longer. */
-  readonly timeoutMs?: number | null;
-  /** What the operation acts on, as its field declares. */
-  readonly actsOn?: ActedOnKind | null;
-  /** For things other than page elements, the argument naming it: a menu path, a tray id, a program. */
-  readonly subject?: JsonValue | null;
-  /** For trays: the event it emits. */
-  readonly event?: string | null;
-  /** Read what is acted on anew rather than from what the session last read (a retry after a change). */
-  readonly fresh?: boolean;
-}
 
 /** What the policy is shown, and how to reach the element again for an approver's screenshot. */
 export interface OperationPreview {
