@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditLog } from '../domain/audit/audit-log.js';
-import type { GovernedRequest } from '../domain/governance/governed-request.js';
-import { Policy } from '../domain/governance/policy.js';
-import { Redactor } from '../domain/governance/redaction.js';
+import { Policy } from '../domain/governance/policy/policy.js';
+import { Redactor } from '../domain/governance/redaction/redaction.js';
+import type { GovernedRequest } from '../domain/governance/request/governed-request.js';
 import { type Summary, time } from './stats.js';
 
 const N = Number(process.env.BENCH_N ?? 5_000);

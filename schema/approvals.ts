@@ -8,11 +8,11 @@ import {
   type ApprovalState,
   DEFAULT_APPROVAL_TIMEOUT_MS,
   MAX_APPROVAL_TIMEOUT_MS,
-} from '../domain/governance/approval-broker.js';
+} from '../domain/governance/approvals/approval-broker.js';
 import {
   APPROVAL_SCREENSHOT_WAIT_MS,
   MAX_APPROVAL_SCREENSHOT_BYTES,
-} from '../domain/governance/target-preview.js';
+} from '../domain/governance/preview/target-preview.js';
 import { builder } from './builder.js';
 import { ClientRef } from './client.js';
 import { clientOf, governanceOf } from './context.js';

@@ -1,6 +1,6 @@
 import { type GraphQLInputType, getNamedType, isInputObjectType, isScalarType } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import type { ArgumentDisclosure } from '../domain/governance/redaction.js';
+import type { ArgumentDisclosure } from '../domain/governance/redaction/redaction.js';
 import { disclosureOf } from './argument-disclosure.js';
 import { buildSchema } from './index.js';
 

@@ -7,7 +7,7 @@ import {
   isInputObjectType,
   isScalarType,
 } from 'graphql';
-import type { ArgumentDisclosure } from '../domain/governance/redaction.js';
+import type { ArgumentDisclosure } from '../domain/governance/redaction/redaction.js';
 import { typedArgumentsOf } from './gates/declared-governance.js';
 
 /**

@@ -13,7 +13,7 @@ import {
 } from '../domain/audit/verify-audit.js';
 import type { Delivery } from '../domain/bounded/subscriber-queue.js';
 import { SUBSCRIBER_QUEUE_CAPACITY } from '../domain/events/event-hub.js';
-import { MAX_REDACTED_STRING_LENGTH } from '../domain/governance/redaction.js';
+import { MAX_REDACTED_STRING_LENGTH } from '../domain/governance/redaction/redaction.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import { ApprovalResultRef } from './approvals.js';
 import { builder } from './builder.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventHub } from '../domain/events/event-hub.js';
-import { ANONYMOUS_LOOPBACK, type ClientIdentity } from '../domain/governance/client-identity.js';
+import { ANONYMOUS_LOOPBACK, type ClientIdentity } from '../domain/governance/clients/client-identity.js';
 import { clientKeys } from './client-keys.js';
 import type { GatewayContext } from './context.js';
 

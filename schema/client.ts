@@ -1,4 +1,8 @@
-import { type ClientIdentity, type ClientRole, permissionsOf } from '../domain/governance/client-identity.js';
+import {
+  type ClientIdentity,
+  type ClientRole,
+  permissionsOf,
+} from '../domain/governance/clients/client-identity.js';
 import { builder } from './builder.js';
 import { clientOf } from './context.js';
 

@@ -1,6 +1,6 @@
 import type { Delivery } from '../domain/bounded/subscriber-queue.js';
 import { consoleStream } from '../domain/events/streams.js';
-import { redactUrl } from '../domain/governance/redaction-network.js';
+import { redactUrl } from '../domain/governance/redaction/redaction-network.js';
 import type { ConsoleEntry, ConsoleSnapshot } from '../domain/sessions/console-log.js';
 import { builder } from './builder.js';
 import { redactorOf, shownText } from './reveal.js';

@@ -1,5 +1,5 @@
 import type { EventHub } from '../domain/events/event-hub.js';
-import { ANONYMOUS_LOOPBACK, type ClientIdentity } from '../domain/governance/client-identity.js';
+import { ANONYMOUS_LOOPBACK, type ClientIdentity } from '../domain/governance/clients/client-identity.js';
 import type { Governance } from '../domain/governance/governance.js';
 import type { SessionTopics } from '../domain/sessions/session-event.js';
 import type { SessionRegistry } from '../domain/sessions/session-registry.js';

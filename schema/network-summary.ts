@@ -1,4 +1,4 @@
-import { redactUrl } from '../domain/governance/redaction-network.js';
+import { redactUrl } from '../domain/governance/redaction/redaction-network.js';
 import type { NetworkProblem, NetworkProblemRead } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
 import { redactorOf } from './reveal.js';

@@ -1,6 +1,6 @@
 import type { ArgBuilder } from '@pothos/core';
 import type { Delivery } from '../domain/bounded/subscriber-queue.js';
-import { clearHeaders, redactedNetworkParts } from '../domain/governance/redaction-network.js';
+import { clearHeaders, redactedNetworkParts } from '../domain/governance/redaction/redaction-network.js';
 import { MAX_CAPTURES, type NetworkCapture, type NetworkRead } from '../domain/page-state/network.js';
 import type { NetworkEntry } from '../domain/page-state/network-log.js';
 import { networkStream } from '../domain/page-state/page-state-streams.js';

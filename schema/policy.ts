@@ -1,22 +1,16 @@
 import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
   MAX_APPROVAL_TIMEOUT_MS,
-} from '../domain/governance/approval-broker.js';
+} from '../domain/governance/approvals/approval-broker.js';
 import { explainOperation, unservedOperation } from '../domain/governance/explain.js';
-import {
-  ACTED_ON_KINDS,
-  type ActedOnKind,
-  type SessionInfo,
-  type TargetInfo,
-} from '../domain/governance/governed-request.js';
-import type { Policy, PolicyOrigin, RuleRef, RuleView } from '../domain/governance/policy.js';
+import type { Policy, PolicyOrigin, RuleRef, RuleView } from '../domain/governance/policy/policy.js';
 import {
   BUILT_IN_DEFAULTS,
   DECISIONS,
   type Decision,
   NON_INTERACTIVE_MODES,
   type NonInteractiveMode,
-} from '../domain/governance/policy-spec.js';
+} from '../domain/governance/policy/policy-spec.js';
 import {
   DEFAULT_DESTRUCTIVE_WORDS,
   DEFAULT_EVAL_OPERATIONS,
@@ -24,8 +18,14 @@ import {
   DEFAULT_TARGETED_ACTIONS,
   RISK_TIERS,
   type RiskTier,
-} from '../domain/governance/risk.js';
-import { TARGET_PREVIEW_MAX_WAIT_MS } from '../domain/governance/target-preview.js';
+} from '../domain/governance/policy/risk.js';
+import { TARGET_PREVIEW_MAX_WAIT_MS } from '../domain/governance/preview/target-preview.js';
+import {
+  ACTED_ON_KINDS,
+  type ActedOnKind,
+  type SessionInfo,
+  type TargetInfo,
+} from '../domain/governance/request/governed-request.js';
 import { builder } from './builder.js';
 import { governanceOf } from './context.js';
 import { governedOperationOf } from './gates/declared-governance.js';

@@ -1,6 +1,6 @@
-import { Redactor } from '../domain/governance/redaction.js';
-import { redactUrl } from '../domain/governance/redaction-network.js';
-import { mayReveal, readsInClear } from '../domain/governance/reveal.js';
+import { Redactor } from '../domain/governance/redaction/redaction.js';
+import { redactUrl } from '../domain/governance/redaction/redaction-network.js';
+import { mayReveal, readsInClear } from '../domain/governance/redaction/reveal.js';
 import { clientOf, type GatewayContext } from './context.js';
 
 /** The policy's `reveal` (AGENT where a gateway runs without governance, as a benchmark's reference does). */

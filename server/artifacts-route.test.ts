@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClientIdentity } from '../domain/governance/client-identity.js';
+import type { ClientIdentity } from '../domain/governance/clients/client-identity.js';
 import { artifactsRoute } from './artifacts-route.js';
 
 /**

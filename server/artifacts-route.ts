@@ -4,7 +4,7 @@ import { type FileHandle, lstat, open, realpath } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
 import { pipeline } from 'node:stream';
-import type { ClientIdentity } from '../domain/governance/client-identity.js';
+import type { ClientIdentity } from '../domain/governance/clients/client-identity.js';
 import { ERROR_CODES, type ErrorCode } from '../errors/registry.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import { ARTIFACTS_HTTP_PREFIX } from '../schema/artifacts.js';

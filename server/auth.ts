@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
-import type { ClientDirectory, ClientIdentity } from '../domain/governance/client-identity.js';
+import type { ClientDirectory, ClientIdentity } from '../domain/governance/clients/client-identity.js';
 import { ERROR_CODES } from '../errors/registry.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import { isLoopbackHost } from '../transports/process/loopback.js';

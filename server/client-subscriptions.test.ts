@@ -2,7 +2,7 @@ import { type ExecutionResult, parse } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { EventHub, MAX_SUBSCRIPTIONS_PER_CLIENT } from '../domain/events/event-hub.js';
-import { ANONYMOUS_LOOPBACK, type ClientIdentity } from '../domain/governance/client-identity.js';
+import { ANONYMOUS_LOOPBACK, type ClientIdentity } from '../domain/governance/clients/client-identity.js';
 import type { GatewayContext } from '../schema/context.js';
 import { useClientSubscriptions } from './client-subscriptions.js';
 

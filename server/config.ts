@@ -5,7 +5,7 @@ import {
   type TokenGrant,
   type TokenRole,
   tokenGrants,
-} from '../domain/governance/client-identity.js';
+} from '../domain/governance/clients/client-identity.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import type { AppIsolationRequest } from '../transports/process/isolation.js';
 import { isLoopbackHost } from '../transports/process/loopback.js';

@@ -4,7 +4,7 @@ import type { OperationResult } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
-import type { ClientIdentity } from '../domain/governance/client-identity.js';
+import type { ClientIdentity } from '../domain/governance/clients/client-identity.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import type { GatewayContext } from '../schema/context.js';
 import type { Authenticate } from './auth.js';

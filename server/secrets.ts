@@ -1,5 +1,5 @@
-import type { TokenGrant, TokenRole } from '../domain/governance/client-identity.js';
-import { tokenGrants } from '../domain/governance/client-identity.js';
+import type { TokenGrant, TokenRole } from '../domain/governance/clients/client-identity.js';
+import { tokenGrants } from '../domain/governance/clients/client-identity.js';
 import type { ServeConfig } from './config.js';
 import { SERVE_FLAGS, type ServeFlag } from './serve-flags.js';
 import { tokenDigest } from './token-record.js';

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ClientDirectory } from '../domain/governance/client-identity.js';
+import { ClientDirectory } from '../domain/governance/clients/client-identity.js';
 import { parseServeArgs } from './config.js';
 import { maskSecretArguments, secureServeSecrets } from './secrets.js';
 import { hashLine, newToken } from './token-record.js';

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import type { TokenGrant, TokenRole } from '../domain/governance/client-identity.js';
+import type { TokenGrant, TokenRole } from '../domain/governance/clients/client-identity.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import { openToOthers, parseHashLine, tokenDigest } from './token-record.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getNamedType, isInputObjectType, isScalarType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ArgumentDisclosure } from '../domain/governance/redaction.js';
+import type { ArgumentDisclosure } from '../domain/governance/redaction/redaction.js';
 import { disclosureOf } from '../schema/argument-disclosure.js';
 import { buildSchema } from '../schema/index.js';
 import { type CaptureServer, startCaptureServer } from './helpers/capture-app.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kind, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePolicy } from '../domain/governance/policy-file.js';
+import { parsePolicy } from '../domain/governance/policy/policy-file.js';
 import { buildSchema } from '../schema/index.js';
 import { type DocExample, docFiles, examplesOf, printed, probeSubscription } from './helpers/doc-examples.js';
 import { gatewayClient, type Loose, type LooseResponse } from './helpers/gateway-client.js';

@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Redactor } from '../governance/redaction.js';
+import { Redactor } from '../governance/redaction/redaction.js';
 import { AuditLog } from './audit-log.js';
 import { type AuditEntry, GENESIS_HASH } from './audit-record.js';
 import { verifyAudit } from './verify-audit.js';

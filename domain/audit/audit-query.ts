@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { Decision } from '../governance/policy-spec.js';
+import type { Decision } from '../governance/policy/policy-spec.js';
 import type { AuditFile } from './audit-files.js';
 import { type AuditOutcome, type AuditRecord, GENESIS_HASH } from './audit-record.js';
 

@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
-import type { ApprovalResult } from '../governance/approval-broker.js';
-import type { ClientIdentity } from '../governance/client-identity.js';
-import type { JsonObject, OperationKind, SessionInfo, TargetInfo } from '../governance/governed-request.js';
-import type { RuleRef } from '../governance/policy.js';
-import type { Decision } from '../governance/policy-spec.js';
-import type { Redacted } from '../governance/redaction.js';
-import type { RiskTier } from '../governance/risk.js';
+import type { ApprovalResult } from '../governance/approvals/approval-broker.js';
+import type { ClientIdentity } from '../governance/clients/client-identity.js';
+import type { RuleRef } from '../governance/policy/policy.js';
+import type { Decision } from '../governance/policy/policy-spec.js';
+import type { RiskTier } from '../governance/policy/risk.js';
+import type { Redacted } from '../governance/redaction/redaction.js';
+import type {
+  JsonObject,
+  OperationKind,
+  SessionInfo,
+  TargetInfo,
+} from '../governance/request/governed-request.js';
 import { canonicalJson } from './canonical-json.js';
 
 /** The `prevHash` of the very first record: there is nothing before it. */

@@ -1,17 +1,22 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { AuditEffect, AuditOutcome, EvidenceHash } from '../audit/audit-record.js';
 import { type PreviewedTarget, PreviewOutdated } from '../interaction/handover.js';
-import type { ApprovalResult, ApprovalScreenshot } from './approval-broker.js';
-import { changedAtDispatch, recheckApproved, targetChangedError, withAncestry } from './approved-target.js';
-import type { ClientIdentity } from './client-identity.js';
+import type { ApprovalResult, ApprovalScreenshot } from './approvals/approval-broker.js';
+import type { ClientIdentity } from './clients/client-identity.js';
 import { effectOf } from './effect-summary.js';
 import type { Governance } from './governance.js';
-import { type GovernedOperation, markedSecret, previewRequestOf } from './governed-operation.js';
-import type { GovernedRequest, JsonObject, TargetInfo } from './governed-request.js';
-import { NOT_ON_OWN_PAGES_RULE } from './own-pages.js';
-import { type PolicyVerdict, policyDeniedError } from './policy.js';
-import type { ArgumentDisclosure, Redacted } from './redaction.js';
-import { elementScreenshot, type OperationPreview, previewOperation } from './target-preview.js';
+import { NOT_ON_OWN_PAGES_RULE } from './own-pages/own-pages.js';
+import { type PolicyVerdict, policyDeniedError } from './policy/policy.js';
+import {
+  changedAtDispatch,
+  recheckApproved,
+  targetChangedError,
+  withAncestry,
+} from './preview/approved-target.js';
+import { elementScreenshot, type OperationPreview, previewOperation } from './preview/target-preview.js';
+import type { ArgumentDisclosure, Redacted } from './redaction/redaction.js';
+import { type GovernedOperation, markedSecret, previewRequestOf } from './request/governed-operation.js';
+import type { GovernedRequest, JsonObject, TargetInfo } from './request/governed-request.js';
 
 /** One mutation as the schema hands it to the chokepoint. */
 export interface MutationCall {

@@ -2,10 +2,10 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { TargetRequest } from '../interaction/target-input.js';
 import { plainJson } from './chokepoint.js';
 import type { Governance } from './governance.js';
-import { type GovernedOperation, previewRequestOf } from './governed-operation.js';
-import type { JsonObject, OperationKind, SessionInfo, TargetInfo } from './governed-request.js';
-import type { PolicyExplanation } from './policy.js';
-import { previewOperation } from './target-preview.js';
+import type { PolicyExplanation } from './policy/policy.js';
+import { previewOperation } from './preview/target-preview.js';
+import { type GovernedOperation, previewRequestOf } from './request/governed-operation.js';
+import type { JsonObject, OperationKind, SessionInfo, TargetInfo } from './request/governed-request.js';
 
 export interface ExplainRequest {
   /** What the operation's field declares, or how an operation this server does not serve would be read. */

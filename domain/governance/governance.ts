@@ -1,12 +1,12 @@
 import { AuditLog } from '../audit/audit-log.js';
 import { type AuditVerification, verifyAudit } from '../audit/verify-audit.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
-import { ApprovalBroker } from './approval-broker.js';
-import type { OwnPages } from './own-pages.js';
-import { Policy } from './policy.js';
-import { PolicyWatcher } from './policy-watcher.js';
-import { MutationRateLimiter, type RateLimitOptions } from './rate-limiter.js';
-import { Redactor } from './redaction.js';
+import { ApprovalBroker } from './approvals/approval-broker.js';
+import { MutationRateLimiter, type RateLimitOptions } from './clients/rate-limiter.js';
+import type { OwnPages } from './own-pages/own-pages.js';
+import { Policy } from './policy/policy.js';
+import { PolicyWatcher } from './policy/policy-watcher.js';
+import { Redactor } from './redaction/redaction.js';
 
 export interface GovernanceOptions {
   readonly sessions: SessionRegistry;

@@ -1,6 +1,6 @@
 import type { IpcMessage } from '../../transports/contract/native.js';
 import { SequencedLog } from '../bounded/sequenced-log.js';
-import { Redactor } from '../governance/redaction.js';
+import { Redactor } from '../governance/redaction/redaction.js';
 
 /** IPC messages kept per session; older ones are dropped and counted in `overflowed`. */
 export const IPC_CAPACITY = 500;

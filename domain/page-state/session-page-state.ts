@@ -1,8 +1,8 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { TransportEvent, TransportSession } from '../../transports/contract/transport.js';
 import type { EventHub } from '../events/event-hub.js';
-import { fencedClock, fencedNetwork, fencedStorage } from '../governance/own-page-fence.js';
-import type { OwnPages } from '../governance/own-pages.js';
+import { fencedClock, fencedNetwork, fencedStorage } from '../governance/own-pages/own-page-fence.js';
+import type { OwnPages } from '../governance/own-pages/own-pages.js';
 import type { SessionTopics } from '../sessions/session-event.js';
 import { SessionClock } from './clock.js';
 import { SessionDialogs } from './dialogs.js';

@@ -1,4 +1,4 @@
-import type { OwnPages } from '../governance/own-pages.js';
+import type { OwnPages } from '../governance/own-pages/own-pages.js';
 
 /** What a session may touch on this machine, as the server is configured. */
 export interface SessionFiles {

@@ -12,7 +12,7 @@ import {
   type TransportSession,
 } from '../../transports/contract/transport.js';
 import type { EventHub } from '../events/event-hub.js';
-import { OwnPages } from '../governance/own-pages.js';
+import { OwnPages } from '../governance/own-pages/own-pages.js';
 import { realFolder } from './artifact-folder.js';
 import {
   ATTACH_HOST_DEFAULT,

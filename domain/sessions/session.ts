@@ -11,7 +11,7 @@ import type {
 } from '../../transports/contract/transport.js';
 import type { WindowDriver } from '../../transports/contract/window-driver.js';
 import type { EventHub } from '../events/event-hub.js';
-import { OwnWindows } from '../governance/own-page-fence.js';
+import { OwnWindows } from '../governance/own-pages/own-page-fence.js';
 import { SessionNative } from '../native/session-native.js';
 import { SessionPageState } from '../page-state/session-page-state.js';
 import { RefStore } from '../snapshot/ref-store.js';

@@ -1,6 +1,6 @@
 import type { InputFieldMap } from '@pothos/core';
 import type { GraphQLField } from 'graphql';
-import type { GovernedOperation } from '../../domain/governance/governed-operation.js';
+import type { GovernedOperation } from '../../domain/governance/request/governed-operation.js';
 import type { MutationGovernance } from './field-options.js';
 
 /** A field's `governance` as read at run time, its argument names checked by the compiler at the field. */

@@ -5,7 +5,7 @@ import type {
   SchemaTypes,
   TypeParam,
 } from '@pothos/core';
-import type { ActedOnKind } from '../../domain/governance/governed-request.js';
+import type { ActedOnKind } from '../../domain/governance/request/governed-request.js';
 import type { TargetRequest } from '../../domain/interaction/target-input.js';
 import type { Session } from '../../domain/sessions/session.js';
 import type { Capability } from '../../transports/contract/capabilities.js';

@@ -7,7 +7,7 @@ import SchemaBuilder, {
 } from '@pothos/core';
 import type { GraphQLField, GraphQLFieldResolver, GraphQLObjectType } from 'graphql';
 import { governMutation } from '../../domain/governance/chokepoint.js';
-import type { ArgumentDisclosure } from '../../domain/governance/redaction.js';
+import type { ArgumentDisclosure } from '../../domain/governance/redaction/redaction.js';
 import type { PreviewedTarget } from '../../domain/interaction/handover.js';
 import { disclosureOf } from '../argument-disclosure.js';
 import { clientOf, type GatewayContext } from '../context.js';

@@ -26,7 +26,8 @@ const VIEWER = 'query Viewer { viewer { id role mayAct mayApprove } }';
  * keeps it a DevTools client can read — sessionStorage, localStorage and cookies alike, HttpOnly ones
  * included (`Network.getAllCookies` lists them), and an HttpOnly cookie would also ride along with every
  * request the browser sends to this host from any port. The gateway refuses every operation on its own
- * pages (domain/governance/own-pages.ts); keeping nothing there is the second wall. A reload signs out.
+ * pages (domain/governance/own-pages/own-pages.ts); keeping nothing there is the second wall. A reload
+ * signs out.
  */
 export function App() {
   const [credentials, setCredentials] = useState<Credentials | null>(null);

@@ -1,0 +1,336 @@
+import { randomUUID } from 'node:crypto';
+import { StagegraphError } from '../../../errors/stagegraph-error.js';
+import { ClientShares, type Release } from '../../bounded/client-shares.js';
+import type { SubscriberQueue } from '../../bounded/subscriber-queue.js';
+import { EventHub } from '../../events/event-hub.js';
+import {
+  assertApprover,
+  assertMayWatchApprovals,
+  type ClientIdentity,
+  permissionsOf,
+} from '../clients/client-identity.js';
+import type { RuleRef } from '../policy/policy.js';
+import type { NonInteractiveMode } from '../policy/policy-spec.js';
+import type { RiskTier } from '../policy/risk.js';
+import type { Redacted } from '../redaction/redaction.js';
+import type { JsonObject, SessionInfo, TargetInfo } from '../request/governed-request.js';
+import { SessionGrants } from './session-grants.js';
+
+/** Long enough for a person to read the request and look at the app, short enough that the agent is not stuck. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 60_000;
+/** A mutation holds its connection while waiting; beyond this the agent had better be told to come back. */
+export const MAX_APPROVAL_TIMEOUT_MS = 600_000;
+/** A person cannot weigh more at once; past this, agents are asking faster than anyone can answer. */
+export const MAX_PENDING_APPROVALS = 100;
+/**
+ * Approvals one client may have waiting at once: a quarter of the server's, so that one agent asking
+ * faster than anyone answers leaves room for the others' asks. A client here is its token: an ask says
+ * who asked, not over which connection, so anonymous-loopback agents (no tokens) share one share.
+ */
+export const MAX_PENDING_APPROVALS_PER_CLIENT = MAX_PENDING_APPROVALS / 4;
+
+export type ApprovalScope = 'ONCE' | 'SESSION';
+export type ApprovalState = 'PENDING' | 'APPROVED' | 'DENIED' | 'TIMED_OUT' | 'CANCELLED';
+
+/** What the chokepoint asks about; arguments and target are redacted before they get here. */
+export interface ApprovalAsk {
+  readonly client: ClientIdentity;
+  readonly operation: string;
+  readonly session: SessionInfo | null;
+  readonly target: Redacted<TargetInfo> | null;
+  readonly args: Redacted<JsonObject>;
+  readonly risk: RiskTier;
+  readonly rule: RuleRef;
+  readonly reasons: readonly string[];
+  readonly nonInteractive: NonInteractiveMode;
+  /**
+   * An element screenshot for the approver, while or once the chokepoint takes it: the request goes out at
+   * once, and its `screenshot` field answers when the capture has ended (null when none was taken).
+   */
+  readonly screenshot: Promise<ApprovalScreenshot | null>;
+}
+
+export interface ApprovalScreenshot {
+  readonly mimeType: string;
+  readonly base64: string;
+  readonly sha256: string;
+}
+
+/** What approvers see, in `pendingApprovals` and on the stream. */
+export interface ApprovalRequest extends Omit<ApprovalAsk, 'nonInteractive'> {
+  readonly id: string;
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+}
+
+export interface ApprovalEvent {
+  readonly state: ApprovalState;
+  readonly request: ApprovalRequest;
+  /** Who answered, and why, once the state is no longer PENDING. */
+  readonly decidedBy: string | null;
+  readonly reason: string | null;
+}
+
+/** How an ASK was settled; the chokepoint proceeds on APPROVED and raises POLICY_DENIED on DENIED. */
+export interface ApprovalResult {
+  readonly status: 'APPROVED' | 'DENIED';
+  readonly requestId: string | null;
+  readonly scope: ApprovalScope | null;
+  /** An approver's id, `session-grant`, `auto-allow` or `auto-deny`. */
+  readonly decidedBy: string;
+  readonly reason: string | null;
+  readonly waitedMs: number;
+}
+
+type ApprovalTopics = { approval: ApprovalEvent };
+
+interface Pending {
+  readonly request: ApprovalRequest;
+  readonly ask: ApprovalAsk;
+  readonly startedAt: number;
+  readonly resolve: (result: ApprovalResult) => void;
+  readonly reject: (error: StagegraphError) => void;
+  readonly timer: NodeJS.Timeout;
+  readonly abandon: () => void;
+  /** Ends its charge to the asking client's share. */
+  readonly release: Release;
+}
+
+export function clampApprovalTimeout(timeoutMs: number | null | undefined): number {
+  if (timeoutMs == null || !Number.isFinite(timeoutMs)) return DEFAULT_APPROVAL_TIMEOUT_MS;
+  return Math.min(MAX_APPROVAL_TIMEOUT_MS, Math.max(1, Math.round(timeoutMs)));
+}
+
+/**
+ * Holds ASK decisions until an approver answers. Approvers watch through `subscribe`, each on its own
+ * bounded queue; with none watching, a request is settled at once by the policy's non-interactive mode.
+ */
+export class ApprovalBroker {
+  /** Approvers watching: while one is, an ASK waits for an answer. */
+  #hub = new EventHub<ApprovalTopics>();
+  /** Observers watching: they see every request, and never make an ASK wait, since they cannot answer. */
+  #lookers = new EventHub<ApprovalTopics>();
+  #pending = new Map<string, Pending>();
+  #grants = new SessionGrants();
+  readonly #clients = new ClientShares(
+    'pending approvals',
+    MAX_PENDING_APPROVALS_PER_CLIENT,
+    MAX_PENDING_APPROVALS,
+  );
+  #closed = false;
+
+  /** Approvers watching the stream; observers' streams do not count. */
+  get approverCount(): number {
+    return this.#hub.subscriberCount;
+  }
+
+  /** Suspends until answered, timed out (APPROVAL_TIMEOUT), aborted, or the broker closes. */
+  request(ask: ApprovalAsk, timeoutMs?: number | null, signal?: AbortSignal): Promise<ApprovalResult> {
+    const startedAt = performance.now();
+    const settled = (
+      status: ApprovalResult['status'],
+      decidedBy: string,
+      reason: string | null,
+    ): ApprovalResult => ({
+      status,
+      requestId: null,
+      scope: null,
+      decidedBy,
+      reason,
+      waitedMs: performance.now() - startedAt,
+    });
+    if (ask.session && this.#grants.has(ask.session.id, ask.operation, ask.rule.id, ask.target))
+      return Promise.resolve(settled('APPROVED', 'session-grant', 'approved earlier for this session'));
+    if (this.#closed) return Promise.reject(unavailable('The server is stopping; no approval can be given.'));
+    if (this.approverCount === 0) {
+      if (ask.nonInteractive === 'ALLOW')
+        return Promise.resolve(settled('APPROVED', 'auto-allow', 'no approver watching'));
+      if (ask.nonInteractive === 'DENY')
+        return Promise.resolve(settled('DENIED', 'auto-deny', 'no approver watching'));
+      return Promise.reject(
+        unavailable(`${ask.operation} needs an approval (rule ${ask.rule.id}) and no approver is watching.`),
+      );
+    }
+    if (this.#pending.size >= MAX_PENDING_APPROVALS)
+      return Promise.reject(unavailable(`${MAX_PENDING_APPROVALS} approvals are already waiting.`));
+    if (signal?.aborted) return Promise.reject(cancelled(ask.operation));
+    let release: Release;
+    try {
+      release = this.#clients.take([ask.client.id]);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+
+    const timeout = clampApprovalTimeout(timeoutMs);
+    const { nonInteractive: _mode, ...shown } = ask;
+    const createdAt = new Date();
+    const request: ApprovalRequest = {
+      ...shown,
+      id: randomUUID(),
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + timeout),
+    };
+    return new Promise<ApprovalResult>((resolve, reject) => {
+      const onAbort = () =>
+        this.#finish(
+          request.id,
+          'CANCELLED',
+          null,
+          typeof signal?.reason === 'string' ? signal.reason : 'the operation was cancelled',
+          cancelled(ask.operation),
+        );
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const timer = setTimeout(
+        () =>
+          this.#finish(
+            request.id,
+            'TIMED_OUT',
+            null,
+            `no answer within ${timeout} ms`,
+            new StagegraphError(
+              'APPROVAL_TIMEOUT',
+              `No approver answered ${ask.operation} within ${timeout} ms.`,
+              {
+                details: { approvalId: request.id, rule: ask.rule.id },
+              },
+            ),
+          ),
+        timeout,
+      );
+      // A pending approval must not keep a stopping process alive; closeAll settles it anyway.
+      timer.unref();
+      this.#pending.set(request.id, {
+        request,
+        ask,
+        startedAt,
+        resolve,
+        reject,
+        timer,
+        abandon: () => signal?.removeEventListener('abort', onAbort),
+        release,
+      });
+      this.#publish({ state: 'PENDING', request, decidedBy: null, reason: null });
+    });
+  }
+
+  /** Oldest first; approvers and observers. */
+  pending(client: ClientIdentity): ApprovalRequest[] {
+    assertMayWatchApprovals(client, 'list pending approvals');
+    return [...this.#pending.values()].map((entry) => entry.request);
+  }
+
+  /** SESSION scope lets later identical requests (same session, operation and rule) through without asking. */
+  approve(id: string, scope: ApprovalScope, client: ClientIdentity): ApprovalResult {
+    assertApprover(client, 'approve');
+    const entry = this.#take(id);
+    if (scope === 'SESSION' && entry.ask.session)
+      this.#grants.add(entry.ask.session.id, entry.ask.operation, entry.ask.rule.id, entry.ask.target);
+    const result: ApprovalResult = {
+      status: 'APPROVED',
+      requestId: id,
+      scope,
+      decidedBy: client.id,
+      reason: null,
+      waitedMs: performance.now() - entry.startedAt,
+    };
+    this.#settle(entry, 'APPROVED', client.id, null);
+    entry.resolve(result);
+    return result;
+  }
+
+  deny(id: string, reason: string | null, client: ClientIdentity): ApprovalResult {
+    assertApprover(client, 'deny');
+    const entry = this.#take(id);
+    const result: ApprovalResult = {
+      status: 'DENIED',
+      requestId: id,
+      scope: null,
+      decidedBy: client.id,
+      reason,
+      waitedMs: performance.now() - entry.startedAt,
+    };
+    this.#settle(entry, 'DENIED', client.id, reason);
+    entry.resolve(result);
+    return result;
+  }
+
+  /**
+   * Approvers and observers; pending requests are delivered first so a late watcher misses none. Only an
+   * approver's stream makes an ASK wait for an answer.
+   */
+  subscribe(client: ClientIdentity, capacity?: number): SubscriberQueue<ApprovalEvent> {
+    assertMayWatchApprovals(client, 'watch approval requests');
+    const hub = permissionsOf(client.role).mayApprove ? this.#hub : this.#lookers;
+    const queue = hub.subscribe('approval', capacity === undefined ? {} : { capacity });
+    for (const { request } of this.#pending.values())
+      queue.push({ state: 'PENDING', request, decidedBy: null, reason: null });
+    return queue;
+  }
+
+  /** Forgets SESSION-scope approvals: when a session ends, and when a new policy changes what rules mean. */
+  forgetGrants(sessionId?: string): void {
+    this.#grants.clear(sessionId);
+  }
+
+  /** Server shutdown: every waiting request fails with APPROVAL_UNAVAILABLE and observers' streams end. */
+  closeAll(): void {
+    this.#closed = true;
+    for (const id of [...this.#pending.keys()])
+      this.#finish(
+        id,
+        'CANCELLED',
+        null,
+        'the server is stopping',
+        unavailable('The server stopped before an approver answered.'),
+      );
+    this.#hub.closeAll();
+    this.#lookers.closeAll();
+    this.#grants.clear();
+  }
+
+  #publish(event: ApprovalEvent): void {
+    this.#hub.publish('approval', event);
+    this.#lookers.publish('approval', event);
+  }
+
+  #take(id: string): Pending {
+    const entry = this.#pending.get(id);
+    if (!entry)
+      throw new StagegraphError('APPROVAL_NOT_FOUND', `No approval with id ${id} is pending.`, {
+        nextActions: ['query { pendingApprovals { id operation } }'],
+      });
+    return entry;
+  }
+
+  #finish(
+    id: string,
+    state: ApprovalState,
+    decidedBy: string | null,
+    reason: string,
+    error: StagegraphError,
+  ): void {
+    const entry = this.#pending.get(id);
+    if (!entry) return;
+    this.#settle(entry, state, decidedBy, reason);
+    entry.reject(error);
+  }
+
+  #settle(entry: Pending, state: ApprovalState, decidedBy: string | null, reason: string | null): void {
+    clearTimeout(entry.timer);
+    entry.abandon();
+    entry.release();
+    this.#pending.delete(entry.request.id);
+    this.#publish({ state, request: entry.request, decidedBy, reason });
+  }
+}
+
+function unavailable(message: string): StagegraphError {
+  return new StagegraphError('APPROVAL_UNAVAILABLE', message);
+}
+
+function cancelled(operation: string): StagegraphError {
+  return new StagegraphError(
+    'APPROVAL_UNAVAILABLE',
+    `${operation} was cancelled while waiting for an approval.`,
+  );
+}
