@@ -1,13 +1,13 @@
+import { quietDiff, type SnapshotDiff } from '../domain/snapshot/diff.js';
+import { outline } from '../domain/snapshot/outline.js';
+import type { Snapshot, SnapshotNode } from '../domain/snapshot/snapshot.js';
 import {
   type FindRequest,
   findNodes,
   readNode,
   readSnapshot,
   type SnapshotView,
-} from '../domain/interaction/snapshot-read.js';
-import { quietDiff, type SnapshotDiff } from '../domain/snapshot/diff.js';
-import { outline } from '../domain/snapshot/outline.js';
-import type { Snapshot, SnapshotNode } from '../domain/snapshot/snapshot.js';
+} from '../domain/snapshot/snapshot-read.js';
 import type { NodeField } from '../domain/snapshot/token-estimate.js';
 import {
   CLIENT_PATTERN_DEADLINE_MS,

@@ -3,11 +3,11 @@ import { checkClientPattern } from '../../transports/contract/client-pattern.js'
 import { matchClientPattern } from '../../transports/contract/pattern-worker.js';
 import type { LoadState, SnapshotRequest } from '../../transports/contract/window-driver.js';
 import type { Session } from '../sessions/session.js';
-import { diff, type SnapshotDiff } from '../snapshot/diff.js';
-import { windowActions } from '../snapshot/next-actions.js';
-import { cursorSnapshotId, type Page, paginate } from '../snapshot/paginate.js';
-import type { Snapshot, SnapshotNode } from '../snapshot/snapshot.js';
-import type { NodeField } from '../snapshot/token-estimate.js';
+import { diff, type SnapshotDiff } from './diff.js';
+import { windowActions } from './next-actions.js';
+import { cursorSnapshotId, type Page, paginate } from './paginate.js';
+import type { Snapshot, SnapshotNode } from './snapshot.js';
+import type { NodeField } from './token-estimate.js';
 
 /**
  * `waitFor` waits at most this long: as long as a navigation may take, so a read after one that answered
