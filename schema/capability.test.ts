@@ -1,7 +1,7 @@
 import { execute, parse } from 'graphql';
 import { describe, expect, it, vi } from 'vitest';
 import { EventHub } from '../domain/events/event-hub.js';
-import type { SessionTopics } from '../domain/sessions/session-event.js';
+import type { SessionTopics } from '../domain/events/session-topics.js';
 import { SessionRegistry } from '../domain/sessions/session-registry.js';
 import { fakeTransport, fakeTransportSession } from '../test/helpers/fake-transport.js';
 import type { Capability } from '../transports/contract/capabilities.js';

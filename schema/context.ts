@@ -1,7 +1,7 @@
 import type { EventHub } from '../domain/events/event-hub.js';
+import type { SessionTopics } from '../domain/events/session-topics.js';
 import { ANONYMOUS_LOOPBACK, type ClientIdentity } from '../domain/governance/clients/client-identity.js';
 import type { Governance } from '../domain/governance/governance.js';
-import type { SessionTopics } from '../domain/sessions/session-event.js';
 import type { SessionRegistry } from '../domain/sessions/session-registry.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 

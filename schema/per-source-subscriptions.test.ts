@@ -1,8 +1,8 @@
 import { type ExecutionResult, parse, subscribe } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { EventHub } from '../domain/events/event-hub.js';
+import type { SessionTopics } from '../domain/events/session-topics.js';
 import type { NetworkEntry } from '../domain/page-state/network-log.js';
-import type { SessionTopics } from '../domain/sessions/session-event.js';
 import { SessionRegistry } from '../domain/sessions/session-registry.js';
 import { fakeTransport } from '../test/helpers/fake-transport.js';
 import type { Capability } from '../transports/contract/capabilities.js';

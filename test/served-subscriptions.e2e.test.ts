@@ -122,7 +122,10 @@ const COVERED: Record<string, () => Promise<void>> = {
   async approvalRequests() {
     // The request is denied so the account is kept.
     const { request, answered } = await clickAnswered('delete-account', 'deny');
-    expect(request).toMatchObject({ operation: 'click', target: { name: 'Delete account' } });
+    expect(request.operation).toBe('click');
+    // Named as found when the preview located the button in its short wait; on a loaded machine it may
+    // not have yet, and the request names the target as the agent wrote it.
+    expect(['Delete account', 'delete-account']).toContain(request.target.name);
     expect(answered.errors?.length).toBeGreaterThan(0);
   },
 

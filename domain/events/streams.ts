@@ -1,8 +1,9 @@
 import type { Delivery, SubscriberQueue } from '../bounded/subscriber-queue.js';
 import { type ConsoleEntry, type ConsoleFilter, matchesConsoleFilter } from '../sessions/console-log.js';
-import type { SessionEvent, SessionTopics } from '../sessions/session-event.js';
+import type { SessionEvent } from '../sessions/session-event.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import type { EventHub } from './event-hub.js';
+import type { SessionTopics } from './session-topics.js';
 
 export interface ConsoleStreamRequest extends ConsoleFilter {
   /** Only this session's entries; all sessions when absent. */

@@ -1,6 +1,7 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { AuditEffect, AuditOutcome, EvidenceHash } from '../audit/audit-record.js';
-import { type PreviewedTarget, PreviewOutdated } from '../interaction/handover.js';
+import type { PreviewedTarget } from '../interaction/handover.js';
+import { PreviewOutdated } from '../interaction/preview-outdated.js';
 import type { ApprovalResult, ApprovalScreenshot } from './approvals/approval-broker.js';
 import type { ClientIdentity } from './clients/client-identity.js';
 import { effectOf } from './effect-summary.js';

@@ -9,7 +9,7 @@ import type {
   WindowDriver,
 } from '../../transports/contract/window-driver.js';
 import type { Session, SessionWindow } from '../sessions/session.js';
-import { clamp } from '../sessions/session-registry.js';
+import { clamp } from '../sessions/timeouts.js';
 import { diff, type SnapshotDiff } from '../snapshot/diff.js';
 import { windowActions } from '../snapshot/next-actions.js';
 import { similarRefs, type Wanted } from '../snapshot/similar.js';

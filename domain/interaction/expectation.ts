@@ -2,7 +2,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { checkClientPattern } from '../../transports/contract/client-pattern.js';
 import type { ExpectationResult, ExpectKind, Matcher } from '../../transports/contract/window-driver.js';
 import type { Session } from '../sessions/session.js';
-import { clamp } from '../sessions/session-registry.js';
+import { clamp } from '../sessions/timeouts.js';
 import { type WindowTargetRequest, windowTarget } from './window-target.js';
 
 /** Long enough for an app's ordinary reaction to an action; short enough that a wrong guess fails fast. */

@@ -1,7 +1,7 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { ResolvedNode, TargetQuery, WindowDriver } from '../../transports/contract/window-driver.js';
 import type { Session, SessionWindow } from '../sessions/session.js';
-import { clamp } from '../sessions/session-registry.js';
+import { clamp } from '../sessions/timeouts.js';
 import { classicResolution, type ResolvedBy } from './selector/confidence.js';
 import { resolveQueryTarget } from './selector/resolve.js';
 import { querySelectorOf, type TargetRequest, toTargetQuery } from './target-input.js';

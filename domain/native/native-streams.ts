@@ -1,6 +1,6 @@
 import type { SubscriberQueue } from '../bounded/subscriber-queue.js';
 import type { EventHub } from '../events/event-hub.js';
-import type { SessionTopics } from '../sessions/session-event.js';
+import type { SessionTopics } from '../events/session-topics.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 
 type NativeTopic = 'contextMenu' | 'notification' | 'nativeDialog' | 'ipc';

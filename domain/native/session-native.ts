@@ -4,6 +4,7 @@ import type {
   ExpectedMenuItem,
   IpcInvocation,
   MenuInvocation,
+  NativeEvent,
   NativeMenuItem,
   NativeSurface,
   OpenContextMenu,
@@ -11,16 +12,16 @@ import type {
   TrayInvocation,
   TrayState,
 } from '../../transports/contract/native.js';
-import type { TransportEvent, TransportSession } from '../../transports/contract/transport.js';
+import type { TransportSession } from '../../transports/contract/transport.js';
+import type { TopicHandlers } from '../../transports/contract/transport-events.js';
 import type { EventHub } from '../events/event-hub.js';
-import { PreviewOutdated } from '../interaction/handover.js';
+import { PreviewOutdated } from '../interaction/preview-outdated.js';
 import { notInstrumentedActions, type SessionFacts } from '../sessions/next-actions.js';
-import type { SessionTopics } from '../sessions/session-event.js';
 import { type EvalResult, evalResult } from './eval-result.js';
-import { type IpcCapture, IpcLog, MAX_IPC_CHANNELS } from './ipc-log.js';
+import { type IpcCapture, type IpcEntry, IpcLog, MAX_IPC_CHANNELS } from './ipc-log.js';
 import { findMenuItem } from './menu-path.js';
-import { MAX_DIALOG_RULES, NativeDialogLog } from './native-dialog-log.js';
-import { NotificationLog } from './notification-log.js';
+import { MAX_DIALOG_RULES, type NativeDialogEntry, NativeDialogLog } from './native-dialog-log.js';
+import { type NotificationEntry, NotificationLog } from './notification-log.js';
 
 /** A context menu as the gateway hands it out: with the window it opened over, by the gateway's id. */
 export interface ContextMenuEntry extends Omit<OpenContextMenu, 'time'> {
@@ -28,6 +29,14 @@ export interface ContextMenuEntry extends Omit<OpenContextMenu, 'time'> {
   readonly windowId: string | null;
   readonly time: Date;
 }
+
+/** The hub topics native UI publishes on. */
+export type NativeTopics = {
+  contextMenu: ContextMenuEntry;
+  notification: NotificationEntry;
+  nativeDialog: NativeDialogEntry;
+  ipc: IpcEntry;
+};
 
 /** One session's native UI: menus, context menus, trays, notifications, native dialogs and eval. */
 export class SessionNative {
@@ -37,7 +46,7 @@ export class SessionNative {
   readonly #sessionId: string;
   readonly #session: SessionFacts;
   readonly #transport: TransportSession;
-  readonly #hub: EventHub<SessionTopics>;
+  readonly #hub: EventHub<NativeTopics>;
   readonly #assertLive: () => void;
   /** The application menu as last read; undefined until read, and after it was found changed. */
   #menu: NativeMenuItem[] | null | undefined;
@@ -47,7 +56,7 @@ export class SessionNative {
   constructor(
     session: SessionFacts,
     transport: TransportSession,
-    hub: EventHub<SessionTopics>,
+    hub: EventHub<NativeTopics>,
     assertLive: () => void,
   ) {
     const sessionId = session.id;
@@ -62,9 +71,10 @@ export class SessionNative {
   }
 
   /** Takes the transport's native events; false for every other event. */
-  onTransportEvent(event: TransportEvent): boolean {
-    if (event.type !== 'native') return false;
-    const native = event.event;
+  /** The transport topics native UI owns. */
+  readonly topics: TopicHandlers = { native: (event) => this.#onNative(event.event) };
+
+  #onNative(native: NativeEvent): void {
     if (native.kind === 'notification') {
       const entry = this.notifications.record(native.notification);
       if (entry) this.#hub.publish('notification', entry);
@@ -75,7 +85,6 @@ export class SessionNative {
     } else if (native.kind === 'context-menu-opened') {
       void this.#describe(native.menu).then((menu) => this.#hub.publish('contextMenu', menu));
     }
-    return true;
   }
 
   async applicationMenu(): Promise<NativeMenuItem[] | null> {

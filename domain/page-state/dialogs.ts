@@ -5,7 +5,6 @@ import type {
 } from '../../transports/contract/renderer-control.js';
 import { SequencedLog } from '../bounded/sequenced-log.js';
 import type { EventHub } from '../events/event-hub.js';
-import type { SessionTopics } from '../sessions/session-event.js';
 import { type DialogAction, DialogPolicy, type DialogPolicySpec } from './dialog-policy.js';
 
 /** Dialogs kept per session: they come one at a time, a person's pace, so a small ring holds hours. */
@@ -21,13 +20,18 @@ export interface DialogEntry extends DialogSeen {
 }
 
 /** A session's dialog policy and the record of every dialog it answered. */
+/** The hub topic dialogs publish on. */
+export type DialogTopics = {
+  dialog: DialogEntry;
+};
+
 export class SessionDialogs {
   readonly log = new SequencedLog<DialogEntry>(DIALOG_CAPACITY);
   readonly policy = new DialogPolicy();
   readonly #sessionId: string;
-  readonly #hub: EventHub<SessionTopics>;
+  readonly #hub: EventHub<DialogTopics>;
 
-  constructor(sessionId: string, hub: EventHub<SessionTopics>, control: DialogControl | undefined) {
+  constructor(sessionId: string, hub: EventHub<DialogTopics>, control: DialogControl | undefined) {
     this.#sessionId = sessionId;
     this.#hub = hub;
     control?.decideWith((dialog) => this.policy.decide(dialog));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NetworkControl, NetworkRecord } from '../../transports/contract/renderer-control.js';
 import { EventHub } from '../events/event-hub.js';
-import type { SessionTopics } from '../sessions/session-event.js';
+import type { SessionTopics } from '../events/session-topics.js';
 import { MAX_CAPTURES, SessionNetwork } from './network.js';
 
 const record = (url: string): NetworkRecord => ({

@@ -8,8 +8,7 @@ import type {
 } from '../../transports/contract/renderer-control.js';
 import type { LogSnapshot, SequencedRead } from '../bounded/sequenced-log.js';
 import type { EventHub } from '../events/event-hub.js';
-import type { SessionTopics } from '../sessions/session-event.js';
-import { clamp } from '../sessions/session-registry.js';
+import { clamp } from '../sessions/timeouts.js';
 import { matchesNetworkQuery, type NetworkEntry, NetworkLog, type NetworkQuery } from './network-log.js';
 import { pageStateActions } from './next-actions.js';
 
@@ -63,10 +62,15 @@ export interface NetworkRead extends LogSnapshot<NetworkEntry> {
 }
 
 /** A session's network capture and stubs: the ring the captures fill, and the ids clients hold. */
+/** The hub topic network capture publishes on. */
+export type NetworkTopics = {
+  network: NetworkEntry;
+};
+
 export class SessionNetwork {
   readonly log: NetworkLog;
   readonly #sessionId: string;
-  readonly #hub: EventHub<SessionTopics>;
+  readonly #hub: EventHub<NetworkTopics>;
   readonly #control: () => NetworkControl;
   readonly #captures = new Map<string, NetworkCapture>();
   #nextCapture = 1;
@@ -74,7 +78,7 @@ export class SessionNetwork {
   /** The transport's count when last read, so it can still be told once the app has ended. */
   #droppedInFlight = 0;
 
-  constructor(sessionId: string, hub: EventHub<SessionTopics>, control: () => NetworkControl) {
+  constructor(sessionId: string, hub: EventHub<NetworkTopics>, control: () => NetworkControl) {
     this.#sessionId = sessionId;
     this.log = new NetworkLog(sessionId);
     this.#hub = hub;

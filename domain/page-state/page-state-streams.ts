@@ -1,8 +1,8 @@
 import type { Capability } from '../../transports/contract/capabilities.js';
 import type { SubscriberQueue } from '../bounded/subscriber-queue.js';
 import type { EventHub } from '../events/event-hub.js';
+import type { SessionTopics } from '../events/session-topics.js';
 import type { Session } from '../sessions/session.js';
-import type { SessionTopics } from '../sessions/session-event.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import type { DialogEntry } from './dialogs.js';
 import { matchesNetworkQuery, type NetworkEntry, type NetworkQuery } from './network-log.js';

@@ -1,13 +1,16 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { TransportEvent, TransportSession } from '../../transports/contract/transport.js';
+import type { TransportSession } from '../../transports/contract/transport.js';
+import type { TopicHandlers } from '../../transports/contract/transport-events.js';
 import type { EventHub } from '../events/event-hub.js';
 import { fencedClock, fencedNetwork, fencedStorage } from '../governance/own-pages/own-page-fence.js';
 import type { OwnPages } from '../governance/own-pages/own-pages.js';
-import type { SessionTopics } from '../sessions/session-event.js';
 import { SessionClock } from './clock.js';
-import { SessionDialogs } from './dialogs.js';
-import { SessionNetwork } from './network.js';
+import { type DialogTopics, SessionDialogs } from './dialogs.js';
+import { type NetworkTopics, SessionNetwork } from './network.js';
 import { SessionWebStorage } from './storage.js';
+
+/** The hub topics page state publishes on. */
+export type PageStateTopics = NetworkTopics & DialogTopics;
 
 /**
  * Everything behind a session's pixels: network, dialogs, cookies and storage, clock. Each reaches its
@@ -22,7 +25,7 @@ export class SessionPageState {
   constructor(
     sessionId: string,
     transport: TransportSession,
-    hub: EventHub<SessionTopics>,
+    hub: EventHub<PageStateTopics>,
     assertLive: () => void,
     /** The gateway's own pages: their origin's storage and requests are cut out of these seams. */
     ownPages?: OwnPages,
@@ -55,10 +58,9 @@ export class SessionPageState {
   }
 
   /** Records what the transport reports; true when the event was one of these. */
-  onTransportEvent(event: TransportEvent): boolean {
-    if (event.type === 'network') this.network.onRecord(event.record);
-    else if (event.type === 'dialog') this.dialogs.onDialog(event.dialog, event.decision);
-    else return false;
-    return true;
-  }
+  /** The transport topics page state owns. */
+  readonly topics: TopicHandlers = {
+    network: (event) => this.network.onRecord(event.record),
+    dialog: (event) => this.dialogs.onDialog(event.dialog, event.decision),
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventHub } from '../events/event-hub.js';
+import type { SessionTopics } from '../events/session-topics.js';
 import type { Session } from '../sessions/session.js';
-import type { SessionTopics } from '../sessions/session-event.js';
 import {
   MAX_PRODUCERS_PER_CLIENT,
   MAX_PRODUCERS_PER_SESSION,

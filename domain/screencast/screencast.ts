@@ -2,9 +2,10 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { type ClientKey, clientLimit } from '../bounded/client-shares.js';
 import type { SubscriberQueue } from '../bounded/subscriber-queue.js';
 import type { EventHub } from '../events/event-hub.js';
+import type { SessionTopics } from '../events/session-topics.js';
 import { sessionActions } from '../sessions/next-actions.js';
 import type { Session } from '../sessions/session.js';
-import type { SessionEvent, SessionEventType, SessionTopics } from '../sessions/session-event.js';
+import type { SessionEvent, SessionEventType } from '../sessions/session-event.js';
 import { type ScreencastFrame, ScreencastProducer } from './screencast-producer.js';
 import { type ScreencastRequest, screencastOptions } from './screencast-request.js';
 

@@ -1,5 +1,10 @@
-import type { ConsoleMessage, ConsoleSource } from '../../transports/contract/transport.js';
+import type {
+  ConsoleMessage,
+  ConsoleSource,
+  TopicHandlers,
+} from '../../transports/contract/transport-events.js';
 import { type LogSnapshot, SequencedLog, type SequencedRead } from '../bounded/sequenced-log.js';
+import type { EventHub } from '../events/event-hub.js';
 
 /** Console entries kept per session; older ones are dropped and counted in `overflowed`. */
 export const CONSOLE_CAPACITY = 1_000;
@@ -47,6 +52,11 @@ export function matchesConsoleFilter(entry: ConsoleEntry, filter: ConsoleFilter)
   return true;
 }
 
+/** The hub topic console lines are published on. */
+export type ConsoleTopics = {
+  console: ConsoleEntry;
+};
+
 export class ConsoleLog {
   readonly #sessionId: string;
   readonly #log = new SequencedLog<ConsoleEntry>(CONSOLE_CAPACITY);
@@ -66,6 +76,11 @@ export class ConsoleLog {
       windowId: message.windowId ?? null,
       location: message.location ?? null,
     }));
+  }
+
+  /** The transport topic the console owns: each line kept, then published. */
+  topics(hub: EventHub<ConsoleTopics>): TopicHandlers {
+    return { console: (event) => hub.publish('console', this.append(event.message)) };
   }
 
   read(query: ConsoleQuery): ConsoleEntry[] {

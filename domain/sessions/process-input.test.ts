@@ -2,10 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { fakeTransport } from '../../test/helpers/fake-transport.js';
 import { EventHub } from '../events/event-hub.js';
+import type { SessionTopics } from '../events/session-topics.js';
 import { commandOptions } from './attach-requests.js';
 import { desktopLaunchOptions } from './desktop-requests.js';
 import type { ProcessInput as Checked } from './process-input.js';
-import type { SessionTopics } from './session-event.js';
 import { SessionRegistry } from './session-registry.js';
 
 /** A command, when given, is a string: the schema requires it. */

@@ -1,5 +1,5 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { WindowInfo } from '../../transports/contract/transport.js';
+import type { WindowInfo } from '../../transports/contract/transport-events.js';
 import { sessionActions } from './next-actions.js';
 
 export interface WindowSelector {

@@ -1,11 +1,4 @@
-import type { ExitInfo, WindowInfo } from '../../transports/contract/transport.js';
-import type { IpcEntry } from '../native/ipc-log.js';
-import type { NativeDialogEntry } from '../native/native-dialog-log.js';
-import type { NotificationEntry } from '../native/notification-log.js';
-import type { ContextMenuEntry } from '../native/session-native.js';
-import type { DialogEntry } from '../page-state/dialogs.js';
-import type { NetworkEntry } from '../page-state/network-log.js';
-import type { ConsoleEntry } from './console-log.js';
+import type { ExitInfo, WindowInfo } from '../../transports/contract/transport-events.js';
 
 export type SessionStatus =
   | 'STARTING'
@@ -38,14 +31,7 @@ export interface SessionEvent {
   readonly exit: ExitInfo | null;
 }
 
-/** The gateway's event topics; every event names its session so subscribers can filter. */
-export type SessionTopics = {
-  console: ConsoleEntry;
-  network: NetworkEntry;
-  dialog: DialogEntry;
+/** The hub topic the session's own life is published on. */
+export type SessionEventTopics = {
   sessionEvent: SessionEvent;
-  contextMenu: ContextMenuEntry;
-  notification: NotificationEntry;
-  nativeDialog: NativeDialogEntry;
-  ipc: IpcEntry;
 };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { fakeTransport, fakeTransportSession } from '../../test/helpers/fake-transport.js';
 import { EventHub } from '../events/event-hub.js';
-import type { SessionTopics } from './session-event.js';
+import type { SessionTopics } from '../events/session-topics.js';
 import { SessionRegistry } from './session-registry.js';
 
 describe('a session named by a blank id', () => {

@@ -12,6 +12,7 @@ import {
   type TransportSession,
 } from '../../transports/contract/transport.js';
 import type { EventHub } from '../events/event-hub.js';
+import type { SessionTopics } from '../events/session-topics.js';
 import { OwnPages } from '../governance/own-pages/own-pages.js';
 import { realFolder } from './artifact-folder.js';
 import {
@@ -32,14 +33,11 @@ import {
 import { type LaunchRequest, launchOptions } from './launch-requests.js';
 import { sessionActions } from './next-actions.js';
 import { Session, type SessionLaunch } from './session.js';
-import type { SessionTopics } from './session-event.js';
 import type { SessionFiles } from './session-files.js';
 import { endedDuringStartup } from './startup-exit.js';
-import { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS } from './timeouts.js';
+import { clamp } from './timeouts.js';
 import { awaitWindowsLoaded } from './window-load.js';
 
-export type { LaunchRequest };
-export { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS };
 export const STOP_GRACE_DEFAULT_MS = 5_000;
 export const STOP_GRACE_MAX_MS = 30_000;
 /** Ended sessions kept for post-mortem reads; the oldest ended one is forgotten past this. */

@@ -1,16 +1,11 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { CapabilityMatrix } from '../../transports/contract/capabilities.js';
 import type { TracingControl } from '../../transports/contract/tracing.js';
-import type {
-  AppInfo,
-  ExitInfo,
-  TransportEvent,
-  TransportId,
-  TransportSession,
-  WindowInfo,
-} from '../../transports/contract/transport.js';
+import type { AppInfo, TransportId, TransportSession } from '../../transports/contract/transport.js';
+import type { ExitInfo, TopicHandlers, WindowInfo } from '../../transports/contract/transport-events.js';
 import type { WindowDriver } from '../../transports/contract/window-driver.js';
 import type { EventHub } from '../events/event-hub.js';
+import type { SessionTopics } from '../events/session-topics.js';
 import { OwnWindows } from '../governance/own-pages/own-page-fence.js';
 import { SessionNative } from '../native/session-native.js';
 import { SessionPageState } from '../page-state/session-page-state.js';
@@ -19,9 +14,9 @@ import { ArtifactFolder } from './artifact-folder.js';
 import { ConsoleLog } from './console-log.js';
 import { sessionActions } from './next-actions.js';
 import { RunLog } from './run-log.js';
-import { recordTransportEvent } from './run-log-events.js';
+import { runLogTopics } from './run-log-events.js';
 import { selectWindow, type WindowSelector } from './select-window.js';
-import type { SessionEvent, SessionEventType, SessionStatus, SessionTopics } from './session-event.js';
+import type { SessionEvent, SessionEventType, SessionStatus } from './session-event.js';
 import type { SessionFiles } from './session-files.js';
 
 /** What a session was launched from, as the launch named it: policy rules match on these. */
@@ -97,7 +92,15 @@ export class Session {
     this.#ownWindows = new OwnWindows(files.ownPages);
     this.native = new SessionNative(this, transport, hub, () => this.assertLive());
     this.pageState = new SessionPageState(id, transport, hub, () => this.assertLive(), files.ownPages);
-    transport.onEvent((event) => this.#onTransportEvent(event));
+    transport.events.subscribe(
+      this.#ownWindows.fenced([
+        runLogTopics(this.runLog, () => this.#detachRequested),
+        this.native.topics,
+        this.pageState.topics,
+        this.console.topics(hub),
+        this.#topics,
+      ]),
+    );
     this.#publish('STARTED');
   }
 
@@ -332,39 +335,25 @@ export class Session {
     );
   }
 
-  #onTransportEvent(event: TransportEvent): void {
-    if (this.#ownWindows.hides(event)) return;
-    recordTransportEvent(this.runLog, event, this.#detachRequested);
-    if (this.native.onTransportEvent(event)) return;
-    if (this.pageState.onTransportEvent(event)) return;
-    switch (event.type) {
-      case 'console':
-        this.#hub.publish('console', this.console.append(event.message));
-        return;
-      case 'window-opened':
-        this.#firstWindowSeen = true;
-        this.#startupOver?.();
-        this.#publish('WINDOW_OPENED', event.window);
-        return;
-      case 'window-closed':
-        this.snapshots.forgetWindow(event.window.id);
-        this.#publish('WINDOW_CLOSED', event.window);
-        return;
-      case 'renderer-crashed':
-        this.#publish('RENDERER_CRASHED', event.window);
-        return;
-      case 'exited':
-        this.#onExit(event.exit);
-        return;
-      case 'disconnected':
-        if (!this.isLive || this.#detachRequested) return;
-        this.#end('DISCONNECTED');
-        void this.#transport.dispose();
-        return;
-      case 'output':
-        return;
-    }
-  }
+  /** The transport topics of the session's own life: its windows and its end. */
+  readonly #topics: TopicHandlers = {
+    'window-opened': (event) => {
+      this.#firstWindowSeen = true;
+      this.#startupOver?.();
+      this.#publish('WINDOW_OPENED', event.window);
+    },
+    'window-closed': (event) => {
+      this.snapshots.forgetWindow(event.window.id);
+      this.#publish('WINDOW_CLOSED', event.window);
+    },
+    'renderer-crashed': (event) => this.#publish('RENDERER_CRASHED', event.window),
+    exited: (event) => this.#onExit(event.exit),
+    disconnected: () => {
+      if (!this.isLive || this.#detachRequested) return;
+      this.#end('DISCONNECTED');
+      void this.#transport.dispose();
+    },
+  };
 
   #end(status: 'DETACHED' | 'DISCONNECTED'): void {
     this.runLog.stagegraph(`session ${status.toLowerCase()}`);

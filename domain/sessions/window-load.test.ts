@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fakeTransport, fakeTransportSession } from '../../test/helpers/fake-transport.js';
 import type { WindowDriver } from '../../transports/contract/window-driver.js';
 import { EventHub } from '../events/event-hub.js';
-import type { SessionTopics } from './session-event.js';
+import type { SessionTopics } from '../events/session-topics.js';
 import { SessionRegistry } from './session-registry.js';
 import { awaitWindowsLoaded, WINDOW_LOAD_WAIT_MS } from './window-load.js';
 

@@ -1,6 +1,7 @@
 import { vi } from 'vitest';
 import { type Capability, capabilityMatrix } from '../../transports/contract/capabilities.js';
-import type { LaunchTransport, TransportSession, WindowInfo } from '../../transports/contract/transport.js';
+import type { LaunchTransport, TransportSession } from '../../transports/contract/transport.js';
+import type { WindowInfo } from '../../transports/contract/transport-events.js';
 
 /** The one window a fake session has. */
 const FAKE_WINDOW: WindowInfo = { id: 'w1', title: 'Fake', url: 'about:blank' };
@@ -20,9 +21,14 @@ export function fakeTransportSession(parts: Partial<TransportSession> = {}): Tra
     bringToFront: vi.fn(async () => {}),
     window: vi.fn(() => undefined),
     // Announces its window at once, as a launched app does, so the session turns RUNNING without waiting.
-    onEvent: (listener) => {
-      queueMicrotask(() => listener({ type: 'window-opened', window: FAKE_WINDOW }));
-      return () => {};
+    events: {
+      subscribe: (subscribers) => {
+        queueMicrotask(() => {
+          for (const handlers of subscribers)
+            handlers['window-opened']?.({ type: 'window-opened', window: FAKE_WINDOW });
+        });
+        return () => {};
+      },
     },
     stop: vi.fn(async () => ({ code: 0, signal: null })),
     forceKill: vi.fn(async () => ({ code: null, signal: 'SIGKILL' })),

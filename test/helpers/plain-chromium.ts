@@ -1,11 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { capabilityMatrix } from '../../transports/contract/capabilities.js';
-import type {
-  ExitInfo,
-  LaunchTransport,
-  TransportEvent,
-  TransportSession,
-} from '../../transports/contract/transport.js';
+import { EventRelay } from '../../transports/contract/event-relay.js';
+import type { LaunchTransport, TransportSession } from '../../transports/contract/transport.js';
+import type { EventPort, ExitInfo, TransportEvent } from '../../transports/contract/transport-events.js';
 import { PageDriver } from '../../transports/page-engine/page-driver.js';
 import { launchChromium } from './browser.js';
 
@@ -41,7 +38,8 @@ class PlainChromiumSession implements TransportSession {
   readonly #browser: Browser;
   readonly #page: Page;
   readonly #driver: PageDriver;
-  readonly #listeners = new Set<(event: TransportEvent) => void>();
+  readonly #relay = new EventRelay();
+  readonly events: EventPort = this.#relay;
   #exit: ExitInfo | undefined;
 
   constructor(browser: Browser, page: Page) {
@@ -74,11 +72,6 @@ class PlainChromiumSession implements TransportSession {
     return windowId === 'w1' && !this.#exit ? this.#driver : undefined;
   }
 
-  onEvent(listener: (event: TransportEvent) => void) {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
   async stop(): Promise<ExitInfo> {
     if (!this.#exit) {
       await this.#browser.close();
@@ -94,10 +87,10 @@ class PlainChromiumSession implements TransportSession {
 
   async dispose(): Promise<void> {
     await this.stop();
-    this.#listeners.clear();
+    this.#relay.close();
   }
 
   #emit(event: TransportEvent): void {
-    for (const listener of this.#listeners) listener(event);
+    this.#relay.emit(event);
   }
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { ExitInfo } from '../../transports/contract/transport.js';
+import type { ExitInfo } from '../../transports/contract/transport-events.js';
 
 /** Spawns `script` as the leader of a new process group. */
 export function spawnGroup(script: string) {

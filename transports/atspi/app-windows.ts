@@ -1,4 +1,4 @@
-import type { WindowInfo } from '../contract/transport.js';
+import type { WindowInfo } from '../contract/transport-events.js';
 import type { AccessibleRef, AtspiBus, AtspiSignal } from './atspi-bus.js';
 import { ROOT_PATH } from './atspi-bus.js';
 import { nameOf, windowRefs } from './registered-apps.js';

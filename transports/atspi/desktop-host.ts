@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { ExitInfo } from '../contract/transport.js';
+import type { ExitInfo } from '../contract/transport-events.js';
 import { OwnedGroup } from '../process/owned-group.js';
 
 /** Where the X server, the session bus and the accessibility bus of a desktop answer. */

@@ -1,15 +1,10 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { Bounds } from '../contract/bounds.js';
 import type { CapabilityMatrix } from '../contract/capabilities.js';
-import { EventRelay } from '../contract/event-relay.js';
 import type { NativeSurface } from '../contract/native.js';
-import type {
-  AppInfo,
-  ExitInfo,
-  TransportEvent,
-  TransportSession,
-  WindowInfo,
-} from '../contract/transport.js';
+import { SessionLifecycle } from '../contract/session-lifecycle.js';
+import type { AppInfo, TransportSession } from '../contract/transport.js';
+import type { ExitInfo, TransportEvent, WindowInfo } from '../contract/transport-events.js';
 import type { WindowDriver } from '../contract/window-driver.js';
 import type { OwnedProcess } from '../process/owned-process.js';
 import { AppWindows } from './app-windows.js';
@@ -59,11 +54,10 @@ export class DesktopSession implements TransportSession {
   readonly #keys = new KeyTable();
   readonly #windows: AppWindows;
   readonly #drivers = new Map<string, DesktopWindowDriver>();
-  readonly #events = new EventRelay<TransportEvent>();
+  /** Events stop with the release: the desktop's teardown closes windows that are not news. */
+  readonly #life = new SessionLifecycle('dropped');
+  readonly events = this.#life.events;
   readonly #unsubscribe: (() => void)[] = [];
-  /** Set once the session has let go of the app, or lost it: a later departure is not news. */
-  #ended = false;
-  #disposed: Promise<void> | undefined;
 
   private constructor(setup: DesktopSessionSetup) {
     this.#bus = setup.bus;
@@ -96,9 +90,9 @@ export class DesktopSession implements TransportSession {
   async #start(): Promise<void> {
     this.#unsubscribe.push(this.#bus.onSignal((signal) => this.#onRegistrySignal(signal)));
     if (this.#launched) {
-      void this.#launched.exited.then((exit) => this.#emit({ type: 'exited', exit }));
+      void this.#launched.exited.then((exit) => this.#life.emit({ type: 'exited', exit }));
       this.#unsubscribe.push(
-        this.#launched.onOutput((stream, text) => this.#emit({ type: 'output', stream, text })),
+        this.#launched.onOutput((stream, text) => this.#life.emit({ type: 'output', stream, text })),
       );
     }
     await this.#windows.start();
@@ -110,7 +104,7 @@ export class DesktopSession implements TransportSession {
 
   async bounds(windowId: string): Promise<Bounds | null> {
     const ref = this.#windows.refOf(windowId);
-    if (!ref || this.#ended) return null;
+    if (!ref || this.#life.ended) return null;
     try {
       const [extents] = await this.#bus.call(
         ref.busName,
@@ -171,10 +165,6 @@ export class DesktopSession implements TransportSession {
     return driver;
   }
 
-  onEvent(listener: (event: TransportEvent) => void): () => void {
-    return this.#events.on(listener);
-  }
-
   /** SIGINT to the app's group, then SIGTERM, then SIGKILL within the grace; then the owned desktop ends. */
   async stop(graceMs: number): Promise<ExitInfo> {
     const exit = await this.#owned('stop').stop(graceMs);
@@ -195,23 +185,20 @@ export class DesktopSession implements TransportSession {
         'This session started its app: detaching would leave a process nobody reaps. Stop it instead.',
       );
     }
-    this.#ended = true;
+    this.#life.end();
   }
 
   dispose(): Promise<void> {
-    this.#disposed ??= this.#release();
-    return this.#disposed;
+    return this.#life.dispose(() => this.#release());
   }
 
   async #release(): Promise<void> {
-    this.#ended = true;
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     this.#windows.stop();
     if (this.#launched && !this.#launched.hasExited()) await this.#launched.end();
     await Promise.resolve(this.#input.dispose?.()).catch(() => undefined);
     this.#bus.disconnect();
     await this.#host.dispose();
-    this.#events.close();
   }
 
   #owned(operation: string): OwnedProcess {
@@ -227,17 +214,11 @@ export class DesktopSession implements TransportSession {
     const value = (signal.body[3] as { value?: unknown } | undefined)?.value;
     if (!Array.isArray(value) || value[0] !== this.#registered.ref.busName) return;
     // A launched app's exit says how it ended (EXITED, CRASHED); only an attached app is merely gone.
-    if (this.#launched || this.#ended) return;
-    this.#ended = true;
-    this.#emit({ type: 'disconnected', reason: 'the app left the accessibility registry' });
+    if (!this.#launched) this.#life.lost('the app left the accessibility registry');
   }
 
   #onWindowEvent(event: TransportEvent & { type: 'window-opened' | 'window-closed' }): void {
     if (event.type === 'window-closed') this.#drivers.delete(event.window.id);
-    this.#emit(event);
-  }
-
-  #emit(event: TransportEvent): void {
-    if (!this.#disposed) this.#events.emit(event);
+    this.#life.emit(event);
   }
 }

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import type { WindowInfo } from '../contract/transport.js';
+import type { WindowInfo } from '../contract/transport-events.js';
 import { pageCdpSession } from '../page-engine/page-cdp.js';
 import { WindowRegistry } from '../page-engine/window-registry.js';
 import type { CdpConnection } from '../protocol/cdp-connection.js';

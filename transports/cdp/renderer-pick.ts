@@ -1,4 +1,5 @@
-import type { RendererFilter, WindowInfo } from '../contract/transport.js';
+import type { RendererFilter } from '../contract/transport.js';
+import type { WindowInfo } from '../contract/transport-events.js';
 
 /**
  * Where an app's own renderer usually lives, best first: a custom app:// scheme, a packaged file://

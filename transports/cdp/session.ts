@@ -1,16 +1,10 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { Bounds } from '../contract/bounds.js';
-import { EventRelay } from '../contract/event-relay.js';
 import type { EvalOutcome } from '../contract/native.js';
-import type {
-  AppInfo,
-  ExitInfo,
-  RendererFilter,
-  TransportEvent,
-  TransportSession,
-  WindowInfo,
-} from '../contract/transport.js';
+import { SessionLifecycle } from '../contract/session-lifecycle.js';
+import type { AppInfo, RendererFilter, TransportSession } from '../contract/transport.js';
+import type { ExitInfo, TransportEvent, WindowInfo } from '../contract/transport-events.js';
 import type { WindowDriver } from '../contract/window-driver.js';
 import { pageCdpSession } from '../page-engine/page-cdp.js';
 import { PageContextControls } from '../page-engine/page-context-controls.js';
@@ -64,10 +58,8 @@ export class CdpSession implements TransportSession {
   readonly #windows: PageWindows;
   readonly #owned: OwnedProcess | undefined;
   readonly #page: PageContextControls;
-  readonly #events = new EventRelay<TransportEvent>();
-  /** Set once the session has let go of the app, or lost it: later disconnects are ours, not news. */
-  #ended = false;
-  #disposed = false;
+  readonly #life = new SessionLifecycle('delivered');
+  readonly events = this.#life.events;
 
   private constructor(setup: CdpSessionSetup, connection: CdpConnection, browser: Browser) {
     this.app = setup.app;
@@ -86,7 +78,7 @@ export class CdpSession implements TransportSession {
       context,
       pages: () => this.#windows.pages(),
       windowIdOf: (page) => this.#windows.registry.idOf(page),
-      emit: (event) => this.#emit(event),
+      emit: (event) => this.#life.emit(event),
     });
     ({ network: this.network, dialogs: this.dialogs, storage: this.storage, clock: this.clock } = this.#page);
   }
@@ -126,8 +118,8 @@ export class CdpSession implements TransportSession {
   async #start(filter: RendererFilter): Promise<void> {
     this.#connection.onClose((reason) => void this.#lost(reason));
     this.#browser.on('disconnected', () => void this.#lost('the browser closed the DevTools connection'));
-    this.#owned?.exited.then((exit) => this.#emit({ type: 'exited', exit }));
-    this.#owned?.onOutput((stream, text) => this.#emit({ type: 'output', stream, text }));
+    this.#owned?.exited.then((exit) => this.#life.emit({ type: 'exited', exit }));
+    this.#owned?.onOutput((stream, text) => this.#life.emit({ type: 'output', stream, text }));
     this.#context.on('page', (page) => void this.#track(page, false));
     const [, ...opened] = await Promise.all([
       this.#windows.follow(),
@@ -150,7 +142,7 @@ export class CdpSession implements TransportSession {
 
   async bounds(windowId: string): Promise<Bounds | null> {
     const targetId = await this.#windows.targetIdOf(windowId);
-    if (!targetId || this.#ended) return null;
+    if (!targetId || this.#life.ended) return null;
     try {
       const { bounds } = await this.#connection.send<{
         bounds: { left?: number; top?: number; width?: number; height?: number };
@@ -191,10 +183,6 @@ export class CdpSession implements TransportSession {
     return evalInPage(page, code, arg);
   }
 
-  onEvent(listener: (event: TransportEvent) => void): () => void {
-    return this.#events.on(listener);
-  }
-
   /** A started command's last stderr lines (none for an app attached to): why one that ended early did. */
   stderrTail(): string {
     return this.#owned?.stderrTail() ?? '';
@@ -215,17 +203,16 @@ export class CdpSession implements TransportSession {
         'This session started its app: detaching would leave a process nobody reaps. Stop it instead.',
       );
     }
-    this.#ended = true;
+    this.#life.end();
     await this.#release();
   }
 
-  async dispose(): Promise<void> {
-    if (this.#disposed) return;
-    this.#ended = true;
-    await this.#release();
-    if (this.#owned && !this.#owned.hasExited()) await this.#owned.end();
-    this.#disposed = true;
-    this.#events.close();
+  /** An owned app's end is awaited while events still flow: its exit says how the session ended. */
+  dispose(): Promise<void> {
+    return this.#life.dispose(async () => {
+      await this.#release();
+      if (this.#owned && !this.#owned.hasExited()) await this.#owned.end();
+    });
   }
 
   /** Lets go of both clients: Playwright's close() of a CDP-connected browser disconnects, never quits it. */
@@ -239,8 +226,7 @@ export class CdpSession implements TransportSession {
   }
 
   async #lost(reason: string): Promise<void> {
-    if (this.#ended) return;
-    this.#ended = true;
+    if (!this.#life.end()) return;
     if (this.#owned) {
       // A stop closes the app's DevTools port long before a slow launcher exits: its ladder, not this
       // disconnect, ends the session (with the exit it observes), or the group would be killed mid-grace.
@@ -251,7 +237,7 @@ export class CdpSession implements TransportSession {
       ]);
       if (exited || this.#owned.stopRequested) return;
     }
-    this.#emit({ type: 'disconnected', reason });
+    this.#life.emit({ type: 'disconnected', reason });
   }
 
   /** Takes a page as a window (once) and announces it; what it announced, or undefined. */
@@ -265,12 +251,8 @@ export class CdpSession implements TransportSession {
     if (page.isClosed()) return undefined;
     // Asked of the page: the browser's Target event with the new title may still be on its way.
     const window = { id, title: await pageTitle(page), url: page.url() };
-    this.#emit({ type: 'window-opened', window });
+    this.#life.emit({ type: 'window-opened', window });
     return window;
-  }
-
-  #emit(event: TransportEvent): void {
-    if (!this.#disposed) this.#events.emit(event);
   }
 }
 

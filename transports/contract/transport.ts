@@ -1,6 +1,6 @@
 import type { Bounds } from './bounds.js';
-import type { CapabilityMatrix } from './capabilities.js';
-import type { EvalOutcome, NativeEvent, NativeSurface } from './native.js';
+import type { Capability, CapabilityMatrix } from './capabilities.js';
+import type { EvalOutcome, NativeSurface } from './native.js';
 import type {
   ClockControl,
   DialogControl,
@@ -11,6 +11,7 @@ import type {
   StorageControl,
 } from './renderer-control.js';
 import type { TracingControl } from './tracing.js';
+import type { EventPort, ExitInfo, WindowInfo } from './transport-events.js';
 import type { WindowDriver } from './window-driver.js';
 
 /** The seam between the domain (domain/) and whatever speaks to an app. Nothing here knows GraphQL. */
@@ -156,45 +157,6 @@ export function isDesktopTransport(transport: Transport): transport is DesktopTr
   return 'launchDesktop' in transport;
 }
 
-export interface WindowInfo {
-  /** Stable for the window's life within its session (`w1`, `w2`, ...). */
-  readonly id: string;
-  readonly title: string;
-  readonly url: string;
-}
-
-export type ConsoleSource = 'RENDERER' | 'MAIN';
-
-export interface ConsoleMessage {
-  readonly time: Date;
-  /** The console API type as Chromium names it: log, info, warning, error, debug, trace, ... */
-  readonly type: string;
-  readonly text: string;
-  readonly source: ConsoleSource;
-  /** The window that logged it; absent for the main process. */
-  readonly windowId?: string;
-  readonly location?: string;
-}
-
-export interface ExitInfo {
-  readonly code: number | null;
-  readonly signal: string | null;
-}
-
-export type TransportEvent =
-  | { readonly type: 'window-opened'; readonly window: WindowInfo }
-  | { readonly type: 'window-closed'; readonly window: WindowInfo }
-  | { readonly type: 'renderer-crashed'; readonly window: WindowInfo }
-  | { readonly type: 'console'; readonly message: ConsoleMessage }
-  | { readonly type: 'network'; readonly record: NetworkRecord }
-  | { readonly type: 'dialog'; readonly dialog: DialogSeen; readonly decision: DialogDecision }
-  | { readonly type: 'exited'; readonly exit: ExitInfo }
-  /** The connection to an app Stagegraph does not own is gone (the app quit, or closed its port). */
-  | { readonly type: 'disconnected'; readonly reason: string }
-  /** A line the app's process wrote to stdout or stderr. */
-  | { readonly type: 'output'; readonly stream: 'stdout' | 'stderr'; readonly text: string }
-  | { readonly type: 'native'; readonly event: NativeEvent };
-
 export interface AppInfo {
   readonly name: string | null;
   readonly version: string | null;
@@ -246,8 +208,8 @@ export interface TransportSession {
   readonly clock?: ClockControl;
   /** Playwright tracing of the session's pages, where the transport drives them through Playwright. */
   readonly tracing?: TracingControl;
-  /** Events in the order the transport observed them; returns an unsubscribe. */
-  onEvent(listener: (event: TransportEvent) => void): () => void;
+  /** Where the session publishes what it observes, in the order it observed it. */
+  readonly events: EventPort;
   /** Graceful quit, escalating to SIGTERM and then SIGKILL of the process group within `graceMs`. */
   stop(graceMs: number): Promise<ExitInfo>;
   /** SIGKILL of the whole process group, at once. */

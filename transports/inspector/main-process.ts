@@ -1,4 +1,4 @@
-import type { ConsoleMessage } from '../contract/transport.js';
+import type { ConsoleMessage } from '../contract/transport-events.js';
 import {
   fromAppLoop,
   MainInspector,

@@ -2,14 +2,9 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { Bounds } from '../contract/bounds.js';
 import { type Capability, type CapabilityMatrix, capabilityMatrix } from '../contract/capabilities.js';
-import { EventRelay } from '../contract/event-relay.js';
-import type {
-  AppInfo,
-  ExitInfo,
-  TransportEvent,
-  TransportSession,
-  WindowInfo,
-} from '../contract/transport.js';
+import { SessionLifecycle } from '../contract/session-lifecycle.js';
+import type { AppInfo, TransportSession } from '../contract/transport.js';
+import type { ExitInfo, TransportEvent, WindowInfo } from '../contract/transport-events.js';
 import type { WindowDriver } from '../contract/window-driver.js';
 import { PageContextControls } from '../page-engine/page-context-controls.js';
 import { AgentChannel } from './agent-channel.js';
@@ -70,7 +65,8 @@ export class InspectorSession implements TransportSession {
   upgradeError: string | null = null;
   readonly #main: MainProcess;
   readonly #closeInspector: boolean;
-  readonly #events = new EventRelay<TransportEvent>();
+  readonly #life = new SessionLifecycle('delivered');
+  readonly events = this.#life.events;
   readonly #windows = new Map<number, WindowEntry>();
   readonly #pages = new Map<number, Page>();
   #page: PageContextControls | undefined;
@@ -78,8 +74,6 @@ export class InspectorSession implements TransportSession {
   #relay: CdpRelay | undefined;
   #channel: AgentChannel | undefined;
   #browser: Browser | undefined;
-  #ended = false;
-  #disposed = false;
 
   private constructor(main: MainProcess, app: AppInfo, closeInspector: boolean) {
     this.#main = main;
@@ -130,7 +124,7 @@ export class InspectorSession implements TransportSession {
     this.#main.onClose((reason) => this.#lost(reason));
     await deadline.step(
       'enabling its console',
-      this.#main.captureConsole((message) => this.#emit({ type: 'console', message })),
+      this.#main.captureConsole((message) => this.#life.emit({ type: 'console', message })),
     );
     if (!this.#main.electron) return;
     const channel = await AgentChannel.open();
@@ -145,7 +139,7 @@ export class InspectorSession implements TransportSession {
       .step('waiting for the inject agent to connect back', channel.connected)
       .catch((error: unknown) => withAgentLink(error, this.#main));
     for (const window of await deadline.step('listing its windows', this.#mainWindows())) {
-      this.#emit({
+      this.#life.emit({
         type: 'window-opened',
         window: { id: this.#entry(window).id, title: window.title, url: window.url },
       });
@@ -165,6 +159,7 @@ export class InspectorSession implements TransportSession {
       }
     }
     this.capabilities = capabilityMatrix(granted);
+    this.native.startEvents((event) => this.#life.emit({ type: 'native', event }));
   }
 
   /** Attaches every window's debugger, and connects Playwright to them through the relay. */
@@ -202,7 +197,7 @@ export class InspectorSession implements TransportSession {
       context,
       pages: () => [...this.#pages.values()],
       windowIdOf: (page) => this.#windowOfPage(page),
-      emit: (event) => this.#emit(event),
+      emit: (event) => this.#life.emit(event),
       rawSessionsDeaf: true,
     });
     this.#page = controls;
@@ -244,11 +239,6 @@ export class InspectorSession implements TransportSession {
     return this.#page?.driver(entry && this.#pages.get(entry.contentsId));
   }
 
-  onEvent(listener: (event: TransportEvent) => void): () => void {
-    this.native?.startEvents((event) => this.#emit({ type: 'native', event }));
-    return this.#events.on(listener);
-  }
-
   stop(): Promise<ExitInfo> {
     return Promise.reject(notOwned('stop'));
   }
@@ -258,16 +248,12 @@ export class InspectorSession implements TransportSession {
   }
 
   async detach(): Promise<void> {
-    this.#ended = true;
+    this.#life.end();
     await this.#release();
   }
 
-  async dispose(): Promise<void> {
-    if (this.#disposed) return;
-    this.#ended = true;
-    await this.#release();
-    this.#disposed = true;
-    this.#events.close();
+  dispose(): Promise<void> {
+    return this.#life.dispose(() => this.#release());
   }
 
   /**
@@ -287,15 +273,13 @@ export class InspectorSession implements TransportSession {
   }
 
   #lost(reason: string): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.#emit({ type: 'disconnected', reason: `the inspector connection closed (${reason})` });
+    this.#life.lost(`the inspector connection closed (${reason})`);
   }
 
   #onAgentMessage(message: AgentMessage): void {
     if (message.kind === 'window-created') {
       const { window } = message;
-      this.#emit({
+      this.#life.emit({
         type: 'window-opened',
         window: { id: this.#entry(window).id, title: window.title, url: window.url },
       });
@@ -306,7 +290,7 @@ export class InspectorSession implements TransportSession {
       if (!entry) return;
       this.#windows.delete(message.browserWindowId);
       this.#pages.delete(entry.contentsId);
-      this.#emit({ type: 'window-closed', window: { id: entry.id, title: '', url: '' } });
+      this.#life.emit({ type: 'window-closed', window: { id: entry.id, title: '', url: '' } });
     } else {
       this.#relay?.receive(message);
     }
@@ -372,10 +356,6 @@ export class InspectorSession implements TransportSession {
     contentsIdOf: (windowId) => this.#byId(windowId)?.contentsId,
     windowIdOfBrowserWindow: (browserWindowId) => this.#windows.get(browserWindowId)?.id ?? null,
   };
-
-  #emit(event: TransportEvent): void {
-    if (!this.#disposed) this.#events.emit(event);
-  }
 }
 
 function notOwned(operation: string): StagegraphError {

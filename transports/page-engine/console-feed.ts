@@ -1,6 +1,6 @@
 import type { CDPSession, Page, ConsoleMessage as PlaywrightConsoleMessage, Worker } from 'playwright-core';
 import { EARLY_EVENT_LIMIT } from '../contract/event-relay.js';
-import type { ConsoleMessage } from '../contract/transport.js';
+import type { ConsoleMessage } from '../contract/transport-events.js';
 import { pageCdpSession } from './page-cdp.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import type { TransportEvent } from '../contract/transport.js';
+import type { TransportEvent } from '../contract/transport-events.js';
 import type { WindowDriver } from '../contract/window-driver.js';
 import { PlaywrightClock } from './clock.js';
 import { PlaywrightDialogs } from './dialogs.js';

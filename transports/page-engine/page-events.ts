@@ -1,5 +1,5 @@
 import type { Dialog, Page } from 'playwright-core';
-import type { ConsoleMessage, TransportEvent } from '../contract/transport.js';
+import type { ConsoleMessage, TransportEvent } from '../contract/transport-events.js';
 import { feedConsole } from './console-feed.js';
 import { watchRenderer } from './renderer-health.js';
 

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { ElectronApplication } from 'playwright-core';
-import type { ExitInfo } from '../contract/transport.js';
+import type { ExitInfo } from '../contract/transport-events.js';
 import { readLines } from '../process/output-lines.js';
 import { STDERR_TAIL_LINES } from '../process/owned-process.js';
 

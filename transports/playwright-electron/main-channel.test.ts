@@ -7,8 +7,8 @@ import {
 } from '../../test/helpers/fixture-app.js';
 import { inspectableNode } from '../../test/helpers/inspectable-node.js';
 import { expectGroupsGone } from '../../test/helpers/processes.js';
-import type { ConsoleMessage } from '../contract/transport.js';
 import { TransportError } from '../contract/transport-error.js';
+import type { ConsoleMessage } from '../contract/transport-events.js';
 import type * as inspectors from '../main-agent/main-inspector.js';
 import { signalGroup } from '../process/process-group.js';
 import { openMainChannel } from './main-channel.js';

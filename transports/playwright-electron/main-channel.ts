@@ -1,5 +1,5 @@
 import type { ElectronApplication } from 'playwright-core';
-import type { ConsoleMessage } from '../contract/transport.js';
+import type { ConsoleMessage } from '../contract/transport-events.js';
 import type { RunInMain } from '../main-agent/agent-surface.js';
 import { findInspector, MainInspector } from '../main-agent/main-inspector.js';
 import { consoleMessageOf } from '../page-engine/console-feed.js';

@@ -1,7 +1,7 @@
 import { _electron, type ElectronApplication } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_APP_MAIN, STAND_IN } from '../../test/helpers/fixture-app.js';
-import type { TransportEvent } from '../contract/transport.js';
+import type { TransportEvent } from '../contract/transport-events.js';
 import { PlaywrightElectronSession } from './session.js';
 
 let electron: ElectronApplication;
@@ -27,7 +27,7 @@ describe('PlaywrightElectronSession before its first listener', () => {
     await seen;
 
     const events: TransportEvent[] = [];
-    const stop = session.onEvent((event) => events.push(event));
+    const stop = session.events.subscribe([{ console: (event) => events.push(event) }]);
     stop();
     const mainLines = events.flatMap((event) =>
       event.type === 'console' && event.message.source === 'MAIN' ? [event.message.text] : [],

@@ -1,15 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import type { ElectronApplication, Page } from 'playwright-core';
 import type { Bounds } from '../contract/bounds.js';
-import { EventRelay } from '../contract/event-relay.js';
+import { SessionLifecycle } from '../contract/session-lifecycle.js';
 import type { TracingControl } from '../contract/tracing.js';
-import type {
-  AppInfo,
-  ExitInfo,
-  TransportEvent,
-  TransportSession,
-  WindowInfo,
-} from '../contract/transport.js';
+import type { AppInfo, TransportSession } from '../contract/transport.js';
+import type { ExitInfo, TransportEvent, WindowInfo } from '../contract/transport-events.js';
 import type { WindowDriver } from '../contract/window-driver.js';
 import { contextTracing } from '../page-engine/context-tracing.js';
 import { PageContextControls } from '../page-engine/page-context-controls.js';
@@ -43,14 +38,14 @@ export class PlaywrightElectronSession implements TransportSession {
   readonly #windows = new WindowRegistry();
   readonly #page: PageContextControls;
   /** Events from before the first listener (the app's start-up output, console, windows) wait for it. */
-  readonly #events = new EventRelay<TransportEvent>();
+  readonly #life = new SessionLifecycle('dropped');
+  readonly events = this.#life.events;
   readonly #exited: Promise<ExitInfo>;
   /** The app's process group: reaped when it exits, stopped and killed through one ladder. */
   readonly #group: OwnedGroup | undefined;
   /** The app's main process: the launched child, or the app below its isolation's unshares. */
   readonly #appPid: number | undefined;
   #exit: ExitInfo | undefined;
-  #disposed = false;
 
   private constructor(
     electron: ElectronApplication,
@@ -64,20 +59,20 @@ export class PlaywrightElectronSession implements TransportSession {
       context: electron.context(),
       pages: () => this.#windows.entries().map(([, page]) => page),
       windowIdOf: (page) => this.#windows.idOf(page),
-      emit: (event) => this.#emit(event),
+      emit: (event) => this.#life.emit(event),
     });
     ({ network: this.network, dialogs: this.dialogs, storage: this.storage, clock: this.clock } = this.#page);
     this.tracing = contextTracing(electron.context());
     const child = launched.process;
     for (const stream of ['stdout', 'stderr'] as const) {
       const source = child[stream];
-      if (source) readLines(source, (text) => this.#emit({ type: 'output', stream, text }));
+      if (source) readLines(source, (text) => this.#life.emit({ type: 'output', stream, text }));
     }
     this.#exited = new Promise((resolve) => {
       const finish = (code: number | null, signal: NodeJS.Signals | null) => {
         if (this.#exit) return;
         this.#exit = { code, signal };
-        this.#emit({ type: 'exited', exit: this.#exit });
+        this.#life.emit({ type: 'exited', exit: this.#exit });
         resolve(this.#exit);
       };
       if (child.exitCode !== null || child.signalCode !== null) finish(child.exitCode, child.signalCode);
@@ -126,7 +121,9 @@ export class PlaywrightElectronSession implements TransportSession {
       },
     );
     // The main process's console from its first line, in before the launch answers (main-console.ts).
-    const consoleFed = channel.value.feedConsole((message) => session.#emit({ type: 'console', message }));
+    const consoleFed = channel.value.feedConsole((message) =>
+      session.#life.emit({ type: 'console', message }),
+    );
     // Both awaited whatever either does: a feed that fails after a failed attach is heard too. A failed
     // attach has closed the channel; the launch that called this ends the app and says how it ended, so
     // the app is not killed here first.
@@ -137,6 +134,8 @@ export class PlaywrightElectronSession implements TransportSession {
     if (attached.status === 'rejected') throw attached.reason;
     if (fed.status === 'rejected') throw fed.reason;
     session.native = attached.value;
+    // Native events wait in the main process until streamed, and on the event port until subscribed.
+    session.native.startEvents((event) => session.#life.emit({ type: 'native', event }));
     return session;
   }
 
@@ -182,12 +181,6 @@ export class PlaywrightElectronSession implements TransportSession {
     return this.#page.driver(this.#windows.page(windowId));
   }
 
-  onEvent(listener: (event: TransportEvent) => void): () => void {
-    // Native events wait in the main process until someone listens, so none is lost before the first.
-    this.native?.startEvents((event) => this.#emit({ type: 'native', event }));
-    return this.#events.on(listener);
-  }
-
   async stop(graceMs: number): Promise<ExitInfo> {
     return this.#group?.stop(() => this.#electron.close(), graceMs) ?? this.#exited;
   }
@@ -196,12 +189,11 @@ export class PlaywrightElectronSession implements TransportSession {
     return this.#group?.kill() ?? this.#exited;
   }
 
-  async dispose(): Promise<void> {
-    if (this.#disposed) return;
-    this.#disposed = true;
-    await this.native?.close();
-    if (!this.#exit) await (this.#group?.end() ?? this.#exited);
-    this.#events.close();
+  dispose(): Promise<void> {
+    return this.#life.dispose(async () => {
+      await this.native?.close();
+      if (!this.#exit) await (this.#group?.end() ?? this.#exited);
+    });
   }
 
   #track(page: Page): void {
@@ -212,11 +204,7 @@ export class PlaywrightElectronSession implements TransportSession {
     void documentParsed(page, WINDOW_ANNOUNCE_TIMEOUT_MS)
       .then(() => describePage(id, page))
       .catch(() => ({ id, title: '', url: page.url() }))
-      .then((window) => this.#emit({ type: 'window-opened', window }));
-  }
-
-  #emit(event: TransportEvent): void {
-    if (!this.#disposed) this.#events.emit(event);
+      .then((window) => this.#life.emit({ type: 'window-opened', window }));
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ExitInfo } from '../contract/transport.js';
+import type { ExitInfo } from '../contract/transport-events.js';
 import { reapGroup, signalGroup, stopProcessGroup } from './process-group.js';
 
 /**

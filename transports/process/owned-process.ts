@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { constants, createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { EARLY_EVENT_LIMIT } from '../contract/event-relay.js';
-import type { ExitInfo } from '../contract/transport.js';
+import type { ExitInfo } from '../contract/transport-events.js';
 import { type AppIsolation, isolatedCommand } from './isolation.js';
 import { readLines } from './output-lines.js';
 import { OwnedGroup } from './owned-group.js';

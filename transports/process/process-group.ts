@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type { ExitInfo } from '../contract/transport.js';
+import type { ExitInfo } from '../contract/transport-events.js';
 
 /** How long SIGTERM may take before the group is SIGKILLed. */
 export const TERM_GRACE_MS = 2_000;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EventRelay } from '../../../transports/contract/event-relay.js';
 import type {
   ClockControl,
   NetworkControl,
@@ -6,6 +7,7 @@ import type {
   StorageControl,
   StubSpec,
 } from '../../../transports/contract/renderer-control.js';
+import type { TransportEvent } from '../../../transports/contract/transport-events.js';
 import { fencedClock, fencedNetwork, fencedStorage, OwnWindows } from './own-page-fence.js';
 import { OwnPages } from './own-pages.js';
 
@@ -49,30 +51,35 @@ describe('OwnWindows', () => {
 
   it("drops what the gateway's windows log, request or raise, and every request to the gateway", () => {
     const windows = new OwnWindows(served());
-    expect(windows.hides({ type: 'window-opened', window: { id: 'w2', title: '', url: `${OWN}/` } })).toBe(
-      false,
-    );
+    const heard: TransportEvent[] = [];
+    const hear = (event: TransportEvent) => heard.push(event);
+    const relay = new EventRelay();
+    relay.subscribe(windows.fenced([{ 'window-opened': hear, console: hear, network: hear, dialog: hear }]));
+    const hides = (event: TransportEvent) => {
+      const before = heard.length;
+      relay.emit(event);
+      return heard.length === before;
+    };
+    expect(hides({ type: 'window-opened', window: { id: 'w2', title: '', url: `${OWN}/` } })).toBe(false);
     const line = (windowId: string, location?: string) => ({
       type: 'console' as const,
       message: { time: new Date(), type: 'log', text: 'x', source: 'RENDERER' as const, windowId, location },
     });
-    expect(windows.hides(line('w2'))).toBe(true);
-    expect(windows.hides(line('w1'))).toBe(false);
-    expect(windows.hides(line('w1', `${OWN}/observer/app.js:1:2`))).toBe(true);
-    expect(windows.hides({ type: 'network', record: record(`${OWN}/artifacts/s1/run.jsonl`, 'w1') })).toBe(
-      true,
-    );
-    expect(windows.hides({ type: 'network', record: record(`${APP}/api`, 'w2') })).toBe(true);
-    expect(windows.hides({ type: 'network', record: record(`${APP}/api`, 'w1') })).toBe(false);
+    expect(hides(line('w2'))).toBe(true);
+    expect(hides(line('w1'))).toBe(false);
+    expect(hides(line('w1', `${OWN}/observer/app.js:1:2`))).toBe(true);
+    expect(hides({ type: 'network', record: record(`${OWN}/artifacts/s1/run.jsonl`, 'w1') })).toBe(true);
+    expect(hides({ type: 'network', record: record(`${APP}/api`, 'w2') })).toBe(true);
+    expect(hides({ type: 'network', record: record(`${APP}/api`, 'w1') })).toBe(false);
     const dialog = (windowId: string) => ({
       type: 'dialog' as const,
       dialog: { type: 'alert' as const, message: 'm', defaultValue: '', windowId },
       decision: { accept: true },
     });
-    expect(windows.hides(dialog('w2'))).toBe(true);
+    expect(hides(dialog('w2'))).toBe(true);
     // Navigated away: from the next listing on, its window is an app window again.
     windows.noted([{ id: 'w2', title: 'App', url: `${APP}/` }]);
-    expect(windows.hides(line('w2'))).toBe(false);
+    expect(hides(line('w2'))).toBe(false);
   });
 
   it('holds nothing without the server saying where it serves', () => {

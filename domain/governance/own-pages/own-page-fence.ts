@@ -5,7 +5,7 @@ import type {
   StorageControl,
   StorageOperation,
 } from '../../../transports/contract/renderer-control.js';
-import type { TransportEvent, WindowInfo } from '../../../transports/contract/transport.js';
+import type { TopicHandlers, WindowInfo } from '../../../transports/contract/transport-events.js';
 import { OwnPages, type OwnPageWindow, stubRefusal } from './own-pages.js';
 
 /**
@@ -160,24 +160,40 @@ export class OwnWindows {
     if (refusal) throw refusal;
   }
 
-  /** True for an event from, or about, one of the gateway's own pages: the session drops it. */
-  hides(event: TransportEvent): boolean {
-    switch (event.type) {
-      case 'window-opened':
-        this.noted([event.window]);
-        return false;
-      case 'window-closed':
-        this.#own.delete(event.window.id);
-        return false;
-      case 'console':
-        return this.#fromOwn(event.message.windowId) || this.#pages.holds(event.message.location);
-      case 'network':
-        return this.#fromOwn(event.record.windowId) || this.#pages.holds(event.record.url);
-      case 'dialog':
-        return this.#fromOwn(event.dialog.windowId);
-      default:
-        return false;
-    }
+  /**
+   * Subscribers behind the fence: each window is looked at as it opens and closes (does it show one of the
+   * gateway's own pages?) before they hear of it, and console lines, requests and dialogs from or about
+   * the gateway's own pages reach none of them.
+   */
+  fenced(subscribers: readonly TopicHandlers[]): TopicHandlers[] {
+    const windows: TopicHandlers = {
+      'window-opened': (event) => this.noted([event.window]),
+      'window-closed': (event) => this.#own.delete(event.window.id),
+    };
+    const behindFence = ({ console, network, dialog, ...rest }: TopicHandlers): TopicHandlers => ({
+      ...rest,
+      console:
+        console &&
+        ((event) => {
+          if (this.#shown(event.message.windowId, event.message.location)) console(event);
+        }),
+      network:
+        network &&
+        ((event) => {
+          if (this.#shown(event.record.windowId, event.record.url)) network(event);
+        }),
+      dialog:
+        dialog &&
+        ((event) => {
+          if (this.#shown(event.dialog.windowId)) dialog(event);
+        }),
+    });
+    return [windows, ...subscribers.map(behindFence)];
+  }
+
+  /** False for what came from one of the gateway's own windows, or names one of its pages. */
+  #shown(windowId: string | null | undefined, url?: string | null): boolean {
+    return !this.#fromOwn(windowId) && !this.#pages.holds(url);
   }
 
   #fromOwn(windowId: string | null | undefined): boolean {
