@@ -10,14 +10,14 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../test/helpers/browser.js';
 import { listenOnLoopback } from '../test/helpers/loopback-server.js';
 import { reachableHeap } from '../test/helpers/reachable-heap.js';
-import { PlaywrightNetwork } from '../transports/page-engine/network-capture.js';
-import { CdpRequestTracker } from '../transports/page-engine/network-cdp-requests.js';
-import { PlaywrightRequestEvents } from '../transports/page-engine/network-playwright-requests.js';
+import { PlaywrightNetwork } from '../transports/page-engine/network/capture.js';
+import { CdpRequestTracker } from '../transports/page-engine/network/cdp-requests.js';
+import { PlaywrightRequestEvents } from '../transports/page-engine/network/playwright-requests.js';
 import {
   ArmedCapture,
   captureRecord,
   type FinishedRequest,
-} from '../transports/page-engine/network-record.js';
+} from '../transports/page-engine/network/record.js';
 import { summarise } from './stats.js';
 
 const N = Number(process.env.BENCH_NETWORK_N ?? 2_000);

@@ -3,7 +3,7 @@ import type { TransportEvent } from '../contract/transport-events.js';
 import type { WindowDriver } from '../contract/window-driver.js';
 import { PlaywrightClock } from './clock.js';
 import { PlaywrightDialogs } from './dialogs.js';
-import { PlaywrightNetwork } from './network-capture.js';
+import { PlaywrightNetwork } from './network/capture.js';
 import { rawSessionsAreDeaf } from './page-cdp.js';
 import { PageDrivers } from './page-drivers.js';
 import { relayPageEvents, relayRendererEvents } from './page-events.js';

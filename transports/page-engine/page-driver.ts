@@ -30,9 +30,9 @@ import { type Expectation, waitForExpectation } from './expectation.js';
 import { imageSize } from './image-size.js';
 import { keyFailure, keyLocator } from './key-selector.js';
 import { navigatePage, pageHistory, waitForLoad } from './navigation.js';
+import { RequestActivity } from './network/request-activity.js';
 import { readHtml, readTestIds, readTextContents } from './page-source.js';
 import { healthOf, RENDERER_READ_MS, type RendererHealth } from './renderer-health.js';
-import { RequestActivity } from './request-activity.js';
 import { startPageScreencast } from './screencast.js';
 import {
   describeElement,

@@ -6,19 +6,19 @@ import type {
   NetworkRecord,
   StubInfo,
   StubSpec,
-} from '../contract/renderer-control.js';
-import { CdpRequestTracker } from './network-cdp-requests.js';
-import { enabledInTime, followedPageSession, PageFollowing } from './network-page-following.js';
-import { PlaywrightRequestEvents } from './network-playwright-requests.js';
-import { NetworkProblems } from './network-problems.js';
-import { ArmedCapture, captureRecord, type FinishedRequest, type RequestIdentity } from './network-record.js';
-import { PlaywrightStubs } from './network-stubs.js';
+} from '../../contract/renderer-control.js';
+import { CdpRequestTracker } from './cdp-requests.js';
+import { enabledInTime, followedPageSession, PageFollowing } from './page-following.js';
+import { PlaywrightRequestEvents } from './playwright-requests.js';
+import { NetworkProblems } from './problems.js';
+import { ArmedCapture, captureRecord, type FinishedRequest, type RequestIdentity } from './record.js';
+import { PlaywrightStubs } from './stubs.js';
 
 /**
  * Network capture and stubs for every page of one Playwright BrowserContext. Capture reads each page's
- * Network domain on its shared raw CDP session (network-cdp-requests.ts), enabled only while a capture is
+ * Network domain on its shared raw CDP session (cdp-requests.ts), enabled only while a capture is
  * armed, on the pages open then and those that open later; a page without such a session falls back to
- * Playwright's request events. Stubs are answered on the same sessions' Fetch domain (network-stubs.ts).
+ * Playwright's request events. Stubs are answered on the same sessions' Fetch domain (stubs.ts).
  */
 export class PlaywrightNetwork implements NetworkControl {
   readonly #windowIdOf: (page: Page) => string | undefined;

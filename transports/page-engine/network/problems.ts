@@ -1,7 +1,7 @@
 import type { BrowserContext, CDPSession, Page, Request, Response } from 'playwright-core';
-import type { NetworkProblem, NetworkProblemRead } from '../contract/renderer-control.js';
-import { enabledInTime } from './network-page-following.js';
-import { rawSessionsHear } from './page-cdp.js';
+import type { NetworkProblem, NetworkProblemRead } from '../../contract/renderer-control.js';
+import { rawSessionsHear } from '../page-cdp.js';
+import { enabledInTime } from './page-following.js';
 
 /**
  * Problems kept per session: a page that fails one request usually fails a few; two hundred is many
@@ -15,7 +15,7 @@ export const NETWORK_PROBLEMS_KEPT = 200;
 const REQUESTS_REMEMBERED = 1_000;
 /** Status codes from here on are errors (client and server errors, RFC 9110 §15). */
 const ERROR_STATUS = 400;
-/** No buffers in the browser for bodies: the summary never reads one (see network-cdp-requests.ts). */
+/** No buffers in the browser for bodies: the summary never reads one (see cdp-requests.ts). */
 const NO_BODY_BUFFERS = { maxTotalBufferSize: 0, maxResourceBufferSize: 0, maxPostDataSize: 1 };
 
 interface Started {

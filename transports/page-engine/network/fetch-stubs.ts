@@ -1,6 +1,6 @@
 import type { CDPSession } from 'playwright-core';
-import type { StubInfo } from '../contract/renderer-control.js';
-import { answerAsStub, type PausedRequest, type StubAnswering } from './network-stub-table.js';
+import type { StubInfo } from '../../contract/renderer-control.js';
+import { answerAsStub, type PausedRequest, type StubAnswering } from './stub-table.js';
 
 /** The fields of `Fetch.requestPaused` this answerer reads (request stage). */
 interface RequestPaused {

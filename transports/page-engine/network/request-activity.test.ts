@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useSharedPage } from '../../test/helpers/browser.js';
-import { useLoopbackServer } from '../../test/helpers/loopback-server.js';
+import { useSharedPage } from '../../../test/helpers/browser.js';
+import { useLoopbackServer } from '../../../test/helpers/loopback-server.js';
 import { RequestActivity } from './request-activity.js';
 
 /** Requests to /held/<name> wait until the test answers them; /stream is an event stream left open. */

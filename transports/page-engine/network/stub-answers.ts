@@ -1,4 +1,4 @@
-import type { FinishedRequest } from './network-record.js';
+import type { FinishedRequest } from './record.js';
 
 /**
  * Answers remembered for capture entries that have not finished yet. A request whose entry never comes (its

@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import type { CDPSession, Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useSharedPage } from '../../test/helpers/browser.js';
-import { useLoopbackServer } from '../../test/helpers/loopback-server.js';
-import { CdpRequestTracker } from './network-cdp-requests.js';
-import type { FinishedRequest } from './network-record.js';
+import { useSharedPage } from '../../../test/helpers/browser.js';
+import { useLoopbackServer } from '../../../test/helpers/loopback-server.js';
+import { CdpRequestTracker } from './cdp-requests.js';
+import type { FinishedRequest } from './record.js';
 
 /** Responses held open by /hang, ended after each test so the browser lets go of them. */
 const hanging = new Set<ServerResponse>();

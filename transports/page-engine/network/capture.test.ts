@@ -1,9 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../test/helpers/browser.js';
-import { useLoopbackServer } from '../../test/helpers/loopback-server.js';
-import type { NetworkCaptureSpec, NetworkRecord, StubSpec } from '../contract/renderer-control.js';
-import { PlaywrightNetwork } from './network-capture.js';
+import { launchChromium } from '../../../test/helpers/browser.js';
+import { useLoopbackServer } from '../../../test/helpers/loopback-server.js';
+import type { NetworkCaptureSpec, NetworkRecord, StubSpec } from '../../contract/renderer-control.js';
+import { PlaywrightNetwork } from './capture.js';
 
 const server = useLoopbackServer((request, response) => {
   if (request.url === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end('<p>p</p>');

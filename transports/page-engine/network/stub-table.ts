@@ -1,7 +1,7 @@
-import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { StubInfo, StubSpec } from '../contract/renderer-control.js';
-import type { RequestIdentity } from './network-record.js';
-import type { StubAnswers } from './network-stub-answers.js';
+import { StagegraphError } from '../../../errors/stagegraph-error.js';
+import type { StubInfo, StubSpec } from '../../contract/renderer-control.js';
+import type { RequestIdentity } from './record.js';
+import type { StubAnswers } from './stub-answers.js';
 import { urlGlob } from './url-glob.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { StubSpec } from '../contract/renderer-control.js';
-import { cdpUrlPattern } from './network-fetch-stubs.js';
-import { MAX_STUBS, StubTable } from './network-stub-table.js';
+import type { StubSpec } from '../../contract/renderer-control.js';
+import { cdpUrlPattern } from './fetch-stubs.js';
+import { MAX_STUBS, StubTable } from './stub-table.js';
 
 const SPEC: StubSpec = {
   pattern: '*/api/*',

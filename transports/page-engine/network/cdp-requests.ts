@@ -1,6 +1,6 @@
 import type { CDPSession, Page } from 'playwright-core';
-import { type ExtraInfoExpectation, NetworkExtraInfo } from './network-extra-info.js';
-import { type FinishedRequest, lowerCaseHeaders } from './network-record.js';
+import { type ExtraInfoExpectation, NetworkExtraInfo } from './extra-info.js';
+import { type FinishedRequest, lowerCaseHeaders } from './record.js';
 
 /**
  * Requests followed at once on one page. A page that starts requests which never finish (long polls, a

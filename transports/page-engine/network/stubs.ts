@@ -1,17 +1,17 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import type { StubInfo, StubSpec } from '../contract/renderer-control.js';
-import { FetchStubs } from './network-fetch-stubs.js';
-import { enabledInTime, followedPageSession, PageFollowing } from './network-page-following.js';
-import type { FinishedRequest, RequestIdentity } from './network-record.js';
-import { RouteStubs } from './network-route-stubs.js';
-import { StubAnswers } from './network-stub-answers.js';
-import { type StubAnswering, StubTable } from './network-stub-table.js';
+import type { StubInfo, StubSpec } from '../../contract/renderer-control.js';
+import { FetchStubs } from './fetch-stubs.js';
+import { enabledInTime, followedPageSession, PageFollowing } from './page-following.js';
+import type { FinishedRequest, RequestIdentity } from './record.js';
+import { RouteStubs } from './route-stubs.js';
+import { StubAnswers } from './stub-answers.js';
+import { type StubAnswering, StubTable } from './stub-table.js';
 
 /**
  * The stubs of one Playwright BrowserContext, answered on every page of it — those open when a stub is added
  * and those that open later — while any stub is active: with the Fetch domain of the page's shared raw CDP
- * session (network-fetch-stubs.ts), or on Playwright routes for a page without a usable one
- * (network-route-stubs.ts). Remembers which stub answered a request for its capture entry.
+ * session (fetch-stubs.ts), or on Playwright routes for a page without a usable one
+ * (route-stubs.ts). Remembers which stub answered a request for its capture entry.
  */
 export class PlaywrightStubs {
   readonly #table = new StubTable();

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import type { NetworkBody, NetworkCaptureSpec, NetworkRecord } from '../contract/renderer-control.js';
+import type { NetworkBody, NetworkCaptureSpec, NetworkRecord } from '../../contract/renderer-control.js';
 import { urlGlob } from './url-glob.js';
 
 /** Content types whose bodies are kept as text; anything else is base64, and only when asked for. */

@@ -1,6 +1,6 @@
 import type { Page, Route } from 'playwright-core';
-import type { StubInfo } from '../contract/renderer-control.js';
-import { answerAsStub, type StubAnswering } from './network-stub-table.js';
+import type { StubInfo } from '../../contract/renderer-control.js';
+import { answerAsStub, type StubAnswering } from './stub-table.js';
 import { urlGlob } from './url-glob.js';
 
 interface PageRoute {
@@ -16,7 +16,7 @@ interface PageRoute {
 /**
  * Stubs on Playwright routes of one page, for a page without a usable raw CDP session (the inject relay's).
  * Every route of a page makes Playwright pause all its requests, and keeps ~20 KB of Route and Request
- * objects per matched request until the page closes; the raw session's Fetch domain (network-fetch-stubs.ts)
+ * objects per matched request until the page closes; the raw session's Fetch domain (fetch-stubs.ts)
  * is the path that costs neither.
  */
 export class RouteStubs {

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page, Request } from 'playwright-core';
-import type { FinishedRequest } from './network-record.js';
+import type { FinishedRequest } from './record.js';
 
 /**
  * Capture through Playwright's own context request events, for pages that cannot open a raw CDP session

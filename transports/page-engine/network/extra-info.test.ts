@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NetworkExtraInfo } from './network-extra-info.js';
+import { NetworkExtraInfo } from './extra-info.js';
 
 beforeEach(() => {
   vi.useFakeTimers();
