@@ -25,8 +25,8 @@ import {
 import { actionError } from './action-errors.js';
 import { type Action, perform as performAction } from './actions.js';
 import { performGuarded } from './approved-guard.js';
-import { changeCount, nextChange } from './change-signal.js';
-import { type Expectation, waitForExpectation } from './expectation.js';
+import { changeCount, nextChange } from './expectation/change-signal.js';
+import { type Expectation, waitForExpectation } from './expectation/expectation.js';
 import { imageSize } from './image-size.js';
 import { keyFailure, keyLocator } from './key-selector.js';
 import { navigatePage, pageHistory, waitForLoad } from './navigation.js';

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
-import type { MatchedValue } from '../contract/matcher.js';
-import type { ExpectKind, Matcher, TargetQuery } from '../contract/window-driver.js';
+import type { MatchedValue } from '../../contract/matcher.js';
+import type { ExpectKind, Matcher, TargetQuery } from '../../contract/window-driver.js';
+import type { Engine } from '../snapshot/install.js';
 import type { ElementReads } from './element-reads-in-page.js';
-import type { Engine } from './snapshot/install.js';
 
 /** What one in-page wait answers: the condition held, the wait ended without it, or it cannot be waited here. */
 export type InPageOutcome =

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useSharedPage } from '../../test/helpers/browser.js';
+import { useSharedPage } from '../../../test/helpers/browser.js';
 import { type Expectation, waitForExpectation } from './expectation.js';
 
 let page: Page;

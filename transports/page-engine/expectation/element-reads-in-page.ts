@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
-import type { ExpectKind } from '../contract/window-driver.js';
-import type { Engine } from './snapshot/install.js';
+import type { ExpectKind } from '../../contract/window-driver.js';
+import type { Engine } from '../snapshot/install.js';
 
 /**
  * In-page: an element's text, value and states with the semantics of the Playwright calls the gateway's

@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
-import { expectationFailed, type MatchedValue, regexHeld, satisfies } from '../contract/matcher.js';
-import type { ExpectationResult, ExpectKind, Matcher, TargetQuery } from '../contract/window-driver.js';
+import { expectationFailed, type MatchedValue, regexHeld, satisfies } from '../../contract/matcher.js';
+import type { ExpectationResult, ExpectKind, Matcher, TargetQuery } from '../../contract/window-driver.js';
+import type { Resolved } from '../target.js';
 import { changeCount, nextChange } from './change-signal.js';
 import { waitInPage } from './expectation-waiter.js';
-import type { Resolved } from './target.js';
 
 export interface Expectation {
   readonly kind: ExpectKind;

@@ -1,13 +1,13 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useSharedPage } from '../../test/helpers/browser.js';
-import type { MatchedValue } from '../contract/matcher.js';
-import type { ExpectKind, Matcher, TargetQuery } from '../contract/window-driver.js';
+import { useSharedPage } from '../../../test/helpers/browser.js';
+import type { MatchedValue } from '../../contract/matcher.js';
+import type { ExpectKind, Matcher, TargetQuery } from '../../contract/window-driver.js';
+import { PageDriver } from '../page-driver.js';
+import { elementForKey, snapshotDocument } from '../snapshot/snapshot.js';
+import { NOW_MS, resolveTarget } from '../target.js';
 import { waitForExpectation } from './expectation.js';
 import { waitInPage } from './expectation-waiter.js';
-import { PageDriver } from './page-driver.js';
-import { elementForKey, snapshotDocument } from './snapshot/snapshot.js';
-import { NOW_MS, resolveTarget } from './target.js';
 
 let page: Page;
 useSharedPage((opened) => {
@@ -71,7 +71,7 @@ const IDS = [
 ];
 const KINDS: readonly ExpectKind[] = ['TEXT', 'VALUE', 'VISIBLE', 'HIDDEN', 'ENABLED', 'DISABLED', 'CHECKED'];
 
-const fixturePage = (name: string) => new URL(`../../fixtures/pages/${name}`, import.meta.url).href;
+const fixturePage = (name: string) => new URL(`../../../fixtures/pages/${name}`, import.meta.url).href;
 const byId = (id: string): TargetQuery => ({ spec: { kind: 'selector', selector: `#${id}` } });
 
 /** The value the gateway's own wait (Playwright's calls) reads for this target right now. */

@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
 import type { Page } from 'playwright-core';
-import { type MatchedValue, satisfies } from '../contract/matcher.js';
-import type { ExpectKind, Matcher, TargetQuery } from '../contract/window-driver.js';
+import { type MatchedValue, satisfies } from '../../contract/matcher.js';
+import type { ExpectKind, Matcher, TargetQuery } from '../../contract/window-driver.js';
+import { matchInPage } from '../role-target.js';
+import { ENGINE_GLOBAL, installEngine } from '../snapshot/install.js';
 import { createElementReads } from './element-reads-in-page.js';
 import {
   createExpectationWaiter,
@@ -9,8 +11,6 @@ import {
   type InPageOutcome,
   type InPageWait,
 } from './expectation-in-page.js';
-import { matchInPage } from './role-target.js';
-import { ENGINE_GLOBAL, installEngine } from './snapshot/install.js';
 
 /** The page global holding the expectation waiter; one per document. */
 const WAITER_GLOBAL = '__stagegraphExpect';
