@@ -5,7 +5,7 @@ import { useSharedPage } from '../../test/helpers/browser.js';
 import type { TargetQuery } from '../contract/window-driver.js';
 import { perform } from './actions.js';
 import { PageDriver } from './page-driver.js';
-import { isHandle, type Resolved, resolveTarget } from './target.js';
+import { isHandle, type Resolved, resolveTarget } from './targets/target.js';
 
 const PAGE = new URL('../../fixtures/pages/controls.html', import.meta.url).href;
 const noKeys = async () => null;

@@ -28,7 +28,6 @@ import { performGuarded } from './approved-guard.js';
 import { changeCount, nextChange } from './expectation/change-signal.js';
 import { type Expectation, waitForExpectation } from './expectation/expectation.js';
 import { imageSize } from './image-size.js';
-import { keyFailure, keyLocator } from './key-selector.js';
 import { navigatePage, pageHistory, waitForLoad } from './navigation.js';
 import { RequestActivity } from './network/request-activity.js';
 import { readHtml, readTestIds, readTextContents } from './page-source.js';
@@ -42,6 +41,7 @@ import {
   markSecret,
   snapshotDocument,
 } from './snapshot/snapshot.js';
+import { keyFailure, keyLocator } from './targets/key-selector.js';
 import {
   directLocator,
   isHandle,
@@ -51,7 +51,7 @@ import {
   type Resolved,
   refAlone,
   resolveTarget,
-} from './target.js';
+} from './targets/target.js';
 
 /** Everything the gateway does inside one renderer page, whatever transport reached the page. */
 export class PageDriver implements WindowDriver {

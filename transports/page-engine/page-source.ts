@@ -4,7 +4,7 @@ import type { HtmlRead } from '../contract/window-driver.js';
 import { ENGINE_GLOBAL, type Engine, withEngine } from './snapshot/install.js';
 import { currentDocumentId } from './snapshot/snapshot.js';
 import type { SourceRead } from './snapshot/source.js';
-import { isHandle, type Resolved } from './target.js';
+import { isHandle, type Resolved } from './targets/target.js';
 
 type Host = Record<string, Engine | undefined>;
 

@@ -5,7 +5,7 @@ import type { MatchedValue } from '../../contract/matcher.js';
 import type { ExpectKind, Matcher, TargetQuery } from '../../contract/window-driver.js';
 import { PageDriver } from '../page-driver.js';
 import { elementForKey, snapshotDocument } from '../snapshot/snapshot.js';
-import { NOW_MS, resolveTarget } from '../target.js';
+import { NOW_MS, resolveTarget } from '../targets/target.js';
 import { waitForExpectation } from './expectation.js';
 import { waitInPage } from './expectation-waiter.js';
 

@@ -2,8 +2,8 @@
 import type { Page } from 'playwright-core';
 import { type MatchedValue, satisfies } from '../../contract/matcher.js';
 import type { ExpectKind, Matcher, TargetQuery } from '../../contract/window-driver.js';
-import { matchInPage } from '../role-target.js';
 import { ENGINE_GLOBAL, installEngine } from '../snapshot/install.js';
+import { matchInPage } from '../targets/role-target.js';
 import { createElementReads } from './element-reads-in-page.js';
 import {
   createExpectationWaiter,

@@ -1,12 +1,12 @@
 /// <reference lib="dom" />
 import type { ElementHandle, Page } from 'playwright-core';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { TargetSpec } from '../contract/window-driver.js';
+import { StagegraphError } from '../../../errors/stagegraph-error.js';
+import type { TargetSpec } from '../../contract/window-driver.js';
+import { changeCount, nextChange } from '../expectation/change-signal.js';
+import type { NodeTuple } from '../snapshot/encoding.js';
+import { ENGINE_GLOBAL, type Engine, installEngine } from '../snapshot/install.js';
+import { elementForKey } from '../snapshot/snapshot.js';
 import { AMBIGUITY_LISTING, ambiguityError } from './ambiguity.js';
-import { changeCount, nextChange } from './expectation/change-signal.js';
-import type { NodeTuple } from './snapshot/encoding.js';
-import { ENGINE_GLOBAL, type Engine, installEngine } from './snapshot/install.js';
-import { elementForKey } from './snapshot/snapshot.js';
 
 type RoleSpec = Extract<TargetSpec, { kind: 'role' }>;
 

@@ -1,7 +1,7 @@
 import type { ElementHandle, Locator, Page } from 'playwright-core';
-import { causeChain } from '../../errors/cause-chain.js';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { describeSpec, type TargetQuery, type TargetSpec } from '../contract/window-driver.js';
+import { causeChain } from '../../../errors/cause-chain.js';
+import { StagegraphError } from '../../../errors/stagegraph-error.js';
+import { describeSpec, type TargetQuery, type TargetSpec } from '../../contract/window-driver.js';
 import { ambiguousTarget } from './ambiguity.js';
 import { resolveRole } from './role-target.js';
 

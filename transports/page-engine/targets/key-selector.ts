@@ -1,6 +1,6 @@
 import { type Locator, type Page, selectors } from 'playwright-core';
-import { causeChain } from '../../errors/cause-chain.js';
-import { KEY_LOOKUP_EVENTS, type KeyLookupEvents } from './snapshot/key-lookup.js';
+import { causeChain } from '../../../errors/cause-chain.js';
+import { KEY_LOOKUP_EVENTS, type KeyLookupEvents } from '../snapshot/key-lookup.js';
 
 /** The selector engine's name: `stagegraph_key=<documentId>:<key>` names the element of a walker key. */
 const ENGINE = 'stagegraph_key';

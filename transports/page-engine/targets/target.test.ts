@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useSharedPage } from '../../test/helpers/browser.js';
+import { useSharedPage } from '../../../test/helpers/browser.js';
 import { directLocator } from './target.js';
 
 let page: Page;

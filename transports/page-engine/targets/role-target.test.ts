@@ -1,11 +1,11 @@
 import type { ElementHandle, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { useSharedPage } from '../../test/helpers/browser.js';
-import type { RawNode, TargetQuery } from '../contract/window-driver.js';
-import { describeElement, snapshotDocument } from './snapshot/snapshot.js';
+import { useSharedPage } from '../../../test/helpers/browser.js';
+import type { RawNode, TargetQuery } from '../../contract/window-driver.js';
+import { describeElement, snapshotDocument } from '../snapshot/snapshot.js';
 import { isHandle, resolveTarget } from './target.js';
 
-const page_ = (name: string) => new URL(`../../fixtures/pages/${name}`, import.meta.url).href;
+const page_ = (name: string) => new URL(`../../../fixtures/pages/${name}`, import.meta.url).href;
 const noKeys = async () => null;
 /** A safety net for targets that are there: a loaded machine takes seconds over what a quiet one does. */
 const PRESENT_WAIT_MS = 30_000;
