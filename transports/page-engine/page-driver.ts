@@ -22,9 +22,9 @@ import {
   type TargetQuery,
   type WindowDriver,
 } from '../contract/window-driver.js';
-import { actionError } from './action-errors.js';
-import { type Action, perform as performAction } from './actions.js';
-import { performGuarded } from './approved-guard.js';
+import { actionError } from './actions/action-errors.js';
+import { type Action, perform as performAction } from './actions/actions.js';
+import { performGuarded } from './actions/approved-guard.js';
 import { changeCount, nextChange } from './expectation/change-signal.js';
 import { type Expectation, waitForExpectation } from './expectation/expectation.js';
 import { imageSize } from './image-size.js';

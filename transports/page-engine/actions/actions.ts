@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import type { ElementAction } from '../contract/window-driver.js';
+import type { ElementAction } from '../../contract/window-driver.js';
+import { isHandle, type Resolved } from '../targets/target.js';
 import { type ActionProgress, actionError } from './action-errors.js';
-import { isHandle, type Resolved } from './targets/target.js';
 
 /** An element action with a drag's destination already resolved to an element. */
 export type Action = ElementAction | { readonly type: 'dragTo'; readonly to: Resolved };

@@ -1,10 +1,10 @@
 /// <reference lib="dom" />
 import type { JSHandle, Page } from 'playwright-core';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { ExpectedElement } from '../contract/window-driver.js';
+import { StagegraphError } from '../../../errors/stagegraph-error.js';
+import type { ExpectedElement } from '../../contract/window-driver.js';
+import { ENGINE_GLOBAL, type Engine } from '../snapshot/install.js';
+import { isHandle, type Resolved } from '../targets/target.js';
 import { type Action, perform } from './actions.js';
-import { ENGINE_GLOBAL, type Engine } from './snapshot/install.js';
-import { isHandle, type Resolved } from './targets/target.js';
 
 /**
  * The input events by which an action on an approved element does something to it: pointer and mouse

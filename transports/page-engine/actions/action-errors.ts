@@ -1,6 +1,6 @@
 import { errors } from 'playwright-core';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { TransportError } from '../contract/transport-error.js';
+import { StagegraphError } from '../../../errors/stagegraph-error.js';
+import { TransportError } from '../../contract/transport-error.js';
 
 /**
  * Playwright reports why an element never became actionable only in its call log text ("element is not

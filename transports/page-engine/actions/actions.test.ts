@@ -1,13 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useSharedPage } from '../../test/helpers/browser.js';
-import type { TargetQuery } from '../contract/window-driver.js';
+import { useSharedPage } from '../../../test/helpers/browser.js';
+import type { TargetQuery } from '../../contract/window-driver.js';
+import { PageDriver } from '../page-driver.js';
+import { isHandle, type Resolved, resolveTarget } from '../targets/target.js';
 import { perform } from './actions.js';
-import { PageDriver } from './page-driver.js';
-import { isHandle, type Resolved, resolveTarget } from './targets/target.js';
 
-const PAGE = new URL('../../fixtures/pages/controls.html', import.meta.url).href;
+const PAGE = new URL('../../../fixtures/pages/controls.html', import.meta.url).href;
 const noKeys = async () => null;
 let page: Page;
 useSharedPage((opened) => {
