@@ -2,7 +2,7 @@ import type { ElectronApplication } from 'playwright-core';
 import type { ConsoleMessage } from '../contract/transport-events.js';
 import type { RunInMain } from '../main-agent/agent-surface.js';
 import { findInspector, MainInspector } from '../main-agent/main-inspector.js';
-import { consoleMessageOf } from '../page-engine/console-feed.js';
+import { consoleMessageOf } from '../page-engine/events/console-feed.js';
 import { appBelowIsolation, namespacePids } from '../process/isolation.js';
 import { CdpConnection } from '../protocol/cdp-connection.js';
 import { withDeadline } from '../protocol/deadline.js';

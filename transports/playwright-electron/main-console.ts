@@ -1,7 +1,7 @@
 import type { ConsoleMessage as PlaywrightConsoleMessage } from 'playwright-core';
 import type { ConsoleMessage } from '../contract/transport-events.js';
 import type { RemoteObject } from '../main-agent/main-inspector.js';
-import { CONSOLE_RELEASE_INTERVAL_MS, consoleText } from '../page-engine/console-feed.js';
+import { CONSOLE_RELEASE_INTERVAL_MS, consoleText } from '../page-engine/events/console-feed.js';
 import type { CdpConnection } from '../protocol/cdp-connection.js';
 
 /** The object group V8 wraps console arguments in, per session. */

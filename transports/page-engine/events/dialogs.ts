@@ -1,5 +1,10 @@
 import type { Dialog } from 'playwright-core';
-import type { DialogControl, DialogDecision, DialogSeen, DialogType } from '../contract/renderer-control.js';
+import type {
+  DialogControl,
+  DialogDecision,
+  DialogSeen,
+  DialogType,
+} from '../../contract/renderer-control.js';
 
 /** What a dialog met before anyone set a policy: dismissed, so the app never hangs waiting for a person. */
 const DISMISS: DialogDecision = { accept: false };

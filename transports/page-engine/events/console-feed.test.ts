@@ -1,9 +1,9 @@
 import type { Page, ConsoleMessage as PlaywrightConsoleMessage } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { useSharedPage } from '../../test/helpers/browser.js';
-import type { ConsoleMessage } from '../contract/transport-events.js';
+import { useSharedPage } from '../../../test/helpers/browser.js';
+import type { ConsoleMessage } from '../../contract/transport-events.js';
+import { pageCdpSession } from '../page-cdp.js';
 import { CONSOLE_RELEASE_INTERVAL_MS, feedConsole } from './console-feed.js';
-import { pageCdpSession } from './page-cdp.js';
 
 const ORIGIN = 'http://stagegraph.test';
 const WAIT = { timeout: 10_000, interval: 20 };

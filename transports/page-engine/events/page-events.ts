@@ -1,7 +1,7 @@
 import type { Dialog, Page } from 'playwright-core';
-import type { ConsoleMessage, TransportEvent } from '../contract/transport-events.js';
+import type { ConsoleMessage, TransportEvent } from '../../contract/transport-events.js';
+import { watchRenderer } from '../renderer-health.js';
 import { feedConsole } from './console-feed.js';
-import { watchRenderer } from './renderer-health.js';
 
 /** An uncaught error of a page, reported as a console entry of type `pageerror`. */
 export function pageErrorOf(error: Error, windowId: string): ConsoleMessage {
