@@ -10,7 +10,7 @@ import { documentParsed } from '../page-engine/events/page-events.js';
 import { pageCdpSession } from '../page-engine/page-cdp.js';
 import { PageContextControls } from '../page-engine/page-context-controls.js';
 import { pageTitle } from '../page-engine/page-title.js';
-import { evalInPage } from '../page-engine/renderer-eval.js';
+import { evalInPage } from '../page-engine/renderer/renderer-eval.js';
 import type { OwnedProcess } from '../process/owned-process.js';
 import { CdpConnection } from '../protocol/cdp-connection.js';
 import type { BrowserEndpoint } from './endpoint.js';

@@ -31,7 +31,7 @@ import { imageSize } from './image-size.js';
 import { navigatePage, pageHistory, waitForLoad } from './navigation.js';
 import { RequestActivity } from './network/request-activity.js';
 import { readHtml, readTestIds, readTextContents } from './page-source.js';
-import { healthOf, RENDERER_READ_MS, type RendererHealth } from './renderer-health.js';
+import { healthOf, RENDERER_READ_MS, type RendererHealth } from './renderer/renderer-health.js';
 import { startPageScreencast } from './screencast.js';
 import {
   describeElement,

@@ -9,7 +9,7 @@ import type {
 } from '../contract/renderer-control.js';
 import { CDP_CALL_TIMEOUT_MS } from '../protocol/cdp-connection.js';
 import { withinContextDeadline } from './context-deadline.js';
-import { healthOf, RENDERER_READ_MS } from './renderer-health.js';
+import { healthOf, RENDERER_READ_MS } from './renderer/renderer-health.js';
 
 /**
  * Cookies through the BrowserContext; web storage through one fixed function run in a page of the

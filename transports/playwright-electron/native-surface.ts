@@ -10,7 +10,7 @@ import type {
 } from '../contract/native.js';
 import { lateInstallSource } from '../main-agent/agent-source.js';
 import { AgentSurface } from '../main-agent/agent-surface.js';
-import { evalInPage } from '../page-engine/renderer-eval.js';
+import { evalInPage } from '../page-engine/renderer/renderer-eval.js';
 import { type MainChannel, openMainChannel } from './main-channel.js';
 
 /** Fixed main-process sources for window state (not user eval), run over the main channel. */

@@ -1,6 +1,6 @@
 import type { Dialog, Page } from 'playwright-core';
 import type { ConsoleMessage, TransportEvent } from '../../contract/transport-events.js';
-import { watchRenderer } from '../renderer-health.js';
+import { watchRenderer } from '../renderer/renderer-health.js';
 import { feedConsole } from './console-feed.js';
 
 /** An uncaught error of a page, reported as a console entry of type `pageerror`. */

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { reachableUsage } from '../../test/helpers/reachable-heap.js';
+import { reachableUsage } from '../../../test/helpers/reachable-heap.js';
 import { RendererHealth } from './renderer-health.js';
 
 /** A page that answers at once and never crashes: its renderer lives as long as the session. */

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import type { EvalOutcome } from '../contract/native.js';
-import { userCodeSource } from '../main-agent/agent-source.js';
-import { settleEval } from '../main-agent/eval-settle.js';
+import type { EvalOutcome } from '../../contract/native.js';
+import { userCodeSource } from '../../main-agent/agent-source.js';
+import { settleEval } from '../../main-agent/eval-settle.js';
 
 /**
  * Runs opted-in user code (a function expression) in a page, its result checked for plain JSON there.

@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { errors, type Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { stoppable, tracked } from '../../test/helpers/stoppable.js';
+import { StagegraphError } from '../../../errors/stagegraph-error.js';
+import { stoppable, tracked } from '../../../test/helpers/stoppable.js';
 import { healthOf, RENDERER_SLOW_CALL_MS, RendererHealth, watchRenderer } from './renderer-health.js';
 import { RENDERER_ANSWER_MARGIN_MS, RENDERER_ASK_AFTER_MS } from './renderer-liveness.js';
 

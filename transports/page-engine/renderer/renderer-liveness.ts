@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { StagegraphError } from '../../../errors/stagegraph-error.js';
 
 /**
  * How long a renderer may take to answer a trivial evaluation before the operation waiting on it is told

@@ -1,7 +1,7 @@
 import { errors, type Page } from 'playwright-core';
-import { causeChain } from '../../errors/cause-chain.js';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { TransportError } from '../contract/transport-error.js';
+import { causeChain } from '../../../errors/cause-chain.js';
+import { StagegraphError } from '../../../errors/stagegraph-error.js';
+import { TransportError } from '../../contract/transport-error.js';
 import {
   CRASHED,
   livenessOf,
