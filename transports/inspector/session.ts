@@ -6,7 +6,7 @@ import { SessionLifecycle } from '../contract/session-lifecycle.js';
 import type { AppInfo, TransportSession } from '../contract/transport.js';
 import type { ExitInfo, TransportEvent, WindowInfo } from '../contract/transport-events.js';
 import type { WindowDriver } from '../contract/window-driver.js';
-import { PageContextControls } from '../page-engine/page-context-controls.js';
+import { PageContextControls } from '../page-engine/context/page-context-controls.js';
 import { AgentChannel } from './agent-channel.js';
 import { withAgentLink } from './agent-link.js';
 import { injectAgentSource, injectCallSource, injectReleaseSource } from './agent-sources.js';

@@ -1,11 +1,11 @@
 import type { Page } from 'playwright-core';
-import { TransportError } from '../contract/transport-error.js';
-import { withDeadline } from '../protocol/deadline.js';
+import { TransportError } from '../../contract/transport-error.js';
+import { withDeadline } from '../../protocol/deadline.js';
 import {
   livenessOf,
   RENDERER_ANSWER_MARGIN_MS,
   rendererNotResponding,
-} from './renderer/renderer-liveness.js';
+} from '../renderer/renderer-liveness.js';
 
 /** Past its deadline, a call that spans a context's pages (the clock, cookies) names a silent one. */
 class PastDeadline extends Error {}

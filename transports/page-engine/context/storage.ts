@@ -1,15 +1,15 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { StagegraphError } from '../../../errors/stagegraph-error.js';
 import type {
   Cookie,
   CookieToSet,
   StorageArea,
   StorageControl,
   StorageOperation,
-} from '../contract/renderer-control.js';
-import { CDP_CALL_TIMEOUT_MS } from '../protocol/cdp-connection.js';
+} from '../../contract/renderer-control.js';
+import { CDP_CALL_TIMEOUT_MS } from '../../protocol/cdp-connection.js';
+import { healthOf, RENDERER_READ_MS } from '../renderer/renderer-health.js';
 import { withinContextDeadline } from './context-deadline.js';
-import { healthOf, RENDERER_READ_MS } from './renderer/renderer-health.js';
 
 /**
  * Cookies through the BrowserContext; web storage through one fixed function run in a page of the

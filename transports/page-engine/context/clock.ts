@@ -1,9 +1,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { ClockControl } from '../contract/renderer-control.js';
-import { CDP_CALL_TIMEOUT_MS } from '../protocol/cdp-connection.js';
+import { StagegraphError } from '../../../errors/stagegraph-error.js';
+import type { ClockControl } from '../../contract/renderer-control.js';
+import { CDP_CALL_TIMEOUT_MS } from '../../protocol/cdp-connection.js';
+import { healthOf } from '../renderer/renderer-health.js';
 import { withinContextDeadline } from './context-deadline.js';
-import { healthOf } from './renderer/renderer-health.js';
 
 /**
  * The fake clock of every page of a BrowserContext, through Playwright's `context.clock`: timers and Date

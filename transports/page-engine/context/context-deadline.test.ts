@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RENDERER_ANSWER_MARGIN_MS } from '../renderer/renderer-liveness.js';
 import { withinContextDeadline } from './context-deadline.js';
-import { RENDERER_ANSWER_MARGIN_MS } from './renderer/renderer-liveness.js';
 
 /** A page that answers every evaluation, or (stopped) none. */
 function fakePage(stopped: boolean): Page {

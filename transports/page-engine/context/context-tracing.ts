@@ -1,5 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
-import type { TracingControl, TracingOptions } from '../contract/tracing.js';
+import type { TracingControl, TracingOptions } from '../../contract/tracing.js';
 
 /** Playwright's own tracing of one BrowserContext: every window of a session is a page of it. */
 export function contextTracing(context: BrowserContext): TracingControl {

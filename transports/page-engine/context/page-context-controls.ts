@@ -1,12 +1,12 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import type { TransportEvent } from '../contract/transport-events.js';
-import type { WindowDriver } from '../contract/window-driver.js';
+import type { TransportEvent } from '../../contract/transport-events.js';
+import type { WindowDriver } from '../../contract/window-driver.js';
+import { PlaywrightDialogs } from '../events/dialogs.js';
+import { relayPageEvents, relayRendererEvents } from '../events/page-events.js';
+import { PlaywrightNetwork } from '../network/capture.js';
+import { rawSessionsAreDeaf } from '../page-cdp.js';
+import { PageDrivers } from '../page-drivers.js';
 import { PlaywrightClock } from './clock.js';
-import { PlaywrightDialogs } from './events/dialogs.js';
-import { relayPageEvents, relayRendererEvents } from './events/page-events.js';
-import { PlaywrightNetwork } from './network/capture.js';
-import { rawSessionsAreDeaf } from './page-cdp.js';
-import { PageDrivers } from './page-drivers.js';
 import { PlaywrightStorage } from './storage.js';
 
 /** What a session tells its page-context controls: its context, its windows' pages and its event stream. */
