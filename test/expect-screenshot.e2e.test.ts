@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageSize } from '../transports/page-engine/image-size.js';
+import { imageSize } from '../transports/page-engine/page/image-size.js';
 import { ClickDocument, FillDocument, SessionWindowsDocument } from './generated/graphql.js';
 import { ELECTRON_TARGETS, reportRealElectronSkipped } from './helpers/fixture-app.js';
 import { type FixtureSession, startFixtureSession } from './helpers/fixture-session.js';

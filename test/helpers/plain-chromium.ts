@@ -1,9 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { capabilityMatrix } from '../../transports/contract/capabilities.js';
-import { EventRelay } from '../../transports/contract/event-relay.js';
 import type { LaunchTransport, TransportSession } from '../../transports/contract/transport.js';
-import type { EventPort, ExitInfo, TransportEvent } from '../../transports/contract/transport-events.js';
-import { PageDriver } from '../../transports/page-engine/page-driver.js';
+import type { ExitInfo, TransportEvent } from '../../transports/contract/transport-events.js';
+import { PageDriver } from '../../transports/page-engine/page/page-driver.js';
 import { launchChromium } from './browser.js';
 
 /**

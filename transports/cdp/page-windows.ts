@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import type { WindowInfo } from '../contract/transport-events.js';
-import { pageCdpSession } from '../page-engine/page-cdp.js';
-import { WindowRegistry } from '../page-engine/window-registry.js';
+import { pageCdpSession } from '../page-engine/page/page-cdp.js';
+import { WindowRegistry } from '../page-engine/page/window-registry.js';
 import type { CdpConnection } from '../protocol/cdp-connection.js';
 
 /** A page asked for its title answers within this, or is described by the browser's last report. */

@@ -8,8 +8,8 @@ import type { ExitInfo, TransportEvent, WindowInfo } from '../contract/transport
 import type { WindowDriver } from '../contract/window-driver.js';
 import { PageContextControls } from '../page-engine/context/page-context-controls.js';
 import { documentParsed } from '../page-engine/events/page-events.js';
-import { pageCdpSession } from '../page-engine/page-cdp.js';
-import { pageTitle } from '../page-engine/page-title.js';
+import { pageCdpSession } from '../page-engine/page/page-cdp.js';
+import { pageTitle } from '../page-engine/page/page-title.js';
 import { evalInPage } from '../page-engine/renderer/renderer-eval.js';
 import type { OwnedProcess } from '../process/owned-process.js';
 import { CdpConnection } from '../protocol/cdp-connection.js';

@@ -9,7 +9,7 @@ import type { WindowDriver } from '../contract/window-driver.js';
 import { contextTracing } from '../page-engine/context/context-tracing.js';
 import { PageContextControls } from '../page-engine/context/page-context-controls.js';
 import { documentParsed } from '../page-engine/events/page-events.js';
-import { describePage, WindowRegistry } from '../page-engine/window-registry.js';
+import { describePage, WindowRegistry } from '../page-engine/page/window-registry.js';
 import { appBelowIsolation } from '../process/isolation.js';
 import { readLines } from '../process/output-lines.js';
 import { OwnedGroup } from '../process/owned-group.js';

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../../test/helpers/browser.js';
 import type { TargetQuery } from '../../contract/window-driver.js';
-import { PageDriver } from '../page-driver.js';
+import { PageDriver } from '../page/page-driver.js';
 import { isHandle, type Resolved, resolveTarget } from '../targets/target.js';
 import { perform } from './actions.js';
 

@@ -4,8 +4,8 @@ import type { WindowDriver } from '../../contract/window-driver.js';
 import { PlaywrightDialogs } from '../events/dialogs.js';
 import { relayPageEvents, relayRendererEvents } from '../events/page-events.js';
 import { PlaywrightNetwork } from '../network/capture.js';
-import { rawSessionsAreDeaf } from '../page-cdp.js';
-import { PageDrivers } from '../page-drivers.js';
+import { rawSessionsAreDeaf } from '../page/page-cdp.js';
+import { PageDrivers } from '../page/page-drivers.js';
 import { PlaywrightClock } from './clock.js';
 import { PlaywrightStorage } from './storage.js';
 

@@ -2,7 +2,7 @@ import type { Page, ConsoleMessage as PlaywrightConsoleMessage } from 'playwrigh
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { useSharedPage } from '../../../test/helpers/browser.js';
 import type { ConsoleMessage } from '../../contract/transport-events.js';
-import { pageCdpSession } from '../page-cdp.js';
+import { pageCdpSession } from '../page/page-cdp.js';
 import { CONSOLE_RELEASE_INTERVAL_MS, feedConsole } from './console-feed.js';
 
 const ORIGIN = 'http://stagegraph.test';

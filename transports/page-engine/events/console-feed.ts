@@ -1,7 +1,7 @@
 import type { CDPSession, Page, ConsoleMessage as PlaywrightConsoleMessage, Worker } from 'playwright-core';
 import { EARLY_EVENT_LIMIT } from '../../contract/event-relay.js';
 import type { ConsoleMessage } from '../../contract/transport-events.js';
-import { pageCdpSession } from '../page-cdp.js';
+import { pageCdpSession } from '../page/page-cdp.js';
 
 /**
  * Object ids of logged values are released this long after the first one arrives, all at once: a flood

@@ -3,13 +3,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { useSharedPage } from '../../../test/helpers/browser.js';
 import { useLoopbackServer } from '../../../test/helpers/loopback-server.js';
 import type { NetworkRecord } from '../../contract/renderer-control.js';
-import type { pageCdpSession } from '../page-cdp.js';
+import type { pageCdpSession } from '../page/page-cdp.js';
 import { PlaywrightNetwork } from './capture.js';
 
 // A connection that cannot open a second session for a page (some relays offer only one), or, when a test
 // sets one, a session that never answers.
 const raw = vi.hoisted(() => ({ session: null as unknown }));
-vi.mock(import('../page-cdp.js'), async (importOriginal) => ({
+vi.mock(import('../page/page-cdp.js'), async (importOriginal) => ({
   ...(await importOriginal()),
   pageCdpSession: async () => raw.session as Awaited<ReturnType<typeof pageCdpSession>>,
 }));

@@ -1,6 +1,6 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { withDeadline } from '../../protocol/deadline.js';
-import { pageCdpSession } from '../page-cdp.js';
+import { pageCdpSession } from '../page/page-cdp.js';
 
 /**
  * How long a page's session may take to open and enable a domain before the page falls back to

@@ -1,6 +1,6 @@
 import type { BrowserContext, CDPSession, Page, Request, Response } from 'playwright-core';
 import type { NetworkProblem, NetworkProblemRead } from '../../contract/renderer-control.js';
-import { rawSessionsHear } from '../page-cdp.js';
+import { rawSessionsHear } from '../page/page-cdp.js';
 import { enabledInTime } from './page-following.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { CDPSession, Page, Request } from 'playwright-core';
 import type { PendingRequest, RequestWatch } from '../../contract/window-driver.js';
 import { withDeadline } from '../../protocol/deadline.js';
-import { rawSessionsHear } from '../page-cdp.js';
+import { rawSessionsHear } from '../page/page-cdp.js';
 
 /**
  * Kinds of request that stay open by design (an event stream, a socket, a playing video): an action that

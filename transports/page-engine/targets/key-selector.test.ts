@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../../test/helpers/browser.js';
 import { startDebuggableChromium } from '../../../test/helpers/debuggable.js';
 import type { TargetQuery } from '../../contract/window-driver.js';
-import { PageDriver } from '../page-driver.js';
+import { PageDriver } from '../page/page-driver.js';
 
 const PAGE = new URL('../../../fixtures/pages/controls.html', import.meta.url).href;
 /** A safety net for actions on an actionable element, not a measure: a loaded machine takes seconds. */

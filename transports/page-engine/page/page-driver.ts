@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { ScreencastHandle, ScreencastImage, ScreencastOptions } from '../contract/screencast.js';
+import { StagegraphError } from '../../../errors/stagegraph-error.js';
+import type { ScreencastHandle, ScreencastImage, ScreencastOptions } from '../../contract/screencast.js';
 import {
   describeSpec,
   type ExpectationResult,
@@ -21,18 +21,14 @@ import {
   type TargetedAction,
   type TargetQuery,
   type WindowDriver,
-} from '../contract/window-driver.js';
-import { actionError } from './actions/action-errors.js';
-import { type Action, perform as performAction } from './actions/actions.js';
-import { performGuarded } from './actions/approved-guard.js';
-import { changeCount, nextChange } from './expectation/change-signal.js';
-import { type Expectation, waitForExpectation } from './expectation/expectation.js';
-import { imageSize } from './image-size.js';
-import { navigatePage, pageHistory, waitForLoad } from './navigation.js';
-import { RequestActivity } from './network/request-activity.js';
-import { readHtml, readTestIds, readTextContents } from './page-source.js';
-import { healthOf, RENDERER_READ_MS, type RendererHealth } from './renderer/renderer-health.js';
-import { startPageScreencast } from './screencast.js';
+} from '../../contract/window-driver.js';
+import { actionError } from '../actions/action-errors.js';
+import { type Action, perform as performAction } from '../actions/actions.js';
+import { performGuarded } from '../actions/approved-guard.js';
+import { changeCount, nextChange } from '../expectation/change-signal.js';
+import { type Expectation, waitForExpectation } from '../expectation/expectation.js';
+import { RequestActivity } from '../network/request-activity.js';
+import { healthOf, RENDERER_READ_MS, type RendererHealth } from '../renderer/renderer-health.js';
 import {
   describeElement,
   describeKey,
@@ -40,8 +36,8 @@ import {
   elementForKey,
   markSecret,
   snapshotDocument,
-} from './snapshot/snapshot.js';
-import { keyFailure, keyLocator } from './targets/key-selector.js';
+} from '../snapshot/snapshot.js';
+import { keyFailure, keyLocator } from '../targets/key-selector.js';
 import {
   directLocator,
   isHandle,
@@ -51,7 +47,11 @@ import {
   type Resolved,
   refAlone,
   resolveTarget,
-} from './targets/target.js';
+} from '../targets/target.js';
+import { imageSize } from './image-size.js';
+import { navigatePage, pageHistory, waitForLoad } from './navigation.js';
+import { startPageScreencast } from './page-screencast.js';
+import { readHtml, readTestIds, readTextContents } from './page-source.js';
 
 /** Everything the gateway does inside one renderer page, whatever transport reached the page. */
 export class PageDriver implements WindowDriver {

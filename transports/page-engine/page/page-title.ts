@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { livenessOf, RENDERER_ASK_AFTER_MS, within } from './renderer/renderer-liveness.js';
+import { livenessOf, RENDERER_ASK_AFTER_MS, within } from '../renderer/renderer-liveness.js';
 
 /** How long a title read waits on a page that is slow to answer, before the last title known is used. */
 export const TITLE_WAIT_MS = 5_000;

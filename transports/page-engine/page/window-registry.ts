@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import type { WindowInfo } from '../contract/transport-events.js';
+import type { WindowInfo } from '../../contract/transport-events.js';
 import { lastKnownTitle, pageTitle } from './page-title.js';
 
 /**

@@ -1,11 +1,11 @@
 import { errors, type Page, type Response } from 'playwright-core';
-import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { StagegraphError } from '../../../errors/stagegraph-error.js';
 import type {
   LoadState,
   NavigationHistory,
   NavigationResult,
   NavigationTarget,
-} from '../contract/window-driver.js';
+} from '../../contract/window-driver.js';
 import { pageCdpSession } from './page-cdp.js';
 
 /**

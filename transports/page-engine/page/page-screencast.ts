@@ -1,5 +1,5 @@
 import type { CDPSession, Page } from 'playwright-core';
-import type { ScreencastHandle, ScreencastImage, ScreencastOptions } from '../contract/screencast.js';
+import type { ScreencastHandle, ScreencastImage, ScreencastOptions } from '../../contract/screencast.js';
 import { imageSize } from './image-size.js';
 import { rawSessionsHear } from './page-cdp.js';
 

@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RENDERER_ASK_AFTER_MS } from '../renderer/renderer-liveness.js';
 import { pageTitle, TITLE_SILENCE_MS, TITLE_WAIT_MS } from './page-title.js';
-import { RENDERER_ASK_AFTER_MS } from './renderer/renderer-liveness.js';
 
 /**
  * A page whose renderer answers (with `title`, after `titleMs` when set) or, once stopped, leaves every

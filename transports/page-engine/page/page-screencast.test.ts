@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { useSharedPage } from '../../test/helpers/browser.js';
-import type { ScreencastImage } from '../contract/screencast.js';
+import { useSharedPage } from '../../../test/helpers/browser.js';
+import type { ScreencastImage } from '../../contract/screencast.js';
 import { rawSessionsAreDeaf } from './page-cdp.js';
-import { jpegSize, startPageScreencast } from './screencast.js';
+import { jpegSize, startPageScreencast } from './page-screencast.js';
 
 let page: Page;
 useSharedPage((opened) => {

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../test/helpers/browser.js';
+import { launchChromium } from '../../../test/helpers/browser.js';
 import { imageSize } from './image-size.js';
 
 let browser: Browser;
