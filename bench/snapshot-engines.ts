@@ -4,7 +4,7 @@
 // 5,000 rows (bench/table-page.ts). This is the evidence for choosing the snapshot engine by measurement.
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../test/helpers/browser.js';
-import { snapshotDocument } from '../transports/page-engine/snapshot/snapshot.js';
+import { snapshotDocument } from '../transports/page-engine/snapshot/page-snapshot.js';
 import { type Summary, time } from './stats.js';
 import { tablePageHtml } from './table-page.js';
 

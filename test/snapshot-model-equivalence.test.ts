@@ -5,7 +5,7 @@ import { RefStore } from '../domain/snapshot/ref-store.js';
 import type { RawNode } from '../transports/contract/window-driver.js';
 import { decodeNode, decodeWire, type NodeTuple } from '../transports/page-engine/snapshot/encoding.js';
 import { ENGINE_GLOBAL } from '../transports/page-engine/snapshot/install.js';
-import { snapshotDocument } from '../transports/page-engine/snapshot/snapshot.js';
+import { snapshotDocument } from '../transports/page-engine/snapshot/page-snapshot.js';
 import { useSharedPage } from './helpers/browser.js';
 import { inPageCall } from './helpers/in-page.js';
 

@@ -4,7 +4,7 @@ import { useSharedPage } from '../../../test/helpers/browser.js';
 import type { MatchedValue } from '../../contract/matcher.js';
 import type { ExpectKind, Matcher, TargetQuery } from '../../contract/window-driver.js';
 import { PageDriver } from '../page/page-driver.js';
-import { elementForKey, snapshotDocument } from '../snapshot/snapshot.js';
+import { elementForKey, snapshotDocument } from '../snapshot/page-snapshot.js';
 import { NOW_MS, resolveTarget } from '../targets/target.js';
 import { waitForExpectation } from './expectation.js';
 import { waitInPage } from './expectation-waiter.js';

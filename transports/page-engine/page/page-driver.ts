@@ -36,7 +36,7 @@ import {
   elementForKey,
   markSecret,
   snapshotDocument,
-} from '../snapshot/snapshot.js';
+} from '../snapshot/page-snapshot.js';
 import { keyFailure, keyLocator } from '../targets/key-selector.js';
 import {
   directLocator,

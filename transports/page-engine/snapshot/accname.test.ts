@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../../test/helpers/browser.js';
 import type { RawNode } from '../../contract/window-driver.js';
-import { snapshotDocument } from './snapshot.js';
+import { snapshotDocument } from './page-snapshot.js';
 
 const page_ = (name: string) => new URL(`../../../fixtures/pages/${name}`, import.meta.url).href;
 /** Chromium's role names where they differ from the ARIA names the walker reports. */

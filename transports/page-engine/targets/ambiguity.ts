@@ -4,7 +4,7 @@ import { StagegraphError } from '../../../errors/stagegraph-error.js';
 import type { AmbiguityDetails, TargetSpec } from '../../contract/window-driver.js';
 import { decodeNode, type NodeTuple } from '../snapshot/encoding.js';
 import { ENGINE_GLOBAL, type Engine } from '../snapshot/install.js';
-import { currentDocumentId } from '../snapshot/snapshot.js';
+import { currentDocumentId } from '../snapshot/page-snapshot.js';
 
 /** Candidates named in an AMBIGUOUS_TARGET error; enough to choose, short enough to read. */
 export const AMBIGUITY_LISTING = 10;

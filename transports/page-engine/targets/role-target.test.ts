@@ -2,7 +2,7 @@ import type { ElementHandle, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../../test/helpers/browser.js';
 import type { RawNode, TargetQuery } from '../../contract/window-driver.js';
-import { describeElement, snapshotDocument } from '../snapshot/snapshot.js';
+import { describeElement, snapshotDocument } from '../snapshot/page-snapshot.js';
 import { isHandle, resolveTarget } from './target.js';
 
 const page_ = (name: string) => new URL(`../../../fixtures/pages/${name}`, import.meta.url).href;

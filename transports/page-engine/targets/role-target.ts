@@ -5,7 +5,7 @@ import type { TargetSpec } from '../../contract/window-driver.js';
 import { changeCount, nextChange } from '../expectation/change-signal.js';
 import type { NodeTuple } from '../snapshot/encoding.js';
 import { ENGINE_GLOBAL, type Engine, installEngine } from '../snapshot/install.js';
-import { elementForKey } from '../snapshot/snapshot.js';
+import { elementForKey } from '../snapshot/page-snapshot.js';
 import { AMBIGUITY_LISTING, ambiguityError } from './ambiguity.js';
 
 type RoleSpec = Extract<TargetSpec, { kind: 'role' }>;

@@ -2,7 +2,13 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../../test/helpers/browser.js';
 import { type RawNode, REDACTED_VALUE } from '../../contract/window-driver.js';
-import { describeElement, describeLocated, elementForKey, markSecret, snapshotDocument } from './snapshot.js';
+import {
+  describeElement,
+  describeLocated,
+  elementForKey,
+  markSecret,
+  snapshotDocument,
+} from './page-snapshot.js';
 
 const fixture = (name: string) => new URL(`../../../fixtures/pages/${name}`, import.meta.url).href;
 
