@@ -1,7 +1,7 @@
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchTransport } from '../transports/contract/transport.js';
-import { createPlaywrightElectronTransport } from '../transports/playwright-electron/transport.js';
+import { createPlaywrightElectronTransport } from '../transports/playwright-electron/playwright-electron-transport.js';
 import {
   ConsoleStreamDocument,
   ForceKillDocument,

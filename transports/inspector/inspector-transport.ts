@@ -1,9 +1,9 @@
 import { capabilityMatrix } from '../contract/capabilities.js';
 import type { InjectOptions, InjectTransport } from '../contract/transport.js';
 import { InjectDeadline } from './inject-deadline.js';
+import { InspectorSession, UPGRADED } from './inspector-session.js';
 import { MainProcess } from './main-process.js';
 import { openInspector } from './open-inspector.js';
-import { InspectorSession, UPGRADED } from './session.js';
 
 /** How long a shutdown may spend reconnecting to close an inspector an abandoned inject opened. */
 const RELEASE_CONNECT_MS = 3_000;

@@ -2,7 +2,7 @@ import { _electron, type ElectronApplication } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_APP_MAIN, STAND_IN } from '../../test/helpers/fixture-app.js';
 import type { TransportEvent } from '../contract/transport-events.js';
-import { PlaywrightElectronSession } from './session.js';
+import { PlaywrightElectronSession } from './playwright-electron-session.js';
 
 let electron: ElectronApplication;
 let session: PlaywrightElectronSession;

@@ -7,6 +7,7 @@ import { OwnedProcess } from '../process/owned-process.js';
 import { commandLineOf, executableOf, listenerOf, parentOf } from '../process/proc-sockets.js';
 import { delay } from '../process/process-group.js';
 import { assertWorkingFolder } from '../process/working-folder.js';
+import { CdpSession } from './cdp-session.js';
 import {
   announcedHost,
   assertHostAllowed,
@@ -15,7 +16,6 @@ import {
   endpointAddress,
   readBrowserEndpoint,
 } from './endpoint.js';
-import { CdpSession } from './session.js';
 
 /** How often a launched command's port is probed while Stagegraph waits for it to open. */
 const PORT_POLL_MS = 100;

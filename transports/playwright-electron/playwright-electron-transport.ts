@@ -14,7 +14,7 @@ import { type InstrumentedPreload, writeInstrumentedPreload } from './instrument
 import { launchFailure, StartTimeout } from './launch-failure.js';
 import { launchedApp } from './launched-app.js';
 import { observeLauncherLeftovers } from './launcher-leftovers.js';
-import { PlaywrightElectronSession } from './session.js';
+import { PlaywrightElectronSession } from './playwright-electron-session.js';
 
 /** How long a launch whose start-up failed waits for its app's own exit before killing it (see ownExit). */
 const EXIT_NOTICE_MS = 1_000;
