@@ -1,4 +1,4 @@
-import type { DesktopApp } from '../transports/contract/transport.js';
+import type { DesktopApp } from '../transports/contract/transport-contract.js';
 import { builder } from './builder.js';
 import { sessionOfClient } from './client-sessions.js';
 import { SessionRef } from './session.js';

@@ -6,7 +6,7 @@ import type { NetworkEntry } from '../domain/page-state/network-log.js';
 import { SessionRegistry } from '../domain/sessions/session-registry.js';
 import { fakeTransport } from '../test/helpers/fake-transport.js';
 import type { Capability } from '../transports/contract/capabilities.js';
-import type { LaunchTransport } from '../transports/contract/transport.js';
+import type { LaunchTransport } from '../transports/contract/transport-contract.js';
 import { buildSchema } from './index.js';
 
 const request = (sessionId: string, seq: number): NetworkEntry =>

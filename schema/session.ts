@@ -1,5 +1,5 @@
 import { Session } from '../domain/sessions/session.js';
-import type { AppInfo } from '../transports/contract/transport.js';
+import type { AppInfo } from '../transports/contract/transport-contract.js';
 import type { ExitInfo } from '../transports/contract/transport-events.js';
 import { builder } from './builder.js';
 import { CapabilitiesRef } from './capability.js';

@@ -1,4 +1,4 @@
-import type { Transport } from '../transports/contract/transport.js';
+import type { Transport } from '../transports/contract/transport-contract.js';
 import { builder } from './builder.js';
 import { CapabilitiesRef } from './capability.js';
 

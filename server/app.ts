@@ -19,7 +19,7 @@ import { loadPlugins } from '../schema/plugins/plugin-loader.js';
 import { UNGOVERNED_REDACTOR } from '../schema/reveal.js';
 import { createAtspiTransport } from '../transports/atspi/transport.js';
 import { createCdpTransport } from '../transports/cdp/cdp-transport.js';
-import type { Transport } from '../transports/contract/transport.js';
+import type { Transport } from '../transports/contract/transport-contract.js';
 import { createInspectorTransport } from '../transports/inspector/inspector-transport.js';
 import { createPlaywrightElectronTransport } from '../transports/playwright-electron/playwright-electron-transport.js';
 import { appIsolation } from '../transports/process/isolation.js';

@@ -1,6 +1,6 @@
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LaunchTransport } from '../transports/contract/transport.js';
+import type { LaunchTransport } from '../transports/contract/transport-contract.js';
 import { createPlaywrightElectronTransport } from '../transports/playwright-electron/playwright-electron-transport.js';
 import {
   ConsoleStreamDocument,

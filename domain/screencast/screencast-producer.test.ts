@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ScreencastImage } from '../../transports/contract/screencast.js';
+import type { ScreencastImage } from '../../transports/contract/screencast-contract.js';
 import { type ScreencastFrame, ScreencastProducer } from './screencast-producer.js';
 
 const OPTIONS = { maxFps: 1_000, quality: 60, maxWidth: 800 };

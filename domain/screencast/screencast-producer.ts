@@ -2,7 +2,7 @@ import type {
   ScreencastHandle,
   ScreencastImage,
   ScreencastOptions,
-} from '../../transports/contract/screencast.js';
+} from '../../transports/contract/screencast-contract.js';
 import { SubscriberQueue } from '../bounded/subscriber-queue.js';
 import { FrameThrottle } from './frame-throttle.js';
 

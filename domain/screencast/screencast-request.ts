@@ -1,5 +1,5 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { ScreencastOptions } from '../../transports/contract/screencast.js';
+import type { ScreencastOptions } from '../../transports/contract/screencast-contract.js';
 
 /** Each argument's default and the range it must lie in; outside it the subscription is refused. */
 export const SCREENCAST_LIMITS = {

@@ -1,5 +1,9 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { AttachOptions, CommandOptions, InjectOptions } from '../../transports/contract/transport.js';
+import type {
+  AttachOptions,
+  CommandOptions,
+  InjectOptions,
+} from '../../transports/contract/transport-contract.js';
 import { checkProcessInput } from './process-input.js';
 import { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS } from './timeouts.js';
 

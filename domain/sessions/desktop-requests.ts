@@ -1,5 +1,8 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { DesktopAttachOptions, DesktopLaunchOptions } from '../../transports/contract/transport.js';
+import type {
+  DesktopAttachOptions,
+  DesktopLaunchOptions,
+} from '../../transports/contract/transport-contract.js';
 import { ATTACH_TIMEOUT_DEFAULT_MS } from './attach-requests.js';
 import { checkProcessInput } from './process-input.js';
 import { clamp, LAUNCH_TIMEOUT_DEFAULT_MS, LAUNCH_TIMEOUT_MAX_MS } from './timeouts.js';

@@ -1,5 +1,5 @@
 import type { Capability, CapabilityMatrix } from '../../transports/contract/capabilities.js';
-import type { TransportId } from '../../transports/contract/transport.js';
+import type { TransportId } from '../../transports/contract/transport-contract.js';
 import { graphqlString } from './graphql-string.js';
 
 /** What a session's next actions are built from: its real id, ownership, transport and launch. */

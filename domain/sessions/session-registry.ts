@@ -10,7 +10,7 @@ import {
   type Transport,
   type TransportId,
   type TransportSession,
-} from '../../transports/contract/transport.js';
+} from '../../transports/contract/transport-contract.js';
 import type { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../events/session-topics.js';
 import { OwnPages } from '../governance/own-pages/own-pages.js';

@@ -1,6 +1,6 @@
 import { appErrorLine } from '../../errors/app-error-line.js';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { TransportSession } from '../../transports/contract/transport.js';
+import type { TransportSession } from '../../transports/contract/transport-contract.js';
 import { sessionActions } from './next-actions.js';
 import type { Session } from './session.js';
 

@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import { type Capability, capabilityMatrix } from '../../transports/contract/capabilities.js';
-import type { LaunchTransport, TransportSession } from '../../transports/contract/transport.js';
+import type { LaunchTransport, TransportSession } from '../../transports/contract/transport-contract.js';
 import type { WindowInfo } from '../../transports/contract/transport-events.js';
 
 /** The one window a fake session has. */

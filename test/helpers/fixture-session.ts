@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServeConfig } from '../../server/config.js';
-import type { LaunchTransport } from '../../transports/contract/transport.js';
+import type { LaunchTransport } from '../../transports/contract/transport-contract.js';
 import { ClickDocument, LaunchDocument } from '../generated/graphql.js';
 import { ELECTRON_TARGETS, fixtureLaunch, STAND_IN } from './fixture-app.js';
 import { type RunningGateway, startGateway } from './gateway.js';

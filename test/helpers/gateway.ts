@@ -5,7 +5,7 @@ import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createGateway, type Gateway } from '../../server/app.js';
 import type { ServeConfig } from '../../server/config.js';
-import type { Transport } from '../../transports/contract/transport.js';
+import type { Transport } from '../../transports/contract/transport-contract.js';
 
 export interface RunningGateway {
   readonly gateway: Gateway;

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { capabilityMatrix } from '../../transports/contract/capabilities.js';
-import type { LaunchTransport, TransportSession } from '../../transports/contract/transport.js';
+import type { LaunchTransport, TransportSession } from '../../transports/contract/transport-contract.js';
 import type { ExitInfo, TransportEvent } from '../../transports/contract/transport-events.js';
 import { PageDriver } from '../../transports/page-engine/page/page-driver.js';
 import { launchChromium } from './browser.js';

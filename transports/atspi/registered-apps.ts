@@ -1,4 +1,4 @@
-import type { DesktopApp } from '../contract/transport.js';
+import type { DesktopApp } from '../contract/transport-contract.js';
 import { ACCESSIBLE_IFACE, type AccessibleRef, type AtspiBus } from './atspi-bus.js';
 
 /** An application on the accessibility registry, with the process behind its bus connection. */

@@ -6,7 +6,7 @@ import type {
   DesktopLaunchOptions,
   DesktopTransport,
   TransportSession,
-} from '../contract/transport.js';
+} from '../contract/transport-contract.js';
 import type { AppIsolation } from '../process/isolation.js';
 import { OwnedProcess } from '../process/owned-process.js';
 import { executableOf } from '../process/proc-sockets.js';

@@ -1,5 +1,9 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { ScreencastHandle, ScreencastImage, ScreencastOptions } from '../contract/screencast.js';
+import type {
+  ScreencastHandle,
+  ScreencastImage,
+  ScreencastOptions,
+} from '../contract/screencast-contract.js';
 import type {
   ExpectationResult,
   ExpectKind,

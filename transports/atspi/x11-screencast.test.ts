@@ -1,6 +1,6 @@
 import jpeg from 'jpeg-js';
 import { describe, expect, it } from 'vitest';
-import type { ScreencastImage } from '../contract/screencast.js';
+import type { ScreencastImage } from '../contract/screencast-contract.js';
 import { type RgbaImage, scaleToWidth, startX11Screencast } from './x11-screencast.js';
 
 function solid(width: number, height: number, red: number): RgbaImage {

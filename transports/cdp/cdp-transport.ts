@@ -1,7 +1,12 @@
 import { createServer } from 'node:net';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { capabilityMatrix } from '../contract/capabilities.js';
-import type { AppInfo, AttachOptions, AttachTransport, CommandOptions } from '../contract/transport.js';
+import type {
+  AppInfo,
+  AttachOptions,
+  AttachTransport,
+  CommandOptions,
+} from '../contract/transport-contract.js';
 import type { AppIsolation } from '../process/isolation.js';
 import { OwnedProcess } from '../process/owned-process.js';
 import { commandLineOf, executableOf, listenerOf, parentOf } from '../process/proc-sockets.js';

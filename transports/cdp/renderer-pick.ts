@@ -1,4 +1,4 @@
-import type { RendererFilter } from '../contract/transport.js';
+import type { RendererFilter } from '../contract/transport-contract.js';
 import type { WindowInfo } from '../contract/transport-events.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Bounds } from './bounds.js';
-import type { StartScreencast } from './screencast.js';
+import type { StartScreencast } from './screencast-contract.js';
+import type { Bounds } from './transport-contract.js';
 
 /**
  * The per-window seam: everything the domain asks of one renderer document, whatever transport reached it.
@@ -347,7 +347,7 @@ export interface WindowDriver {
   /** How many elements each target matches right now, without waiting: 0 for none. */
   countMatches(targets: readonly TargetQuery[]): Promise<number[]>;
   /**
-   * Starts producing JPEG frames of the window (screencast.ts); absent where the transport cannot show
+   * Starts producing JPEG frames of the window (screencast-contract.ts); absent where the transport cannot show
    * its windows. Each call is its own producer: the caller shares it among viewers.
    */
   startScreencast?: StartScreencast;

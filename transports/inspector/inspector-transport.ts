@@ -1,5 +1,5 @@
 import { capabilityMatrix } from '../contract/capabilities.js';
-import type { InjectOptions, InjectTransport } from '../contract/transport.js';
+import type { InjectOptions, InjectTransport } from '../contract/transport-contract.js';
 import { InjectDeadline } from './inject-deadline.js';
 import { InspectorSession, UPGRADED } from './inspector-session.js';
 import { MainProcess } from './main-process.js';

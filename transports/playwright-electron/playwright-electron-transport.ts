@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { _electron } from 'playwright-core';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { capabilityMatrix } from '../contract/capabilities.js';
-import type { LaunchOptions, LaunchTransport } from '../contract/transport.js';
+import type { LaunchOptions, LaunchTransport } from '../contract/transport-contract.js';
 import type { ExitInfo } from '../contract/transport-events.js';
 import { type AppIsolation, isolatedLaunch } from '../process/isolation.js';
 import { signalGroup } from '../process/process-group.js';

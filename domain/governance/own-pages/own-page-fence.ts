@@ -5,7 +5,7 @@ import type {
   StorageControl,
   StorageOperation,
 } from '../../../transports/contract/renderer-control.js';
-import type { TopicHandlers, WindowInfo } from '../../../transports/contract/transport-events.js';
+import type { TransportEvent, WindowInfo } from '../../../transports/contract/transport-events.js';
 import { OwnPages, type OwnPageWindow, stubRefusal } from './own-pages.js';
 
 /**

@@ -1,6 +1,10 @@
 import type { Page } from 'playwright-core';
 import { StagegraphError } from '../../../errors/stagegraph-error.js';
-import type { ScreencastHandle, ScreencastImage, ScreencastOptions } from '../../contract/screencast.js';
+import type {
+  ScreencastHandle,
+  ScreencastImage,
+  ScreencastOptions,
+} from '../../contract/screencast-contract.js';
 import {
   describeSpec,
   type ExpectationResult,

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../../test/helpers/browser.js';
-import type { ScreencastImage } from '../../contract/screencast.js';
+import type { ScreencastImage } from '../../contract/screencast-contract.js';
 import { rawSessionsAreDeaf } from './page-cdp.js';
 import { jpegSize, startPageScreencast } from './page-screencast.js';
 

@@ -1,5 +1,9 @@
 import type { CDPSession, Page } from 'playwright-core';
-import type { ScreencastHandle, ScreencastImage, ScreencastOptions } from '../../contract/screencast.js';
+import type {
+  ScreencastHandle,
+  ScreencastImage,
+  ScreencastOptions,
+} from '../../contract/screencast-contract.js';
 import { imageSize } from './image-size.js';
 import { rawSessionsHear } from './page-cdp.js';
 
