@@ -1,5 +1,5 @@
 import type { SessionWindow } from '../domain/sessions/session.js';
-import type { Bounds } from '../transports/contract/transport-contract.js';
+import type { Bounds } from '../transports/contract/bounds.js';
 import { builder } from './builder.js';
 import { sessionArg } from './session-arg.js';
 

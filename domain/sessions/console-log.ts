@@ -1,4 +1,8 @@
-import type { ConsoleMessage, ConsoleSource } from '../../transports/contract/transport-events.js';
+import type {
+  ConsoleMessage,
+  ConsoleSource,
+  TopicHandlers,
+} from '../../transports/contract/transport-events.js';
 import { type LogSnapshot, SequencedLog, type SequencedRead } from '../bounded/sequenced-log.js';
 import type { EventHub } from '../events/event-hub.js';
 

@@ -1,4 +1,4 @@
-import type { Bounds } from '../../transports/contract/transport-contract.js';
+import type { Bounds } from '../../transports/contract/bounds.js';
 import type { ChangedNode, NodeChanges, SnapshotDiff } from './diff.js';
 import { outlineEntries, outlineLine } from './outline.js';
 

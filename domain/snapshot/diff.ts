@@ -1,5 +1,5 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { Bounds } from '../../transports/contract/transport-contract.js';
+import type { Bounds } from '../../transports/contract/bounds.js';
 import type { NodeState, SnapshotRequest } from '../../transports/contract/window-driver.js';
 import type { Snapshot, SnapshotNode } from './snapshot.js';
 import { type SnapshotSplices, splicesOf } from './snapshot-splices.js';

@@ -1,4 +1,4 @@
-import type { Bounds } from '../../transports/contract/transport-contract.js';
+import type { Bounds } from '../../transports/contract/bounds.js';
 import type { NodeState } from '../../transports/contract/window-driver.js';
 import type { NodeChanges } from './diff.js';
 

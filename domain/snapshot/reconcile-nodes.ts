@@ -1,4 +1,4 @@
-import type { Bounds } from '../../transports/contract/transport-contract.js';
+import type { Bounds } from '../../transports/contract/bounds.js';
 import type { RawNode, RawSnapshot, RawSplice } from '../../transports/contract/window-driver.js';
 import { type SnapshotNode, toSnapshotNode } from './snapshot.js';
 import type { Reconciled, RefEntry } from './window-refs.js';

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { capabilityMatrix } from '../../transports/contract/capabilities.js';
+import { EventRelay } from '../../transports/contract/event-relay.js';
 import type { LaunchTransport, TransportSession } from '../../transports/contract/transport-contract.js';
-import type { ExitInfo, TransportEvent } from '../../transports/contract/transport-events.js';
+import type { EventPort, ExitInfo, TransportEvent } from '../../transports/contract/transport-events.js';
 import { PageDriver } from '../../transports/page-engine/page/page-driver.js';
 import { launchChromium } from './browser.js';
 

@@ -2,7 +2,8 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { Bounds } from '../contract/bounds.js';
 import type { EvalOutcome } from '../contract/native.js';
-import type { AppInfo, Bounds, RendererFilter, TransportSession } from '../contract/transport-contract.js';
+import { SessionLifecycle } from '../contract/session-lifecycle.js';
+import type { AppInfo, RendererFilter, TransportSession } from '../contract/transport-contract.js';
 import type { ExitInfo, TransportEvent, WindowInfo } from '../contract/transport-events.js';
 import type { WindowDriver } from '../contract/window-driver.js';
 import { PageContextControls } from '../page-engine/context/page-context-controls.js';

@@ -1,5 +1,5 @@
+import type { Bounds } from './bounds.js';
 import type { StartScreencast } from './screencast-contract.js';
-import type { Bounds } from './transport-contract.js';
 
 /**
  * The per-window seam: everything the domain asks of one renderer document, whatever transport reached it.

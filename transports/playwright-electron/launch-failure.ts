@@ -2,7 +2,7 @@ import { errors } from 'playwright-core';
 import { appErrorLine } from '../../errors/app-error-line.js';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { TransportError } from '../contract/transport-error.js';
-import type { ExitInfo, ExitInfo } from '../contract/transport-events.js';
+import type { ExitInfo } from '../contract/transport-events.js';
 import { ISOLATED_LAUNCHER } from '../process/isolation.js';
 import { exitOfLaunchLog, plainLaunchLog, stderrOfLaunchLog } from './launched-app.js';
 

@@ -8,7 +8,7 @@ import {
 import { inspectableNode } from '../../test/helpers/inspectable-node.js';
 import { expectGroupsGone } from '../../test/helpers/processes.js';
 import { TransportError } from '../contract/transport-error.js';
-import type { ConsoleMessage, ConsoleMessage } from '../contract/transport-events.js';
+import type { ConsoleMessage } from '../contract/transport-events.js';
 import type * as inspectors from '../main-agent/main-inspector.js';
 import { signalGroup } from '../process/process-group.js';
 import { openMainChannel } from './main-channel.js';

@@ -8,7 +8,6 @@ import type {
   TrayInvocation,
   TrayState,
 } from '../contract/native.js';
-import type { Bounds } from '../contract/transport-contract.js';
 import { lateInstallSource } from '../main-agent/agent-source.js';
 import { AgentSurface } from '../main-agent/agent-surface.js';
 import { evalInPage } from '../page-engine/renderer/renderer-eval.js';

@@ -1,4 +1,4 @@
-import type { Bounds } from '../../../transports/contract/transport-contract.js';
+import type { Bounds } from '../../../transports/contract/bounds.js';
 import type { Relation } from './parser.js';
 
 /** `near` reaches this far: the gap between the two boxes' nearest edges, in CSS (or screen) pixels. */

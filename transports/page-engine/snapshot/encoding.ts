@@ -1,4 +1,4 @@
-import type { Bounds } from '../../contract/transport-contract.js';
+import type { Bounds } from '../../contract/bounds.js';
 import type { NodeState, RawNode } from '../../contract/window-driver.js';
 import { inTurns } from '../../protocol/in-turns.js';
 
