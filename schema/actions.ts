@@ -49,8 +49,13 @@ const ActionResultRef = builder.objectRef<ActionOutcome>('ActionResult').impleme
       type: SnapshotNodeRef,
       nullable: true,
       description:
-        'The element acted on, by ref, as it is after the action; null for a key press or page scroll without a target. Read alone: its `parent` is null, `children` empty and `text` its name.',
+        'The element acted on, by ref: its name as it was when acted on (`nameAfter` says when the action renamed it), its value and states as they are after the action; null for a key press or page scroll without a target. Read alone: its `parent` is null, `children` empty and `text` its name.',
       resolve: (outcome) => (outcome.target ? { node: outcome.target, snapshot: null } : null),
+    }),
+    nameAfter: t.exposeString('nameAfter', {
+      nullable: true,
+      description:
+        "The target's accessible name after the action, when the action changed it (a \"Try it out\" button that became \"Cancel\"); null when it kept its name.",
     }),
     diff: t.field({
       type: SnapshotDiffRef,

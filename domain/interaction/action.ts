@@ -58,8 +58,13 @@ export interface ActionRequest {
 
 export interface ActionOutcome {
   readonly windowId: string;
-  /** The node the action landed on, named by its ref; null for keyboard input or a page scroll. */
+  /**
+   * The node the action landed on, named by its ref, under the name it had when acted on; null for keyboard
+   * input or a page scroll.
+   */
   readonly target: SnapshotNode | null;
+  /** The target's name after the action when the action changed it ("Try it out" became "Cancel"). */
+  readonly nameAfter: string | null;
   readonly diff: SnapshotDiff | null;
   /** How the effect was waited for; null when nothing read it (neither diff nor settle selected). */
   readonly settle: SettleReport | null;
@@ -109,7 +114,8 @@ export async function performAction(session: Session, request: ActionRequest): P
         : null;
     return {
       windowId: window.id,
-      target,
+      target: target && located ? { ...target, name: located.node.name } : null,
+      nameAfter: target && located && target.name !== located.node.name ? target.name : null,
       diff: before && after ? diff(before, after) : null,
       settle: settled,
       resolvedBy: chosen.resolvedBy ?? null,
@@ -227,8 +233,8 @@ function wantedBy(spec: TargetSpec): Wanted {
 }
 
 /**
- * The target as the window shows it after the action (its checked state, its new value), by ref; as it was
- * before when the action removed it from the page.
+ * The target as the window shows it after the action (its checked state, its new value, its name), by ref;
+ * as it was before when the action removed it from the page.
  */
 async function targetNode(
   session: Session,
