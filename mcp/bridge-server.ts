@@ -10,6 +10,7 @@ import {
 import { watchApprovals } from './approvals.js';
 import type { GraphqlLink } from './graphql-link.js';
 import { actTool } from './tools/act.js';
+import { argumentMistake } from './tools/arguments.js';
 import { graphqlTool, SCHEMA_RESOURCE_URI } from './tools/graphql.js';
 import { menuTool } from './tools/menu.js';
 import { openTool } from './tools/open.js';
@@ -56,6 +57,9 @@ export function createBridgeServer(options: BridgeOptions): Server {
     const tool = TOOLS.find((candidate) => candidate.name === request.params.name);
     if (!tool)
       return { isError: true, content: [{ type: 'text', text: `No tool "${request.params.name}".` }] };
+    const args = request.params.arguments ?? {};
+    const mistake = argumentMistake(tool.inputSchema, args, tool.misnamed);
+    if (mistake) return { isError: true, content: [{ type: 'text', text: `BAD_INPUT: ${mistake}` }] };
     const progressToken = request.params._meta?.progressToken;
     const progress = async (value: number, message: string) => {
       if (progressToken === undefined) return;
@@ -67,7 +71,7 @@ export function createBridgeServer(options: BridgeOptions): Server {
         .catch(() => {});
     };
     try {
-      return await tool.run(request.params.arguments ?? {}, { link: options.link, progress });
+      return await tool.run(args, { link: options.link, progress });
     } catch (error) {
       return {
         isError: true,

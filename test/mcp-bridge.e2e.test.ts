@@ -164,7 +164,8 @@ function agentLoop(client: () => Client, session: { id: string }) {
       const text = textOf(acted);
       expect(text).toMatch(/^1 fill: REF_NOT_FOUND: /m);
       expect(text).toMatch(/^hint: \S/m);
-      expect(text).toMatch(/^next: query \{ session\(id: /m);
+      // Next actions are bridge calls: the gateway's GraphQL ones as the graphql tool's arguments.
+      expect(text).toMatch(/^next: graphql \{"query":"query \{ session\(id: /m);
       expect(text).toMatch(/^2 click: not run \(an earlier step failed\)$/m);
     },
     SAFETY_NET_MS,

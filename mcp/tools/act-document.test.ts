@@ -22,7 +22,7 @@ const EVERY_KIND: Step[] = [
   { do: 'uncheck', target },
   { do: 'navigate', value: 'back' },
   { do: 'navigate', value: 'https://example.com/' },
-  { do: 'expect', kind: 'text', target, contains: 'Hi', not: true },
+  { do: 'expect', kind: 'TEXT', target, contains: 'Hi', not: true },
   { do: 'expect', kind: 'TITLE', value: 'Home' },
 ];
 
@@ -39,6 +39,21 @@ describe('the act document', () => {
   it('refuses an unknown step kind, naming the ones there are', () => {
     expect(() => buildActDocument([{ do: 'dance' }], {})).toThrow(
       /Step 1: unknown "do": "dance"; one of fill/,
+    );
+  });
+
+  it('refuses a step with a key its kind ignores or without one it needs, naming the key', () => {
+    const refusal = (step: Step) => () => buildActDocument([{ do: 'click', target }, step], {});
+    expect(refusal({ do: 'fill', target, key: 'Rent' })).toThrow(
+      'Step 2 (fill): a fill step takes no "key"; it takes target, value.',
+    );
+    expect(refusal({ do: 'type', target })).toThrow('Step 2 (type): "value" is missing (the text to type).');
+    expect(refusal({ do: 'press', value: 'Enter' })).toThrow(
+      'Step 2 (press): a press step takes no "value" (the key goes in "key"); it takes key, target.',
+    );
+    expect(refusal({ do: 'click' })).toThrow('Step 2 (click): "target" is missing.');
+    expect(refusal({ do: 'navigate', target })).toThrow(
+      'Step 2 (navigate): a navigate step takes no "target"',
     );
   });
 
@@ -59,9 +74,9 @@ describe('the act document', () => {
       },
       errors: [
         {
-          message: 'No match.',
+          message: 'Two match.',
           path: ['s1'],
-          extensions: { code: 'SELECTOR_NO_MATCH', hint: 'Read.', nextActions: ['query { a }'] },
+          extensions: { code: 'AMBIGUOUS_TARGET', hint: 'Add nth.', nextActions: ['query { a }'] },
         },
         { message: 'Skipped.', path: ['s2'], extensions: { code: 'STEP_SKIPPED' } },
       ],
@@ -72,9 +87,9 @@ describe('the act document', () => {
         '1 fill: ok e2 textbox "Name"',
         '~ e2 x',
         '(2 nodes that change on their own left out)',
-        '2 click: SELECTOR_NO_MATCH: No match.',
-        'hint: Read.',
-        'next: query { a }',
+        '2 click: AMBIGUOUS_TARGET: Two match.',
+        'hint: Add nth.',
+        'next: graphql {"query":"query { a }"}',
         '3 click: not run (an earlier step failed)',
       ].join('\n'),
     });

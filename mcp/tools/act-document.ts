@@ -12,20 +12,61 @@ export interface Step {
   readonly not?: boolean;
 }
 
-export const STEP_KINDS = [
-  'fill',
-  'type',
-  'press',
-  'click',
-  'select',
-  'check',
-  'uncheck',
-  'navigate',
-  'expect',
+type StepKey = Exclude<keyof Step, 'do'>;
+
+/** What each kind of step needs and may have besides `do`, and what its `value` holds. */
+const STEP_KEYS: Readonly<
+  Record<string, { needs: readonly StepKey[]; may: readonly StepKey[]; value?: string }>
+> = {
+  fill: { needs: ['target', 'value'], may: [], value: 'the text to fill' },
+  type: { needs: ['target', 'value'], may: [], value: 'the text to type' },
+  press: { needs: ['key'], may: ['target'] },
+  click: { needs: ['target'], may: [] },
+  select: { needs: ['target', 'value'], may: [], value: 'the label of the option' },
+  check: { needs: ['target'], may: [] },
+  uncheck: { needs: ['target'], may: [] },
+  navigate: { needs: ['value'], may: [], value: 'a url, back, forward or reload' },
+  expect: { needs: [], may: ['kind', 'target', 'value', 'contains', 'not'], value: 'what it equals' },
+};
+
+export const STEP_KINDS = Object.keys(STEP_KEYS);
+
+/** GraphQL's ExpectKind: what an expect step checks. */
+export const EXPECT_KINDS = [
+  'VISIBLE',
+  'HIDDEN',
+  'TEXT',
+  'VALUE',
+  'COUNT',
+  'URL',
+  'TITLE',
+  'CHECKED',
+  'ENABLED',
+  'DISABLED',
 ];
 
+/**
+ * A step that would run as something else than written — a key its kind ignores, a value it lacks — is
+ * refused naming the key, so `{"do":"fill","key":"Rent"}` never fills nothing and answers ok.
+ */
+function stepMistake(step: Step, index: number): string | undefined {
+  const label = `Step ${index + 1}`;
+  const keys = STEP_KEYS[step.do];
+  if (!keys) return `${label}: unknown "do": ${JSON.stringify(step.do)}; one of ${STEP_KINDS.join(', ')}.`;
+  const takes: readonly string[] = [...keys.needs, ...keys.may];
+  const what = `${label} (${step.do})`;
+  const stray = Object.keys(step).find((key) => key !== 'do' && !takes.includes(key));
+  if (stray) {
+    const instead = stray === 'value' && takes.includes('key') ? ' (the key goes in "key")' : '';
+    return `${what}: a ${step.do} step takes no "${stray}"${instead}; it takes ${takes.join(', ') || 'nothing more'}.`;
+  }
+  const missing = keys.needs.find((key) => step[key] === undefined);
+  if (missing === undefined) return undefined;
+  return `${what}: "${missing}" is missing${missing === 'value' && keys.value ? ` (${keys.value})` : ''}.`;
+}
+
 const DIFF = 'diff(quiet: $quiet) { empty outline leftOut }';
-const ACTED = `{ target { ref role name } ${DIFF} }`;
+const ACTED = `{ target { ref role name } nameAfter ${DIFF} }`;
 const HISTORY: Record<string, string> = { back: 'BACK', forward: 'FORWARD', reload: 'RELOAD' };
 
 interface Built {
@@ -45,6 +86,8 @@ export function buildActDocument(
   const variables: Record<string, unknown> = { session: where.session, window: where.window, quiet };
   const declarations = ['$session: ID', '$window: ID', '$quiet: Boolean'];
   const fields = steps.map((step, index) => {
+    const mistake = stepMistake(step, index);
+    if (mistake) throw new Error(mistake);
     const alias = `s${index}`;
     const bind = (name: string, type: string, value: unknown): string => {
       const variable = `${alias}${name}`;
@@ -61,7 +104,7 @@ export function buildActDocument(
         return `${alias}: type(${placed}, ${target()}, text: ${bind('v', 'String!', step.value ?? '')}) ${ACTED}`;
       case 'press': {
         const on = step.target ? `, target: ${bind('t', 'TargetInput', step.target)}` : '';
-        return `${alias}: press(${placed}${on}, key: ${bind('k', 'String!', step.key ?? step.value ?? '')}) ${ACTED}`;
+        return `${alias}: press(${placed}${on}, key: ${bind('k', 'String!', step.key ?? '')}) ${ACTED}`;
       }
       case 'click':
         return `${alias}: click(${placed}, ${target()}) ${ACTED}`;
@@ -80,13 +123,11 @@ export function buildActDocument(
         const equals = step.value === undefined ? '' : `, equals: ${bind('v', 'String', step.value)}`;
         const contains =
           step.contains === undefined ? '' : `, contains: ${bind('c', 'String', step.contains)}`;
-        const kind = bind('kind', 'ExpectKind!', (step.kind ?? 'VISIBLE').toUpperCase());
+        const kind = bind('kind', 'ExpectKind!', step.kind ?? 'VISIBLE');
         return `${alias}: expect(${placed}${on}, kind: ${kind}${equals}${contains}, not: ${step.not === true}) { actual }`;
       }
       default:
-        throw new Error(
-          `Step ${index + 1}: unknown "do": ${JSON.stringify(step.do)}; one of ${STEP_KINDS.join(', ')}.`,
-        );
+        throw new Error(`Step ${index + 1}: unknown "do": ${JSON.stringify(step.do)}.`);
     }
   });
   return { document: `mutation Act(${declarations.join(', ')}) {\n  ${fields.join('\n  ')}\n}`, variables };
@@ -110,8 +151,9 @@ export function describeOutcomes(
     const outcome = answer.data?.[alias];
     if (!outcome) return [`${label}: no answer`];
     if (step.do === 'expect') return [`${label}: ok, actual ${JSON.stringify(outcome.actual)}`];
+    const renamed = outcome.nameAfter == null ? '' : ` (now "${outcome.nameAfter}")`;
     const target = outcome.target
-      ? ` ${outcome.target.ref} ${outcome.target.role} "${outcome.target.name}"`
+      ? ` ${outcome.target.ref} ${outcome.target.role} "${outcome.target.name}"${renamed}`
       : '';
     const where =
       step.do === 'navigate'

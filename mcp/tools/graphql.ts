@@ -10,15 +10,21 @@ export const graphqlTool: BridgeTool = {
   description: `Run any Stagegraph GraphQL document (query, mutation) with variables; the schema is the resource ${SCHEMA_RESOURCE_URI}. Select only the fields you need.`,
   inputSchema: {
     type: 'object',
-    properties: { query: { type: 'string' }, variables: { type: 'object' } },
+    properties: {
+      query: { type: 'string', description: 'One GraphQL document.' },
+      variables: { type: 'object', description: "The document's variables by name." },
+    },
     required: ['query'],
+    additionalProperties: false,
   },
   async run(args, { link }) {
     const variables = typeof args.variables === 'object' && args.variables ? args.variables : {};
     const answer = await link.execute(String(args.query ?? ''), variables as Record<string, unknown>);
     const data = JSON.stringify(answer.data ?? null);
     if (!answer.errors?.length) return { content: [{ type: 'text', text: data }] };
-    const errors = answer.errors.map((error) => describeError(error, error.path?.join('.'))).join('\n\n');
+    const errors = answer.errors
+      .map((error) => describeError(error, error.path?.join('.'), 'graphql'))
+      .join('\n\n');
     return { isError: true, content: [{ type: 'text', text: `data: ${data}\n${errors}` }] };
   },
 };

@@ -1,5 +1,7 @@
 import type { BridgeTool } from './tool.js';
-import { failure, optionalString, text } from './tool.js';
+import { failure, optionalString, text, WHERE } from './tool.js';
+
+const TRAY_EVENTS = ['CLICK', 'DOUBLE_CLICK', 'RIGHT_CLICK', 'MIDDLE_CLICK', 'MOUSE_ENTER', 'MOUSE_LEAVE'];
 
 const ITEM = 'fragment Item on NativeMenuItem { label role type enabled checked accelerator }';
 const ITEMS = '{ ...Item submenu { ...Item submenu { ...Item submenu { ...Item } } } }';
@@ -30,18 +32,19 @@ export const menuTool: BridgeTool = {
   inputSchema: {
     type: 'object',
     properties: {
-      action: { enum: ['list', 'invoke'] },
-      menu: { enum: ['app', 'context', 'tray'], description: 'default app' },
+      action: { enum: ['list', 'invoke'], description: 'list items, or invoke one.' },
+      menu: { enum: ['app', 'context', 'tray'], description: 'Default app.' },
       path: {
         type: 'array',
         items: { type: 'string' },
         description: 'Labels from the top, e.g. ["File","Save"].',
       },
       tray: { type: 'string', description: 'Tray id (invoke on a tray).' },
-      event: { type: 'string', description: 'Tray event, default CLICK.' },
-      session: { type: 'string' },
+      event: { enum: TRAY_EVENTS, description: 'Tray event; default CLICK.' },
+      session: WHERE.session,
     },
     required: ['action'],
+    additionalProperties: false,
   },
   async run(args, { link }) {
     const menu = optionalString(args.menu) ?? 'app';
@@ -85,7 +88,7 @@ async function invoke(
       ? await link.execute(INVOKE_TRAY, {
           session,
           tray: optionalString(args.tray) ?? '',
-          event: (optionalString(args.event) ?? 'CLICK').toUpperCase(),
+          event: optionalString(args.event) ?? 'CLICK',
         })
       : await link.execute(menu === 'context' ? INVOKE_CONTEXT : INVOKE_MENU, {
           session,

@@ -1,7 +1,10 @@
+import { listingHead } from './read.js';
 import type { BridgeTool } from './tool.js';
-import { failure, optionalString, text } from './tool.js';
+import { describeError, failure, text } from './tool.js';
 
-const SESSION = '{ id transport app { name standIn } windows { id title url } }';
+/** The session and, as `attach { activeWindow { snapshot { outline } } }` answers it, its first listing. */
+const SESSION = `{ id transport app { name standIn } windows { id title url }
+  activeWindow { id title snapshot(interactiveOnly: true) { id truncated outline } } }`;
 const LAUNCH = `mutation Launch($input: LaunchInput!) { launch(input: $input) ${SESSION} }`;
 const ATTACH = `mutation Attach($input: AttachInput!) { attach(input: $input) ${SESSION} }`;
 const LAUNCH_COMMAND = `mutation LaunchCommand($input: LaunchCommandInput!) { launchCommand(input: $input) ${SESSION} }`;
@@ -13,26 +16,59 @@ interface OpenedSession {
   transport: string;
   app: { name: string | null; standIn: boolean };
   windows: { id: string; title: string; url: string }[];
+  activeWindow: {
+    id: string;
+    title: string;
+    snapshot: { id: string; truncated: boolean; outline: string };
+  } | null;
 }
+
+/** Each way to open, the key that chooses it, and the keys its GraphQL input takes. */
+const OPERATIONS = [
+  {
+    field: 'launchCommand',
+    document: LAUNCH_COMMAND,
+    by: ['command'],
+    keys: ['command', 'args', 'urlIncludes', 'titleContains'],
+  },
+  {
+    field: 'attach',
+    document: ATTACH,
+    by: ['port', 'cdpUrl'],
+    keys: ['port', 'cdpUrl', 'urlIncludes', 'titleContains'],
+  },
+  { field: 'launch', document: LAUNCH, by: ['main'], keys: ['main', 'executablePath', 'args'] },
+] as const;
 
 /** launch (an Electron app's main script), attach (a CDP port or URL), or launchCommand (any command line). */
 export const openTool: BridgeTool = {
   name: 'open',
   description:
-    'Start a session: launch an Electron app (main), attach to a CDP port/cdpUrl, or run a command that opens one. Answers the session id and its windows.',
+    'Start a session: launch an Electron app (main), attach to a CDP port/cdpUrl, or run a command that opens one. Answers the session id, its windows and the interactive outline of the page it opened (as read does).',
   inputSchema: {
     type: 'object',
     properties: {
       main: { type: 'string', description: 'App folder or main script (launch).' },
       executablePath: { type: 'string', description: 'Electron binary (launch); default: resolved.' },
       command: { type: 'string', description: 'Command line to run (launchCommand).' },
-      args: { type: 'array', items: { type: 'string' } },
-      port: { type: 'integer', description: 'CDP port to attach to.' },
-      cdpUrl: { type: 'string' },
+      args: { type: 'array', items: { type: 'string' }, description: 'Arguments (launch, command).' },
+      port: { type: 'integer', minimum: 1, description: 'CDP port to attach to.' },
+      cdpUrl: { type: 'string', description: 'http://host:port or ws://… to attach to.' },
+      urlIncludes: {
+        type: 'string',
+        description: 'Start on the page whose url contains this (attach, command).',
+      },
+      titleContains: {
+        type: 'string',
+        description: 'Start on the page whose title contains this (attach, command).',
+      },
     },
+    additionalProperties: false,
   },
   async run(args, { link, progress }) {
-    const [document, field, input] = chooseOperation(args);
+    const chosen = chooseOperation(args);
+    if (typeof chosen === 'string') return { ...text(`BAD_INPUT: ${chosen}`), isError: true };
+    const { document, field, input } = chosen;
     let ticks = 0;
     await progress(ticks, `${field}: starting`);
     const timer = setInterval(() => {
@@ -45,27 +81,31 @@ export const openTool: BridgeTool = {
     await progress(ticks + 1, `${field}: session ${session.id} is running`);
     const windows = session.windows.map((window) => `  ${window.id} "${window.title}" ${window.url}`);
     const standIn = session.app.standIn ? ' (Electron stand-in)' : '';
+    const active = session.activeWindow;
+    // The session is open even when its first read failed: say why, and read is the next call.
+    const listing = active
+      ? [listingHead(active, active.snapshot), active.snapshot.outline]
+      : (answer.errors ?? []).map((error) => describeError(error, 'read'));
     return text(
       [
         `session ${session.id} (${session.transport}) app "${session.app.name ?? ''}"${standIn}`,
         'windows:',
         ...windows,
+        ...listing,
       ].join('\n'),
     );
   },
 };
 
-function chooseOperation(args: Record<string, unknown>): [string, string, Record<string, unknown>] {
-  const list = Array.isArray(args.args) ? { args: args.args } : {};
-  const command = optionalString(args.command);
-  if (command) return [LAUNCH_COMMAND, 'launchCommand', { command, ...list }];
-  const cdpUrl = optionalString(args.cdpUrl);
-  if (cdpUrl || typeof args.port === 'number')
-    return [ATTACH, 'attach', cdpUrl ? { cdpUrl } : { port: args.port }];
-  const executablePath = optionalString(args.executablePath);
-  return [
-    LAUNCH,
-    'launch',
-    { main: optionalString(args.main), ...(executablePath ? { executablePath } : {}), ...list },
-  ];
+/** The operation the arguments choose, with its input; or what is wrong with them. */
+function chooseOperation(
+  args: Record<string, unknown>,
+): { document: string; field: string; input: Record<string, unknown> } | string {
+  const operation = OPERATIONS.find((candidate) => candidate.by.some((key) => args[key] !== undefined));
+  if (!operation) return 'open needs one of main (launch), command, port or cdpUrl (attach).';
+  const keys: readonly string[] = operation.keys;
+  const stray = Object.keys(args).find((key) => !keys.includes(key));
+  if (stray)
+    return `"${stray}" is not an argument of ${operation.field} (${operation.by.join(' or ')}); it takes ${keys.join(', ')}.`;
+  return { document: operation.document, field: operation.field, input: { ...args } };
 }

@@ -20,10 +20,18 @@ export const readTool: BridgeTool = {
     properties: {
       ...WHERE,
       within: { type: 'string', description: 'A ref: only its subtree.' },
-      budgetTokens: { type: 'integer' },
-      since: { type: 'string' },
+      budgetTokens: {
+        type: 'integer',
+        minimum: 1,
+        description: 'Cut the outline at about this many tokens (says so when it does).',
+      },
+      since: {
+        type: 'string',
+        description: 'A snapshot id from an earlier read, or LAST: answer only what changed since.',
+      },
       all: { type: 'boolean', description: 'Every node, not only interactive ones.' },
     },
+    additionalProperties: false,
   },
   async run(args, { link }) {
     const since = optionalString(args.since);
@@ -39,9 +47,17 @@ export const readTool: BridgeTool = {
     const window = answer.data?.session?.window;
     const snapshot = window?.snapshot;
     if (!snapshot) return failure(answer.errors ?? [{ message: 'No session is open: call open first.' }]);
-    const head = `snapshot ${snapshot.id} of window ${window.id} "${window.title}"${snapshot.truncated ? ' (truncated: pass within or a larger budgetTokens)' : ''}`;
+    const head = listingHead(window, snapshot);
     if (since === undefined) return text(`${head}\n${snapshot.outline}`);
     const diff = snapshot.diff;
     return text(`${head}, changes since ${since}:\n${diff?.empty ? '(no change)' : (diff?.outline ?? '')}`);
   },
 };
+
+/** The line above an outline: which snapshot of which window, and whether it was cut short. */
+export function listingHead(
+  window: { id: string; title: string },
+  snapshot: { id: string; truncated: boolean },
+): string {
+  return `snapshot ${snapshot.id} of window ${window.id} "${window.title}"${snapshot.truncated ? ' (truncated: pass within or a larger budgetTokens)' : ''}`;
+}

@@ -1,5 +1,5 @@
 import type { BridgeTool } from './tool.js';
-import { failure, optionalString, TARGET, WHERE } from './tool.js';
+import { failure, optionalString, TARGET, TARGET_DEFS, WHERE } from './tool.js';
 
 const SCREENSHOT = `query Screenshot($session: ID, $window: ID, $target: TargetInput, $format: ImageFormat, $fullPage: Boolean) {
   session(id: $session) { window(id: $window) { screenshot(target: $target, format: $format, fullPage: $fullPage) { base64 format width height } } }
@@ -15,9 +15,11 @@ export const screenshotTool: BridgeTool = {
     properties: {
       ...WHERE,
       target: TARGET,
-      format: { enum: ['png', 'jpeg'] },
-      fullPage: { type: 'boolean' },
+      format: { enum: ['png', 'jpeg'], description: 'Default png.' },
+      fullPage: { type: 'boolean', description: 'The whole scrollable page, not only the viewport.' },
     },
+    additionalProperties: false,
+    $defs: TARGET_DEFS,
   },
   async run(args, { link }) {
     const format = optionalString(args.format);
