@@ -55,7 +55,7 @@ const ActionResultRef = builder.objectRef<ActionOutcome>('ActionResult').impleme
     nameAfter: t.exposeString('nameAfter', {
       nullable: true,
       description:
-        "The target's accessible name after the action, when the action changed it (a \"Try it out\" button that became \"Cancel\"); null when it kept its name.",
+        'The target\'s accessible name after the action, when the action changed it (a "Try it out" button that became "Cancel"); null when it kept its name.',
     }),
     diff: t.field({
       type: SnapshotDiffRef,

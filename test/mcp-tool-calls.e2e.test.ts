@@ -246,6 +246,7 @@ describe('open, act and errors on a Chromium with two tabs', () => {
         session,
         steps: [{ do: 'click', target: { role: 'button', name: 'Try it' } }],
       });
+      console.log(`a missed target answered (docs/mcp.md shows it):\n${missed.text}`);
       expect(missed.text).toMatch(/^1 click: SELECTOR_NO_MATCH: /m);
       expect(missed.text).toMatch(/^hint: Check the target against read;/m);
       expect(missed.text).toMatch(/^similar: e\d+ button "Try it out"/m);
