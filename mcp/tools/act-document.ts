@@ -47,7 +47,7 @@ export const EXPECT_KINDS = [
 
 /**
  * A step that would run as something else than written — a key its kind ignores, a value it lacks — is
- * refused naming the key, so `{"do":"fill","key":"Rent"}` never fills nothing and answers ok.
+ * refused naming the key: `{"do":"fill","key":"Rent"}` used to fill nothing and answer ok.
  */
 function stepMistake(step: Step, index: number): string | undefined {
   const label = `Step ${index + 1}`;
