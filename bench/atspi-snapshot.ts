@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Client } from 'graphql-ws';
 import { startGateway, wsClient } from '../test/helpers/gateway.js';
-import { type AccessibleRef, AtspiBus } from '../transports/atspi/atspi-bus.js';
+import { type AccessibleRef, AtspiBus } from '../transports/atspi/bus/atspi-bus.js';
 import { openDesktop } from '../transports/atspi/desktop-host.js';
 import { gqlData } from './snapshot-client.js';
 import { HEADER, row, type Summary, summarise, timedOnce } from './stats.js';

@@ -6,7 +6,7 @@ import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAtspiTransport } from '../transports/atspi/transport.js';
+import { createAtspiTransport } from '../transports/atspi/atspi-transport.js';
 import {
   DESKTOP_AVAILABLE,
   desktopSkipReason,

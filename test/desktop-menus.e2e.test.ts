@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAtspiTransport } from '../transports/atspi/transport.js';
+import { createAtspiTransport } from '../transports/atspi/atspi-transport.js';
 import {
   DESKTOP_AVAILABLE,
   desktopSkipReason,

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAtspiTransport } from '../transports/atspi/atspi-transport.js';
 import type { DesktopHost } from '../transports/atspi/desktop-host.js';
-import { createAtspiTransport } from '../transports/atspi/transport.js';
 import { SessionEventsDocument } from './generated/graphql.js';
 import {
   DESKTOP_AVAILABLE,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ATSPI_CALL_TIMEOUT_MS } from '../transports/atspi/atspi-bus.js';
-import { createAtspiTransport } from '../transports/atspi/transport.js';
+import { createAtspiTransport } from '../transports/atspi/atspi-transport.js';
+import { ATSPI_CALL_TIMEOUT_MS } from '../transports/atspi/bus/atspi-bus.js';
 import {
   DESKTOP_AVAILABLE,
   desktopSkipReason,

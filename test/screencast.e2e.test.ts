@@ -7,7 +7,7 @@ import type { Client } from 'graphql-ws';
 import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createAtspiTransport } from '../transports/atspi/transport.js';
+import { createAtspiTransport } from '../transports/atspi/atspi-transport.js';
 import { ClickDocument, LaunchDocument, StopDocument } from './generated/graphql.js';
 import { CHROMIUM, CHROMIUM_ARGS } from './helpers/browser.js';
 import {

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAtspiTransport } from '../transports/atspi/transport.js';
+import { createAtspiTransport } from '../transports/atspi/atspi-transport.js';
 import {
   DESKTOP_AVAILABLE,
   desktopSkipReason,

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ACCESSIBLE_IFACE, type AccessibleRef, AtspiBus } from '../../transports/atspi/atspi-bus.js';
+import { ACCESSIBLE_IFACE, type AccessibleRef, AtspiBus } from '../../transports/atspi/bus/atspi-bus.js';
 import { type DesktopHost, openDesktop } from '../../transports/atspi/desktop-host.js';
 
 /** The GTK fixture app every desktop test drives. */

@@ -1,8 +1,8 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { OwnedProcess } from '../process/owned-process.js';
 import { delay } from '../process/process-group.js';
-import type { AtspiBus } from './atspi-bus.js';
-import { type RegisteredApp, registeredAppWhere, windowRefs } from './registered-apps.js';
+import type { AtspiBus } from './bus/atspi-bus.js';
+import { type RegisteredApp, registeredAppWhere, windowRefs } from './bus/registered-apps.js';
 
 /** How often the registry is read while a launched app registers and opens its first window. */
 const REGISTRY_POLL_MS = 100;

@@ -7,14 +7,14 @@ import type { AppInfo, TransportSession } from '../contract/transport-contract.j
 import type { ExitInfo, TransportEvent, WindowInfo } from '../contract/transport-events.js';
 import type { WindowDriver } from '../contract/window-driver.js';
 import type { OwnedProcess } from '../process/owned-process.js';
-import { AppWindows } from './app-windows.js';
-import { ACCESSIBLE_IFACE, type AtspiBus, type AtspiSignal, ROOT_PATH } from './atspi-bus.js';
+import { AppWindows } from './bus/app-windows.js';
+import { ACCESSIBLE_IFACE, type AtspiBus, type AtspiSignal, ROOT_PATH } from './bus/atspi-bus.js';
+import type { RegisteredApp } from './bus/registered-apps.js';
 import type { DesktopHost } from './desktop-host.js';
-import type { DesktopInput } from './desktop-input.js';
-import { KeyTable } from './key-table.js';
-import { createDesktopNativeSurface } from './native-surface.js';
-import type { RegisteredApp } from './registered-apps.js';
-import { DesktopWindowDriver } from './window-driver.js';
+import { DesktopWindowDriver } from './driver/desktop-window-driver.js';
+import type { DesktopInput } from './input/desktop-input.js';
+import { createDesktopNativeSurface } from './menus/desktop-native-surface.js';
+import { KeyTable } from './tree/key-table.js';
 
 /** AT-SPI's ACTIVE state: bit 1 of the state set's first word. */
 const ACTIVE_BIT = 1 << 1;
