@@ -25,6 +25,25 @@ export interface CacheItem {
   readonly states: readonly [number, number];
 }
 
+/**
+ * One object read by hand, for an object its application's Cache does not list: the Cache's facts about it
+ * plus its AccessibleId and its parent's path.
+ */
+export interface AccessibleDescription {
+  readonly name: string;
+  readonly description: string;
+  /** AT-SPI's role number (ATSPI_ROLE_*). */
+  readonly role: number;
+  /** AT-SPI's state set, as the two 32-bit words of the wire. */
+  readonly states: readonly number[];
+  readonly interfaces: readonly string[];
+  /** -1 when the object does not say. */
+  readonly childCount: number;
+  readonly accessibleId: string | undefined;
+  /** '' when the object does not say. */
+  readonly parentPath: string;
+}
+
 /** A signal on the accessibility bus, as the app sent it. */
 export interface AtspiSignal {
   readonly sender: string;
@@ -37,7 +56,6 @@ export interface AtspiSignal {
 export const ACCESSIBLE_IFACE = 'org.a11y.atspi.Accessible';
 export const REGISTRY_BUS = 'org.a11y.atspi.Registry';
 export const ROOT_PATH = '/org/a11y/atspi/accessible/root';
-export const NULL_PATH = '/org/a11y/atspi/null';
 const CACHE_PATH = '/org/a11y/atspi/cache';
 const REGISTRY_PATH = '/org/a11y/atspi/registry';
 /** Calls the other end never answers (a hung app) fail after this with DESKTOP_TIMEOUT. */
@@ -243,6 +261,30 @@ export class AtspiBus {
       name,
     ]);
     return (variant as dbus.Variant).value;
+  }
+
+  /** An object's properties, role, states and interfaces: the four calls that stand in for its Cache item. */
+  async describe(ref: AccessibleRef): Promise<AccessibleDescription> {
+    const call = (iface: string, member: string, signature?: string, body?: unknown[]) =>
+      this.call(ref.busName, ref.path, iface, member, signature, body);
+    const [[properties], [role], [states], [interfaces]] = await Promise.all([
+      call('org.freedesktop.DBus.Properties', 'GetAll', 's', [ACCESSIBLE_IFACE]),
+      call(ACCESSIBLE_IFACE, 'GetRole'),
+      call(ACCESSIBLE_IFACE, 'GetState'),
+      call(ACCESSIBLE_IFACE, 'GetInterfaces'),
+    ]);
+    const property = (name: string) => (properties as Record<string, dbus.Variant>)[name]?.value;
+    const id = property('AccessibleId');
+    return {
+      name: String(property('Name') ?? ''),
+      description: String(property('Description') ?? ''),
+      role: Number(role),
+      states: states as number[],
+      interfaces: interfaces as string[],
+      childCount: Number(property('ChildCount') ?? -1),
+      accessibleId: typeof id === 'string' ? id : undefined,
+      parentPath: String((property('Parent') as [string, string] | undefined)?.[1] ?? ''),
+    };
   }
 
   /** The applications registered on the desktop, as the registry's root lists them. */

@@ -1,5 +1,6 @@
 import dbus from 'dbus-next';
 import { StagegraphError } from '../../../errors/stagegraph-error.js';
+import { CHECKABLE_ROLES } from '../../contract/aria-roles.js';
 import { TransportError } from '../../contract/transport-error.js';
 import type { ElementAction } from '../../contract/window-driver.js';
 import type { AccessibleRef, AtspiBus } from '../bus/atspi-bus.js';
@@ -10,12 +11,12 @@ import { screenExtents } from '../tree/desktop-snapshot.js';
 import { toolkitFor } from '../tree/toolkit-states.js';
 import type { TreeNode } from '../tree/tree-read.js';
 
-const CHECKABLE_ROLES = new Set([
-  'checkbox',
-  'radio',
-  'switch',
-  'menuitemcheckbox',
-  'menuitemradio',
+/**
+ * What setChecked toggles through the element's action: the checkable roles whose action flips the check (an
+ * option's or a tree item's selects it instead), and a GTK toggle button, which ARIA calls a pressed button.
+ */
+const TOGGLED_BY_ACTION: ReadonlySet<string> = new Set([
+  ...[...CHECKABLE_ROLES].filter((role) => role !== 'treeitem' && role !== 'option'),
   'button',
 ]);
 /** AT-SPI's ATSPI_SCROLL_ANYWHERE: the least scrolling that shows the object, as scrollIntoViewIfNeeded. */
@@ -51,7 +52,7 @@ export function actionability(node: TreeNode, action: ElementAction): Stagegraph
     (isRangeRole(node.role) && node.interfaces.has('Value'));
   if ((action.type === 'fill' || action.type === 'clear') && !editable)
     return new StagegraphError('ELEMENT_NOT_EDITABLE', `${what} failed: element not editable.`);
-  if (action.type === 'setChecked' && !(CHECKABLE_ROLES.has(node.role) && node.interfaces.has('Action')))
+  if (action.type === 'setChecked' && !(TOGGLED_BY_ACTION.has(node.role) && node.interfaces.has('Action')))
     return new StagegraphError('ELEMENT_NOT_EDITABLE', `${what} failed: not a checkbox, radio or toggle.`);
   if (action.type === 'selectOption' && !node.interfaces.has('Selection'))
     return new StagegraphError('ELEMENT_NOT_EDITABLE', `${what} failed: it holds no options to select.`);

@@ -5,15 +5,19 @@ import {
   desktopSkipReason,
   startDesktopFixture,
 } from '../../../test/helpers/desktop-fixture.js';
-import type { NativeMenuItem } from '../../contract/native.js';
+import type { NativeMenuItem, NativeSurface } from '../../contract/native.js';
 import type { AccessibleRef, AtspiBus } from '../bus/atspi-bus.js';
 import { atspiRoleName } from '../tree/atspi-roles.js';
-import { acceleratorOf, invokeMenuBarItem, readMenuBar } from './menu-bar.js';
+import { createDesktopNativeSurface } from './desktop-native-surface.js';
+import { acceleratorOf } from './menu-bar.js';
 
 let fixture: DesktopFixture;
 let bus: AtspiBus;
+/** The fixture's main window's menu bar, read and invoked as the product does. */
+let withBar: NativeSurface;
+/** A window without a menu bar. */
+let withoutBar: NativeSurface;
 let window: AccessibleRef;
-let panel: AccessibleRef;
 
 function item(items: readonly NativeMenuItem[] | null, label: string): NativeMenuItem {
   const found = items?.find((candidate) => candidate.label === label);
@@ -27,7 +31,9 @@ beforeAll(async () => {
   fixture = await startDesktopFixture({ env: { STAGEGRAPH_FIXTURE_ROWS: '50' } });
   bus = fixture.bus;
   window = await fixture.window('Desktop Fixture');
-  panel = await fixture.window('Inspector Panel');
+  const panel: AccessibleRef = await fixture.window('Inspector Panel');
+  withBar = createDesktopNativeSurface(bus, () => [window]);
+  withoutBar = createDesktopNativeSurface(bus, () => [panel]);
 }, 120_000);
 
 afterAll(async () => {
@@ -40,9 +46,9 @@ if (!DESKTOP_AVAILABLE) {
   });
 }
 
-describe.runIf(DESKTOP_AVAILABLE)('readMenuBar', () => {
+describe.runIf(DESKTOP_AVAILABLE)('the menu bar as applicationMenu reads it', () => {
   it('reads File, View and Help as Electron serializes an application menu', async () => {
-    const menu = await readMenuBar(bus, window);
+    const menu = await withBar.applicationMenu();
     expect(menu?.map(({ label, type }) => [label, type])).toEqual([
       ['File', 'submenu'],
       ['View', 'submenu'],
@@ -74,26 +80,26 @@ describe.runIf(DESKTOP_AVAILABLE)('readMenuBar', () => {
   });
 
   it('answers null for a window without a menu bar', async () => {
-    expect(await readMenuBar(bus, panel)).toBeNull();
+    expect(await withoutBar.applicationMenu()).toBeNull();
   });
 });
 
-describe.runIf(DESKTOP_AVAILABLE)('invokeMenuBarItem', () => {
+describe.runIf(DESKTOP_AVAILABLE)('the menu bar as invokeMenuItem invokes it', () => {
   it('refuses a path that is not an item, a submenu, a separator, or no menu at all', async () => {
-    expect(await invokeMenuBarItem(bus, window, ['File'])).toEqual({
+    expect(await withBar.invokeMenuItem(['File'])).toEqual({
       invoked: false,
       reason: 'submenu',
       label: 'File',
       role: null,
     });
-    expect((await invokeMenuBarItem(bus, window, ['File', 'Nope'])).reason).toBe('not_found');
-    expect((await invokeMenuBarItem(bus, window, ['file', 'Save'])).reason).toBe('not_found');
-    expect((await invokeMenuBarItem(bus, window, ['File', ''])).reason).toBe('separator');
-    expect((await invokeMenuBarItem(bus, panel, ['File', 'Save'])).reason).toBe('no_menu');
+    expect((await withBar.invokeMenuItem(['File', 'Nope'])).reason).toBe('not_found');
+    expect((await withBar.invokeMenuItem(['file', 'Save'])).reason).toBe('not_found');
+    expect((await withBar.invokeMenuItem(['File', ''])).reason).toBe('separator');
+    expect((await withoutBar.invokeMenuItem(['File', 'Save'])).reason).toBe('no_menu');
   });
 
   it('refuses File > Save while it is disabled, and clicks it once the Name entry is edited', async () => {
-    expect(await invokeMenuBarItem(bus, window, ['File', 'Save'])).toEqual({
+    expect(await withBar.invokeMenuItem(['File', 'Save'])).toEqual({
       invoked: false,
       reason: 'disabled',
       label: 'Save',
@@ -106,7 +112,7 @@ describe.runIf(DESKTOP_AVAILABLE)('invokeMenuBarItem', () => {
       'Ada',
     ]);
     await fixture.printed('name=Ada');
-    expect(await invokeMenuBarItem(bus, window, ['File', 'Save'])).toEqual({
+    expect(await withBar.invokeMenuItem(['File', 'Save'])).toEqual({
       invoked: true,
       reason: null,
       label: 'Save',
@@ -116,9 +122,9 @@ describe.runIf(DESKTOP_AVAILABLE)('invokeMenuBarItem', () => {
   });
 
   it('toggles View > Show Status, and the next read shows it unchecked', async () => {
-    expect((await invokeMenuBarItem(bus, window, ['View', 'Show Status'])).invoked).toBe(true);
+    expect((await withBar.invokeMenuItem(['View', 'Show Status'])).invoked).toBe(true);
     await fixture.printed('show-status=False');
-    const menu = await readMenuBar(bus, window);
+    const menu = await withBar.applicationMenu();
     expect(item(item(menu, 'View').submenu, 'Show Status').checked).toBe(false);
   });
 });

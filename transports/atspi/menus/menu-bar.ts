@@ -1,4 +1,3 @@
-import type { Variant } from 'dbus-next';
 import type {
   MenuInvocation,
   MenuRefusal,
@@ -126,24 +125,16 @@ export class AppObjects {
   }
 
   async #readByHand(ref: AccessibleRef): Promise<void> {
-    const call = (iface: string, member: string, signature?: string, body?: unknown[]) =>
-      this.#bus.call(ref.busName, ref.path, iface, member, signature, body);
     try {
-      const [[properties], [role], [states], [interfaces]] = await Promise.all([
-        call('org.freedesktop.DBus.Properties', 'GetAll', 's', [ACCESSIBLE_IFACE]),
-        call(ACCESSIBLE_IFACE, 'GetRole'),
-        call(ACCESSIBLE_IFACE, 'GetState'),
-        call(ACCESSIBLE_IFACE, 'GetInterfaces'),
-      ]);
-      const property = (name: string) => (properties as Record<string, Variant>)[name]?.value;
+      const described = await this.#bus.describe(ref);
       this.#objects.set(ref.path, {
         ref,
-        role: atspiRoleName(Number(role)),
-        name: String(property('Name') ?? ''),
-        states: this.#canonical(stateWords(states as number[])),
-        interfaces: interfaces as string[],
-        childCount: Number(property('ChildCount') ?? -1),
-        parentPath: String((property('Parent') as [string, string] | undefined)?.[1] ?? ''),
+        role: atspiRoleName(described.role),
+        name: described.name,
+        states: this.#canonical(stateWords(described.states)),
+        interfaces: described.interfaces,
+        childCount: described.childCount,
+        parentPath: described.parentPath,
       });
     } catch (error) {
       // The object left the app between its parent's listing and this read: left out; a timeout is not.
@@ -289,24 +280,6 @@ export function acceleratorOf(binding: string): string | null {
   return [...modifiers, key.length === 1 ? key.toUpperCase() : key[0]?.toUpperCase() + key.slice(1)].join(
     '+',
   );
-}
-
-/** The window's menu bar as Electron serializes an application menu; null when the window has none. */
-export async function readMenuBar(bus: AtspiBus, window: AccessibleRef): Promise<NativeMenuItem[] | null> {
-  const objects = await AppObjects.read(bus, window.busName);
-  const bar = await findMenuBar(objects, window);
-  return bar ? (await readMenuNodes(bus, objects, bar, true)).map((node) => node.item) : null;
-}
-
-/** Invokes the item at `path` in the window's menu bar, refusing as the Electron hooks refuse. */
-export async function invokeMenuBarItem(
-  bus: AtspiBus,
-  window: AccessibleRef,
-  path: readonly string[],
-): Promise<MenuInvocation> {
-  const objects = await AppObjects.read(bus, window.busName);
-  const bar = await findMenuBar(objects, window);
-  return invokeMenuNode(bus, bar ? await readMenuNodes(bus, objects, bar, false) : null, path);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { RANGE_ROLES } from '../../contract/aria-roles.js';
+
 /**
  * AT-SPI roles in the page engine's ARIA vocabulary, so snapshots, role targets and outlines read a desktop
  * window as they read a page. Structural containers (filler, panel, viewport, scroll pane …) map to
@@ -306,11 +308,5 @@ export function isSecretRole(role: number): boolean {
 
 /** Roles whose value is AT-SPI's Value interface (a number) rather than their text. */
 export function isRangeRole(ariaRoleName: string): boolean {
-  return (
-    ariaRoleName === 'spinbutton' ||
-    ariaRoleName === 'slider' ||
-    ariaRoleName === 'progressbar' ||
-    ariaRoleName === 'meter' ||
-    ariaRoleName === 'scrollbar'
-  );
+  return RANGE_ROLES.has(ariaRoleName);
 }

@@ -1,3 +1,4 @@
+import { CHECKABLE_ROLES } from '../../contract/aria-roles.js';
 import type { NodeState } from '../../contract/window-driver.js';
 
 /**
@@ -60,16 +61,6 @@ export function isDisabled(words: StateWords): boolean {
 export function isShown(words: StateWords, inClosedMenu: boolean): boolean {
   return hasState(words, 'VISIBLE') && (inClosedMenu || hasState(words, 'SHOWING'));
 }
-
-const CHECKABLE_ROLES = new Set([
-  'checkbox',
-  'radio',
-  'switch',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'treeitem',
-  'option',
-]);
 
 /** The NodeState words of a node of this (ARIA) role, in the page engine's order. */
 export function nodeStates(words: StateWords, role: string): NodeState[] {

@@ -1,4 +1,3 @@
-import type { Variant } from 'dbus-next';
 import { StagegraphError } from '../../../errors/stagegraph-error.js';
 import {
   ACCESSIBLE_IFACE,
@@ -200,25 +199,16 @@ export class TreeReader {
       refs
         .filter((ref) => !recordOf(ref))
         .map(async (ref) => {
-          const call = (iface: string, member: string, signature?: string, body?: unknown[]) =>
-            this.#bus.call(ref.busName, ref.path, iface, member, signature, body);
           try {
-            const [[properties], [role], [states], [interfaces]] = await Promise.all([
-              call('org.freedesktop.DBus.Properties', 'GetAll', 's', [ACCESSIBLE_IFACE]),
-              call(ACCESSIBLE_IFACE, 'GetRole'),
-              call(ACCESSIBLE_IFACE, 'GetState'),
-              call(ACCESSIBLE_IFACE, 'GetInterfaces'),
-            ]);
-            const property = (name: string) => (properties as Record<string, Variant>)[name]?.value;
-            const id = property('AccessibleId');
-            if (typeof id === 'string') this.#ids.set(ref.path, id);
+            const described = await this.#bus.describe(ref);
+            if (described.accessibleId !== undefined) this.#ids.set(ref.path, described.accessibleId);
             this.#records.set(ref.path, {
-              role: Number(role),
-              name: String(property('Name') ?? ''),
-              description: String(property('Description') ?? ''),
-              states: canonicalStates(stateWords(states as number[]), this.#family),
-              interfaces: interfaces as string[],
-              childCount: Number(property('ChildCount') ?? -1),
+              role: described.role,
+              name: described.name,
+              description: described.description,
+              states: canonicalStates(stateWords(described.states), this.#family),
+              interfaces: described.interfaces,
+              childCount: described.childCount,
             });
           } catch (error) {
             // The object left the app between its parent's listing and this read: left out. Anything
