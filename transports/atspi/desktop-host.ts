@@ -2,9 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import dbus from 'dbus-next';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { ExitInfo } from '../contract/transport-events.js';
 import { OwnedGroup } from '../process/owned-group.js';
+import { delay } from '../process/process-group.js';
 
 /** Where the X server, the session bus and the accessibility bus of a desktop answer. */
 export interface DesktopAddress {
@@ -126,10 +128,65 @@ async function startOwnedDesktop(timeoutMs: number): Promise<DesktopHost> {
     const sessionBusAddress = await firstLine(bus, 'The D-Bus session bus', timeoutMs);
     const address = { display, sessionBusAddress };
     const env = appEnv(address, runtimeDir);
-    started.push(startGroup(BUS_LAUNCHER_BIN, ['--launch-immediately'], { ...baseEnv, ...env }));
+    const launcher = startGroup(BUS_LAUNCHER_BIN, ['--launch-immediately'], { ...baseEnv, ...env });
+    started.push(launcher);
+    await ownedByLauncher(sessionBusAddress, launcher, timeoutMs);
     return { ...address, owned: true, env, dispose };
   } catch (error) {
     await dispose();
     throw error;
+  }
+}
+
+const A11Y_BUS_NAME = 'org.a11y.Bus';
+const NAME_POLL_MS = 25;
+
+/**
+ * Waits until the launcher just started owns org.a11y.Bus. Until it does, the first GetAddress — ours or an
+ * app's — has the session bus start another launcher by D-Bus activation, with the bus daemon's environment:
+ * no DISPLAY, so that registry's key and click events reach no X server, and `type` answered ok while
+ * nothing reached the app (issue 35). NameHasOwner asks without activating anything.
+ */
+async function ownedByLauncher(
+  sessionBusAddress: string,
+  launcher: Started,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const session = dbus.sessionBus({ busAddress: sessionBusAddress });
+  session.on('error', () => undefined);
+  const ask = async (member: string, name: string): Promise<unknown> => {
+    const reply = await session.call(
+      new dbus.Message({
+        destination: 'org.freedesktop.DBus',
+        path: '/org/freedesktop/DBus',
+        interface: 'org.freedesktop.DBus',
+        member,
+        signature: 's',
+        body: [name],
+      }),
+    );
+    return reply?.body[0];
+  };
+  try {
+    while (!(await ask('NameHasOwner', A11Y_BUS_NAME))) {
+      if (launcher.child.exitCode !== null || Date.now() > deadline) {
+        throw new StagegraphError(
+          'DESKTOP_UNAVAILABLE',
+          `The accessibility bus launcher did not take ${A11Y_BUS_NAME} within ${timeoutMs} ms.`,
+        );
+      }
+      await delay(NAME_POLL_MS);
+    }
+    const owner = String(await ask('GetNameOwner', A11Y_BUS_NAME));
+    const pid = Number(await ask('GetConnectionUnixProcessID', owner));
+    if (pid !== launcher.child.pid) {
+      throw new StagegraphError(
+        'DESKTOP_UNAVAILABLE',
+        `${A11Y_BUS_NAME} on the owned desktop belongs to pid ${pid}, not to the launcher it started (pid ${launcher.child.pid}); its keys would not reach the desktop's X server.`,
+      );
+    }
+  } finally {
+    session.disconnect();
   }
 }
