@@ -57,6 +57,12 @@ export const ERROR_CODES = {
     retryable: false,
     hint: 'Reach the same end another way: click the element (a click focuses a text field), or press Tab to move the focus; docs/transports.md lists what each toolkit implements.',
   },
+  DESKTOP_INPUT_NOT_CONFIRMED: {
+    meaning:
+      "Keys were sent to a desktop app (`type`, `press`) but it showed no sign of them within the action's time: a text field's text and caret stayed as they were, and for other keys the app sent no accessibility event at all (no focus, state, text or window change).",
+    retryable: true,
+    hint: 'Read the element before retrying: the keys may have gone to another window or had no effect there. Click the field to focus it, or `fill` it (which sets the text without keys); a key that does nothing in this app (a letter on a button) cannot be confirmed and is answered so.',
+  },
   LAUNCH_FAILED: {
     meaning:
       'The app could not be started: no executable resolved, the entry script is missing, or the process died during start-up.',

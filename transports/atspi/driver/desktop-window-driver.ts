@@ -29,6 +29,7 @@ import { extrasOf, rawNode, screenExtents, snapshotOf } from '../tree/desktop-sn
 import type { KeyTable } from '../tree/key-table.js';
 import { type TreeNode, TreeReader, type WindowTree } from '../tree/tree-read.js';
 import { startX11Screencast, windowExtents } from '../x11/x11-screencast.js';
+import { sendConfirmed } from './confirmed-keys.js';
 import { textOf, waitForExpectation } from './desktop-expect.js';
 import { matchesOf, resolveTarget, type WindowReads } from './desktop-targets.js';
 import { actionability, perform, unsupportedAction } from './element-actions.js';
@@ -212,8 +213,16 @@ export class DesktopWindowDriver implements WindowDriver {
     }
   }
 
-  press(key: string): Promise<void> {
-    return this.#input.pressKey(key);
+  /** Keys to whatever has the focus, confirmed by any event of the window's app (confirmed-keys.ts). */
+  press(key: string, timeoutMs: number): Promise<void> {
+    const keys = { what: `press ${JSON.stringify(key)}`, typed: false };
+    const signals = {
+      changes: () => this.#changes,
+      nextChange: (after: number, ms: number) => this.#nextChange(after, ms),
+    };
+    return sendConfirmed(this.#bus, signals, null, keys, Date.now() + timeoutMs, () =>
+      this.#input.pressKey(key),
+    );
   }
 
   /** AT-SPI has no scroll-by-delta, and a wheel at a guessed point would scroll whatever lies under it. */

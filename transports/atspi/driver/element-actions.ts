@@ -10,6 +10,7 @@ import { hasState, isDisabled, isShown, stateWords } from '../tree/atspi-states.
 import { screenExtents } from '../tree/desktop-snapshot.js';
 import { toolkitFor } from '../tree/toolkit-states.js';
 import type { TreeNode } from '../tree/tree-read.js';
+import { sendConfirmed } from './confirmed-keys.js';
 
 /**
  * What setChecked toggles through the element's action: the checkable roles whose action flips the check (an
@@ -99,11 +100,16 @@ export async function perform(
     case 'clear':
       return fill(bus, node, action.type === 'fill' ? action.value : '');
     case 'type':
+    case 'press': {
       await focusForKeys(context, node);
-      return input.typeText(action.text, action.delayMs);
-    case 'press':
-      await focusForKeys(context, node);
-      return input.pressKey(action.key);
+      const keys = {
+        what: `${action.type} on ${node.role} ${JSON.stringify(node.name)}`,
+        typed: action.type === 'type',
+      };
+      const send = () =>
+        action.type === 'type' ? input.typeText(action.text, action.delayMs) : input.pressKey(action.key);
+      return sendConfirmed(bus, context, node, keys, deadline, send);
+    }
     case 'focus':
       return focus(bus, node);
     case 'setChecked':
