@@ -31,6 +31,10 @@ export interface WindowReads {
 
 const normalise = (text: string) => text.replace(/\s+/g, ' ').trim();
 
+/**
+ * Exact: the whole text, whitespace runs as one space, case-sensitive — a role's name by default, as on a
+ * page and as the query language's `name=`; otherwise a part of it in any case (`exact: false`, `name~=`).
+ */
 function textMatches(actual: string, wanted: string, exact: boolean | undefined): boolean {
   const have = normalise(actual);
   const want = normalise(wanted);
@@ -81,7 +85,7 @@ export async function matchesOf(
       found = descendants(scope).filter(
         (node) =>
           node.role === spec.role &&
-          (spec.name === undefined || textMatches(node.name, spec.name, spec.exact)),
+          (spec.name === undefined || textMatches(node.name, spec.name, spec.exact ?? true)),
       );
       break;
     case 'text':
