@@ -1,19 +1,18 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { AuditEffect, AuditOutcome, EvidenceHash } from '../audit/audit-record.js';
-import type { PreviewedTarget } from '../interaction/handover.js';
-import { PreviewOutdated } from '../interaction/preview-outdated.js';
+import { type PreviewedTarget, PreviewOutdated } from '../interaction/handover.js';
 import type { ApprovalResult, ApprovalScreenshot } from './approvals/approval-broker.js';
 import type { ClientIdentity } from './clients/client-identity.js';
+import { coordinateRuleHint } from './coordinate-rule-hint.js';
 import { effectOf } from './effect-summary.js';
 import type { Governance } from './governance.js';
 import { NOT_ON_OWN_PAGES_RULE } from './own-pages/own-pages.js';
 import { type PolicyVerdict, policyDeniedError } from './policy/policy.js';
-import {
-  changedAtDispatch,
-  recheckApproved,
-  targetChangedError,
-  withAncestry,
-} from './preview/approved-target.js';
+import { changedAtDispatch, 
+  changedAtDispatch,recheckApproved, 
+  recheckApproved,targetChangedError, 
+  targetChangedError,withAncestry, 
+  withAncestry,} from './preview/approved-target.js';
 import { elementScreenshot, type OperationPreview, previewOperation } from './preview/target-preview.js';
 import type { ArgumentDisclosure, Redacted } from './redaction/redaction.js';
 import { type GovernedOperation, markedSecret, previewRequestOf } from './request/governed-operation.js';
@@ -213,7 +212,7 @@ async function governed<T>(
   }
   if (verdict.decision === 'DENY') {
     await record('denied', 'POLICY_DENIED');
-    throw policyDeniedError(operation.name, verdict);
+    throw policyDeniedError(operation.name, verdict, undefined, coordinateRuleHint(request, verdict));
   }
   if (verdict.decision === 'ASK') {
     governance.forgetEndedSessions();

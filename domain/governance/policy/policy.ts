@@ -144,12 +144,14 @@ export function policyDeniedError(
   operation: string,
   verdict: PolicyVerdict,
   approval?: { readonly decidedBy: string; readonly reason: string | null },
+  hint?: string,
 ): StagegraphError {
   const rule = `rule ${verdict.rule.id} (${verdict.rule.description})`;
   const message = approval
     ? `${operation} was denied by ${approval.decidedBy}${approval.reason ? `: ${approval.reason}` : ''}; it was asked under ${rule}.`
     : `${operation} is denied by ${rule}.`;
   return new StagegraphError('POLICY_DENIED', message, {
+    ...(hint ? { hint } : {}),
     details: { rule: verdict.rule, risk: verdict.risk, reasons: verdict.reasons },
   });
 }

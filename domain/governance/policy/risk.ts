@@ -116,7 +116,7 @@ export class RiskScorer {
     if (this.#eval.has(operation)) return { tier: 'CRITICAL', reasons: [`${operation} runs arbitrary code`] };
     if (this.#rawPointer.has(operation))
       return { tier: 'CRITICAL', reasons: [`${operation} acts at screen coordinates`] };
-    if (CLICK_OPERATIONS.has(operation) && hasPosition(args))
+    if (isCoordinateClick(operation, args))
       return {
         tier: 'CRITICAL',
         reasons: [
@@ -144,6 +144,11 @@ export class RiskScorer {
 export function describeTarget(target: TargetInfo): string {
   const where = target.path && target.path.length > 1 ? ` (${target.path.join(PATH_SEPARATOR)})` : '';
   return `${target.role} "${target.name}"${where}`;
+}
+
+/** A click at a `position`, with or without a target: the pointer goes to coordinates. */
+export function isCoordinateClick(operation: string, args: JsonObject): boolean {
+  return CLICK_OPERATIONS.has(operation) && hasPosition(args);
 }
 
 function hasPosition(args: JsonObject): boolean {
