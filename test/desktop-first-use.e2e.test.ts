@@ -82,6 +82,7 @@ describe.runIf(DESKTOP_AVAILABLE)('a desktop app as a new user first meets it', 
     expect(refused.code).toBe('DESKTOP_INPUT_NOT_CONFIRMED');
     expect(refused.message).toMatch(/press on textbox "Name".*text and caret did not change/);
     expect(refused.hint).toMatch(/fill/);
+    expect(refused.nextActions[0]).toContain(`session(id: "${session}")`);
   });
 
   it('names a role target as the query language does: the whole name, or a part of it with exact: false', async () => {
