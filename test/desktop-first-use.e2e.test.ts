@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAtspiTransport } from '../transports/atspi/atspi-transport.js';
 import {
   DESKTOP_AVAILABLE,
@@ -10,7 +10,7 @@ import {
   SYSTEM_PYTHON,
   withoutDesktop,
 } from './helpers/desktop-fixture.js';
-import { appSaid, desktopSteps } from './helpers/desktop-steps.js';
+import { desktopSteps, launchDesktopApp } from './helpers/desktop-steps.js';
 import { type RunningGateway, startGateway } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
 
@@ -37,17 +37,7 @@ describe.runIf(DESKTOP_AVAILABLE)('a desktop app as a new user first meets it', 
   beforeAll(async () => {
     gateway = await startGateway({ artifactsDir }, [createAtspiTransport({ environment: withoutDesktop() })]);
     api = gatewayClient(gateway.url);
-    const { launchDesktop } = await api.data(
-      `mutation { launchDesktop(input: { command: "${SYSTEM_PYTHON}", args: ["${FIXTURE_APP}"], timeoutMs: 90000 }) { id } }`,
-    );
-    session = launchDesktop.id;
-    await vi.waitFor(
-      () => {
-        if (!appSaid(artifactsDir, session).some((line) => line.startsWith('ready')))
-          throw new Error('not up');
-      },
-      { timeout: 30_000 },
-    );
+    ({ id: session } = await launchDesktopApp(api, artifactsDir, SYSTEM_PYTHON, [FIXTURE_APP], 'ready'));
   }, 180_000);
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { GatewayClient, Loose } from './gateway-client.js';
 
 /** The lines a desktop session's app has printed so far: its stdout.log in the session's artifacts folder. */
@@ -35,4 +35,29 @@ export function desktopSteps(
         .poll(() => appSaid(artifactsDir, current().session), { timeout: SAID_TIMEOUT_MS })
         .toContain(line),
   };
+}
+
+/**
+ * Launches a desktop app through GraphQL (`command` with `args`) and waits until it printed a line starting
+ * with `ready`: the fixtures print one once their window is up. Answers the session's id and the app's pid.
+ */
+export async function launchDesktopApp(
+  api: Pick<GatewayClient, 'data'>,
+  artifactsDir: string,
+  command: string,
+  args: readonly string[],
+  ready: string,
+): Promise<{ id: string; pid: number }> {
+  const { launchDesktop } = await api.data(
+    `mutation { launchDesktop(input: { command: ${JSON.stringify(command)}, args: ${JSON.stringify(args)}, timeoutMs: 90000 }) { id pid } }`,
+  );
+  // vi.waitFor, not expect.poll: this runs in a beforeAll, outside any test.
+  await vi.waitFor(
+    () => {
+      if (!appSaid(artifactsDir, launchDesktop.id).some((line) => line.startsWith(ready)))
+        throw new Error(`${command} ${args.join(' ')} has not printed "${ready}…" yet`);
+    },
+    { timeout: SAID_TIMEOUT_MS },
+  );
+  return launchDesktop;
 }
