@@ -17,13 +17,11 @@ import type { GatewayContext } from '../schema/context.js';
 import { buildSchema } from '../schema/index.js';
 import { loadPlugins } from '../schema/plugins/plugin-loader.js';
 import { UNGOVERNED_REDACTOR } from '../schema/reveal.js';
-import {
-  createCdpTransport,
-  createInspectorTransport,
-  createPlaywrightElectronTransport,
-} from '../schema/transport.js';
 import { createAtspiTransport } from '../transports/atspi/atspi-transport.js';
+import { createCdpTransport } from '../transports/cdp/cdp-transport.js';
 import type { Transport } from '../transports/contract/transport-contract.js';
+import { createInspectorTransport } from '../transports/inspector/inspector-transport.js';
+import { createPlaywrightElectronTransport } from '../transports/playwright-electron/playwright-electron-transport.js';
 import { appIsolation } from '../transports/process/isolation.js';
 import { keepLoopbackWebSocketsUncompressed } from '../transports/process/uncompressed-websockets.js';
 import { artifactsRoute, isArtifactsPath } from './artifacts-route.js';

@@ -1,6 +1,7 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { AuditEffect, AuditOutcome, EvidenceHash } from '../audit/audit-record.js';
-import { type PreviewedTarget, PreviewOutdated } from '../interaction/handover.js';
+import type { PreviewedTarget } from '../interaction/handover.js';
+import { PreviewOutdated } from '../interaction/preview-outdated.js';
 import type { ApprovalResult, ApprovalScreenshot } from './approvals/approval-broker.js';
 import type { ClientIdentity } from './clients/client-identity.js';
 import { coordinateRuleHint } from './coordinate-rule-hint.js';
@@ -8,11 +9,12 @@ import { effectOf } from './effect-summary.js';
 import type { Governance } from './governance.js';
 import { NOT_ON_OWN_PAGES_RULE } from './own-pages/own-pages.js';
 import { type PolicyVerdict, policyDeniedError } from './policy/policy.js';
-import { changedAtDispatch, 
-  changedAtDispatch,recheckApproved, 
-  recheckApproved,targetChangedError, 
-  targetChangedError,withAncestry, 
-  withAncestry,} from './preview/approved-target.js';
+import {
+  changedAtDispatch,
+  recheckApproved,
+  targetChangedError,
+  withAncestry,
+} from './preview/approved-target.js';
 import { elementScreenshot, type OperationPreview, previewOperation } from './preview/target-preview.js';
 import type { ArgumentDisclosure, Redacted } from './redaction/redaction.js';
 import { type GovernedOperation, markedSecret, previewRequestOf } from './request/governed-operation.js';

@@ -1,6 +1,6 @@
-import type { GovernedRequest } from './governed-request.js';
-import type { PolicyVerdict } from './policy.js';
-import { DEFAULT_RAW_POINTER_OPERATIONS, isCoordinateClick } from './risk.js';
+import type { PolicyVerdict } from './policy/policy.js';
+import { DEFAULT_RAW_POINTER_OPERATIONS, isCoordinateClick } from './policy/risk.js';
+import type { GovernedRequest } from './request/governed-request.js';
 
 /**
  * The hint a coordinate click refused by the built-in CRITICAL default carries: the policy rule that lets

@@ -8,7 +8,7 @@ import {
   desktopSkipReason,
   startDesktopFixture,
 } from '../../../test/helpers/desktop-fixture.js';
-import type { Bounds } from '../../contract/transport-contract.js';
+import type { Bounds } from '../../contract/bounds.js';
 import { type AccessibleRef, AtspiBus, type CacheItem } from '../bus/atspi-bus.js';
 import { type DesktopHost, openDesktop } from '../desktop-host.js';
 import { createDesktopInput, type DesktopInput } from './desktop-input.js';

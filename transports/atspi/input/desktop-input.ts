@@ -1,4 +1,4 @@
-import type { Bounds } from '../../contract/transport-contract.js';
+import type { Bounds } from '../../contract/bounds.js';
 import type { Screenshot } from '../../contract/window-driver.js';
 import type { AtspiBus } from '../bus/atspi-bus.js';
 import { captureScreen } from '../x11/x11-capture.js';

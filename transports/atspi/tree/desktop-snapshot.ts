@@ -1,4 +1,4 @@
-import type { Bounds } from '../../contract/transport-contract.js';
+import type { Bounds } from '../../contract/bounds.js';
 import {
   type RawNode,
   type RawSnapshot,

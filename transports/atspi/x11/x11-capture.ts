@@ -2,7 +2,7 @@ import { endianness } from 'node:os';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { StagegraphError } from '../../../errors/stagegraph-error.js';
-import type { Bounds } from '../../contract/transport-contract.js';
+import type { Bounds } from '../../contract/bounds.js';
 import type { Screenshot } from '../../contract/window-driver.js';
 import type { ScreenImage, X11Connection } from './x11-connection.js';
 

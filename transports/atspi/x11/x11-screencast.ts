@@ -1,10 +1,10 @@
 import jpeg from 'jpeg-js';
+import type { Bounds } from '../../contract/bounds.js';
 import type {
   ScreencastHandle,
   ScreencastImage,
   ScreencastOptions,
 } from '../../contract/screencast-contract.js';
-import type { Bounds } from '../../contract/transport-contract.js';
 import { type AccessibleRef, type AtspiBus, whenGone } from '../bus/atspi-bus.js';
 import { SCREEN_COORDS } from '../tree/desktop-snapshot.js';
 import { clampRegion, toRgba } from './x11-capture.js';
