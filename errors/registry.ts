@@ -3,6 +3,7 @@
  * (with its meaning, whether retrying can help, and a hint) before any code path may raise it; the type
  * `ErrorCode` makes an unregistered code a compile error and `registry.test.ts` scans the sources too.
  */
+import { CLUSTER_ERROR_CODES } from './cluster-codes.js';
 import type { ErrorCodeInfo } from './error-code-info.js';
 import { GOVERNANCE_ERROR_CODES } from './governance-codes.js';
 import { REQUEST_ERROR_CODES } from './request-codes.js';
@@ -340,6 +341,7 @@ export const ERROR_CODES = {
     hint: 'Stop a session you no longer use (`stop(id:)`), or wait for one to end, then try again.',
   },
   ...GOVERNANCE_ERROR_CODES,
+  ...CLUSTER_ERROR_CODES,
   QUERY_TOO_COMPLEX: {
     meaning: 'The operation is nested deeper or selects more fields than the server allows.',
     retryable: false,

@@ -34,6 +34,7 @@ import { type LaunchRequest, launchOptions } from './launch-requests.js';
 import { sessionActions } from './next-actions.js';
 import { Session, type SessionLaunch } from './session.js';
 import type { SessionFiles } from './session-files.js';
+import type { SessionPlacement } from './session-placement.js';
 import { endedDuringStartup } from './startup-exit.js';
 import { clamp } from './timeouts.js';
 import { awaitWindowsLoaded } from './window-load.js';
@@ -59,6 +60,7 @@ export class SessionRegistry {
   readonly #sessions = new Map<string, Session>();
   readonly #files: SessionFiles & { readonly ownPages: OwnPages };
   #nextId = 1;
+  #placement: SessionPlacement | undefined;
   #shuttingDown = false;
   /** Injects still under way: shutdown abandons them rather than wait out their timeouts. */
   readonly #injecting = new Set<AbortController>();
@@ -76,6 +78,10 @@ export class SessionRegistry {
   /** The gateway's own pages, which no session reads or acts on: the server says where it serves them. */
   get ownPages(): OwnPages {
     return this.#files.ownPages;
+  }
+
+  place(placement: SessionPlacement): void {
+    this.#placement = placement;
   }
 
   transports(): Transport[] {
@@ -212,6 +218,7 @@ export class SessionRegistry {
           nextActions: this.#listingActions(),
         });
       const session = this.#sessions.get(id);
+      this.#placement?.assertServes(id, session !== undefined);
       if (session) return session;
       throw new StagegraphError('SESSION_NOT_FOUND', `No session has id "${id}".`, {
         nextActions: this.#listingActions(),
@@ -273,13 +280,14 @@ export class SessionRegistry {
   }
 
   #assertAccepting(): void {
+    this.#placement?.assertAccepting();
     if (this.#shuttingDown) {
       throw new StagegraphError('LAUNCH_FAILED', 'The server is shutting down and accepts no new sessions.');
     }
   }
 
   #reserveId(): string {
-    const id = `s${this.#nextId}`;
+    const id = this.#placement?.idFor(this.#nextId) ?? `s${this.#nextId}`;
     this.#nextId += 1;
     return id;
   }

@@ -1,0 +1,193 @@
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { EventHub } from '../events/event-hub.js';
+import type { Session } from '../sessions/session.js';
+import type { SessionTopics } from '../sessions/session-event.js';
+import type { SessionPlacement } from '../sessions/session-placement.js';
+import type { SessionRegistry } from '../sessions/session-registry.js';
+import type { ClusterStore, JoinAnswer, RenewAnswer, ReplicaRecord } from './cluster-store.js';
+import { LIST_REPLICAS, RemoteSession, unreachable } from './remote-session.js';
+import { type LeaseTiming, ReplicaLease } from './replica-lease.js';
+import { SessionDirectory } from './session-directory.js';
+
+export interface ClusterSettings extends LeaseTiming {
+  readonly replicaId: string;
+  /** Where others reach this replica; null: the URL it serves at, known once it listens. */
+  readonly advertiseUrl: string | null;
+}
+
+/** JOINING until the store answered the join; FENCED for good once another replica reaped this one. */
+type Membership = 'JOINING' | 'MEMBER' | 'FENCED' | 'LEFT';
+
+/**
+ * One replica's membership of the cluster: its lease, its side of the session directory, and the answers
+ * the session registry asks of it (SessionPlacement): cluster-wide ids, and what an id held elsewhere means.
+ */
+export class Cluster implements SessionPlacement {
+  readonly settings: ClusterSettings;
+  readonly #store: ClusterStore;
+  readonly #registry: SessionRegistry;
+  readonly #hub: EventHub<SessionTopics>;
+  readonly #log: (line: string) => void;
+  #membership: Membership = 'JOINING';
+  #epoch = 0;
+  /** The highest session number earlier boots issued; this boot's numbers follow it. */
+  #sequenceBase = 0;
+  #lease: ReplicaLease | undefined;
+  #directory: SessionDirectory | undefined;
+  #lastFailure = '';
+
+  constructor(
+    store: ClusterStore,
+    settings: ClusterSettings,
+    registry: SessionRegistry,
+    hub: EventHub<SessionTopics>,
+    log: (line: string) => void,
+  ) {
+    this.#store = store;
+    this.settings = settings;
+    this.#registry = registry;
+    this.#hub = hub;
+    this.#log = log;
+    registry.place(this);
+  }
+
+  get replicaId(): string {
+    return this.settings.replicaId;
+  }
+
+  get fenced(): boolean {
+    return this.#membership === 'FENCED';
+  }
+
+  /** Joins with the next epoch once the server listens at `servedUrl`; the earlier boots' sessions are LOST. */
+  async join(servedUrl: string): Promise<JoinAnswer> {
+    const url = this.settings.advertiseUrl ?? servedUrl;
+    const answer = await this.#store.join({ id: this.replicaId, url }, this.settings.leaseMs);
+    this.#epoch = answer.epoch;
+    this.#sequenceBase = answer.lastSequence;
+    const owner = {
+      replicaId: this.replicaId,
+      epoch: answer.epoch,
+      sequenceOf: (id: string) => this.#sequenceOf(id),
+      failed: (error: unknown) => this.#failed(error),
+    };
+    const directory = new SessionDirectory(this.#store, this.#registry, this.#hub, owner);
+    this.#directory = directory;
+    this.#lease = new ReplicaLease(this.#store, this.settings, {
+      ...owner,
+      liveSessions: () => this.#registry.list().filter((session) => session.isLive).length,
+      renewed: (renewal) => this.#renewed(renewal),
+      tick: () => directory.refresh(),
+    });
+    await directory.refresh();
+    this.#membership = 'MEMBER';
+    this.#lease.start();
+    return answer;
+  }
+
+  /** A clean shutdown, after the sessions ended: their last statuses are written, then the lease dropped. */
+  async leave(): Promise<void> {
+    const wasMember = this.#membership === 'MEMBER';
+    this.#membership = 'LEFT';
+    await this.#lease?.stop();
+    await this.#directory?.stop();
+    if (wasMember) await this.#store.leave(this.replicaId, this.#epoch).catch((error) => this.#failed(error));
+    await this.#store.close();
+  }
+
+  idFor(sequence: number): string {
+    const number = this.#sequenceBase + sequence;
+    this.#store.reserveSequence(this.replicaId, number).catch((error) => this.#failed(error));
+    return `${this.replicaId}-s${number}`;
+  }
+
+  assertAccepting(): void {
+    if (this.#membership === 'JOINING')
+      throw new StagegraphError(
+        'CLUSTER_UNAVAILABLE',
+        `Replica ${this.replicaId} is still joining the cluster.`,
+      );
+    if (this.#membership === 'FENCED') throw this.#fencedError();
+  }
+
+  assertServes(id: string, heldHere: boolean): void {
+    if (heldHere) {
+      // Another replica marked them LOST when it reaped this one: they are not resurrected here.
+      if (this.#membership === 'FENCED')
+        throw unreachable(id, 'LOST', this.replicaId, this.settings.advertiseUrl);
+      return;
+    }
+    const entry = this.#directory?.cached(id);
+    if (entry)
+      throw unreachable(
+        id,
+        entry.status,
+        entry.replicaId,
+        this.#directory?.cachedReplica(entry.replicaId)?.url ?? null,
+      );
+  }
+
+  /** Every replica the store knows, this one first. */
+  async replicas(): Promise<ReplicaRecord[]> {
+    const replicas = await this.#store.replicas();
+    return replicas.sort(
+      (a, b) => Number(b.id === this.replicaId) - Number(a.id === this.replicaId) || a.id.localeCompare(b.id),
+    );
+  }
+
+  /** A replica as of the last lease tick (the owner of a listed session). */
+  replica(id: string): ReplicaRecord | undefined {
+    return this.#directory?.cachedReplica(id);
+  }
+
+  /** The directory's sessions this registry does not hold: other replicas', and this one's earlier boots'. */
+  async sessionsElsewhere(): Promise<RemoteSession[]> {
+    const [entries, replicas] = await Promise.all([this.#store.sessions(), this.#store.replicas()]);
+    const owners = new Map(replicas.map((replica) => [replica.id, replica]));
+    return entries
+      .filter((entry) => !this.#registry.find(entry.id))
+      .sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime())
+      .map((entry) => new RemoteSession(entry, owners.get(entry.replicaId)));
+  }
+
+  /** The session with `id` wherever it lives; without an id, the registry's own choice. */
+  async session(id: string | null | undefined): Promise<Session | RemoteSession> {
+    if (id == null || this.#registry.find(id)) return this.#registry.get(id);
+    const entry = await this.#store.session(id);
+    if (!entry) return this.#registry.get(id);
+    const owner = (await this.#store.replicas()).find((replica) => replica.id === entry.replicaId);
+    return new RemoteSession(entry, owner);
+  }
+
+  #sequenceOf(id: string): number {
+    return Number(id.slice(id.lastIndexOf('-s') + 2));
+  }
+
+  #renewed(answer: RenewAnswer): void {
+    if (answer === 'RESTORED') {
+      this.#log(`cluster: the store had forgotten replica ${this.replicaId}; its sessions are written again`);
+      this.#directory?.rewriteAll();
+    } else if (answer === 'FENCED' && this.#membership === 'MEMBER') {
+      this.#membership = 'FENCED';
+      this.#log(
+        `cluster: replica ${this.replicaId} lost its lease (epoch ${this.#epoch}); fenced: it accepts no cluster work until restarted`,
+      );
+    }
+  }
+
+  /** Logged once per distinct failure, so an outage of the store does not flood the log. */
+  #failed(error: unknown): void {
+    const line = error instanceof Error ? error.message : String(error);
+    if (line === this.#lastFailure) return;
+    this.#lastFailure = line;
+    this.#log(`cluster: ${line}`);
+  }
+
+  #fencedError(): StagegraphError {
+    return new StagegraphError(
+      'REPLICA_FENCED',
+      `Replica ${this.replicaId} lost its lease and was fenced; it accepts no new sessions.`,
+      { nextActions: [LIST_REPLICAS], details: { replica: this.replicaId, epoch: this.#epoch } },
+    );
+  }
+}

@@ -1,0 +1,81 @@
+import type { ClusterStore, RenewAnswer } from './cluster-store.js';
+
+/** How often a replica renews its lease and reaps others' (the issue's ~2 s). */
+export const RENEW_DEFAULT_MS = 2_000;
+/** How long a lease holds without renewal (the issue's ~6 s): three missed renewals, not one slow one. */
+export const LEASE_DEFAULT_MS = 6_000;
+
+export interface LeaseTiming {
+  readonly leaseMs: number;
+  readonly renewMs: number;
+}
+
+export interface LeaseHolder {
+  readonly replicaId: string;
+  readonly epoch: number;
+  /** Its live sessions, reported with each renewal. */
+  liveSessions(): number;
+  /** Each tick's answer; RESTORED asks the holder to write its sessions again. */
+  renewed(answer: RenewAnswer): void;
+  /** Each tick after the renewal, whatever it answered: the directory's cache refresh. */
+  tick(): Promise<void>;
+  /** A renewal or reap the store could not answer: logged, and retried at the next tick. */
+  failed(error: unknown): void;
+}
+
+/**
+ * Keeps one replica's lease: every `renewMs` it renews, then reaps the replicas whose leases expired
+ * (every replica reaps: a reap is one atomic step in the store, so two reapers mark a replica once).
+ * Ticks never overlap: the next is scheduled when the last one is done, so a slow store delays renewals
+ * rather than piling them up. Once fenced it stops for good.
+ */
+export class ReplicaLease {
+  readonly #store: ClusterStore;
+  readonly #timing: LeaseTiming;
+  readonly #holder: LeaseHolder;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(store: ClusterStore, timing: LeaseTiming, holder: LeaseHolder) {
+    this.#store = store;
+    this.#timing = timing;
+    this.#holder = holder;
+  }
+
+  start(): void {
+    this.#schedule();
+  }
+
+  /** Stops renewing; resolves once a tick under way is done. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  #schedule(): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      this.#running = this.#tick().finally(() => this.#schedule());
+    }, this.#timing.renewMs);
+  }
+
+  async #tick(): Promise<void> {
+    const holder = this.#holder;
+    try {
+      const answer = await this.#store.renew(
+        holder.replicaId,
+        holder.epoch,
+        this.#timing.leaseMs,
+        holder.liveSessions(),
+      );
+      if (answer === 'FENCED') this.#stopped = true;
+      holder.renewed(answer);
+      if (answer !== 'FENCED') await this.#store.reap();
+      await holder.tick();
+    } catch (error) {
+      holder.failed(error);
+    }
+  }
+}
