@@ -4,6 +4,7 @@ import type { GatewayContext } from './context.js';
 import './gates/capability-gate.js';
 import './gates/eval-scope.js';
 import './gates/governance.js';
+import './gates/remote-session.js';
 import './gates/steps.js';
 import './plugins/plugin-fields-gate.js';
 
@@ -12,7 +13,8 @@ import './plugins/plugin-fields-gate.js';
  * matters: resolvers are wrapped from the last plugin to the first, so the steps of a multi-step operation
  * are outermost (a skipped step reaches nothing else), then governance, which records even a capability
  * refusal; the capability gate adds its directive before the eval scope keeps the types
- * the schema reaches; pluginFields leaves out the fields of plugins the schema is not built with; the
+ * the schema reaches; pluginFields leaves out the fields of plugins the schema is not built with; remoteSession refuses
+ * what only the owner of another replica's session knows, before the capability gate looks for it here; the
  * directives plugin, first, turns the directives it is handed into SDL.
  */
 export const builder = new SchemaBuilder<{
@@ -20,7 +22,15 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
   Scalars: { DateTime: { Input: Date; Output: Date } };
 }>({
-  plugins: [DirectivePlugin, 'steps', 'governance', 'evalScope', 'pluginFields', 'capabilityGate'],
+  plugins: [
+    DirectivePlugin,
+    'steps',
+    'governance',
+    'evalScope',
+    'pluginFields',
+    'remoteSession',
+    'capabilityGate',
+  ],
   directives: { useGraphQLToolsUnorderedDirectives: true },
   defaultFieldNullability: false,
 });

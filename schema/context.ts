@@ -1,3 +1,4 @@
+import type { Cluster } from '../domain/cluster/cluster.js';
 import type { EventHub } from '../domain/events/event-hub.js';
 import type { SessionTopics } from '../domain/events/session-topics.js';
 import { ANONYMOUS_LOOPBACK, type ClientIdentity } from '../domain/governance/clients/client-identity.js';
@@ -24,6 +25,8 @@ export interface GatewayContext {
    * closed, or its HTTP request was cut off. A mutation waiting for an approval is then withdrawn.
    */
   readonly abandoned?: AbortSignal;
+  /** This replica's membership with `serve --cluster`; null or absent for the one-process gateway. */
+  readonly cluster?: Cluster | null;
 }
 
 /** Who sent the request: in-process execution without a client runs as the anonymous loopback client. */

@@ -10,6 +10,7 @@ import './attach.js';
 import './audit.js';
 import './client.js';
 import './clock.js';
+import './cluster.js';
 import './console.js';
 import './desktop.js';
 import './dialogs.js';

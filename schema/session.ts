@@ -1,9 +1,11 @@
+import { RemoteSession } from '../domain/cluster/remote-session.js';
 import { Session } from '../domain/sessions/session.js';
 import type { AppInfo } from '../transports/contract/transport-contract.js';
 import type { ExitInfo } from '../transports/contract/transport-events.js';
 import { builder } from './builder.js';
 import { CapabilitiesRef } from './capability.js';
 import { sessionOfClient } from './client-sessions.js';
+import { listedSessions, sessionAnywhere } from './cluster-sessions.js';
 import { WindowRef } from './window.js';
 
 export const SessionStatusEnum = builder.enumType('SessionStatus', {
@@ -24,6 +26,10 @@ export const SessionStatusEnum = builder.enumType('SessionStatus', {
     DETACHED: {
       description:
         'Stagegraph let go of an attached or injected app (detach, or server shutdown); it keeps running.',
+    },
+    LOST: {
+      description:
+        'Cluster mode: the replica that owned it lost its lease (killed, paused, cut off) or restarted; operations on it answer SESSION_LOST.',
     },
   } as const,
   description:
@@ -83,7 +89,7 @@ export const ExitRef = builder.objectRef<ExitInfo>('Exit').implement({
 
 export const SessionRef = builder.objectRef<Session>('Session').implement({
   description: 'One app driven through one transport. Stays readable after the app ends, for post-mortems.',
-  isTypeOf: (value) => value instanceof Session,
+  isTypeOf: (value) => value instanceof Session || value instanceof RemoteSession,
   fields: (t) => ({
     id: t.exposeID('id', {
       description:
@@ -180,8 +186,9 @@ export const SessionRef = builder.objectRef<Session>('Session').implement({
 builder.queryFields((t) => ({
   sessions: t.field({
     type: [SessionRef],
-    description: 'Every session, live and recently ended.',
-    resolve: (_root, _args, { sessions }) => sessions.list(),
+    description:
+      "Every session, live and recently ended; in cluster mode every replica's, each with its `replica`.",
+    resolve: (_root, _args, { sessions, cluster }) => listedSessions(sessions, cluster),
   }),
   session: t.field({
     type: SessionRef,
@@ -195,7 +202,7 @@ builder.queryFields((t) => ({
           'A session id (s1, ...). Omitted: the only live session, or the only session at all; SESSION_AMBIGUOUS when that picks none. SESSION_NOT_FOUND for an unknown id, or when there is no session.',
       }),
     },
-    resolve: (_root, args, { sessions }) => sessions.get(args.id),
+    resolve: (_root, args, { sessions, cluster }) => sessionAnywhere(sessions, cluster, args.id),
   }),
 }));
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
+import type { Cluster } from '../domain/cluster/cluster.js';
 import { EventHub } from '../domain/events/event-hub.js';
 import type { SessionTopics } from '../domain/events/session-topics.js';
 import type { ClientIdentity } from '../domain/governance/clients/client-identity.js';
@@ -27,6 +28,7 @@ import { keepLoopbackWebSocketsUncompressed } from '../transports/process/uncomp
 import { artifactsRoute, isArtifactsPath } from './artifacts-route.js';
 import { authenticator, useClientAuth } from './auth.js';
 import { useClientSubscriptions } from './client-subscriptions.js';
+import { joinCluster, openCluster } from './cluster-membership.js';
 import { useCompiledQueries } from './compiled-queries.js';
 import { clientDirectory, type ServeConfig } from './config.js';
 import { useDocumentCache } from './document-cache.js';
@@ -107,6 +109,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const authenticate = authenticator(clientDirectory(config));
   const identities = new WeakMap<Request, ClientIdentity>();
   let governance: Governance | null = null;
+  let cluster: Cluster | null = null;
   let temporaryAuditDir: string | undefined;
   const context = (initial: {
     request?: Request;
@@ -119,7 +122,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const client = initial.client ?? (initial.request && identities.get(initial.request));
     if (!client) throw new StagegraphError('UNAUTHENTICATED', 'The request was not identified.');
     const abandoned = initial.abandoned ?? initial.request?.signal;
-    return { sessions, hub, client, governance, ...(abandoned ? { abandoned } : {}) };
+    return { sessions, hub, client, governance, cluster, ...(abandoned ? { abandoned } : {}) };
   };
   const policy = guardPolicy(config);
   // Built in start(), once the plugins named with --plugin are loaded: the schema includes their fields.
@@ -223,6 +226,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       ws = attachWs(yoga);
       if (deps.governance !== 'off')
         ({ governance, temporaryAuditDir } = await openGovernance(config, sessions, log));
+      if (config.cluster) cluster = await openCluster(config.cluster, sessions, hub, log);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => resolve());
@@ -234,11 +238,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
       sessions.ownPages.serveAt(port, config.host, config.allowedHosts);
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;
       url = `http://${host}:${port}${GRAPHQL_PATH}`;
+      if (cluster) await joinCluster(cluster, url, log);
       return url;
     },
     stop() {
       stopping ??= (async () => {
         await sessions.stopAll();
+        // After the sessions: the directory records how each ended before the lease is dropped.
+        await cluster?.leave();
         // After the sessions: operations they were running finish, and are recorded, first.
         await governance?.close();
         if (temporaryAuditDir) await rm(temporaryAuditDir, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import {
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import type { AppIsolationRequest } from '../transports/process/isolation.js';
 import { isLoopbackHost } from '../transports/process/loopback.js';
+import { type ClusterConfig, parseClusterConfig } from './cluster-config.js';
 import { fromEnvironment, SERVE_FLAGS, type ServeFlag, serveUsage } from './serve-flags.js';
 import { readTokenFile } from './token-files.js';
 
@@ -88,6 +89,8 @@ export interface ServeConfig {
   readonly plugins?: readonly string[] | undefined;
   /** The only folders whose files an agent may upload (`setInputFiles`); default: the working directory. */
   readonly uploadRoots: readonly string[];
+  /** `--cluster` and the flags that go with it; absent, the gateway is one process and never loads a Redis client. */
+  readonly cluster?: ClusterConfig | undefined;
 }
 
 export const USAGE = serveUsage();
@@ -155,6 +158,7 @@ export function parseServeArgs(
     artifactsDir: resolve(values.artifacts ?? SERVE_FLAGS.artifacts.fallback),
     plugins: (values.plugin ?? []).flatMap(splitList),
     uploadRoots: (values['upload-root'] ?? [process.cwd()]).map((root) => resolve(root)),
+    cluster: parseClusterConfig(values),
   });
 }
 

@@ -109,6 +109,8 @@ export type SessionStatus =
   | 'DISCONNECTED'
   /** The app process exited on its own; see `exit.code`. */
   | 'EXITED'
+  /** Cluster mode: the replica that owned it lost its lease (killed, paused, cut off) or restarted; operations on it answer SESSION_LOST. */
+  | 'LOST'
   /** Live: it can be driven, read and watched. */
   | 'RUNNING'
   /** Reached, but its first window has not opened yet (at most the launch timeout). */

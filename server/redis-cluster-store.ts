@@ -1,0 +1,213 @@
+import { Redis } from 'ioredis';
+import type {
+  ClusterStore,
+  DirectoryEntry,
+  JoinAnswer,
+  RenewAnswer,
+  ReplicaRecord,
+  ReplicaStatus,
+} from '../domain/cluster/cluster-store.js';
+import { StagegraphError } from '../errors/stagegraph-error.js';
+import { JOIN, LEAVE, PUT_SESSION, REAP, RENEW, RESERVE_SEQUENCE } from './redis-cluster-lua.js';
+
+/**
+ * How long one Redis command may take before the operation that needs it answers CLUSTER_UNAVAILABLE:
+ * far above a loopback or LAN round trip, far below any client's patience.
+ */
+const COMMAND_TIMEOUT_MS = 1_500;
+/** How long the first connection may take before the gateway refuses to start. */
+const CONNECT_TIMEOUT_MS = 5_000;
+/** Reconnection attempts back off to this, so a Redis that comes back is found within a lease. */
+const RECONNECT_MAX_MS = 1_000;
+/** Every key of one cluster starts with this. */
+export const KEY_PREFIX = 'stagegraph:';
+
+type Stored = Omit<DirectoryEntry, 'startedAt' | 'endedAt'> & { startedAt: string; endedAt: string | null };
+
+/**
+ * The cluster store over Redis (ioredis): one EVAL per atomic step (server/redis-cluster-lua.ts). Loaded
+ * only with --cluster. Commands are never queued while disconnected: each fails at once, or after
+ * COMMAND_TIMEOUT_MS, as CLUSTER_UNAVAILABLE.
+ */
+export class RedisClusterStore implements ClusterStore {
+  readonly #redis: Redis;
+  readonly #where: string;
+  readonly #prefix: string;
+  #url = '';
+
+  private constructor(redis: Redis, where: string, prefix: string) {
+    this.#redis = redis;
+    this.#where = where;
+    this.#prefix = prefix;
+  }
+
+  /** Connects, or throws CLUSTER_UNAVAILABLE naming the Redis (without its password). */
+  static async connect(
+    url: string,
+    log: (line: string) => void,
+    prefix = KEY_PREFIX,
+  ): Promise<RedisClusterStore> {
+    const where = withoutPassword(url);
+    const redis = new Redis(url, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      retryStrategy: (attempt) => Math.min(attempt * 100, RECONNECT_MAX_MS),
+    });
+    let lastError = '';
+    // Without a listener ioredis prints every failed reconnection; one line per distinct failure is enough.
+    redis.on('error', (error: Error) => {
+      if (error.message !== lastError) log(`cluster: Redis at ${where}: ${error.message}`);
+      lastError = error.message;
+    });
+    redis.on('ready', () => {
+      lastError = '';
+    });
+    try {
+      await redis.connect();
+    } catch (error) {
+      redis.disconnect();
+      throw unavailable(where, error);
+    }
+    return new RedisClusterStore(redis, where, prefix);
+  }
+
+  async join(replica: { id: string; url: string }, leaseMs: number): Promise<JoinAnswer> {
+    this.#url = replica.url;
+    const [epoch, lost, lastSequence] = (await this.#eval(JOIN, replica.id, replica.url, leaseMs, now())) as [
+      number,
+      number,
+      number,
+    ];
+    return { epoch, lost, lastSequence };
+  }
+
+  async renew(replicaId: string, epoch: number, leaseMs: number, liveSessions: number): Promise<RenewAnswer> {
+    return (await this.#eval(
+      RENEW,
+      replicaId,
+      epoch,
+      leaseMs,
+      now(),
+      liveSessions,
+      this.#url,
+    )) as RenewAnswer;
+  }
+
+  async reap(): Promise<string[]> {
+    return (await this.#eval(REAP, now())) as string[];
+  }
+
+  async putSession(entry: DirectoryEntry, sequence: number): Promise<boolean> {
+    const stored: Stored = {
+      ...entry,
+      startedAt: entry.startedAt.toISOString(),
+      endedAt: entry.endedAt?.toISOString() ?? null,
+    };
+    const written = await this.#eval(
+      PUT_SESSION,
+      JSON.stringify(stored),
+      entry.replicaId,
+      entry.epoch,
+      entry.id,
+      sequence,
+    );
+    return written === 1;
+  }
+
+  async forgetSessions(ids: readonly string[]): Promise<void> {
+    await this.#call(() => this.#redis.hdel(this.#key('sessions'), ...ids));
+  }
+
+  async reserveSequence(replicaId: string, sequence: number): Promise<void> {
+    await this.#eval(RESERVE_SEQUENCE, replicaId, sequence);
+  }
+
+  async sessions(): Promise<DirectoryEntry[]> {
+    const all = await this.#call(() => this.#redis.hgetall(this.#key('sessions')));
+    return Object.values(all).map(parseEntry);
+  }
+
+  async session(id: string): Promise<DirectoryEntry | null> {
+    const raw = await this.#call(() => this.#redis.hget(this.#key('sessions'), id));
+    return raw === null ? null : parseEntry(raw);
+  }
+
+  async replicas(): Promise<ReplicaRecord[]> {
+    const ids = await this.#call(() => this.#redis.smembers(this.#key('replicas')));
+    const records = await Promise.all(
+      ids.map((id) => this.#call(() => this.#redis.hgetall(this.#key(`replica:${id}`)))),
+    );
+    return records
+      .filter((record) => record.id !== undefined)
+      .map((record) => ({
+        id: record.id as string,
+        url: record.url ?? '',
+        epoch: Number(record.epoch),
+        status: record.status as ReplicaStatus,
+        sessions: Number(record.sessions ?? 0),
+        lastSeen: new Date(record.lastSeen ?? 0),
+      }));
+  }
+
+  async leave(replicaId: string, epoch: number): Promise<void> {
+    await this.#eval(LEAVE, replicaId, epoch);
+  }
+
+  async close(): Promise<void> {
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
+  }
+
+  #key(name: string): string {
+    return `${this.#prefix}${name}`;
+  }
+
+  #eval(script: string, ...args: (string | number)[]): Promise<unknown> {
+    return this.#call(() => this.#redis.eval(script, 0, this.#prefix, ...args));
+  }
+
+  async #call<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (error) {
+      throw unavailable(this.#where, error);
+    }
+  }
+}
+
+function parseEntry(raw: string): DirectoryEntry {
+  const stored = JSON.parse(raw) as Stored;
+  return {
+    ...stored,
+    startedAt: new Date(stored.startedAt),
+    endedAt: stored.endedAt === null ? null : new Date(stored.endedAt),
+  };
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+function unavailable(where: string, error: unknown): StagegraphError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new StagegraphError(
+    'CLUSTER_UNAVAILABLE',
+    `The cluster's Redis at ${where} did not answer: ${reason}`,
+    {
+      details: { redis: where },
+    },
+  );
+}
+
+/** The URL as logs and errors may show it. */
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.href;
+  } catch {
+    return 'the configured Redis';
+  }
+}

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureLaunch } from './helpers/fixture-app.js';
+import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
+import { type GatewayProcess, serveInChild, whenPrinted } from './helpers/gateway-process.js';
+import { childrenOf, expectPidsGone, signalEach } from './helpers/processes.js';
+import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.js';
+
+/** Lease plus reaper, many times over: a deadline for a loaded machine, not the expected time. */
+const LOSS_DEADLINE_MS = 90_000;
+const LAUNCH = 'mutation ($input: LaunchInput!) { launch(input: $input) { id status replica { id } } }';
+const LISTING = '{ sessions { id status replica { id } } }';
+
+/** Every process below `pid`, found before it dies: a replica killed with -9 leaves its apps behind. */
+function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + LOSS_DEADLINE_MS;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+if (!HAS_REDIS)
+  describe.skip('cluster mode (redis-server is not installed: apt-get install redis-server)', () => {
+    it('runs two replicas on one Redis', () => {});
+  });
+
+describe.runIf(HAS_REDIS)('cluster mode: two replicas on one Redis', () => {
+  let redis: RedisServer;
+  let a: GatewayProcess;
+  let b: GatewayProcess;
+  let onA: GatewayClient;
+  let onB: GatewayClient;
+  const orphans: number[] = [];
+
+  const replica = (id: string, ...extra: string[]) =>
+    serveInChild(['--cluster', redis.url, '--replica-id', id, ...extra]);
+
+  /** kill -9, as a crash or the OOM killer would; the apps it started are reaped by the test. */
+  async function killHard(gateway: GatewayProcess): Promise<void> {
+    orphans.push(...descendantsOf(gateway.pid));
+    gateway.child.kill('SIGKILL');
+    await gateway.exited;
+  }
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    [a, b] = await Promise.all([replica('a'), replica('b')]);
+    onA = gatewayClient(a.url);
+    onB = gatewayClient(b.url);
+  });
+  afterAll(async () => {
+    for (const gateway of [a, b]) {
+      if (gateway?.child.exitCode === null && gateway.child.signalCode === null) {
+        gateway.child.kill('SIGTERM');
+        await gateway.exited;
+      }
+    }
+    signalEach(orphans, 'SIGKILL');
+    await expectPidsGone(orphans, 30_000);
+    await redis?.stop();
+  });
+
+  it('each replica holds a lease: `replicas` lists both, UP, with their URLs', async () => {
+    const { replicas } = await onA.data('{ replicas { id url status epoch lastSeen self } }');
+    expect(replicas).toEqual([
+      expect.objectContaining({ id: 'a', url: a.url, status: 'UP', epoch: 1, self: true }),
+      expect.objectContaining({ id: 'b', url: b.url, status: 'UP', epoch: 1, self: false }),
+    ]);
+    expect(a.stderr()).toMatch(/cluster: replica a joined with epoch 1/);
+  });
+
+  it('ids are unique across replicas, and `sessions` on either lists both with their owner', async () => {
+    const [{ launch: onOwnA }, { launch: onOwnB }] = await Promise.all([
+      onA.data(LAUNCH, { input: fixtureLaunch() }),
+      onB.data(LAUNCH, { input: fixtureLaunch() }),
+    ]);
+    expect(onOwnA).toEqual({ id: 'a-s1', status: 'RUNNING', replica: { id: 'a' } });
+    expect(onOwnB).toEqual({ id: 'b-s1', status: 'RUNNING', replica: { id: 'b' } });
+    for (const client of [onA, onB]) {
+      const { sessions } = await until(
+        () => client.data(LISTING),
+        (data) => data.sessions.length === 2,
+        'the union of both replicas',
+      );
+      expect(sessions).toEqual(
+        expect.arrayContaining([
+          { id: 'a-s1', status: 'RUNNING', replica: { id: 'a' } },
+          { id: 'b-s1', status: 'RUNNING', replica: { id: 'b' } },
+        ]),
+      );
+    }
+  });
+
+  it('`session(id)` answers from any replica; what only the owner knows names the owner', async () => {
+    const { session } = await onA.data('{ session(id: "b-s1") { id status transport replica { id url } } }');
+    expect(session).toEqual({
+      id: 'b-s1',
+      status: 'RUNNING',
+      transport: 'playwright-electron',
+      replica: { id: 'b', url: b.url },
+    });
+    const windows = await onA.failure('{ session(id: "b-s1") { windows { id } } }');
+    expect(windows).toMatchObject({ code: 'SESSION_REMOTE', details: { replica: 'b', url: b.url } });
+    const stop = await onA.failure('mutation { stop(id: "b-s1") { id } }');
+    expect(stop).toMatchObject({ code: 'SESSION_REMOTE', details: { replica: 'b' } });
+  });
+
+  it('kill -9 of a replica: once its lease expires its sessions read LOST elsewhere, and answer SESSION_LOST', async () => {
+    await killHard(b);
+    await until(
+      () => onA.data('{ session(id: "b-s1") { status } }'),
+      (data) => data.session.status === 'LOST',
+      'b-s1 after its replica was killed',
+    );
+    const { replicas } = await onA.data('{ replicas { id status } }');
+    expect(replicas).toEqual([
+      { id: 'a', status: 'UP' },
+      { id: 'b', status: 'DOWN' },
+    ]);
+    // The refusal reads the directory as of a's last lease tick.
+    const stop = await until(
+      () => onA.failure('mutation { stop(id: "b-s1") { id } }'),
+      (error) => error.code === 'SESSION_LOST',
+      'stop of a LOST session',
+    );
+    expect(stop).toMatchObject({ retryable: false, details: { replica: 'b' } });
+    // a's own session is untouched.
+    expect((await onA.data('{ session(id: "a-s1") { status } }')).session.status).toBe('RUNNING');
+  });
+
+  it("a replica restarting with the same id marks its earlier boot's live sessions LOST at once, and never reuses an id", async () => {
+    // A lease long enough that no reaper can be what marks b-s2: only b's own restart does.
+    const longLease = ['--cluster-lease', '600000'];
+    b = await replica('b', ...longLease);
+    onB = gatewayClient(b.url);
+    expect(b.stderr()).toMatch(/cluster: replica b joined with epoch 2\n/);
+    const { launch } = await onB.data(LAUNCH, { input: fixtureLaunch() });
+    expect(launch.id).toBe('b-s2');
+    await killHard(b);
+    b = await replica('b', ...longLease);
+    onB = gatewayClient(b.url);
+    await whenPrinted(
+      b,
+      /cluster: replica b joined with epoch 3; 1 live session\(s\) of its earlier boot marked LOST/,
+      10_000,
+    );
+    expect((await onA.data('{ session(id: "b-s2") { status replica { id } } }')).session).toEqual({
+      status: 'LOST',
+      replica: { id: 'b' },
+    });
+    const { sessions } = await onB.data(LISTING);
+    expect(sessions).toEqual(
+      expect.arrayContaining([
+        { id: 'b-s1', status: 'LOST', replica: { id: 'b' } },
+        { id: 'b-s2', status: 'LOST', replica: { id: 'b' } },
+      ]),
+    );
+  });
+});
