@@ -41,6 +41,10 @@ beforeAll(async () => {
     `${JSON.stringify({ source: 'stdout', message: 'GET /?session_token=RUNSECRET "quoted"' })}\nnot json token=LOOSESECRET\n`,
   );
   writeFileSync(join(real, 's1', 'stdout.log'), 'session_token=RAWSECRET\n');
+  mkdirSync(join(real, 'host-a-s3', 'screenshots'), { recursive: true });
+  writeFileSync(join(real, 'host-a-s3', 'screenshots', 'w1-1.png'), 'replica png');
+  mkdirSync(join(real, 'audit'));
+  writeFileSync(join(real, 'audit', 'audit.jsonl'), 'AUDIT');
   const route = artifactsRoute(
     root,
     (authorization) => ({ id: 'test', role: authorization?.slice('Bearer '.length) }) as ClientIdentity,
@@ -68,6 +72,11 @@ describe('the artifact route and symbolic links', () => {
     expect((await get('/artifacts/s1/screenshots/w1-1.png')).body).toBe('png bytes');
     expect((await get('/artifacts/s1/missing.txt')).status).toBe(404);
     expect((await get('/artifacts/s1/run.jsonl/more')).status).toBe(404);
+  });
+
+  it("serves a cluster replica's session folder (<replica>-s<n>), never the audit folder beside it", async () => {
+    expect((await get('/artifacts/host-a-s3/screenshots/w1-1.png')).body).toBe('replica png');
+    expect((await get('/artifacts/audit/audit.jsonl')).status).toBe(400);
   });
 
   it('refuses a session folder that is a link, and any link inside one, with ARTIFACT_SYMLINK', async () => {

@@ -28,8 +28,11 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',
 };
-/** Session folders only (`s1`, `s2`, …): never the audit log or anything else kept beside them. */
-const SESSION_FOLDER = /^s\d+$/;
+/**
+ * Session folders only (`s1`, `s2`, …, and a cluster replica's `<replica>-s1`): never the audit log or
+ * anything else kept beside them.
+ */
+const SESSION_FOLDER = /^(?:[a-z0-9][a-z0-9_-]{0,31}-)?s\d+$/;
 
 /**
  * Serves `GET /artifacts/<session>/<path>` read-only from the artifact root, to clients the GraphQL
