@@ -40,7 +40,12 @@ export function parseClusterConfig(values: ClusterValues): ClusterConfig | undef
       throw new StagegraphError('BAD_INPUT', `--${stray} applies only with --cluster <redis://host:port>.`);
     return undefined;
   }
-  const redisUrl = parseRedisUrl(values.cluster);
+  const redisUrl = parseUrl(
+    values.cluster,
+    '--cluster',
+    ['redis:', 'rediss:'],
+    'redis://127.0.0.1:6379',
+  ).href;
   const replicaId = values['replica-id'] ?? defaultReplicaId();
   if (!REPLICA_ID.test(replicaId))
     throw new StagegraphError(
@@ -48,7 +53,14 @@ export function parseClusterConfig(values: ClusterValues): ClusterConfig | undef
       `--replica-id takes 1 to 32 lowercase letters, digits, '-' or '_', starting with a letter or digit; got "${replicaId}".`,
     );
   const advertiseUrl =
-    values['advertise-url'] === undefined ? null : parseAdvertiseUrl(values['advertise-url']);
+    values['advertise-url'] === undefined
+      ? null
+      : parseUrl(
+          values['advertise-url'],
+          '--advertise-url',
+          ['http:', 'https:'],
+          'http://host-a:4700/graphql',
+        ).href;
   const secret = values['cluster-secret'] ?? null;
   if (secret === '') throw new StagegraphError('BAD_INPUT', '--cluster-secret cannot be empty.');
   if (
@@ -76,37 +88,17 @@ export function parseClusterConfig(values: ClusterValues): ClusterConfig | undef
   return { redisUrl, replicaId, advertiseUrl, secret, leaseMs, renewMs };
 }
 
-function parseRedisUrl(raw: string): string {
-  let url: URL;
+/** A URL of one of `protocols`, or a BAD_INPUT naming the flag with an example of what it takes. */
+function parseUrl(raw: string, flag: string, protocols: readonly string[], example: string): URL {
+  let url: URL | undefined;
   try {
     url = new URL(raw);
   } catch {
-    throw new StagegraphError(
-      'BAD_INPUT',
-      `--cluster takes a URL like redis://127.0.0.1:6379, got "${raw}".`,
-    );
+    // Refused below, with the same words as a wrong scheme.
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
-    throw new StagegraphError(
-      'BAD_INPUT',
-      `--cluster takes a redis:// or rediss:// URL, got "${url.protocol}//…".`,
-    );
-  return raw;
-}
-
-function parseAdvertiseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new StagegraphError(
-      'BAD_INPUT',
-      `--advertise-url takes a URL like http://host-a:4700/graphql, got "${raw}".`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new StagegraphError('BAD_INPUT', `--advertise-url takes an http:// or https:// URL, got "${raw}".`);
-  return url.href;
+  if (!url || !protocols.includes(url.protocol))
+    throw new StagegraphError('BAD_INPUT', `${flag} takes a URL like ${example}, got "${raw}".`);
+  return url;
 }
 
 function milliseconds(raw: string | undefined, flag: string): number | undefined {
