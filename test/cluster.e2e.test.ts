@@ -162,4 +162,52 @@ describe.runIf(HAS_REDIS)('cluster mode: two replicas on one Redis', () => {
       ]),
     );
   });
+  it('a replica paused past its lease is fenced when it wakes: no new session, and its own stay LOST', async () => {
+    b.child.kill('SIGTERM');
+    await b.exited;
+    b = await replica('b');
+    onB = gatewayClient(b.url);
+    const { launch } = await onB.data(LAUNCH, { input: fixtureLaunch() });
+    expect(launch.id).toBe('b-s3');
+    b.child.kill('SIGSTOP');
+    try {
+      await until(
+        () => onA.data('{ session(id: "b-s3") { status } }'),
+        (data) => data.session.status === 'LOST',
+        'b-s3 while its replica is paused',
+      );
+    } finally {
+      b.child.kill('SIGCONT');
+    }
+    await whenPrinted(b, /cluster: replica b lost its lease \(epoch 4\); fenced/, LOSS_DEADLINE_MS);
+    expect(await onB.failure(LAUNCH, { input: fixtureLaunch() })).toMatchObject({ code: 'REPLICA_FENCED' });
+    expect(await onB.failure('mutation { stop(id: "b-s3") { id } }')).toMatchObject({ code: 'SESSION_LOST' });
+    // What b still holds is never written back over the directory's LOST.
+    expect((await onA.data('{ session(id: "b-s3") { status } }')).session.status).toBe('LOST');
+  });
+  it('Redis stopped: cluster reads answer CLUSTER_UNAVAILABLE and own sessions keep working; restarted empty, it is refilled', async () => {
+    await redis.stop();
+    const outage = await until(
+      () => onA.send('{ replicas { id } }'),
+      (response) => response.errors?.[0]?.extensions?.code === 'CLUSTER_UNAVAILABLE',
+      'replicas while Redis is stopped',
+    );
+    expect(outage.errors?.[0]?.extensions?.retryable).toBe(true);
+    const local = await onA.data('{ session(id: "a-s1") { status windows { id } } }');
+    expect(local.session.status).toBe('RUNNING');
+    expect(local.session.windows.length).toBeGreaterThan(0);
+    redis = await startRedis(redis.port);
+    await whenPrinted(
+      a,
+      /cluster: the store had forgotten replica a; its sessions are written again/,
+      LOSS_DEADLINE_MS,
+    );
+    // b is fenced and renews nothing; what it reads of a's session comes from the refilled directory.
+    const refilled = await until(
+      () => onB.send('{ session(id: "a-s1") { status replica { id status } } }'),
+      (response) => response.data?.session != null,
+      'a-s1 in the refilled directory',
+    );
+    expect(refilled.data.session).toEqual({ status: 'RUNNING', replica: { id: 'a', status: 'UP' } });
+  });
 });

@@ -12,12 +12,16 @@ const READY_TIMEOUT_MS = 60_000;
 
 export interface RedisServer {
   readonly url: string;
+  readonly port: number;
   stop(): Promise<void>;
 }
 
-/** A redis-server of the test's own on a free loopback port, in a temporary folder, persisting nothing. */
-export async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
+/**
+ * A redis-server of the test's own on a free loopback port (or `port`: the same one again, after a
+ * restart), in a temporary folder, persisting nothing.
+ */
+export async function startRedis(port?: number): Promise<RedisServer> {
+  port ??= await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'stagegraph-redis-'));
   const child: ChildProcess = spawn(
     REDIS_SERVER,
@@ -45,6 +49,7 @@ export async function startRedis(): Promise<RedisServer> {
   });
   return {
     url: `redis://127.0.0.1:${port}`,
+    port,
     async stop() {
       child.kill('SIGKILL');
       await exited;

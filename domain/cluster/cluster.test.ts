@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { EventHub } from '../events/event-hub.js';
+import type { SessionTopics } from '../sessions/session-event.js';
+import { SessionRegistry } from '../sessions/session-registry.js';
+import { Cluster } from './cluster.js';
+import type { ClusterStore, DirectoryEntry, RenewAnswer, ReplicaRecord } from './cluster-store.js';
+
+const STARTED = new Date('2026-01-01T00:00:00Z');
+
+/** The store as the replica sees it: fixed answers, and a renewal answer the test turns. */
+function fakeStore(entries: DirectoryEntry[], replicas: ReplicaRecord[]) {
+  const store: ClusterStore & { renewal: RenewAnswer; reserved: number[] } = {
+    renewal: 'RENEWED',
+    reserved: [],
+    join: async () => ({ epoch: 3, lost: 0, lastSequence: 7 }),
+    renew: async () => store.renewal,
+    reap: async () => [],
+    putSession: async () => true,
+    forgetSessions: async () => {},
+    reserveSequence: async (_replica: string, sequence: number) => {
+      store.reserved.push(sequence);
+    },
+    sessions: async () => entries,
+    session: async (id: string) => entries.find((entry) => entry.id === id) ?? null,
+    replicas: async () => replicas,
+    leave: async () => {},
+    close: async () => {},
+  };
+  return store;
+}
+
+const entry = (id: string, replicaId: string, status: DirectoryEntry['status']): DirectoryEntry => ({
+  id,
+  replicaId,
+  epoch: 1,
+  status,
+  transportId: 'playwright-electron',
+  startedAt: STARTED,
+  endedAt: null,
+});
+
+const replica = (id: string): ReplicaRecord => ({
+  id,
+  url: `http://${id}:4700/graphql`,
+  epoch: 1,
+  status: 'UP',
+  sessions: 1,
+  lastSeen: STARTED,
+});
+
+function joined(store: ClusterStore) {
+  const registry = new SessionRegistry([], new EventHub<SessionTopics>());
+  const cluster = new Cluster(
+    store,
+    { replicaId: 'a', advertiseUrl: null, leaseMs: 1_000, renewMs: 10 },
+    registry,
+    new EventHub<SessionTopics>(),
+    () => {},
+  );
+  return { registry, cluster };
+}
+
+describe('a replica in the cluster', () => {
+  it('refuses new sessions until it has joined, then numbers them after every earlier boot’s', async () => {
+    const store = fakeStore([], [replica('a')]);
+    const { cluster } = joined(store);
+    expect(() => cluster.assertAccepting()).toThrow(expect.objectContaining({ code: 'CLUSTER_UNAVAILABLE' }));
+    await cluster.join('http://127.0.0.1:4700/graphql');
+    expect(() => cluster.assertAccepting()).not.toThrow();
+    expect(cluster.idFor(1)).toBe('a-s8');
+    expect(store.reserved).toEqual([8]);
+    await cluster.leave();
+  });
+
+  it('answers for an id another replica holds: SESSION_REMOTE with its URL while it lives, SESSION_LOST after', async () => {
+    const store = fakeStore(
+      [entry('b-s1', 'b', 'RUNNING'), entry('c-s1', 'c', 'LOST')],
+      [replica('a'), replica('b'), replica('c')],
+    );
+    const { registry, cluster } = joined(store);
+    await cluster.join('http://127.0.0.1:4700/graphql');
+    expect(() => registry.get('b-s1')).toThrow(
+      expect.objectContaining({
+        code: 'SESSION_REMOTE',
+        details: expect.objectContaining({ url: 'http://b:4700/graphql' }),
+      }),
+    );
+    expect(() => registry.get('c-s1')).toThrow(expect.objectContaining({ code: 'SESSION_LOST' }));
+    expect(() => registry.get('z-s1')).toThrow(expect.objectContaining({ code: 'SESSION_NOT_FOUND' }));
+    const remote = await cluster.session('b-s1');
+    expect(remote).toMatchObject({ id: 'b-s1', replicaId: 'b', status: 'RUNNING' });
+    await cluster.leave();
+  });
+
+  it('fences itself when a renewal finds it reaped, and stops renewing', async () => {
+    const store = fakeStore([], [replica('a')]);
+    const { cluster } = joined(store);
+    await cluster.join('http://127.0.0.1:4700/graphql');
+    store.renewal = 'FENCED';
+    await expect.poll(() => cluster.fenced, { timeout: 30_000 }).toBe(true);
+    expect(() => cluster.assertAccepting()).toThrow(expect.objectContaining({ code: 'REPLICA_FENCED' }));
+    await cluster.leave();
+  });
+});
