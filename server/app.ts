@@ -244,7 +244,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     stop() {
       stopping ??= (async () => {
         await sessions.stopAll();
-        // After the sessions: the directory records how each ended before the lease is dropped.
+        // The directory records how each session ended before the lease is dropped.
         await cluster?.leave();
         // After the sessions: operations they were running finish, and are recorded, first.
         await governance?.close();

@@ -164,9 +164,11 @@ export class Cluster implements SessionPlacement {
   }
 
   #renewed(answer: RenewAnswer): void {
+    // A failure seen again after a good renewal is news, and logged again.
+    this.#lastFailure = '';
     if (answer === 'RESTORED') {
       this.#log(`cluster: the store had forgotten replica ${this.replicaId}; its sessions are written again`);
-      this.#directory?.rewriteAll();
+      void this.#directory?.rewriteAll();
     } else if (answer === 'FENCED' && this.#membership === 'MEMBER') {
       this.#membership = 'FENCED';
       this.#log(

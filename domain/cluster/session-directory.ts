@@ -43,9 +43,9 @@ export class SessionDirectory {
   }
 
   /** After the store forgot this replica (RESTORED): every local session is written again. */
-  rewriteAll(): void {
+  rewriteAll(): Promise<void> {
     for (const session of this.#registry.list()) this.#dirty.add(session.id);
-    void this.#flush();
+    return this.#flush();
   }
 
   /** Refreshes the cached view, and drops from the store the ended sessions the registry forgot. */
@@ -69,11 +69,14 @@ export class SessionDirectory {
     return this.#cachedReplicas.get(id);
   }
 
-  /** Stops following the sessions; resolves once what they last did is written. */
+  /**
+   * Stops following the sessions; resolves once what they last did is written. Every session is written,
+   * not only those with events still queued: closing the queue drops what it holds.
+   */
   async stop(): Promise<void> {
     this.#events.close();
     await this.#consumed;
-    await this.#flush();
+    await this.rewriteAll();
   }
 
   #isOwn(entry: DirectoryEntry): boolean {
