@@ -1,6 +1,6 @@
 import { Cluster } from '../domain/cluster/cluster.js';
 import type { EventHub } from '../domain/events/event-hub.js';
-import type { SessionTopics } from '../domain/sessions/session-event.js';
+import type { SessionTopics } from '../domain/events/session-topics.js';
 import type { SessionRegistry } from '../domain/sessions/session-registry.js';
 import type { ClusterConfig } from './cluster-config.js';
 

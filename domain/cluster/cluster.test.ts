@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventHub } from '../events/event-hub.js';
-import type { SessionTopics } from '../sessions/session-event.js';
+import type { SessionTopics } from '../events/session-topics.js';
 import { SessionRegistry } from '../sessions/session-registry.js';
 import { Cluster } from './cluster.js';
 import type { ClusterStore, DirectoryEntry, RenewAnswer, ReplicaRecord } from './cluster-store.js';

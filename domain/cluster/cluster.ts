@@ -1,7 +1,7 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { EventHub } from '../events/event-hub.js';
+import type { SessionTopics } from '../events/session-topics.js';
 import type { Session } from '../sessions/session.js';
-import type { SessionTopics } from '../sessions/session-event.js';
 import type { SessionPlacement } from '../sessions/session-placement.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import type { ClusterStore, JoinAnswer, RenewAnswer, ReplicaRecord } from './cluster-store.js';

@@ -1,7 +1,8 @@
 import type { SubscriberQueue } from '../bounded/subscriber-queue.js';
 import type { EventHub } from '../events/event-hub.js';
+import type { SessionTopics } from '../events/session-topics.js';
 import type { Session } from '../sessions/session.js';
-import type { SessionEvent, SessionTopics } from '../sessions/session-event.js';
+import type { SessionEvent } from '../sessions/session-event.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import type { ClusterStore, DirectoryEntry, ReplicaRecord } from './cluster-store.js';
 
