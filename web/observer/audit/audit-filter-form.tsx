@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { AuditFilter, AuditOutcome, PolicyDecision } from './audit-pages.js';
+import type { AuditFilter, AuditOutcome, PolicyDecision } from './audit-trail.js';
 
 const OUTCOMES: readonly AuditOutcome[] = ['OK', 'DENIED', 'FAILED', 'TIMED_OUT'];
 const DECISIONS: readonly PolicyDecision[] = ['ALLOW', 'ASK', 'DENY'];

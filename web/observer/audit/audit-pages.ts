@@ -1,37 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
+import type { AuditFilter, AuditRecord, Connection } from './audit-trail.js';
 import { AUDIT_PAGE_SIZE, findPageStarts } from './page-starts.js';
-
-export type AuditOutcome = 'OK' | 'DENIED' | 'FAILED' | 'TIMED_OUT';
-export type PolicyDecision = 'ALLOW' | 'ASK' | 'DENY';
-
-/** AuditFilter as the schema takes it: absent fields match anything. */
-export interface AuditFilter {
-  sessionId?: string;
-  clientId?: string;
-  operations?: string[];
-  outcomes?: AuditOutcome[];
-  decisions?: PolicyDecision[];
-  /** ISO date-times: records sealed at or after / at or before. */
-  since?: string;
-  until?: string;
-}
-
-export interface AuditRecord {
-  seq: number;
-  time: string;
-  operation: string;
-  decision: PolicyDecision;
-  outcome: AuditOutcome;
-  risk: string;
-  errorCode: string | null;
-  durationMs: number;
-  client: { id: string };
-  rule: { id: string };
-  session: { id: string } | null;
-  target: { role: string; name: string } | null;
-  approval: { status: string; decidedBy: string; scope: string | null } | null;
-}
 
 const RECORD_FIELDS = `seq time operation decision outcome risk errorCode durationMs
   client { id } rule { id } session { id } target { role name } approval { status decidedBy scope }`;
@@ -44,10 +14,6 @@ const PAGE_QUERY = `query ObserverAuditPage($after: String, $filter: AuditFilter
 const AUDIT_SUBSCRIPTION = `subscription ObserverAudit($filter: AuditFilter) {
   audit(filter: $filter) { droppedBefore record { ${RECORD_FIELDS} } }
 }`;
-
-export interface Connection<E> {
-  audit: { edges: E[]; pageInfo: { endCursor: string | null; hasNextPage: boolean } };
-}
 
 export interface AuditView {
   rows: AuditRecord[];

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import type { GatewayClient, Viewer } from '../gateway-client.js';
 import { AuditFilterForm } from './audit-filter-form.js';
-import { type AuditFilter, useAuditPages } from './audit-pages.js';
+import { useAuditPages } from './audit-pages.js';
 import { AuditTable } from './audit-table.js';
+import type { AuditFilter } from './audit-trail.js';
 import { VerifyChain } from './verify-chain.js';
 import './audit.css';
 import { ErrorAlert } from '../error-text.js';

@@ -1,6 +1,6 @@
 import { AppText } from '../app-text.js';
 import { type Column, DataTable } from '../data-table.js';
-import type { AuditRecord } from './audit-pages.js';
+import type { AuditRecord } from './audit-trail.js';
 
 const COLUMNS: readonly Column<AuditRecord>[] = [
   { header: 'seq', rowHeader: true, cell: (record) => record.seq },

@@ -1,5 +1,5 @@
 import type { GatewayClient } from '../gateway-client.js';
-import type { AuditFilter, Connection } from './audit-pages.js';
+import type { AuditFilter, Connection } from './audit-trail.js';
 
 /** Records per page, the gateway's default page. */
 export const AUDIT_PAGE_SIZE = 50;

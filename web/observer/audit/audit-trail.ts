@@ -1,0 +1,36 @@
+/** The audit trail as the observer reads it: the schema's AuditFilter, the records and their page. */
+
+export type AuditOutcome = 'OK' | 'DENIED' | 'FAILED' | 'TIMED_OUT';
+export type PolicyDecision = 'ALLOW' | 'ASK' | 'DENY';
+
+/** AuditFilter as the schema takes it: absent fields match anything. */
+export interface AuditFilter {
+  sessionId?: string;
+  clientId?: string;
+  operations?: string[];
+  outcomes?: AuditOutcome[];
+  decisions?: PolicyDecision[];
+  /** ISO date-times: records sealed at or after / at or before. */
+  since?: string;
+  until?: string;
+}
+
+export interface AuditRecord {
+  seq: number;
+  time: string;
+  operation: string;
+  decision: PolicyDecision;
+  outcome: AuditOutcome;
+  risk: string;
+  errorCode: string | null;
+  durationMs: number;
+  client: { id: string };
+  rule: { id: string };
+  session: { id: string } | null;
+  target: { role: string; name: string } | null;
+  approval: { status: string; decidedBy: string; scope: string | null } | null;
+}
+
+export interface Connection<E> {
+  audit: { edges: E[]; pageInfo: { endCursor: string | null; hasNextPage: boolean } };
+}
