@@ -7,6 +7,7 @@ import { CLUSTER_ERROR_CODES } from './cluster-codes.js';
 import type { ErrorCodeInfo } from './error-code-info.js';
 import { GOVERNANCE_ERROR_CODES } from './governance-codes.js';
 import { REQUEST_ERROR_CODES } from './request-codes.js';
+import { VISION_ERROR_CODES } from './vision-codes.js';
 
 export const ERROR_CODES = {
   BAD_INPUT: {
@@ -342,6 +343,7 @@ export const ERROR_CODES = {
   },
   ...GOVERNANCE_ERROR_CODES,
   ...CLUSTER_ERROR_CODES,
+  ...VISION_ERROR_CODES,
   QUERY_TOO_COMPLEX: {
     meaning: 'The operation is nested deeper or selects more fields than the server allows.',
     retryable: false,

@@ -37,6 +37,7 @@ import './snapshot-diff.js';
 import './snapshot-changes.js';
 import './storage.js';
 import './transport.js';
+import './text-index.js';
 import './tray.js';
 import './window.js';
 

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { Bounds } from '../../transports/contract/transport.js';
+import type { RawNode, WindowDriver } from '../../transports/contract/window-driver.js';
+import type { Session } from '../sessions/session.js';
+import { windowActions } from '../snapshot/next-actions.js';
+import { ocrCacheOf } from './ocr-cache.js';
+import { runTesseract } from './tesseract.js';
+import { type OcrRead, parseTsv } from './tsv.js';
+
+export interface WindowText extends OcrRead {
+  /** SHA-256 of the screenshot read: the cache's key, and what an auditor matches an artifact against. */
+  readonly sha256: string;
+  /** Read from the cache: the window showed the same pixels as at an earlier read. */
+  readonly cached: boolean;
+  /** The engine's output passed its bound and the rest was dropped. */
+  readonly truncated: boolean;
+}
+
+/**
+ * Reads a window's words from its pixels: a viewport screenshot (the space snapshot boxes are in: the
+ * viewport's CSS pixels, or a desktop window's own pixels from its top-left corner, 1:1 on both), read by
+ * the OCR engine unless the session read the same image before. Bounded by `timeoutMs` as a whole.
+ */
+export async function readWindowText(
+  session: Session,
+  windowId: string,
+  driver: WindowDriver,
+  timeoutMs: number,
+): Promise<WindowText> {
+  const deadline = Date.now() + timeoutMs;
+  const shot = await driver.screenshot({ format: 'png' }, timeoutMs);
+  const sha256 = createHash('sha256').update(shot.bytes).digest('hex');
+  try {
+    const { read, cached } = await ocrCacheOf(session).get(sha256, async () => {
+      const run = await runTesseract(shot.bytes, { timeoutMs: Math.max(1, deadline - Date.now()) });
+      return { ...parseTsv(run.tsv), truncated: run.truncated };
+    });
+    return { ...read, sha256, cached };
+  } catch (error) {
+    if (!(error instanceof StagegraphError)) throw error;
+    // A tree may name what the pixels could not give: the window's structure is the next thing to read.
+    throw new StagegraphError(error.code, error.message, {
+      nextActions: [windowActions.interactive({ sessionId: session.id, windowId })],
+      ...(error.details ? { details: error.details } : {}),
+      cause: error.cause,
+    });
+  }
+}
+
+/**
+ * The element a box falls inside: the last node in document order whose box holds the box's centre — the
+ * deepest, or the later-painted of overlapping siblings. Runs of text are not elements and are passed over.
+ */
+export function containingNode(box: Bounds, nodes: readonly RawNode[]): RawNode | null {
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  let found: RawNode | null = null;
+  for (const node of nodes) {
+    const b = node.bbox;
+    if (!b || node.role === 'text') continue;
+    if (x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height) found = node;
+  }
+  return found;
+}
+
+/** True when the box's centre lies in `area`: a word cut by a region's edge counts where most of it is. */
+export function centreInside(box: Bounds, area: Bounds): boolean {
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  return x >= area.x && x < area.x + area.width && y >= area.y && y < area.y + area.height;
+}
