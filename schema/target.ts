@@ -47,10 +47,11 @@ const CONFIDENCE_DESCRIPTIONS: Record<Confidence, string> = {
   ROLE_NAME: 'A unique exact accessible name (with or without its role).',
   TEXT: 'A name that merely contains the words, a role or state alone, or a CSS structure.',
   SPATIAL: 'A position: a relation to an anchor, or an `nth`, decided between several elements.',
+  OCR: "Words read by OCR from the window's pixels (`ocr:` in a query): nothing in any tree says what they are. The default policy weighs such a target one risk tier higher.",
 };
 export const TargetConfidenceEnum = builder.enumType('TargetConfidence', {
   description:
-    'How much to trust that a target names the element meant, strongest first: STABLE_ID > ROLE_NAME > TEXT > SPATIAL. Policy rules can match it (`target.confidence`, `target.confidenceBelow`).',
+    'How much to trust that a target names the element meant, strongest first: STABLE_ID > ROLE_NAME > TEXT > SPATIAL > OCR. Policy rules can match it (`target.confidence`, `target.confidenceBelow`).',
   values: Object.fromEntries(
     CONFIDENCES.map((value) => [value, { description: CONFIDENCE_DESCRIPTIONS[value] }]),
   ) as Record<Confidence, { description: string }>,
@@ -66,6 +67,7 @@ const STRATEGY_DESCRIPTIONS: Record<Strategy, string> = {
   CSS: 'A CSS (or other Playwright engine) selector.',
   SPATIAL: "A relation to an anchor element's box (right-of, left-of, above, below, near).",
   NTH: 'A position (`nth`) among several matches.',
+  OCR: "Text read by OCR from the window's pixels (`ocr:` in a query); actions land at the words' centre.",
 };
 const TargetStrategyEnum = builder.enumType('TargetStrategy', {
   description: 'What decided which element a target named.',

@@ -4,10 +4,10 @@ import {
   buildTextIndex,
   type IndexedLine,
   type IndexedWord,
-  TEXT_INDEX_TIMEOUT_DEFAULT_MS,
   TEXT_INDEX_TIMEOUT_MAX_MS,
   type TextIndex,
 } from '../domain/vision/text-index.js';
+import { OCR_READ_TIMEOUT_DEFAULT_MS } from '../domain/vision/window-text.js';
 import type { Bounds } from '../transports/contract/transport.js';
 import { builder } from './builder.js';
 import { clientOf } from './context.js';
@@ -105,7 +105,7 @@ builder.objectField(WindowRef, 'textIndex', (t) =>
       }),
       timeoutMs: t.arg.int({
         required: false,
-        description: `Bound on the screenshot and the read together; default ${TEXT_INDEX_TIMEOUT_DEFAULT_MS}, at most ${TEXT_INDEX_TIMEOUT_MAX_MS}.`,
+        description: `Bound on the screenshot and the read together; default ${OCR_READ_TIMEOUT_DEFAULT_MS}, at most ${TEXT_INDEX_TIMEOUT_MAX_MS}.`,
       }),
       reveal: t.arg.boolean({
         required: false,

@@ -91,3 +91,56 @@ describe('textIndex on a canvas-drawn page', () => {
     expect(region).toEqual(['Open']);
   });
 });
+
+const CLICK_EXPORT = `mutation { click(target: { query: "role=button name=Export ?? ocr:'Export'" }) {
+  target { ref role } resolvedBy { strategy confidence alternative } } }`;
+const STATUS = (text: string) =>
+  `mutation { expect(kind: TEXT, target: { testId: "status" }, equals: "${text}") { actual } }`;
+
+describe('ocr: targets on a canvas-drawn page', () => {
+  it('clicks the painted "Export" through the ?? fallback, at its centre; the resolution says OCR', async () => {
+    const [toolbar] = await regions();
+    const { click } = await client.data(CLICK_EXPORT);
+    expect(click.resolvedBy).toEqual({ strategy: 'OCR', confidence: 'OCR', alternative: 1 });
+    expect(click.target.ref).toBe(toolbar.ref);
+    await client.data(STATUS('Clicked Export'));
+  });
+
+  it('records the OCR target in the audit, by the words read, one risk tier higher', async () => {
+    const { audit } =
+      await client.data(`{ audit(filter: { operations: ["click"] }, first: 500) { edges { node {
+      risk target { role name confidence bbox { x y } } } } } }`);
+    const last = audit.edges.at(-1).node;
+    expect(last.target).toMatchObject({ role: 'ocr text', name: 'Export', confidence: 'OCR' });
+    // A click on a harmless name is MEDIUM when the tree names it; read from the screen, HIGH.
+    expect(last.risk).toBe('HIGH');
+  });
+
+  it('explainPolicy says the OCR target is weighed one tier higher, and a destructive one is refused', async () => {
+    const explain = (word: string) =>
+      client.data(`{ explainPolicy(operation: "click", target: { query: "role=region name=Toolbar >> ocr:'${word}'" }) {
+        decision risk reasons target { name confidence } } }`);
+    const exported = (await explain('Export')).explainPolicy;
+    expect(exported).toMatchObject({ risk: 'HIGH', target: { name: 'Export', confidence: 'OCR' } });
+    expect(exported.reasons.join('\n')).toContain('found by OCR');
+    const deleted = (await explain('Delete')).explainPolicy;
+    expect(deleted).toMatchObject({ decision: 'DENY', risk: 'CRITICAL' });
+    const refused = await client.failure(
+      `mutation { click(target: { query: "ocr:'Delete'" }) { resolvedBy { strategy } } }`,
+    );
+    expect(refused.code).toBe('POLICY_DENIED');
+    await client.data(STATUS('Clicked Export'));
+  });
+
+  it('names several painted matches as AMBIGUOUS_TARGET by text and box; nth picks in reading order', async () => {
+    const several = await client.failure(
+      `mutation { click(target: { query: "ocr~=e" }) { resolvedBy { strategy } } }`,
+    );
+    expect(several.code).toBe('AMBIGUOUS_TARGET');
+    const { click } =
+      await client.data(`mutation { click(target: { query: "role=region name=Toolbar >> ocr~=o", nth: 0 }) {
+      resolvedBy { strategy confidence } } }`);
+    expect(click.resolvedBy).toEqual({ strategy: 'OCR', confidence: 'OCR' });
+    await client.data(STATUS('Clicked Open'));
+  });
+});

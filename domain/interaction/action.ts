@@ -17,6 +17,7 @@ import { type Snapshot, type SnapshotNode, toSnapshotNode } from '../snapshot/sn
 import { withCandidateRefs } from './ambiguous-target.js';
 import { actingQuery, approvedElement, handedOver, type PreviewedTarget } from './handover.js';
 import type { ResolvedBy } from './selector/confidence.js';
+import type { OcrTarget } from './selector/ocr-text.js';
 import { type SettleReport, settle } from './settle.js';
 import type { TargetRequest } from './target-input.js';
 import { checkTypingDelay } from './typing-delay.js';
@@ -100,12 +101,11 @@ export async function performAction(session: Session, request: ActionRequest): P
     // From here the page may change because of us: reads on either side are not compared to learn from.
     session.snapshots.noteAction();
     const expected = handed ? approvedElement(handed) : undefined;
-    await run(session, window, driver, query, request.action, timeoutMs, expected).catch(
-      async (error: unknown) => {
-        const context = { session, windowId: window.id, driver, located, watch, timeoutMs };
-        throw withRecovery(await withStateAfter(error, context), session, window.id, located);
-      },
-    );
+    const action = atOcrPoint(request.action, chosen.ocr);
+    await run(session, window, driver, query, action, timeoutMs, expected).catch(async (error: unknown) => {
+      const context = { session, windowId: window.id, driver, located, watch, timeoutMs };
+      throw withRecovery(await withStateAfter(error, context), session, window.id, located);
+    });
     const settled = before || request.wantSettle ? await settle(driver, watch, timeoutMs) : null;
     const after = before ? await capture(session, window, driver, bounds) : null;
     const target =
@@ -147,6 +147,15 @@ async function run(
           ? { type: 'setInputFiles', paths: await confineUploadPaths(action.paths, session.uploadRoots) }
           : action;
   await driver.act(query, targeted, timeoutMs, expected);
+}
+
+/**
+ * A click on words an `ocr:` step matched lands at their centre, through the transport's pointer path,
+ * as an offset into the element that holds them; a click that names its own position keeps it.
+ */
+function atOcrPoint(action: ActionSpec, ocr: OcrTarget | undefined): ActionSpec {
+  if (!ocr || action.type !== 'click' || action.position) return action;
+  return { ...action, position: ocr.position };
 }
 
 /** Actionability failures say what was wrong; the next step is to look at the target as it is now. */

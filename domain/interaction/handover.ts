@@ -6,6 +6,7 @@ import type {
 } from '../../transports/contract/window-driver.js';
 import type { Session, SessionWindow } from '../sessions/session.js';
 import type { ResolvedBy } from './selector/confidence.js';
+import type { OcrTarget } from './selector/ocr-text.js';
 import { type TargetRequest, toTargetQuery } from './target-input.js';
 
 /**
@@ -19,6 +20,8 @@ export interface PreviewedTarget {
   readonly query: TargetQuery;
   readonly located: ResolvedNode;
   readonly resolvedBy?: ResolvedBy;
+  /** For words an `ocr:` step matched: the point in `located` where a pointer action lands. */
+  readonly ocr?: OcrTarget;
   /** For a `query` target: the target as asked, since its resolved `query` is a key the request never named. */
   readonly asked?: string;
   /**

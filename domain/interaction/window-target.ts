@@ -3,6 +3,7 @@ import type { ResolvedNode, TargetQuery, WindowDriver } from '../../transports/c
 import type { Session, SessionWindow } from '../sessions/session.js';
 import { clamp } from '../sessions/timeouts.js';
 import { classicResolution, type ResolvedBy } from './selector/confidence.js';
+import type { OcrTarget } from './selector/ocr-text.js';
 import { resolveQueryTarget } from './selector/resolve.js';
 import { querySelectorOf, type TargetRequest, toTargetQuery } from './target-input.js';
 
@@ -27,6 +28,8 @@ export interface WindowTarget {
   readonly resolvedBy?: ResolvedBy;
   /** The element a `query` target resolved to; the other ways are located by the transport. */
   readonly located?: ResolvedNode;
+  /** For words an `ocr:` step matched: the point in `located` where a pointer action lands. */
+  readonly ocr?: OcrTarget;
 }
 
 /**

@@ -5,11 +5,9 @@ import type { TargetRequest } from '../interaction/target-input.js';
 import { windowTarget } from '../interaction/window-target.js';
 import type { Session } from '../sessions/session.js';
 import { clamp } from '../sessions/session-registry.js';
-import type { OcrWord } from './tsv.js';
-import { centreInside, containingNode, readWindowText } from './window-text.js';
+import { type OcrWord, union } from './tsv.js';
+import { centreInside, containingNode, OCR_READ_TIMEOUT_DEFAULT_MS, readWindowText } from './window-text.js';
 
-/** A 1280×800 window reads in about a second on an idle core; a loaded machine needs several. */
-export const TEXT_INDEX_TIMEOUT_DEFAULT_MS = 15_000;
 export const TEXT_INDEX_TIMEOUT_MAX_MS = 60_000;
 
 export interface TextIndexRequest {
@@ -52,7 +50,7 @@ export interface TextIndex {
  */
 export async function buildTextIndex(session: Session, request: TextIndexRequest): Promise<TextIndex> {
   const started = Date.now();
-  const timeoutMs = clamp(request.timeoutMs, TEXT_INDEX_TIMEOUT_DEFAULT_MS, 1, TEXT_INDEX_TIMEOUT_MAX_MS);
+  const timeoutMs = clamp(request.timeoutMs, OCR_READ_TIMEOUT_DEFAULT_MS, 1, TEXT_INDEX_TIMEOUT_MAX_MS);
   const { window, driver } = await session.window(request.window);
   const inside = request.within ? await elementKey(session, window.id, request.within, timeoutMs) : null;
   const [text, raw] = await Promise.all([
@@ -91,11 +89,7 @@ export async function buildTextIndex(session: Session, request: TextIndexRequest
 }
 
 function lineOf(words: readonly IndexedWord[], refOf: (box: Bounds) => string | null): IndexedLine {
-  const x = Math.min(...words.map((w) => w.bbox.x));
-  const y = Math.min(...words.map((w) => w.bbox.y));
-  const right = Math.max(...words.map((w) => w.bbox.x + w.bbox.width));
-  const bottom = Math.max(...words.map((w) => w.bbox.y + w.bbox.height));
-  const bbox = { x, y, width: right - x, height: bottom - y };
+  const bbox = union(words.map((w) => w.bbox));
   return {
     text: words.map((w) => w.text).join(' '),
     bbox,

@@ -65,7 +65,8 @@ export function parseTsv(tsv: string): OcrRead {
   return { words, lines };
 }
 
-function union(boxes: readonly Bounds[]): Bounds {
+/** The smallest box holding all of `boxes` (at least one). */
+export function union(boxes: readonly Bounds[]): Bounds {
   const x = Math.min(...boxes.map((b) => b.x));
   const y = Math.min(...boxes.map((b) => b.y));
   const right = Math.max(...boxes.map((b) => b.x + b.width));

@@ -8,6 +8,9 @@ import { ocrCacheOf } from './ocr-cache.js';
 import { runTesseract } from './tesseract.js';
 import { type OcrRead, parseTsv } from './tsv.js';
 
+/** A 1280×800 window reads in about a second on an idle core; a loaded machine needs several. */
+export const OCR_READ_TIMEOUT_DEFAULT_MS = 15_000;
+
 export interface WindowText extends OcrRead {
   /** SHA-256 of the screenshot read: the cache's key, and what an auditor matches an artifact against. */
   readonly sha256: string;

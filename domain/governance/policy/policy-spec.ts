@@ -42,11 +42,11 @@ export interface TargetMatchSpec {
   readonly name?: string;
   readonly selector?: string;
   /**
-   * Any of these confidences (STABLE_ID, ROLE_NAME, TEXT, SPATIAL): how the element was found. A target
+   * Any of these confidences (STABLE_ID, ROLE_NAME, TEXT, SPATIAL, OCR): how the element was found. A target
    * whose confidence is unknown (not a page element, or a locator the preview could not score) never matches.
    */
   readonly confidence?: readonly Confidence[];
-  /** Confidence strictly weaker than this one: `ROLE_NAME` matches TEXT and SPATIAL. */
+  /** Confidence strictly weaker than this one: `ROLE_NAME` matches TEXT, SPATIAL and OCR. */
   readonly confidenceBelow?: Confidence;
 }
 

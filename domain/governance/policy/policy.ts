@@ -1,4 +1,5 @@
 import { StagegraphError } from '../../../errors/stagegraph-error.js';
+import { raisedForOcr } from '../ocr-risk.js';
 import type { GovernedRequest } from '../request/governed-request.js';
 import {
   BUILT_IN_DEFAULTS,
@@ -106,7 +107,7 @@ export class Policy {
     request: GovernedRequest,
     skipped: string[] | undefined,
   ): { verdict: PolicyVerdict; matched?: number } {
-    const risk = this.#scorer.score(request);
+    const risk = raisedForOcr(this.#scorer.score(request), request);
     for (const rule of this.#rules) {
       const why = rule.mismatch(request, risk.tier);
       if (why !== undefined) {

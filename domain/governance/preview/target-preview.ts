@@ -8,9 +8,10 @@ import type { TargetRequest } from '../../interaction/target-input.js';
 import { windowTarget } from '../../interaction/window-target.js';
 import type { Session } from '../../sessions/session.js';
 import type { SessionRegistry } from '../../sessions/session-registry.js';
+import { ocrTargetInfo } from '../ocr-target-info.js';
 import { refusedOwnPage } from '../own-pages/own-pages.js';
 import type { PreviewRequest } from '../request/governed-operation.js';
-import type { SessionInfo, TargetInfo } from '../request/governed-request.js';
+import type { ActedOnKind, JsonValue, SessionInfo, TargetInfo } from '../request/governed-request.js';
 import { ACTED_ON_PREVIEWERS } from './acted-on.js';
 
 /**
@@ -77,7 +78,7 @@ export async function previewOperation(
   if (!session.isLive) return { ...NOTHING, session: info };
   try {
     const waitMs = Math.min(request.timeoutMs ?? ACTION_TIMEOUT_DEFAULT_MS, TARGET_PREVIEW_MAX_WAIT_MS);
-    const { window, driver, query, resolvedBy } = await windowTarget(session, {
+    const { window, driver, query, resolvedBy, ocr } = await windowTarget(session, {
       ...request,
       timeoutMs: Math.max(0, waitMs),
     });
@@ -100,6 +101,7 @@ export async function previewOperation(
       session: withWindow,
       target: {
         ...targetInfo(located, request.target, window.id),
+        ...(ocr ? ocrTargetInfo(ocr) : {}),
         confidence: resolvedBy?.confidence ?? null,
       },
       element: {
@@ -108,6 +110,7 @@ export async function previewOperation(
         query,
         located,
         ...(resolvedBy ? { resolvedBy } : {}),
+        ...(ocr ? { ocr } : {}),
         ...(request.target?.query == null ? {} : { asked: JSON.stringify(request.target) }),
       },
     };

@@ -70,7 +70,7 @@ export type TargetInfo = {
   readonly previewError?: string | null;
   /**
    * For page elements: how much to trust that the target names the element meant (STABLE_ID, ROLE_NAME,
-   * TEXT, SPATIAL; see domain/interaction/selector/confidence.ts); null when unknown.
+   * TEXT, SPATIAL, OCR; see domain/interaction/selector/confidence.ts); null when unknown.
    */
   readonly confidence?: Confidence | null;
 };

@@ -12,8 +12,11 @@ import { parseSelector } from './parser.js';
 const subject = (source: string) => parseSelector(source).alternatives[0]!.steps[0]!.subject;
 
 describe('target confidence', () => {
-  it('orders stable id > role + name > text > spatial', () => {
-    expect(CONFIDENCES).toEqual(['STABLE_ID', 'ROLE_NAME', 'TEXT', 'SPATIAL']);
+  it('orders stable id > role + name > text > spatial > ocr', () => {
+    expect(CONFIDENCES).toEqual(['STABLE_ID', 'ROLE_NAME', 'TEXT', 'SPATIAL', 'OCR']);
+    expect(weakest('SPATIAL', 'OCR')).toBe('OCR');
+    expect(staticConfidence(parseSelector('role=button name=Submit ?? ocr:"Submit"'))).toBe('OCR');
+    expect(compoundEvidence(subject('ocr~=sub'))).toEqual({ strategy: 'OCR', confidence: 'OCR' });
     expect(weakest('STABLE_ID', 'TEXT')).toBe('TEXT');
     expect(weakest('SPATIAL', 'ROLE_NAME')).toBe('SPATIAL');
     expect(atLeast('ROLE_NAME', 'TEXT')).toBe(true);

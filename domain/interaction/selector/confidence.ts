@@ -5,9 +5,10 @@ import type { Compound, Selector } from './parser.js';
  * How much to trust that a target names the element the agent meant, strongest first: a unique stable id
  * (a test id, an AT-SPI path, a ref read from a snapshot) beats a unique role + exact name, which beats
  * text (a name that merely contains the words, a role alone, a CSS structure), which beats a position
- * (a spatial relation or an `nth` that decided between several).
+ * (a spatial relation or an `nth` that decided between several), which beats words read by OCR from the
+ * window's pixels (the vision tier: nothing in any tree says what they are).
  */
-export const CONFIDENCES = ['STABLE_ID', 'ROLE_NAME', 'TEXT', 'SPATIAL'] as const;
+export const CONFIDENCES = ['STABLE_ID', 'ROLE_NAME', 'TEXT', 'SPATIAL', 'OCR'] as const;
 export type Confidence = (typeof CONFIDENCES)[number];
 
 /** What decided the match: the strongest evidence of the step that picked the element. */
@@ -21,6 +22,7 @@ export const STRATEGIES = [
   'CSS',
   'SPATIAL',
   'NTH',
+  'OCR',
 ] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 
@@ -32,7 +34,13 @@ export interface ResolvedBy {
   readonly alternative?: number;
 }
 
-const RANK: Readonly<Record<Confidence, number>> = { STABLE_ID: 0, ROLE_NAME: 1, TEXT: 2, SPATIAL: 3 };
+const RANK: Readonly<Record<Confidence, number>> = {
+  STABLE_ID: 0,
+  ROLE_NAME: 1,
+  TEXT: 2,
+  SPATIAL: 3,
+  OCR: 4,
+};
 
 /** The less trustworthy of two confidences. */
 export function weakest(a: Confidence, b: Confidence): Confidence {
@@ -47,6 +55,7 @@ export function atLeast(a: Confidence, b: Confidence): boolean {
 /** What one compound's own predicates say about the element it names, when it names exactly one. */
 export function compoundEvidence(compound: Compound): { strategy: Strategy; confidence: Confidence } {
   const keys = compound.predicates.map((p) => p.key);
+  if (keys.includes('ocr')) return { strategy: 'OCR', confidence: 'OCR' };
   if (keys.includes('testId')) return { strategy: 'TEST_ID', confidence: 'STABLE_ID' };
   if (keys.includes('atspiPath')) return { strategy: 'ATSPI_PATH', confidence: 'STABLE_ID' };
   const exactName = compound.predicates.some((p) => (p.key === 'name' || p.key === 'text') && !p.contains);

@@ -1,14 +1,20 @@
 import type { RawNode } from '../../../transports/contract/window-driver.js';
 import { type Confidence, compoundEvidence, type Strategy, weakest } from './confidence.js';
+import type { OcrMatch, OcrText } from './ocr-text.js';
 import type { Chain, Compound, Predicate, Selector, Step } from './parser.js';
 import { nearest, rankByRelation } from './spatial.js';
 
-/** A snapshot node as selectors read it; a desktop transport adds the object's AT-SPI path. */
-export type SelectorNode = RawNode & { readonly atspiPath?: string };
+/**
+ * A snapshot node as selectors read it; a desktop transport adds the object's AT-SPI path. A run of words
+ * an `ocr:` step matched is one too (`ocr` set), parented to the element its box falls in (ocr-text.ts).
+ */
+export type SelectorNode = RawNode & { readonly atspiPath?: string; readonly ocr?: OcrMatch };
 
 /** What the snapshot cannot say and the transport can: the keys of the elements carrying each test id. */
 export interface EvaluationContext {
   readonly testIdKeys: ReadonlyMap<string, ReadonlySet<number>>;
+  /** The window's words read from its pixels, once a step needed them; `ocr:` matches nothing without. */
+  readonly ocr?: OcrText;
 }
 
 export type Evaluation =
@@ -55,10 +61,12 @@ function evaluateChain(
   context: EvaluationContext,
 ): Evaluation {
   let scope: readonly SelectorNode[] = tree.nodes;
+  /** The element a `>>` scoped the search to: an OCR step reads words inside its box. */
+  let scopeRoot: SelectorNode | null = null;
   let scopeConfidence: Confidence = 'STABLE_ID';
   const last = chain.steps.length - 1;
   for (const [index, step] of chain.steps.entries()) {
-    const picked = evaluateStep(step, scope, tree, context);
+    const picked = evaluateStep(step, scope, scopeRoot, tree, context);
     if (picked.outcome === 'ambiguous') return { ...picked, alternative };
     if (picked.nodes.length === 0) return { outcome: 'none' };
     if (index < last) {
@@ -71,7 +79,8 @@ function evaluateChain(
         };
       }
       scopeConfidence = weakest(scopeConfidence, picked.confidence);
-      scope = tree.descendants(picked.nodes[0]!);
+      scopeRoot = picked.nodes[0]!;
+      scope = tree.descendants(scopeRoot);
       continue;
     }
     // A last step unique in the whole window did not need its scope; otherwise the scope is evidence too.
@@ -100,10 +109,11 @@ type StepResult =
 function evaluateStep(
   step: Step,
   scope: readonly SelectorNode[],
+  scopeRoot: SelectorNode | null,
   tree: Tree,
   context: EvaluationContext,
 ): StepResult {
-  const own = matchCompound(step.subject, scope, context);
+  const own = matchCompound(step.subject, scope, context, scopeRoot);
   const evidence = compoundEvidence(step.subject);
   if (!step.relation) return { outcome: 'picked', nodes: own, ...evidence };
   const anchors = matchCompound(step.relation.anchor, tree.nodes, context);
@@ -129,7 +139,10 @@ export function matchCompound(
   compound: Compound,
   nodes: readonly SelectorNode[],
   context: EvaluationContext,
+  scopeRoot: SelectorNode | null = null,
 ): SelectorNode[] {
+  const ocr = compound.predicates[0]?.key === 'ocr' ? compound.predicates[0] : null;
+  if (ocr) return context.ocr?.match(ocr.value, ocr.contains, scopeRoot) ?? [];
   const matched = nodes.filter((node) => compound.predicates.every((p) => holds(p, node, context)));
   const keys = new Set(matched.map((node) => node.key));
   return matched.filter((node) => !(node.role === 'text' && node.parent !== null && keys.has(node.parent)));
@@ -153,6 +166,8 @@ function holds(predicate: Predicate, node: SelectorNode, context: EvaluationCont
       return context.testIdKeys.get(predicate.value)?.has(node.key) ?? false;
     case 'atspiPath':
       return node.atspiPath === predicate.value;
+    case 'ocr':
+      return false;
   }
 }
 

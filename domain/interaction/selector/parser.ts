@@ -11,13 +11,25 @@ import { describeToken, syntaxError, type Token, tokenize } from './tokens.js';
  *                                                    match of the right one, its anchor
  *   compound    := predicate ( ","? predicate )*     predicates AND together
  *   predicate   := key ( "=" | "~=" ) value          value: a bare word or a "quoted" / 'quoted' string
+ *                | "ocr:" value                      the same as ocr=value: text read from the pixels
  *   relation    := right-of | left-of | above | below | near
  */
 
-export const PREDICATE_KEYS = ['role', 'name', 'text', 'enabled', 'visible', 'testId', 'atspiPath'] as const;
+export const PREDICATE_KEYS = [
+  'role',
+  'name',
+  'text',
+  'enabled',
+  'visible',
+  'testId',
+  'atspiPath',
+  'ocr',
+] as const;
 export type PredicateKey = (typeof PREDICATE_KEYS)[number];
 /** Keys that take `~=` (contains, case-insensitive) as well as `=` (exact). */
-const CONTAINS_KEYS: readonly PredicateKey[] = ['name', 'text'];
+const CONTAINS_KEYS: readonly PredicateKey[] = ['name', 'text', 'ocr'];
+/** `ocr:"Submit"`: the vision tier's own spelling of `ocr="Submit"`, as the tokenizer reads it. */
+const OCR_PREFIX = 'ocr:';
 const BOOLEAN_KEYS: readonly PredicateKey[] = ['enabled', 'visible'];
 
 export const RELATIONS = ['right-of', 'left-of', 'above', 'below', 'near'] as const;
@@ -26,6 +38,8 @@ export type Relation = (typeof RELATIONS)[number];
 export type Predicate =
   | { readonly key: 'role' | 'testId' | 'atspiPath'; readonly value: string }
   | { readonly key: 'name' | 'text'; readonly value: string; readonly contains: boolean }
+  /** Text the OCR engine read from the window's pixels (domain/vision/): the vision tier, lowest confidence. */
+  | { readonly key: 'ocr'; readonly value: string; readonly contains: boolean }
   | { readonly key: 'enabled' | 'visible'; readonly value: boolean };
 
 export interface Compound {
@@ -103,11 +117,23 @@ class Parser {
       if (!comma && (token.type !== 'word' || isRelation(token.text))) break;
       predicates.push(this.#predicate());
     }
+    // An OCR match is a run of words on the screen, not an element: no role, state or name to AND with.
+    const ocr = predicates.find((p) => p.key === 'ocr');
+    if (ocr && predicates.length > 1) {
+      throw syntaxError(
+        this.#source,
+        column,
+        'an `ocr:` predicate alone in its step (combine it with `>>` or a relation instead)',
+        'other predicates beside it',
+      );
+    }
     return { predicates, column };
   }
 
   #predicate(): Predicate {
     const keyToken = this.#peek();
+    if (keyToken.type === 'word' && keyToken.text.startsWith(OCR_PREFIX))
+      return this.#ocrShorthand(keyToken.text);
     if (keyToken.type !== 'word' || !isKey(keyToken.text)) {
       this.#fail(keyToken, `a predicate (${PREDICATE_KEYS.join(', ')}) such as role=button`);
     }
@@ -133,8 +159,23 @@ class Parser {
       return { key: key as 'enabled' | 'visible', value: value === 'true' };
     }
     if (value === '') this.#fail(valueToken, `a non-empty value after ${key}`);
-    if (key === 'name' || key === 'text') return { key, value, contains };
+    if (key === 'name' || key === 'text' || key === 'ocr') return { key, value, contains };
     return { key: key as 'role' | 'testId' | 'atspiPath', value };
+  }
+
+  /** `ocr:"Submit"` (a quoted value after the prefix) or `ocr:Submit` (one word): exact, as `ocr=`. */
+  #ocrShorthand(word: string): Predicate {
+    this.#at += 1;
+    let value = word.slice(OCR_PREFIX.length);
+    if (value === '') {
+      const valueToken = this.#peek();
+      if (valueToken.type !== 'word' && valueToken.type !== 'string')
+        this.#fail(valueToken, 'a value (a word or a quoted string) after ocr:');
+      this.#at += 1;
+      value = valueToken.text;
+    }
+    if (value.trim() === '') this.#fail(this.#tokens[this.#at - 1]!, 'a non-empty value after ocr:');
+    return { key: 'ocr', value, contains: false };
   }
 
   #peek(): Token {

@@ -8,9 +8,11 @@ import type {
 import type { Session } from '../../sessions/session.js';
 import { windowActions } from '../../snapshot/next-actions.js';
 import { similarRefs, type Wanted } from '../../snapshot/similar.js';
+import { OCR_READ_TIMEOUT_DEFAULT_MS, readWindowText } from '../../vision/window-text.js';
 import { withCandidateRefs } from '../ambiguous-target.js';
 import { type ResolvedBy, weakest } from './confidence.js';
 import { type EvaluationContext, evaluateSelector, type SelectorNode } from './evaluate.js';
+import { type OcrTarget, OcrText, ocrTarget, usesOcr } from './ocr-text.js';
 import type { Compound, Selector } from './parser.js';
 
 /** Candidates named in AMBIGUOUS_TARGET: the transports' own listing bound. */
@@ -23,6 +25,8 @@ export interface QueryResolution {
   readonly query: TargetQuery;
   readonly located: ResolvedNode;
   readonly resolvedBy: ResolvedBy;
+  /** For words matched by `ocr:`: the words, and the point in `located` where an action lands. */
+  readonly ocr?: OcrTarget;
 }
 
 export interface QueryTarget {
@@ -43,13 +47,17 @@ export interface QueryTarget {
 export async function resolveQueryTarget(target: QueryTarget): Promise<QueryResolution> {
   const { driver, selector, timeoutMs } = target;
   const deadline = Date.now() + timeoutMs;
-  const bounds = needsBounds(selector);
+  const ocr = usesOcr(selector);
+  const bounds = ocr || needsBounds(selector);
   // The change count is taken before each read, so a change landing during the read is not missed.
   let seen = await driver.nextChange(null, 0);
   for (;;) {
     const raw = await driver.snapshot({ bounds });
     const context = { testIdKeys: await testIdKeys(driver, selector, raw.documentId) };
-    const found = pick(target, raw, context);
+    // Structure first: the screen is read only when nothing else of the selector matched.
+    const found =
+      pick(target, raw, context) ??
+      (ocr ? pick(target, raw, { ...context, ocr: await readOcrText(target, raw) }) : null);
     if (found) return found;
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw await noMatch(target, raw, bounds);
@@ -70,6 +78,7 @@ function pick(target: QueryTarget, raw: RawSnapshot, context: EvaluationContext)
   if (nth === null && nodes.length > 1) throw ambiguous(target, raw.documentId, nodes, '');
   const node = nodes[nth ?? 0];
   if (!node) return null;
+  if (node.ocr) return pickOcr(target, raw, node, alternative);
   const located: ResolvedNode = { documentId: raw.documentId, node };
   const ref = session.snapshots.refFor(windowId, located);
   // A position among several is weaker evidence than anything the predicates said.
@@ -86,6 +95,35 @@ function pick(target: QueryTarget, raw: RawSnapshot, context: EvaluationContext)
   };
 }
 
+/**
+ * Words matched by `ocr:` are acted on through the element whose box holds them, at their centre: its key
+ * is what the transport is handed, the offset is the action's position. Whatever decided among several,
+ * the evidence is the pixels: strategy and confidence stay OCR, the weakest there is.
+ */
+function pickOcr(
+  target: QueryTarget,
+  raw: RawSnapshot,
+  node: SelectorNode,
+  alternative: number,
+): QueryResolution {
+  const holder = raw.nodes.find((candidate) => candidate.key === node.parent) ?? raw.nodes[0]!;
+  const located: ResolvedNode = { documentId: raw.documentId, node: holder };
+  const ref = target.session.snapshots.refFor(target.windowId, located);
+  return {
+    query: { spec: { kind: 'key', key: holder.key, ref, documentId: raw.documentId } },
+    located,
+    resolvedBy: { strategy: 'OCR', confidence: 'OCR', alternative },
+    ocr: ocrTarget(node, holder),
+  };
+}
+
+/** The window's words, read from its pixels (cached per image), matched over this snapshot's boxes. */
+async function readOcrText(target: QueryTarget, raw: RawSnapshot): Promise<OcrText> {
+  const { session, windowId, driver } = target;
+  const text = await readWindowText(session, windowId, driver, OCR_READ_TIMEOUT_DEFAULT_MS);
+  return new OcrText(text.words, raw.nodes);
+}
+
 function ambiguous(
   target: QueryTarget,
   documentId: string,
@@ -94,6 +132,19 @@ function ambiguous(
 ): unknown {
   const { session, windowId, selector } = target;
   const what = part ? `${part} the query ${selector.source}` : `the query ${selector.source}`;
+  // Words on the screen have no ref to offer: they are listed by text and box.
+  if (nodes[0]?.ocr)
+    return new StagegraphError(
+      'AMBIGUOUS_TARGET',
+      `${nodes.length} places on the screen match ${what}; give \`nth\` (reading order) or scope it (\`A >> ocr:…\`).`,
+      {
+        details: {
+          count: nodes.length,
+          candidates: nodes.slice(0, AMBIGUITY_LISTING).map((node) => ({ text: node.name, bbox: node.bbox })),
+          target: { kind: 'query', query: selector.source },
+        },
+      },
+    );
   const error = new StagegraphError(
     'AMBIGUOUS_TARGET',
     `${nodes.length} elements match ${what}; give \`nth\`, narrow it (\`A >> B\`, a relation) or use a ref.`,
