@@ -20,6 +20,7 @@ const BENCHES = [
   'screencast.ts',
   'mcp-form.ts',
   'expect-latency.ts',
+  'ocr-index.ts',
   'sessions-throughput.ts',
   'fuzz.ts',
 ];
