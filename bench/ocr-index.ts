@@ -8,9 +8,8 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGateway } from '../server/app.js';
 import { startDebuggableChromium } from '../test/helpers/debuggable.js';
-import { ARTIFACTS_DIR, UPLOAD_ROOT } from '../test/helpers/gateway.js';
+import { startGateway } from '../test/helpers/gateway.js';
 import { gatewayClient } from '../test/helpers/gateway-client.js';
 import { listenOnLoopback } from '../test/helpers/loopback-server.js';
 import { HEADER, row, summarise } from './stats.js';
@@ -42,23 +41,12 @@ const server = createServer((_request, response) =>
 );
 const origin = await listenOnLoopback(server);
 const browser = await startDebuggableChromium(`${origin}/`, ['--window-size=1280,800']);
-const gateway = createGateway({
-  config: {
-    host: '127.0.0.1',
-    port: 0,
-    token: undefined,
-    allowEval: 'none',
-    electron: undefined,
-    demo: false,
-    artifactsDir: ARTIFACTS_DIR,
-    uploadRoots: [UPLOAD_ROOT],
-    auditDir: mkdtempSync(join(tmpdir(), 'stagegraph-ocr-bench-audit-')),
-    mutationsPerSecond: 1_000,
-  },
-  log: () => {},
+const gateway = await startGateway({
+  auditDir: mkdtempSync(join(tmpdir(), 'stagegraph-ocr-bench-audit-')),
+  mutationsPerSecond: 1_000,
 });
 try {
-  const client = gatewayClient(await gateway.start());
+  const client = gatewayClient(gateway.url);
   await client.data(
     `mutation { attach(input: { port: ${browser.port}, titleContains: "OCR bench" }) { id } }`,
   );
