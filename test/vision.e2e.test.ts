@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LaunchDocument } from './generated/graphql.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
-import { type Loose, UNATTENDED_POLICY } from './helpers/fixture-session.js';
+import {
+  type FixtureSession,
+  type Loose,
+  startFixtureSession,
+  UNATTENDED_POLICY,
+} from './helpers/fixture-session.js';
 import { type RunningGateway, startGateway } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
 import { useLoopbackServer } from './helpers/loopback-server.js';
@@ -142,5 +147,32 @@ describe('ocr: targets on a canvas-drawn page', () => {
       resolvedBy { strategy confidence } } }`);
     expect(click.resolvedBy).toEqual({ strategy: 'OCR', confidence: 'OCR' });
     await client.data(STATUS('Clicked Open'));
+  });
+});
+
+describe('the vision tier on the Electron-API stand-in (launch transport)', () => {
+  let app: FixtureSession;
+  beforeAll(async () => {
+    app = await startFixtureSession();
+  });
+  afterAll(() => app?.stop());
+
+  it("reads a button's label from the window's pixels with the button's ref, and hovers it by ocr:", async () => {
+    const [button] = (
+      await app.data('{ session { window { find(role: "button", name: "Fetch data") { ref } } } }')
+    ).session.window.find;
+    const { textIndex } = (
+      await app.data(
+        `{ session { window { textIndex(within: { ref: "${button.ref}" }) { lines { text ref } } } } }`,
+      )
+    ).session.window;
+    expect(textIndex.lines).toEqual([{ text: 'Fetch data', ref: button.ref }]);
+    const { hover } = await app.data(
+      `mutation { hover(target: { query: "testId=no-such-id ?? ocr:'Fetch data'" }) { target { ref } resolvedBy { strategy confidence alternative } } }`,
+    );
+    expect(hover).toEqual({
+      target: { ref: button.ref },
+      resolvedBy: { strategy: 'OCR', confidence: 'OCR', alternative: 1 },
+    });
   });
 });
