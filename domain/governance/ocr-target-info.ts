@@ -1,6 +1,6 @@
 import type { OcrTarget } from '../interaction/selector/ocr-text.js';
 import { OCR_ROLE } from '../interaction/selector/ocr-text.js';
-import type { TargetInfo } from './governed-request.js';
+import type { TargetInfo } from './request/governed-request.js';
 
 /**
  * Words an `ocr:` step matched, as the policy, the approver and the audit see them: named by the words

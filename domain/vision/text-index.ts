@@ -1,5 +1,5 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { Bounds } from '../../transports/contract/transport.js';
+import type { Bounds } from '../../transports/contract/transport-contract.js';
 import type { RawSnapshot, ResolvedNode } from '../../transports/contract/window-driver.js';
 import type { TargetRequest } from '../interaction/target-input.js';
 import { windowTarget } from '../interaction/window-target.js';
