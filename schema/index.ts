@@ -39,6 +39,7 @@ import './storage.js';
 import './transport.js';
 import './text-index.js';
 import './tray.js';
+import './vision-figures.js';
 import './window.js';
 
 export interface SchemaOptions {

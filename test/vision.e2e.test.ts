@@ -105,10 +105,16 @@ const STATUS = (text: string) =>
 describe('ocr: targets on a canvas-drawn page', () => {
   it('clicks the painted "Export" through the ?? fallback, at its centre; the resolution says OCR', async () => {
     const [toolbar] = await regions();
+    const figures = async () =>
+      (await client.data('{ session { visionFigures { ocrReads ocrFallbacks } } }')).session.visionFigures;
+    const before = await figures();
     const { click } = await client.data(CLICK_EXPORT);
     expect(click.resolvedBy).toEqual({ strategy: 'OCR', confidence: 'OCR', alternative: 1 });
     expect(click.target.ref).toBe(toolbar.ref);
     await client.data(STATUS('Clicked Export'));
+    const after = await figures();
+    expect(after.ocrFallbacks).toBe(before.ocrFallbacks + 1);
+    expect(after.ocrReads).toBeGreaterThan(0);
   });
 
   it('records the OCR target in the audit, by the words read, one risk tier higher', async () => {

@@ -14,6 +14,7 @@ import { diff, type SnapshotDiff } from '../snapshot/diff.js';
 import { windowActions } from '../snapshot/next-actions.js';
 import { similarRefs, type Wanted } from '../snapshot/similar.js';
 import { type Snapshot, type SnapshotNode, toSnapshotNode } from '../snapshot/snapshot.js';
+import { visionFiguresOf } from '../vision/vision-figures.js';
 import { withCandidateRefs } from './ambiguous-target.js';
 import { actingQuery, approvedElement, handedOver, type PreviewedTarget } from './handover.js';
 import type { ResolvedBy } from './selector/confidence.js';
@@ -106,6 +107,8 @@ export async function performAction(session: Session, request: ActionRequest): P
       const context = { session, windowId: window.id, driver, located, watch, timeoutMs };
       throw withRecovery(await withStateAfter(error, context), session, window.id, located);
     });
+    if (chosen.resolvedBy?.strategy === 'OCR' && (chosen.resolvedBy.alternative ?? 0) > 0)
+      visionFiguresOf(session).ocrFallbacks += 1;
     const settled = before || request.wantSettle ? await settle(driver, watch, timeoutMs) : null;
     const after = before ? await capture(session, window, driver, bounds) : null;
     const target =

@@ -15,8 +15,6 @@ export interface CachedRead extends OcrRead {
  */
 export class OcrCache {
   readonly #entries = new Map<string, Promise<CachedRead>>();
-  #reads = 0;
-  #hits = 0;
 
   /** The read of this image, from the cache or from `read`; `cached` says which. */
   async get(sha256: string, read: () => Promise<CachedRead>): Promise<{ read: CachedRead; cached: boolean }> {
@@ -24,12 +22,10 @@ export class OcrCache {
     if (known) {
       this.#entries.delete(sha256);
       this.#entries.set(sha256, known);
-      this.#hits += 1;
       return { read: await known, cached: true };
     }
     const pending = read();
     this.#entries.set(sha256, pending);
-    this.#reads += 1;
     while (this.#entries.size > OCR_CACHE_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
     try {
       return { read: await pending, cached: false };
@@ -37,11 +33,6 @@ export class OcrCache {
       if (this.#entries.get(sha256) === pending) this.#entries.delete(sha256);
       throw error;
     }
-  }
-
-  /** How many images the engine read, and how many reads the cache answered. */
-  get counts(): { readonly reads: number; readonly hits: number } {
-    return { reads: this.#reads, hits: this.#hits };
   }
 }
 

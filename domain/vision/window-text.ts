@@ -7,6 +7,7 @@ import { windowActions } from '../snapshot/next-actions.js';
 import { ocrCacheOf } from './ocr-cache.js';
 import { runTesseract } from './tesseract.js';
 import { type OcrRead, parseTsv } from './tsv.js';
+import { visionFiguresOf } from './vision-figures.js';
 
 /** A 1280×800 window reads in about a second on an idle core; a loaded machine needs several. */
 export const OCR_READ_TIMEOUT_DEFAULT_MS = 15_000;
@@ -35,10 +36,19 @@ export async function readWindowText(
   const shot = await driver.screenshot({ format: 'png' }, timeoutMs);
   const sha256 = createHash('sha256').update(shot.bytes).digest('hex');
   try {
+    const started = Date.now();
     const { read, cached } = await ocrCacheOf(session).get(sha256, async () => {
       const run = await runTesseract(shot.bytes, { timeoutMs: Math.max(1, deadline - Date.now()) });
       return { ...parseTsv(run.tsv), truncated: run.truncated };
     });
+    const figures = visionFiguresOf(session);
+    if (cached) figures.cachedOcrReads += 1;
+    else {
+      figures.ocrReads += 1;
+      session.runLog.stagegraph(
+        `OCR read of ${windowId}: ${read.words.length} words in ${Date.now() - started} ms (screenshot ${sha256.slice(0, 12)})`,
+      );
+    }
     return { ...read, sha256, cached };
   } catch (error) {
     if (!(error instanceof StagegraphError)) throw error;
