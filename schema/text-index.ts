@@ -8,7 +8,7 @@ import {
   type TextIndex,
 } from '../domain/vision/text-index.js';
 import { OCR_READ_TIMEOUT_DEFAULT_MS } from '../domain/vision/window-text.js';
-import type { Bounds } from '../transports/contract/transport-contract.js';
+import type { Bounds } from '../transports/contract/bounds.js';
 import { builder } from './builder.js';
 import { clientOf } from './context.js';
 import { redactorOf, revealFor } from './reveal.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAtspiTransport } from '../transports/atspi/transport.js';
+import { createAtspiTransport } from '../transports/atspi/atspi-transport.js';
 import { desktopSkipReason, SYSTEM_PYTHON, withoutDesktop } from './helpers/desktop-fixture.js';
 import { appSaid } from './helpers/desktop-steps.js';
 import { UNATTENDED_POLICY } from './helpers/fixture-session.js';

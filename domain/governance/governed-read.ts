@@ -1,12 +1,12 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { AuditOutcome } from '../audit/audit-record.js';
-import type { ApprovalResult } from './approval-broker.js';
+import type { ApprovalResult } from './approvals/approval-broker.js';
 import { plainJson } from './chokepoint.js';
-import type { ClientIdentity } from './client-identity.js';
+import type { ClientIdentity } from './clients/client-identity.js';
 import type { Governance } from './governance.js';
-import type { GovernedRequest } from './governed-request.js';
-import { policyDeniedError } from './policy.js';
-import { previewOperation } from './target-preview.js';
+import { policyDeniedError } from './policy/policy.js';
+import { previewOperation } from './preview/target-preview.js';
+import type { GovernedRequest } from './request/governed-request.js';
 
 /** A read that is itself governed: the screen may hold what no structure read would show. */
 export interface GovernedReadCall {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { GovernedRequest, TargetInfo } from './request/governed-request.js';
 import { Policy } from './policy/policy.js';
+import type { GovernedRequest, TargetInfo } from './request/governed-request.js';
 
 const click = (target: Partial<TargetInfo>): GovernedRequest => ({
   operation: 'click',

@@ -1,5 +1,5 @@
-import type { GovernedRequest } from './request/governed-request.js';
 import { RISK_TIERS, type RiskAssessment } from './policy/risk.js';
+import type { GovernedRequest } from './request/governed-request.js';
 
 /**
  * A target found by OCR is weighed one tier higher than the same name found in a tree: the words were read

@@ -1,10 +1,10 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { Bounds } from '../../transports/contract/transport-contract.js';
+import type { Bounds } from '../../transports/contract/bounds.js';
 import type { RawSnapshot, ResolvedNode } from '../../transports/contract/window-driver.js';
 import type { TargetRequest } from '../interaction/target-input.js';
 import { windowTarget } from '../interaction/window-target.js';
 import type { Session } from '../sessions/session.js';
-import { clamp } from '../sessions/session-registry.js';
+import { clamp } from '../sessions/timeouts.js';
 import { type OcrWord, union } from './tsv.js';
 import { centreInside, containingNode, OCR_READ_TIMEOUT_DEFAULT_MS, readWindowText } from './window-text.js';
 

@@ -1,4 +1,4 @@
-import type { Bounds } from '../../transports/contract/transport-contract.js';
+import type { Bounds } from '../../transports/contract/bounds.js';
 
 /** One word as the engine read it, in the image's pixels. */
 export interface OcrWord {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { Bounds } from '../../transports/contract/transport-contract.js';
+import type { Bounds } from '../../transports/contract/bounds.js';
 import type { RawNode, WindowDriver } from '../../transports/contract/window-driver.js';
 import type { Session } from '../sessions/session.js';
 import { windowActions } from '../snapshot/next-actions.js';

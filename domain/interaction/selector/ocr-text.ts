@@ -1,4 +1,4 @@
-import type { Bounds } from '../../../transports/contract/transport-contract.js';
+import type { Bounds } from '../../../transports/contract/bounds.js';
 import type { RawNode } from '../../../transports/contract/window-driver.js';
 import { type OcrWord, union } from '../../vision/tsv.js';
 import { centreInside, containingNode } from '../../vision/window-text.js';
