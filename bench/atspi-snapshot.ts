@@ -12,7 +12,7 @@
 // Gateway snapshots and pyatspi walks alternate run by run, as do the two clicks, so they share the
 // machine's noise. Run: `npx tsx bench/atspi-snapshot.ts` (BENCH_ATSPI_SNAPSHOT_RUNS, BENCH_ATSPI_COLD_RUNS
 // and BENCH_ATSPI_CLICK_RUNS change the sample sizes).
-import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -20,6 +20,7 @@ import type { Client } from 'graphql-ws';
 import { startGateway, wsClient } from '../test/helpers/gateway.js';
 import { type AccessibleRef, AtspiBus } from '../transports/atspi/bus/atspi-bus.js';
 import { openDesktop } from '../transports/atspi/desktop-host.js';
+import { type DesktopAppProcess, SYSTEM_PYTHON, startDesktopApp } from './desktop-app-process.js';
 import { gqlData } from './snapshot-client.js';
 import { HEADER, row, type Summary, summarise, timedOnce } from './stats.js';
 
@@ -31,7 +32,6 @@ const ROWS = 1_000;
 const TIMEOUT_MS = 60_000;
 /** The gateway snapshot is to be at least this many times faster than the pyatspi walk. */
 const SNAPSHOT_GOAL = 5;
-const SYSTEM_PYTHON = '/usr/bin/python3';
 const FIXTURE = fileURLToPath(new URL('../fixtures/desktop-app/app.py', import.meta.url));
 const WALK = fileURLToPath(new URL('pyatspi-walk.py', import.meta.url));
 /** GTK names a Python app after its script. */
@@ -46,50 +46,6 @@ const FULL_FIELDS = 'ref role name value states bbox { x y width height }';
 type Loose = any;
 
 const run = promisify(execFile);
-
-/** The fixture app, and a way to wait for the next time it prints a line. */
-interface Fixture {
-  readonly child: ChildProcess;
-  nextLine(expected: string): Promise<void>;
-}
-
-function startFixture(env: Readonly<Record<string, string>>): Promise<Fixture> {
-  const child = spawn(SYSTEM_PYTHON, [FIXTURE], {
-    env: { ...process.env, ...env, STAGEGRAPH_FIXTURE_ROWS: String(ROWS) },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const waiting: { expected: string; resolve: () => void }[] = [];
-  let buffered = '';
-  let ready: () => void = () => undefined;
-  const started = new Promise<void>((resolve) => {
-    ready = resolve;
-  });
-  child.stdout?.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
-      const line = buffered.slice(0, end).trim();
-      buffered = buffered.slice(end + 1);
-      if (line.startsWith('ready pid=')) ready();
-      const index = waiting.findIndex((waiter) => waiter.expected === line);
-      if (index >= 0) waiting.splice(index, 1)[0]?.resolve();
-    }
-  });
-  const fixture: Fixture = {
-    child,
-    nextLine: (expected) => new Promise((resolve) => waiting.push({ expected, resolve })),
-  };
-  return Promise.race([
-    started.then(() => fixture),
-    new Promise<never>((_, reject) => {
-      child.once('exit', (code) => reject(new Error(`the fixture app exited (${code}) before it was ready`)));
-      setTimeout(
-        () => reject(new Error(`the fixture app was not ready within ${TIMEOUT_MS} ms`)),
-        TIMEOUT_MS,
-      );
-    }),
-  ]);
-}
 
 /** The Refresh button of the fixture's Inspector Panel, as the accessibility bus names it. */
 async function refreshButton(bus: AtspiBus, pid: number): Promise<AccessibleRef> {
@@ -139,12 +95,16 @@ if (missing) {
   process.exit(0);
 }
 const host = await openDesktop({}, TIMEOUT_MS);
-let fixture: Fixture | undefined;
+let fixture: DesktopAppProcess | undefined;
 let bus: AtspiBus | undefined;
 let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
 let client: Client | undefined;
 try {
-  fixture = await startFixture(host.env);
+  fixture = await startDesktopApp(
+    FIXTURE,
+    { ...host.env, STAGEGRAPH_FIXTURE_ROWS: String(ROWS) },
+    TIMEOUT_MS,
+  );
   const pid = fixture.child.pid as number;
   bus = await AtspiBus.connect(host.sessionBusAddress, TIMEOUT_MS);
   // The gateway runs on this desktop, as it would on a user's: attachDesktop reaches its apps.
@@ -227,7 +187,7 @@ try {
   const seenSamples = { gateway: [] as number[], direct: [] as number[] };
   for (let i = 0; i < WARMUP + CLICK_RUNS; i += 1) {
     for (const how of ['gateway', 'direct'] as const) {
-      const seen = (fixture as Fixture).nextLine('refresh');
+      const seen = (fixture as DesktopAppProcess).nextLine('refresh');
       const started = performance.now();
       await clickers[how]();
       const answered = performance.now();
@@ -276,13 +236,6 @@ try {
   await client?.dispose();
   await gateway?.stop();
   bus?.disconnect();
-  const pid = fixture?.child.pid;
-  if (pid !== undefined) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-  }
+  fixture?.stop();
   await host.dispose();
 }

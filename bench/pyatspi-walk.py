@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""The reference for bench/atspi-snapshot.ts: one window's tree read with plain pyatspi, as its users write it.
+"""The reference for bench/atspi-snapshot.ts and bench/atspi-dogtail.ts: one window's tree read with plain
+pyatspi, as its users write it.
 
 Recursive, one call after another: for every node its role, name, states, child count and extents, the text
 of text fields and the value of spin buttons — what the gateway's desktop snapshot reads. Run with the

@@ -17,6 +17,7 @@ const BENCHES = [
   'snapshot-scale.ts',
   'snapshot-incremental.ts',
   'atspi-snapshot.ts',
+  'atspi-dogtail.ts',
   'screencast.ts',
   'mcp-form.ts',
   'expect-latency.ts',
