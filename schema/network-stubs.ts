@@ -1,5 +1,6 @@
 import type { StubInfo } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
+import { shownText, shownUrl } from './reveal.js';
 import { SessionRef } from './session.js';
 import { sessionArg } from './session-arg.js';
 
@@ -8,7 +9,11 @@ const NetworkStubRef = builder.objectRef<StubInfo>('NetworkStub').implement({
     'A canned answer for renderer requests matching a URL glob; when several active stubs match, the newest answers.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The stub id (`stub1`, ...); pass it as `stub:` to unstubNetwork.' }),
-    pattern: t.exposeString('pattern', { description: 'The glob on the whole URL; `*` matches anything.' }),
+    pattern: t.string({
+      description:
+        "The glob on the whole URL; `*` matches anything. In clear for an agent; for approvers and observers (and everyone under the policy's `reveal: NONE`) with its query's secrets redacted, as a request's URL is.",
+      resolve: (stub, _args, context) => shownUrl(context, stub.pattern),
+    }),
     methods: t.stringList({
       description: 'Upper-case HTTP methods it answers; empty means any.',
       resolve: (stub) => [...stub.methods],
@@ -18,9 +23,11 @@ const NetworkStubRef = builder.objectRef<StubInfo>('NetworkStub').implement({
       description:
         'The status it answers with; null means 200 when it has a body, else the real response (delay only).',
     }),
-    body: t.exposeString('body', {
+    body: t.string({
       nullable: true,
-      description: 'The body it answers with; null when none was given.',
+      description:
+        "The body it answers with; null when none was given. In clear for an agent; for approvers and observers (and everyone under the policy's `reveal: NONE`) scrubbed by the policy's redaction patterns.",
+      resolve: (stub, _args, context) => (stub.body === null ? null : shownText(context, stub.body)),
     }),
     abort: t.exposeBoolean('abort', {
       description: 'True when it fails matching requests as a network error.',

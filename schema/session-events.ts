@@ -2,6 +2,7 @@ import type { Delivery } from '../domain/bounded/subscriber-queue.js';
 import { sessionEventStream } from '../domain/events/streams.js';
 import type { SessionEvent } from '../domain/sessions/session-event.js';
 import { builder } from './builder.js';
+import { shownText, shownUrl } from './reveal.js';
 import { ExitRef, SessionStatusEnum } from './session.js';
 
 const SessionEventTypeEnum = builder.enumType('SessionEventType', {
@@ -27,8 +28,14 @@ const EventWindowRef = builder.objectRef<NonNullable<SessionEvent['window']>>('E
   description: 'The window an event is about, as it was when the event happened.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The window id (w1, w2, ...).' }),
-    title: t.exposeString('title', { description: 'Its title then.' }),
-    url: t.exposeString('url', { description: 'Its URL then.' }),
+    title: t.string({
+      description: 'Its title then, shown as `Window.title` is.',
+      resolve: (window, _args, context) => shownText(context, window.title),
+    }),
+    url: t.string({
+      description: 'Its URL then, shown as `Window.url` is.',
+      resolve: (window, _args, context) => shownUrl(context, window.url),
+    }),
   }),
 });
 

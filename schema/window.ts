@@ -1,6 +1,7 @@
 import type { SessionWindow } from '../domain/sessions/session.js';
 import type { Bounds } from '../transports/contract/bounds.js';
 import { builder } from './builder.js';
+import { shownText, shownUrl } from './reveal.js';
 import { sessionArg } from './session-arg.js';
 
 export const BoundsRef = builder.objectRef<Bounds>('Bounds').implement({
@@ -21,8 +22,16 @@ export const WindowRef = builder.objectRef<SessionWindow>('Window').implement({
       description: 'Stable for the life of the window within its session (w1, w2, ...).',
     }),
     sessionId: t.exposeID('sessionId', { description: 'The session the window belongs to.' }),
-    title: t.exposeString('title', { description: "The window's title when it was listed." }),
-    url: t.exposeString('url', { description: "The URL of the window's document when it was listed." }),
+    title: t.string({
+      description:
+        "The window's title when it was listed: in clear for an agent; for approvers and observers (and everyone under the policy's `reveal: NONE`) scrubbed by the policy's redaction patterns.",
+      resolve: (window, _args, context) => shownText(context, window.title),
+    }),
+    url: t.string({
+      description:
+        "The URL of the window's document when it was listed: in clear for an agent; for approvers and observers (and everyone under the policy's `reveal: NONE`) with its secrets redacted, as a request's URL is.",
+      resolve: (window, _args, context) => shownUrl(context, window.url),
+    }),
     bounds: t.field({
       type: BoundsRef,
       nullable: true,

@@ -13,7 +13,8 @@ import { useLoopbackServer } from './helpers/loopback-server.js';
 /**
  * A served gateway with agent, approver and observer tokens; an app page that posts a login with a
  * password and a card number in a JSON body, an x-api-key header and a session token in its URL, and gets a
- * token back. Approvers and observers asking for `reveal` are refused; what the observer's subscriptions
+ * token back; its title shows an e-mail address, and the agent stubs a URL with a token in its query.
+ * Approvers and observers asking for `reveal` are refused; what the observer's subscriptions
  * (the observer page's network and console tails, and a full one) deliver, and every file under the
  * artifacts folder (run.jsonl, the audit log), hold none of the secrets. The agent still reveals them.
  */
@@ -33,7 +34,10 @@ const SECRETS = [
   'NAVSECRET',
 ];
 
-const PAGE = `<!doctype html><title>Checkout app</title>
+/** Held by what an agent set or the app shows, outside the network and console: windows and stubs. */
+const SHOWN_SECRETS = ['ada.lovelace@example.com', 'STUBURLSECRET', 'STUBBODYSECRET'];
+
+const PAGE = `<!doctype html><title>Checkout app for ada.lovelace@example.com</title>
 <button data-testid="login" onclick="login()">Log in</button><p id="out"></p>
 <script>
 document.cookie = 'sid=COOKIESECRET; path=/';
@@ -107,6 +111,9 @@ beforeAll(async () => {
     `mutation { navigate(session: "${sessionId}", to: { url: "${app.origin()}/?session_token=NAVSECRET" }) { reached } }`,
   );
   await agent.data(`mutation { startNetworkCapture(session: "${sessionId}", bodies: true) { id } }`);
+  await agent.data(
+    `mutation { stubNetwork(session: "${sessionId}", input: { pattern: "*/api/stubbed?session_token=STUBURLSECRET*", body: "session_token=STUBBODYSECRET" }) { id } }`,
+  );
   await agent.data(
     `mutation { click(session: "${sessionId}", target: { testId: "login" }) { target { name } } }`,
   );
@@ -222,6 +229,23 @@ describe('an observer sees no clear secret anywhere', () => {
     expect((await read(agent, 'URLSECRET')).session.network.entries).toHaveLength(1);
     expect((await read(observer, 'URLSECRET')).session.network.entries).toEqual([]);
     expect((await read(observer, 'session_token=[redacted]')).session.network.entries).toHaveLength(1);
+  });
+
+  it('reads windows and network stubs with their secrets redacted, where the agent reads them in clear', async () => {
+    const read = (client: GatewayClient) =>
+      client.data(`{ session(id: "${sessionId}") { windows { title url } networkStubs { pattern body } } }`);
+    const clear = JSON.stringify(await read(agent));
+    for (const secret of [...SHOWN_SECRETS, 'NAVSECRET']) expect(clear).toContain(secret);
+    for (const client of [approver, observer]) {
+      const shown = (await read(client)).session;
+      expect(shown.windows).toContainEqual({
+        title: 'Checkout app for [REDACTED:email]',
+        url: `${origin()}/?session_token=[redacted]`,
+      });
+      expect(shown.networkStubs).toEqual([
+        { pattern: '*/api/stubbed?session_token=[redacted]', body: '[REDACTED:credential]' },
+      ]);
+    }
   });
 
   it('finds none in any file the gateway wrote: run.jsonl, the audit log, everything under the artifacts folder', async () => {
