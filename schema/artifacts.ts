@@ -1,5 +1,7 @@
+import { artifactAccess, mayOpenArtifact } from '../domain/sessions/artifact-access.js';
 import type { ArtifactFile } from '../domain/sessions/artifact-folder.js';
 import { builder } from './builder.js';
+import { readsClear } from './reveal.js';
 import { SessionRef } from './session.js';
 
 /** Where the HTTP server serves a session's artifacts; one segment per path part, each URI-encoded. */
@@ -47,10 +49,12 @@ builder.objectFields(SessionRef, (t) => ({
   artifacts: t.field({
     type: ArtifactListingRef,
     description:
-      "The session's artifact folder: run.jsonl (output, console, dialogs and Stagegraph's own actions, one JSON object per line), a launched command's stdout.log and stderr.log, saved screenshots. Readable after the session ends.",
-    resolve: async (session) => {
+      "The session's artifact folder: run.jsonl (output, console, dialogs and Stagegraph's own actions, one JSON object per line), a launched command's stdout.log and stderr.log, saved screenshots. Readable after the session ends. Lists only what this reader may open: an approver or observer (and everyone under the policy's `reveal: NONE`) is not listed the files kept in clear (`ArtifactFile.url` says which).",
+    resolve: async (session, _args, context) => {
       const { files, omitted } = await session.artifacts.list();
-      return { files: files.map((file) => ({ ...file, sessionId: session.id })), omitted };
+      const clear = readsClear(context);
+      const openable = files.filter((file) => mayOpenArtifact(artifactAccess(file.path.split('/')), clear));
+      return { files: openable.map((file) => ({ ...file, sessionId: session.id })), omitted };
     },
   }),
 }));

@@ -7,7 +7,7 @@ import { clientOf, type GatewayContext } from './context.js';
 const revealModeOf = (context: GatewayContext) => context.governance?.policy.reveal ?? 'AGENT';
 
 /** Whether this request's client is shown values in clear without asking. */
-const inClear = (context: GatewayContext) => readsInClear(clientOf(context), revealModeOf(context));
+export const readsClear = (context: GatewayContext) => readsInClear(clientOf(context), revealModeOf(context));
 
 /** `reveal: true` as this request's client may have it: true to show values in clear, or REVEAL_FORBIDDEN. */
 export function revealFor(context: GatewayContext, asked: boolean | null | undefined, what: string): boolean {
@@ -24,10 +24,10 @@ export function redactorOf(context: GatewayContext): Redactor {
 
 /** `text` as this request's client is shown it: in clear for an agent, else scrubbed by the policy's patterns. */
 export function shownText(context: GatewayContext, text: string): string {
-  return inClear(context) ? text : redactorOf(context).redactWhole(text);
+  return readsClear(context) ? text : redactorOf(context).redactWhole(text);
 }
 
 /** A captured URL as this request's client is shown it: in clear for an agent, else with its secrets redacted. */
 export function shownUrl(context: GatewayContext, url: string): string {
-  return inClear(context) ? url : redactUrl(url, redactorOf(context));
+  return readsClear(context) ? url : redactUrl(url, redactorOf(context));
 }

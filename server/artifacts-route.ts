@@ -5,10 +5,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
 import { pipeline } from 'node:stream';
 import type { ClientIdentity } from '../domain/governance/clients/client-identity.js';
+import { artifactAccess, mayOpenArtifact, scrubbedRunLog } from '../domain/sessions/artifact-access.js';
 import { ERROR_CODES, type ErrorCode } from '../errors/registry.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import { ARTIFACTS_HTTP_PREFIX } from '../schema/artifacts.js';
-import { artifactAccess, scrubbedRunLog } from './artifact-access.js';
 import { type Authenticate, unauthenticatedBody } from './auth.js';
 
 /** Who reads what in clear, asked at each request: the policy in force may change while serving. */
@@ -41,7 +41,7 @@ const SESSION_FOLDER = /^(?:[a-z0-9][a-z0-9_-]{0,31}-)?s\d+$/;
  * included, which an app running as the same user could make a link to anywhere before its session
  * existed (taking a link's real path as the boundary served the link's target). A live session's files
  * are served once `settled` says they hold what was written so far (the run log writes its lines in
- * batches). What a file may be read by is artifact-access.ts's: files kept in clear are refused to
+ * batches). What a file may be read by is domain/sessions/artifact-access.ts's: files kept in clear are refused to
  * whoever `readers` says does not read in clear (ARTIFACT_FORBIDDEN), and the run log is scrubbed for them.
  * Answers true when the request was one of its own.
  */
@@ -101,7 +101,7 @@ async function serve(
   const access = artifactAccess(segments.slice(1));
   const inClear = readers.readsClear(client);
   // Refused before the file is looked for: whether a clear file exists is not the reader's to learn.
-  if (access === 'clear' && !inClear)
+  if (!mayOpenArtifact(access, inClear))
     return refuse(
       response,
       'ARTIFACT_FORBIDDEN',

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,9 +13,11 @@ import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js'
  * The artifact route on a served gateway with agent, approver and observer tokens. Two sessions write
  * what holds secrets in clear: a launched command that prints a session token and a bearer header (its
  * stdout.log, stderr.log, and the run log's lines of them), and a traced session whose trace zip records a
- * secret typed into a field. Every file the observer page lists (the observer's own `artifacts` query),
- * fetched with an observer's or an approver's token, holds none of the secrets: the files kept in clear
- * are refused with ARTIFACT_FORBIDDEN, the run log comes scrubbed. The agent still reads them in clear.
+ * secret typed into a field. The observer page's listing (the observer's own `artifacts` query) names,
+ * for an observer's or an approver's token, only files it may open, and none holds a secret: the files
+ * kept in clear are not listed and refused by URL with ARTIFACT_FORBIDDEN, the run log comes scrubbed.
+ * The agent still reads them in clear.
+ * On disk, every folder and file the gateway made (the audit trail's too) is its own user's only.
  */
 
 const AGENT = 'agent-artifacts-51c0de';
@@ -127,23 +129,28 @@ describe('the artifact route and secrets kept in clear', () => {
     expect(await traceText()).toContain(TYPED);
   });
 
-  it('gives an observer or an approver no secret through any artifact URL the observer page lists', async () => {
+  it('lists an observer or an approver only what it may open, and refuses the rest by URL', async () => {
+    const agentUrls = (await listed(AGENT)).map((file) => file.url);
     for (const token of [OBSERVER, APPROVER]) {
       const files = await listed(token);
-      expect(files.length).toBeGreaterThanOrEqual(5);
+      // The observer page shows this listing: every link it shows opens, none holds a secret.
+      expect(files.map((file) => file.path)).toEqual(['run.jsonl', 'run.jsonl']);
       for (const file of files) {
         const { status, body } = await fetched(file.url, token);
-        const text = body.toString('latin1');
+        expect(status, file.path).toBe(200);
         for (const secret of [...PRINTED, TYPED])
-          expect(text, `${file.path} holds ${secret}`).not.toContain(secret);
-        if (file.path.endsWith('.log') || file.path.endsWith('.zip')) {
-          expect(status, file.path).toBe(403);
-          expect(JSON.parse(text).errors[0].extensions).toMatchObject({
-            code: 'ARTIFACT_FORBIDDEN',
-            retryable: false,
-            hint: expect.stringContaining('run.jsonl'),
-          });
-        } else expect(status, file.path).toBe(200);
+          expect(body.toString('latin1'), `${file.path} holds ${secret}`).not.toContain(secret);
+      }
+      const withheld = agentUrls.filter((url) => !files.some((file) => file.url === url));
+      expect(withheld).toHaveLength(3);
+      for (const url of withheld) {
+        const { status, body } = await fetched(url, token);
+        expect(status, url).toBe(403);
+        expect(JSON.parse(body.toString()).errors[0].extensions).toMatchObject({
+          code: 'ARTIFACT_FORBIDDEN',
+          retryable: false,
+          hint: expect.stringContaining('run.jsonl'),
+        });
       }
     }
   });
@@ -162,5 +169,26 @@ describe('the artifact route and secrets kept in clear', () => {
     expect(lines).toContainEqual(
       expect.objectContaining({ source: 'stderr', message: 'Authorization: [REDACTED:bearer]' }),
     );
+  });
+
+  it("keeps every folder and file it wrote (artifacts and the audit trail) its own user's only: 0700 and 0600", async () => {
+    await agent.data(`mutation { stop(id: "${sessions[0]}") { id } }`);
+    const root = join(scratch, 'artifacts');
+    const entries = readdirSync(root, { recursive: true, withFileTypes: true });
+    const written = entries.map((entry) => join(entry.parentPath, entry.name));
+    expect(written).toEqual(
+      expect.arrayContaining([
+        join(root, sessions[0] as string, 'stdout.log'),
+        join(root, sessions[0] as string, 'run.jsonl'),
+        join(root, 'audit'),
+      ]),
+    );
+    expect(written.some((path) => path.endsWith('.zip'))).toBe(true);
+    expect(written.some((path) => path.startsWith(join(root, 'audit', '')) && statSync(path).isFile())).toBe(
+      true,
+    );
+    const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+    expect(mode(root)).toBe('700');
+    for (const path of written) expect(mode(path), path).toBe(statSync(path).isDirectory() ? '700' : '600');
   });
 });

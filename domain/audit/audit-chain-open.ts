@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { OWNER_ONLY_FOLDER } from '../../transports/process/owner-only-modes.js';
 import { AuditFileWriter, openRefusal } from './audit-file-writer.js';
 import { AuditFolderLock } from './audit-folder-lock.js';
 import { type ResumedChain, resumeChain } from './audit-resume.js';
@@ -14,7 +15,7 @@ export type OpenedLog = Omit<ResumedChain, 'newest'> & { writer: AuditFileWriter
  */
 export async function openChain(dir: string): Promise<OpenedLog> {
   try {
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: OWNER_ONLY_FOLDER });
     const lock = await AuditFolderLock.claim(dir);
     try {
       const { newest, seq, lastHash, recovered } = await resumeChain(dir);

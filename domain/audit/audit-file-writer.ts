@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { access, type FileHandle, open } from 'node:fs/promises';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { OWNER_ONLY_FILE } from '../../transports/process/owner-only-modes.js';
 import { type AuditFile, auditFile } from './audit-files.js';
 import { AUDIT_RESERVE_BYTES, AuditReserve } from './audit-reserve.js';
 import { MAX_UNSYNCED_AUDIT_BYTES, UnsyncedTail } from './audit-unsynced.js';
@@ -34,7 +35,7 @@ export class AuditFileWriter {
   static async open(dir: string, file: AuditFile): Promise<AuditFileWriter> {
     const reserve = new AuditReserve(dir);
     await reserve.make();
-    const handle = await open(file.path, 'a');
+    const handle = await open(file.path, 'a', OWNER_ONLY_FILE);
     const size = (await handle.stat()).size;
     return new AuditFileWriter(dir, file, handle, size, reserve);
   }
@@ -110,7 +111,7 @@ export class AuditFileWriter {
     if (!this.#handle) throw new Error('the audit file is not open');
     await this.#handle.sync();
     const next = auditFile(this.dir, this.#file.number + 1);
-    const handle = await open(next.path, 'a');
+    const handle = await open(next.path, 'a', OWNER_ONLY_FILE);
     await this.#handle.close().catch(() => {});
     this.#file = next;
     this.#handle = handle;
@@ -145,7 +146,7 @@ export class AuditFileWriter {
     await this.drop();
     await this.#reserve.make();
     // Read as well as append: what survived of the unsynced lines is compared with what was written.
-    const handle = await open(this.#file.path, 'a+');
+    const handle = await open(this.#file.path, 'a+', OWNER_ONLY_FILE);
     let rewritten = 0;
     try {
       const size = (await handle.stat()).size;

@@ -2,6 +2,7 @@ import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { OWNER_ONLY_FILE } from '../../transports/process/owner-only-modes.js';
 import { procStat } from '../../transports/process/process-group.js';
 
 /** The file in an audit folder that names the one gateway writing it. */
@@ -38,7 +39,7 @@ export class AuditFolderLock {
     // Written whole beside the lock, then linked into place: link fails when the lock exists, so a reader
     // never sees a half-written claim and two starting gateways cannot both win.
     const draft = `${path}.${process.pid}`;
-    await writeFile(draft, `${JSON.stringify(me)}\n`, { mode: 0o600 });
+    await writeFile(draft, `${JSON.stringify(me)}\n`, { mode: OWNER_ONLY_FILE });
     try {
       for (let attempt = 0; attempt < 2; attempt += 1) {
         if (await linked(draft, path)) return new AuditFolderLock(path, me);

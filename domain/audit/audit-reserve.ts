@@ -1,5 +1,6 @@
 import { type FileHandle, open, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
+import { OWNER_ONLY_FILE } from '../../transports/process/owner-only-modes.js';
 
 /**
  * Room kept on the audit folder's filesystem for the records of the operations in flight when the disk
@@ -41,7 +42,7 @@ export class AuditReserve {
    */
   async make(): Promise<void> {
     if (await this.held()) return;
-    const handle = await open(this.path, 'w');
+    const handle = await open(this.path, 'w', OWNER_ONLY_FILE);
     try {
       const zeros = Buffer.alloc(RESERVE_CHUNK_BYTES);
       let written = 0;

@@ -2,6 +2,7 @@ import { constants, lstatSync, mkdirSync } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { OWNER_ONLY_FILE, OWNER_ONLY_FOLDER } from '../../transports/process/owner-only-modes.js';
 
 /** A listing names at most this many files; a folder with more says how many it left out. */
 export const MAX_LISTED_ARTIFACTS = 1_000;
@@ -29,7 +30,7 @@ export const APPEND_NO_FOLLOW =
  * `s9 -> /elsewhere` by a process running as this user) would land outside the artifacts folder.
  */
 export function realFolder(folder: string): string {
-  mkdirSync(folder, { recursive: true });
+  mkdirSync(folder, { recursive: true, mode: OWNER_ONLY_FOLDER });
   if (lstatSync(folder).isSymbolicLink())
     throw new StagegraphError(
       'ARTIFACT_SYMLINK',
@@ -108,7 +109,7 @@ export class ArtifactFolder {
 }
 
 async function writeNoFollow(path: string, bytes: Buffer): Promise<void> {
-  const file = await open(path, WRITE_NO_FOLLOW, 0o644);
+  const file = await open(path, WRITE_NO_FOLLOW, OWNER_ONLY_FILE);
   try {
     await file.writeFile(bytes);
   } finally {

@@ -1,5 +1,6 @@
 import { createWriteStream, openSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { OWNER_ONLY_FILE } from '../../transports/process/owner-only-modes.js';
 import { APPEND_NO_FOLLOW, realFolder } from './artifact-folder.js';
 
 /** The run log's file name in a session's artifact folder: one JSON object per line. */
@@ -141,7 +142,9 @@ export class RunLog {
       try {
         realFolder(this.#folder);
         // Opened here, not by the stream: its `flags` take no O_NOFOLLOW, and a run.jsonl that is a link is refused.
-        this.#stream = createWriteStream(this.path, { fd: openSync(this.path, APPEND_NO_FOLLOW, 0o644) });
+        this.#stream = createWriteStream(this.path, {
+          fd: openSync(this.path, APPEND_NO_FOLLOW, OWNER_ONLY_FILE),
+        });
         // A full disk must not take the session down; the log is a record, not a dependency.
         this.#stream.on('error', () => undefined);
       } catch {

@@ -6,6 +6,7 @@ import type { ExitInfo } from '../contract/transport-events.js';
 import { type AppIsolation, isolatedCommand } from './isolation.js';
 import { readLines } from './output-lines.js';
 import { OwnedGroup } from './owned-group.js';
+import { OWNER_ONLY_FILE, OWNER_ONLY_FOLDER } from './owner-only-modes.js';
 import { livingGroupMembers, signalGroup } from './process-group.js';
 
 /** Lines of stderr kept for a launch error (EXITED_EARLY, LAUNCH_FAILED, LAUNCH_TIMEOUT): the last words. */
@@ -33,7 +34,7 @@ export class OwnedProcess {
   private constructor(child: ChildProcess, executablePath: string, outputDir: string) {
     this.executablePath = executablePath;
     this.pid = child.pid ?? -1;
-    mkdirSync(outputDir, { recursive: true });
+    mkdirSync(outputDir, { recursive: true, mode: OWNER_ONLY_FOLDER });
     this.#record(child, 'stdout', appendNoFollow(join(outputDir, 'stdout.log')));
     this.#record(child, 'stderr', appendNoFollow(join(outputDir, 'stderr.log')));
     this.exited = new Promise((resolve) => {
@@ -150,5 +151,5 @@ export class OwnedProcess {
  */
 function appendNoFollow(path: string): WriteStream {
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW;
-  return createWriteStream(path, { fd: openSync(path, flags, 0o644) });
+  return createWriteStream(path, { fd: openSync(path, flags, OWNER_ONLY_FILE) });
 }

@@ -1,6 +1,6 @@
 import { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { RUN_LOG_FILE } from '../domain/sessions/run-log.js';
+import { RUN_LOG_FILE } from './run-log.js';
 
 /**
  * How a file under a session's folder may be read over the artifact route:
@@ -24,6 +24,14 @@ export function artifactAccess(path: readonly string[]): ArtifactAccess {
   if (path.length === 2 && SHARED_FOLDERS.has(path[0] as string) && IMAGE.test(path[1] as string))
     return 'shared';
   return 'clear';
+}
+
+/**
+ * Whether a reader may open a file of this access: files kept in clear are for readers in clear only. The
+ * artifact route refuses by it, and a listing shows by it, so no reader is listed a file it cannot open.
+ */
+export function mayOpenArtifact(access: ArtifactAccess, readsClear: boolean): boolean {
+  return readsClear || access !== 'clear';
 }
 
 /**
