@@ -1,6 +1,6 @@
 import type { DebuggableApp } from '../transports/contract/transport-contract.js';
 import { builder } from './builder.js';
-import { sessionOfClient } from './client-sessions.js';
+import { REPLICA_ARGUMENT, sessionOfClient } from './client-sessions.js';
 import { SessionRef } from './session.js';
 
 const DebuggableTargetRef = builder
@@ -129,19 +129,22 @@ builder.mutationFields((t) => ({
       "Injects into a running app's main process through its inspector. Like attach, the app is not Stagegraph's: `detach` lets go (closing the inspector if inject opened it).",
     governance: { session: null, actsOn: 'program', target: 'input' },
     args: {
+      replica: t.arg.string({ required: false, description: REPLICA_ARGUMENT }),
       input: t.arg({
         type: InjectInput,
         required: true,
         description: 'Which process to inject into, and how.',
       }),
     },
-    resolve: (_root, { input }, context) => sessionOfClient(context, (sessions) => sessions.inject(input)),
+    resolve: (_root, { input, replica }, context) =>
+      sessionOfClient(context, (sessions) => sessions.inject(input), replica),
   }),
   attach: t.field({
     type: SessionRef,
     description:
       "Attaches to a running Chromium or Electron app over its remote-debugging port. The app is not Stagegraph's: `detach` lets go of it, stop is refused.",
     args: {
+      replica: t.arg.string({ required: false, description: REPLICA_ARGUMENT }),
       input: t.arg({
         type: AttachInput,
         required: true,
@@ -149,7 +152,8 @@ builder.mutationFields((t) => ({
       }),
     },
     governance: { session: null },
-    resolve: (_root, { input }, context) => sessionOfClient(context, (sessions) => sessions.attach(input)),
+    resolve: (_root, { input, replica }, context) =>
+      sessionOfClient(context, (sessions) => sessions.attach(input), replica),
   }),
   launchCommand: t.field({
     type: SessionRef,
@@ -157,14 +161,15 @@ builder.mutationFields((t) => ({
       'Starts a command with a DevTools port, waits for it, and attaches; stop ends its process tree.',
     governance: { session: null, actsOn: 'program', target: 'input' },
     args: {
+      replica: t.arg.string({ required: false, description: REPLICA_ARGUMENT }),
       input: t.arg({
         type: LaunchCommandInput,
         required: true,
         description: 'The command to start, and which renderer to start on.',
       }),
     },
-    resolve: (_root, { input }, context) =>
-      sessionOfClient(context, (sessions) => sessions.launchCommand(input)),
+    resolve: (_root, { input, replica }, context) =>
+      sessionOfClient(context, (sessions) => sessions.launchCommand(input), replica),
   }),
   detach: t.field({
     type: SessionRef,

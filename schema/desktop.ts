@@ -1,6 +1,6 @@
 import type { DesktopApp } from '../transports/contract/transport-contract.js';
 import { builder } from './builder.js';
-import { sessionOfClient } from './client-sessions.js';
+import { REPLICA_ARGUMENT, sessionOfClient } from './client-sessions.js';
 import { SessionRef } from './session.js';
 
 const DesktopAppRef = builder.objectRef<DesktopApp>('DesktopApp').implement({
@@ -92,14 +92,15 @@ builder.mutationFields((t) => ({
       'Starts a desktop app and drives it over AT-SPI2 (transport atspi); RUNNING once its first window shows. stop ends its process group (SIGINT, then SIGTERM, then SIGKILL) and the desktop the session started.',
     governance: { session: null, actsOn: 'program', target: 'input' },
     args: {
+      replica: t.arg.string({ required: false, description: REPLICA_ARGUMENT }),
       input: t.arg({
         type: LaunchDesktopInput,
         required: true,
         description: 'The command to start, with its arguments and environment.',
       }),
     },
-    resolve: (_root, { input }, context) =>
-      sessionOfClient(context, (sessions) => sessions.launchDesktop(input)),
+    resolve: (_root, { input, replica }, context) =>
+      sessionOfClient(context, (sessions) => sessions.launchDesktop(input), replica),
   }),
   attachDesktop: t.field({
     type: SessionRef,

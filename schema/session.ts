@@ -4,7 +4,7 @@ import type { AppInfo } from '../transports/contract/transport-contract.js';
 import type { ExitInfo } from '../transports/contract/transport-events.js';
 import { builder } from './builder.js';
 import { CapabilitiesRef } from './capability.js';
-import { sessionOfClient } from './client-sessions.js';
+import { REPLICA_ARGUMENT, sessionOfClient } from './client-sessions.js';
 import { listedSessions, sessionAnywhere } from './cluster-sessions.js';
 import { WindowRef } from './window.js';
 
@@ -251,9 +251,11 @@ builder.mutationFields((t) => ({
     description: 'Starts an app and returns its session once the first window shows (or the timeout passes).',
     governance: { session: null, actsOn: 'program', target: 'input' },
     args: {
+      replica: t.arg.string({ required: false, description: REPLICA_ARGUMENT }),
       input: t.arg({ type: LaunchInput, required: true, description: 'What to launch, and how.' }),
     },
-    resolve: (_root, { input }, context) => sessionOfClient(context, (sessions) => sessions.launch(input)),
+    resolve: (_root, { input, replica }, context) =>
+      sessionOfClient(context, (sessions) => sessions.launch(input), replica),
   }),
   stop: t.field({
     type: SessionRef,

@@ -37,6 +37,7 @@ import { maskError, useRequestErrorFormat } from './error-format.js';
 import { graphiqlPage } from './graphiql-page.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { observerPage } from './observer-page.js';
+import { useOwnerRouting } from './owner-routing.js';
 import { useQueryLimits } from './query-limits.js';
 import { answerUnreadableRequests, refuse } from './refusal.js';
 import { guardPolicy, guardRequest, maxHeaderBytes } from './request-guard.js';
@@ -148,6 +149,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         ...useQueryLimits(),
         useCompiledQueries(),
         useClientSubscriptions(),
+        useOwnerRouting(() => cluster, config.cluster?.secret ?? null),
         useDocumentCache(),
       ],
       logging: false,

@@ -9,6 +9,9 @@ import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.
 const LOSS_DEADLINE_MS = 90_000;
 const LAUNCH = 'mutation ($input: LaunchInput!) { launch(input: $input) { id status replica { id } } }';
 const LISTING = '{ sessions { id status replica { id } } }';
+const AUDIT = '{ audit(first: 500) { edges { node { operation session { id } } } } }';
+/** Every replica of the suite shares it, as a deployment's replicas would. */
+const SECRET = 'cluster-test-secret';
 
 /** Every process below `pid`, found before it dies: a replica killed with -9 leaves its apps behind. */
 function descendantsOf(pid: number): number[] {
@@ -39,7 +42,7 @@ describe.runIf(HAS_REDIS)('cluster mode: two replicas on one Redis', () => {
   const orphans: number[] = [];
 
   const replica = (id: string, ...extra: string[]) =>
-    serveInChild(['--cluster', redis.url, '--replica-id', id, ...extra]);
+    serveInChild(['--cluster', redis.url, '--replica-id', id, '--cluster-secret', SECRET, ...extra]);
 
   /** kill -9, as a crash or the OOM killer would; the apps it started are reaped by the test. */
   async function killHard(gateway: GatewayProcess): Promise<void> {
@@ -97,7 +100,7 @@ describe.runIf(HAS_REDIS)('cluster mode: two replicas on one Redis', () => {
     }
   });
 
-  it('`session(id)` answers from any replica; what only the owner knows names the owner', async () => {
+  it('`session(id)` answers from any replica; what only the owner knows is read on the owner', async () => {
     const { session } = await onA.data('{ session(id: "b-s1") { id status transport replica { id url } } }');
     expect(session).toEqual({
       id: 'b-s1',
@@ -105,10 +108,57 @@ describe.runIf(HAS_REDIS)('cluster mode: two replicas on one Redis', () => {
       transport: 'playwright-electron',
       replica: { id: 'b', url: b.url },
     });
-    const windows = await onA.failure('{ session(id: "b-s1") { windows { id } } }');
-    expect(windows).toMatchObject({ code: 'SESSION_REMOTE', details: { replica: 'b', url: b.url } });
-    const stop = await onA.failure('mutation { stop(id: "b-s1") { id } }');
-    expect(stop).toMatchObject({ code: 'SESSION_REMOTE', details: { replica: 'b' } });
+    const windows = '{ session(id: "b-s1") { id windows { id title } } }';
+    const throughA = await onA.data(windows);
+    expect(throughA.session.windows.length).toBeGreaterThan(0);
+    expect(throughA).toEqual(await onB.data(windows));
+  });
+
+  it("a mutation sent to a replica for another's session runs once, on the owner, audited there, and answers as the owner does", async () => {
+    const audited = async (client: GatewayClient) =>
+      (await client.data(AUDIT)).audit.edges
+        .map(({ node }: { node: { operation: string; session: { id: string } | null } }) => node)
+        .filter((node: { operation: string }) => node.operation === 'press');
+    expect(await onA.data('mutation { press(session: "b-s1", key: "Shift") { __typename } }')).toEqual({
+      press: { __typename: 'ActionResult' },
+    });
+    expect(await audited(onB)).toEqual([{ operation: 'press', session: { id: 'b-s1' } }]);
+    expect(await audited(onA)).toEqual([]);
+    // Steps keep their semantics: the owner's failure, then STEP_SKIPPED, in order, as the owner answers them.
+    const steps = `mutation {
+      first: press(session: "b-s1", key: "NoSuchKeyAnywhere") { __typename }
+      second: press(session: "b-s1", key: "Shift") { __typename }
+    }`;
+    const throughA = await onA.send(steps);
+    expect(throughA.errors?.map((error) => error.extensions?.code)).toEqual([
+      expect.any(String),
+      'STEP_SKIPPED',
+    ]);
+    const { status: _status, ...answer } = throughA;
+    const { status: _ownerStatus, ...ownerAnswer } = await onB.send(steps);
+    expect(answer).toEqual(ownerAnswer);
+  });
+
+  it('`launch` takes the replica the app runs on; a forged forwarded call or an unknown replica is refused', async () => {
+    const { launch } = await onA.data(
+      'mutation ($input: LaunchInput!) { launch(input: $input, replica: "b") { id status replica { id } } }',
+      { input: fixtureLaunch() },
+    );
+    expect(launch).toEqual({ id: 'b-s2', status: 'RUNNING', replica: { id: 'b' } });
+    expect((await onA.data('mutation { stop(id: "b-s2") { id status } }')).stop).toEqual({
+      id: 'b-s2',
+      status: 'STOPPED',
+    });
+    expect(
+      await onA.failure('mutation ($input: LaunchInput!) { launch(input: $input, replica: "zz") { id } }', {
+        input: fixtureLaunch(),
+      }),
+    ).toMatchObject({ code: 'BAD_INPUT', details: { replica: 'zz' } });
+    const forged = gatewayClient(a.url, {
+      'x-stagegraph-forwarded-by': 'b',
+      'x-stagegraph-cluster-secret': 'not-the-secret',
+    });
+    expect(await forged.failure('{ session(id: "b-s1") { id } }')).toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
   it('kill -9 of a replica: once its lease expires its sessions read LOST elsewhere, and answer SESSION_LOST', async () => {
@@ -135,13 +185,13 @@ describe.runIf(HAS_REDIS)('cluster mode: two replicas on one Redis', () => {
   });
 
   it("a replica restarting with the same id marks its earlier boot's live sessions LOST at once, and never reuses an id", async () => {
-    // A lease long enough that no reaper can be what marks b-s2: only b's own restart does.
+    // A lease long enough that no reaper can be what marks b-s3: only b's own restart does.
     const longLease = ['--cluster-lease', '600000'];
     b = await replica('b', ...longLease);
     onB = gatewayClient(b.url);
     expect(b.stderr()).toMatch(/cluster: replica b joined with epoch 2\n/);
     const { launch } = await onB.data(LAUNCH, { input: fixtureLaunch() });
-    expect(launch.id).toBe('b-s2');
+    expect(launch.id).toBe('b-s3');
     await killHard(b);
     b = await replica('b', ...longLease);
     onB = gatewayClient(b.url);
@@ -150,7 +200,7 @@ describe.runIf(HAS_REDIS)('cluster mode: two replicas on one Redis', () => {
       /cluster: replica b joined with epoch 3; 1 live session\(s\) of its earlier boot marked LOST/,
       10_000,
     );
-    expect((await onA.data('{ session(id: "b-s2") { status replica { id } } }')).session).toEqual({
+    expect((await onA.data('{ session(id: "b-s3") { status replica { id } } }')).session).toEqual({
       status: 'LOST',
       replica: { id: 'b' },
     });
@@ -158,7 +208,7 @@ describe.runIf(HAS_REDIS)('cluster mode: two replicas on one Redis', () => {
     expect(sessions).toEqual(
       expect.arrayContaining([
         { id: 'b-s1', status: 'LOST', replica: { id: 'b' } },
-        { id: 'b-s2', status: 'LOST', replica: { id: 'b' } },
+        { id: 'b-s3', status: 'LOST', replica: { id: 'b' } },
       ]),
     );
   });
@@ -168,22 +218,22 @@ describe.runIf(HAS_REDIS)('cluster mode: two replicas on one Redis', () => {
     b = await replica('b');
     onB = gatewayClient(b.url);
     const { launch } = await onB.data(LAUNCH, { input: fixtureLaunch() });
-    expect(launch.id).toBe('b-s3');
+    expect(launch.id).toBe('b-s4');
     b.child.kill('SIGSTOP');
     try {
       await until(
-        () => onA.data('{ session(id: "b-s3") { status } }'),
+        () => onA.data('{ session(id: "b-s4") { status } }'),
         (data) => data.session.status === 'LOST',
-        'b-s3 while its replica is paused',
+        'b-s4 while its replica is paused',
       );
     } finally {
       b.child.kill('SIGCONT');
     }
     await whenPrinted(b, /cluster: replica b lost its lease \(epoch 4\); fenced/, LOSS_DEADLINE_MS);
     expect(await onB.failure(LAUNCH, { input: fixtureLaunch() })).toMatchObject({ code: 'REPLICA_FENCED' });
-    expect(await onB.failure('mutation { stop(id: "b-s3") { id } }')).toMatchObject({ code: 'SESSION_LOST' });
+    expect(await onB.failure('mutation { stop(id: "b-s4") { id } }')).toMatchObject({ code: 'SESSION_LOST' });
     // What b still holds is never written back over the directory's LOST.
-    expect((await onA.data('{ session(id: "b-s3") { status } }')).session.status).toBe('LOST');
+    expect((await onA.data('{ session(id: "b-s4") { status } }')).session.status).toBe('LOST');
   });
   it('Redis stopped: cluster reads answer CLUSTER_UNAVAILABLE and own sessions keep working; restarted empty, it is refilled', async () => {
     await redis.stop();

@@ -140,6 +140,40 @@ export class Cluster implements SessionPlacement {
     return this.#directory?.cachedReplica(id);
   }
 
+  /**
+   * The live replica an operation on session `id` runs on when it is not this one: read from the store,
+   * not the tick's cache, so an owner reaped a moment ago is not called. Null: here, or refused here
+   * (unknown, LOST, or an owner no longer UP).
+   */
+  async ownerElsewhere(id: string): Promise<ReplicaRecord | null> {
+    if (this.#registry.find(id)) return null;
+    const entry = await this.#store.session(id);
+    if (!entry || entry.status === 'LOST' || entry.replicaId === this.replicaId) return null;
+    const owner = (await this.#store.replicas()).find((record) => record.id === entry.replicaId);
+    return owner?.status === 'UP' ? owner : null;
+  }
+
+  /** The replica named `id` when it is another one and UP; null for this one; BAD_INPUT otherwise. */
+  async replicaElsewhere(id: string): Promise<ReplicaRecord | null> {
+    if (id === this.replicaId) return null;
+    const replica = (await this.#store.replicas()).find((record) => record.id === id);
+    if (replica?.status === 'UP') return replica;
+    throw new StagegraphError(
+      'BAD_INPUT',
+      replica
+        ? `Replica ${id} is ${replica.status}: it runs nothing now.`
+        : `No replica is named ${id} in this cluster.`,
+      { nextActions: [LIST_REPLICAS], details: { replica: id } },
+    );
+  }
+
+  /** Whether `replica`'s boot still holds its lease; true while the store cannot say (an outage reaps nobody). */
+  async stillUp(replica: ReplicaRecord): Promise<boolean> {
+    const replicas = await this.#store.replicas().catch(() => null);
+    const now = replicas?.find((record) => record.id === replica.id);
+    return replicas === null || (now?.status === 'UP' && now.epoch === replica.epoch);
+  }
+
   /** The directory's sessions this registry does not hold: other replicas', and this one's earlier boots'. */
   async sessionsElsewhere(): Promise<RemoteSession[]> {
     const [entries, replicas] = await Promise.all([this.#store.sessions(), this.#store.replicas()]);

@@ -1,0 +1,182 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  type FieldNode,
+  type GraphQLSchema,
+  getOperationAST,
+  Kind,
+  parse,
+  valueFromASTUntyped,
+} from 'graphql';
+import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import type { Cluster } from '../domain/cluster/cluster.js';
+import type { ReplicaRecord } from '../domain/cluster/cluster-store.js';
+import { StagegraphError } from '../errors/stagegraph-error.js';
+import { governedOperationOf } from '../schema/gates/declared-governance.js';
+import { toGraphQLError } from './error-format.js';
+
+/** Set on a call one replica forwards to another: its value is the sender's id; such a call never forwards again. */
+export const FORWARDED_BY_HEADER = 'x-stagegraph-forwarded-by';
+/** The --cluster-secret, on a forwarded call when the replicas have one. */
+export const CLUSTER_SECRET_HEADER = 'x-stagegraph-cluster-secret';
+
+/** Where a document's root fields must run: here (null), or one other replica for the whole document. */
+type Placement = { readonly kind: 'here' } | { readonly kind: 'owner'; readonly owner: ReplicaRecord };
+
+/**
+ * Routing by owner: a query or mutation whose root fields name sessions (or a `replica`) of one other
+ * live replica is sent whole to that replica, with the caller's Authorization, and its answer returned as
+ * it is. The owner authenticates, decides, audits and runs it once, with its step semantics; this replica
+ * runs none of it. A document naming sessions of several replicas runs here, where the others' answer
+ * SESSION_REMOTE. Subscriptions are not forwarded.
+ */
+export function useOwnerRouting(cluster: () => Cluster | null, secret: string | null): Plugin {
+  let schema: GraphQLSchema | undefined;
+  return {
+    onSchemaChange({ schema: changed }) {
+      schema = changed;
+    },
+    async onParams({ params, request, setResult }) {
+      const here = cluster();
+      if (!here || !schema) return;
+      const sender = request.headers.get(FORWARDED_BY_HEADER);
+      if (sender !== null) {
+        if (!secretMatches(secret, request.headers.get(CLUSTER_SECRET_HEADER)))
+          setResult(
+            refused(
+              new StagegraphError('UNAUTHENTICATED', 'A forwarded call carried a wrong cluster secret.'),
+            ),
+          );
+        return;
+      }
+      const document = parsed(params.query);
+      if (!document) return;
+      try {
+        const placement = await placementOf(here, schema, document, params);
+        if (placement.kind !== 'owner') return;
+        const answer = await forward(here, placement.owner, secret, params, request);
+        // Unanswered (the owner died a moment ago): run here, where the directory answers what it knows
+        // (a status, LOST once reaped) and refuses the rest; nothing of another's session runs here.
+        if (answer) setResult(answer);
+      } catch (error) {
+        if (!(error instanceof StagegraphError)) throw error;
+        setResult(refused(error));
+      }
+    },
+  };
+}
+
+function parsed(query: string | undefined): DocumentNode | null {
+  if (!query) return null;
+  try {
+    return parse(query);
+  } catch {
+    // Answered by yoga's own parse, in the registry's form.
+    return null;
+  }
+}
+
+async function placementOf(
+  cluster: Cluster,
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  params: GraphQLParams,
+): Promise<Placement> {
+  const operation = getOperationAST(document, params.operationName);
+  if (!operation || operation.operation === 'subscription') return { kind: 'here' };
+  const root = operation.operation === 'query' ? schema.getQueryType() : schema.getMutationType();
+  const targets = new Map<string, ReplicaRecord | null>();
+  for (const selection of operation.selectionSet.selections) {
+    // Fragments at the root are rare; such a document runs here.
+    if (selection.kind !== Kind.FIELD) return { kind: 'here' };
+    const target = await targetOf(cluster, selection, root?.getFields()[selection.name.value], params);
+    if (target !== undefined) targets.set(target?.id ?? cluster.replicaId, target);
+  }
+  const [only, ...others] = [...targets.values()];
+  return only && others.length === 0 ? { kind: 'owner', owner: only } : { kind: 'here' };
+}
+
+/** The replica one root field runs on: undefined when any will do, null for this one. */
+async function targetOf(
+  cluster: Cluster,
+  field: FieldNode,
+  definition: Parameters<typeof governedOperationOf>[0] | undefined,
+  params: GraphQLParams,
+): Promise<ReplicaRecord | null | undefined> {
+  if (!definition) return undefined;
+  const argument = (name: string) => {
+    const node = field.arguments?.find((candidate) => candidate.name.value === name);
+    return node ? valueFromASTUntyped(node.value, params.variables ?? undefined) : undefined;
+  };
+  if (definition.args.some((arg) => arg.name === 'replica')) {
+    const replica = argument('replica');
+    return typeof replica === 'string' ? cluster.replicaElsewhere(replica) : null;
+  }
+  const name = sessionArgumentOf(definition);
+  if (name === null) return undefined;
+  const id = argument(name);
+  // Omitted: the registry's own choice, which is this replica's.
+  return typeof id === 'string' ? cluster.ownerElsewhere(id) : null;
+}
+
+/** The argument naming the session a root field acts on or reads: as its governance declares, else `session` or `id` of a Session. */
+function sessionArgumentOf(definition: Parameters<typeof governedOperationOf>[0]): string | null {
+  const governed = governedOperationOf(definition);
+  if (governed) return governed.answersApproval ? null : governed.session;
+  if (definition.args.some((arg) => arg.name === 'session')) return 'session';
+  const type = definition.type.toString().replace(/[![\]]/g, '');
+  return type === 'Session' && definition.args.some((arg) => arg.name === 'id') ? 'id' : null;
+}
+
+/**
+ * Sends the document to its owner and answers what the owner answered; null when the owner did not answer.
+ * Bound by the caller's own request (an action waiting on an approval waits as long there as it would
+ * here) and by the owner's lease: a paused owner accepts the connection and never answers, so the call is
+ * given up once the owner is reaped, and the session then reads LOST here.
+ */
+async function forward(
+  cluster: Cluster,
+  owner: ReplicaRecord,
+  secret: string | null,
+  params: GraphQLParams,
+  request: Request,
+): Promise<ExecutionResult | null> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    [FORWARDED_BY_HEADER]: cluster.replicaId,
+  };
+  const authorization = request.headers.get('authorization');
+  if (authorization) headers.authorization = authorization;
+  if (secret) headers[CLUSTER_SECRET_HEADER] = secret;
+  const { query, variables, operationName, extensions } = params;
+  const ownerGone = new AbortController();
+  const watch = setInterval(() => {
+    void cluster.stillUp(owner).then((up) => up || ownerGone.abort());
+  }, cluster.settings.renewMs);
+  try {
+    const response = await fetch(owner.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query, variables, operationName, extensions }),
+      signal: AbortSignal.any([request.signal, ownerGone.signal]),
+    });
+    return (await response.json()) as ExecutionResult;
+  } catch {
+    return null;
+  } finally {
+    clearInterval(watch);
+  }
+}
+
+function refused(error: StagegraphError): ExecutionResult {
+  return { errors: [toGraphQLError(error)] };
+}
+
+/** In constant time, over digests so unequal lengths take the same path. Without a secret, loopback replicas trust each other. */
+function secretMatches(expected: string | null, presented: string | null): boolean {
+  if (expected === null) return true;
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(expected), digest(presented ?? ''));
+}
