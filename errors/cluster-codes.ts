@@ -14,7 +14,7 @@ export const CLUSTER_ERROR_CODES = {
   },
   SESSION_REMOTE: {
     meaning:
-      'The session is live but owned by another replica (`details.replica`, `details.url`), and this replica does not yet run operations on sessions it does not own.',
+      'The session is live but owned by another replica (`details.replica`, `details.url`), and this call was not sent there: it also named sessions of other replicas, reached the session through `sessions`, was a subscription or came over the WebSocket, or the owner did not answer.',
     retryable: false,
     hint: "Send the operation to the owner's URL in `details.url` (`replicas { id url }` lists them).",
   },
