@@ -121,7 +121,7 @@ async function targetOf(
 }
 
 /** The argument naming the session a root field acts on or reads: as its governance declares, else `session` or `id` of a Session. */
-function sessionArgumentOf(definition: Parameters<typeof governedOperationOf>[0]): string | null {
+export function sessionArgumentOf(definition: Parameters<typeof governedOperationOf>[0]): string | null {
   const governed = governedOperationOf(definition);
   if (governed) return governed.answersApproval ? null : governed.session;
   if (definition.args.some((arg) => arg.name === 'session')) return 'session';
