@@ -9,9 +9,10 @@ import type { Engine } from '../snapshot/install.js';
  * (a styled, non-empty box; display:contents by its children), its disabled state (native, fieldset,
  * optgroup, inherited aria-disabled on roles that take it) and checked state, and its failures (a read it
  * would throw on answers FAILED). Roles are the snapshot walker's, which agree with Playwright's on
- * these role lists. A self-contained factory: its source is shipped into the page whole.
+ * these role lists; the checked roles are the contract's CHECKABLE_ROLES (Playwright's kAriaCheckedRoles).
+ * A self-contained factory: its source is shipped into the page whole, so that list arrives as an argument.
  */
-export function createElementReads(engineGlobal: string) {
+export function createElementReads(engineGlobal: string, ariaCheckedRoles: readonly string[]) {
   /** A read Playwright would have failed: its error kept the expectation's previous value. */
   const FAILED: { readonly failed: true } = { failed: true };
   const XHTML = 'http://www.w3.org/1999/xhtml';
@@ -51,15 +52,6 @@ export function createElementReads(engineGlobal: string) {
     'toolbar',
     'tree',
     'treegrid',
-    'treeitem',
-  ];
-  const ARIA_CHECKED_ROLES = [
-    'checkbox',
-    'menuitemcheckbox',
-    'option',
-    'radio',
-    'switch',
-    'menuitemradio',
     'treeitem',
   ];
 
@@ -147,7 +139,7 @@ export function createElementReads(engineGlobal: string) {
   function checkedOf(element: Element): boolean | typeof FAILED {
     if (upperTag(element) === 'INPUT' && ['checkbox', 'radio'].includes((element as HTMLInputElement).type))
       return (element as HTMLInputElement).checked;
-    if (!ARIA_CHECKED_ROLES.includes(roleOf(element))) return FAILED;
+    if (!ariaCheckedRoles.includes(roleOf(element))) return FAILED;
     return (element.getAttribute('aria-checked') ?? '').toLowerCase() === 'true';
   }
 

@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import type { Page } from 'playwright-core';
+import { CHECKABLE_ROLES } from '../../contract/aria-roles.js';
 import { type MatchedValue, satisfies } from '../../contract/matcher.js';
 import type { ExpectKind, Matcher, TargetQuery } from '../../contract/window-driver.js';
 import { ENGINE_GLOBAL, installEngine } from '../snapshot/install.js';
@@ -23,7 +24,7 @@ const WAITER_GLOBAL = '__stagegraphExpect';
 const INSTALLER = `(() => {
   const __name = (target) => target;
   const engine = ${JSON.stringify(ENGINE_GLOBAL)};
-  const reads = (${createElementReads})(engine);
+  const reads = (${createElementReads})(engine, ${JSON.stringify([...CHECKABLE_ROLES])});
   const waiter = (${createExpectationWaiter})(engine, ${matchInPage}, ${satisfies}, reads);
   Object.defineProperty(window, ${JSON.stringify(WAITER_GLOBAL)}, { value: waiter, configurable: true, writable: true });
 })()`;

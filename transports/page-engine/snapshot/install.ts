@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import type { Page } from 'playwright-core';
+import { CHECKABLE_ROLES, RANGE_ROLES } from '../../contract/aria-roles.js';
 import { TransportError } from '../../contract/transport-error.js';
 import { REDACTED_VALUE } from '../../contract/window-driver.js';
 import { createControlStates } from './control-states.js';
@@ -48,7 +49,7 @@ const INSTALLER = `(() => {
   const visibility = (${createVisibility})(layout);
   const roles = (${createRoles})();
   const names = (${createNames})(roles, visibility, layout);
-  const states = (${createStates})();
+  const states = (${createStates})(${JSON.stringify([...CHECKABLE_ROLES])}, ${JSON.stringify([...RANGE_ROLES])});
   const geometry = (${createGeometry})();
   const registry = (${createRegistry})();
   const textRuns = (${createTextRuns})(registry, layout);

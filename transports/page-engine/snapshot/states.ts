@@ -2,20 +2,12 @@
 
 /**
  * In-page: a node's states (window-driver's NodeState) and its value. A self-contained factory: its
- * source is shipped into the page whole.
+ * source is shipped into the page whole, so the contract's role lists (aria-roles.ts) arrive as arguments.
  */
-export function createStates() {
+export function createStates(checkableRoles: readonly string[], rangeRoles: readonly string[]) {
   const TEXT_VALUE_TYPES = new Set(['text', 'search', 'email', 'tel', 'url', 'number', 'range', '']);
-  const CHECKABLE_ROLES = new Set([
-    'checkbox',
-    'radio',
-    'switch',
-    'menuitemcheckbox',
-    'menuitemradio',
-    'treeitem',
-    'option',
-  ]);
-  const RANGE_ROLES = new Set(['slider', 'spinbutton', 'progressbar', 'scrollbar', 'meter']);
+  const CHECKABLE_ROLES = new Set(checkableRoles);
+  const RANGE_ROLES = new Set(rangeRoles);
   const FORM_CONTROL_TAGS = new Set([
     'BUTTON',
     'INPUT',
