@@ -11,7 +11,7 @@ import { _electron } from 'playwright-core';
 import { FIXTURE_APP_MAIN, fixtureLaunch, STAND_IN } from '../test/helpers/fixture-app.js';
 import { startGateway, wsClient, wsRequest } from '../test/helpers/gateway.js';
 import { playwrightChannel } from '../transports/playwright-electron/main-channel.js';
-import { PlaywrightNativeSurface } from '../transports/playwright-electron/native-surface.js';
+import { PlaywrightNativeSurface } from '../transports/playwright-electron/playwright-electron-native-surface.js';
 import { HEADER, row, type Summary, summarise } from './stats.js';
 
 const N = Number(process.env.BENCH_N ?? 200);

@@ -13,7 +13,7 @@ import * as snapshotBuilders from '../domain/snapshot/next-actions.js';
 import { ERROR_CODES } from '../errors/registry.js';
 import { buildSchema } from '../schema/index.js';
 import { CAPABILITIES, capabilityMatrix } from '../transports/contract/capabilities.js';
-import * as transportBuilders from '../transports/contract/next-actions.js';
+import * as transportBuilders from '../transports/contract/transport-next-actions.js';
 
 const schema = buildSchema({ allowEval: 'both' });
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -107,7 +107,7 @@ const BUILDERS = {
       [{ sessionId: 's1', windowId: 'w1', role: 'link', name: null }],
     ],
   }),
-  'transports/contract/next-actions.ts': examples(transportBuilders, {
+  'transports/contract/transport-next-actions.ts': examples(transportBuilders, {
     transportActions: {
       discover: [[[9222]], [[9222, 9229]]],
       injectAgain: [
@@ -167,7 +167,7 @@ const SOURCES = LAYERS.flatMap((dir) => sourceFiles(join(ROOT, dir))).map((file)
 
 describe('next-action builders', () => {
   it('are all listed here, with every export they have', () => {
-    expect(SOURCES.filter((file) => file.endsWith('/next-actions.ts')).sort()).toEqual(
+    expect(SOURCES.filter((file) => file.endsWith('next-actions.ts')).sort()).toEqual(
       Object.keys(BUILDERS).sort(),
     );
     for (const [file, { module, calls }] of Object.entries(BUILDERS)) {
@@ -250,7 +250,7 @@ describe('next actions written in the sources', () => {
 
   it('are built from values only in a builder, where the tests above call them', () => {
     const inPlace = texts
-      .filter(([file]) => !file.endsWith('/next-actions.ts'))
+      .filter(([file]) => !file.endsWith('next-actions.ts'))
       .filter(([, text]) => /`(?:query|mutation|subscription) \{/.test(text))
       .map(([file]) => file);
     expect(inPlace).toEqual([]);

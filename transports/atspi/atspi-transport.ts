@@ -1,12 +1,12 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { type Capability, capabilityMatrix } from '../contract/capabilities.js';
-import { transportActions } from '../contract/next-actions.js';
 import type {
   DesktopAttachOptions,
   DesktopLaunchOptions,
   DesktopTransport,
   TransportSession,
 } from '../contract/transport-contract.js';
+import { transportActions } from '../contract/transport-next-actions.js';
 import type { AppIsolation } from '../process/isolation.js';
 import { OwnedProcess } from '../process/owned-process.js';
 import { executableOf } from '../process/proc-sockets.js';

@@ -1,7 +1,7 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { transportActions } from '../contract/next-actions.js';
 import type { DebuggableApp } from '../contract/transport-contract.js';
 import { TransportError } from '../contract/transport-error.js';
+import { transportActions } from '../contract/transport-next-actions.js';
 import { isLoopbackHost } from '../process/loopback.js';
 import { listenerOf } from '../process/proc-sockets.js';
 import { DevtoolsHttpError, getDevtoolsJson } from '../protocol/devtools-http.js';

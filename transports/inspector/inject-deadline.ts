@@ -1,6 +1,6 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { transportActions } from '../contract/next-actions.js';
 import { TransportError } from '../contract/transport-error.js';
+import { transportActions } from '../contract/transport-next-actions.js';
 import { withDeadline } from '../protocol/deadline.js';
 import { injectFailed } from './inject-failed.js';
 

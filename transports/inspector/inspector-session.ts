@@ -14,8 +14,8 @@ import { injectAgentSource, injectCallSource, injectReleaseSource } from './agen
 import { CdpRelay } from './cdp-relay.js';
 import type { AgentMessage, MainWindow } from './inject-agent.js';
 import type { InjectDeadline } from './inject-deadline.js';
+import { InjectedNativeSurface, type WindowLookup } from './inspector-native-surface.js';
 import type { MainProcess } from './main-process.js';
-import { InjectedNativeSurface, type WindowLookup } from './native-surface.js';
 
 /** What any injected main process gives: its own code, its console. */
 const MAIN_PROCESS: readonly Capability[] = ['INJECT', 'MAIN_EVAL', 'CONSOLE'];

@@ -12,7 +12,7 @@ import type { ConsoleMessage } from '../contract/transport-events.js';
 import type * as inspectors from '../main-agent/main-inspector.js';
 import { signalGroup } from '../process/process-group.js';
 import { openMainChannel } from './main-channel.js';
-import { PlaywrightNativeSurface } from './native-surface.js';
+import { PlaywrightNativeSurface } from './playwright-electron-native-surface.js';
 
 /** Where a test says so, the inspector found is this one instead of the app's. */
 let foundInstead: (() => ReturnType<typeof inspectors.findInspector>) | null = null;

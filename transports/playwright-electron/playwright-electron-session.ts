@@ -16,7 +16,7 @@ import { OwnedGroup } from '../process/owned-group.js';
 import { withDeadline } from '../protocol/deadline.js';
 import { type LaunchedApp, launchedApp } from './launched-app.js';
 import { openMainChannel } from './main-channel.js';
-import { PlaywrightNativeSurface } from './native-surface.js';
+import { PlaywrightNativeSurface } from './playwright-electron-native-surface.js';
 
 /** A window whose main-process handle does not answer within this is reported without bounds. */
 const WINDOW_QUERY_TIMEOUT_MS = 2_000;

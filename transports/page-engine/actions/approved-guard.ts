@@ -3,8 +3,8 @@ import type { JSHandle, Page } from 'playwright-core';
 import { StagegraphError } from '../../../errors/stagegraph-error.js';
 import type { ExpectedElement } from '../../contract/window-driver.js';
 import { ENGINE_GLOBAL, type Engine } from '../snapshot/install.js';
-import { isHandle, type Resolved } from '../targets/target.js';
-import { type Action, perform } from './actions.js';
+import { isHandle, type Resolved } from '../targets/target-resolution.js';
+import { type Action, perform } from './page-actions.js';
 
 /**
  * The input events by which an action on an approved element does something to it: pointer and mouse

@@ -1,13 +1,13 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import type { TransportEvent } from '../../contract/transport-events.js';
 import type { WindowDriver } from '../../contract/window-driver.js';
-import { PlaywrightDialogs } from '../events/dialogs.js';
+import { PlaywrightDialogs } from '../events/page-dialogs.js';
 import { relayPageEvents, relayRendererEvents } from '../events/page-events.js';
 import { PlaywrightNetwork } from '../network/capture.js';
 import { rawSessionsAreDeaf } from '../page/page-cdp.js';
 import { PageDrivers } from '../page/page-drivers.js';
-import { PlaywrightClock } from './clock.js';
-import { PlaywrightStorage } from './storage.js';
+import { PlaywrightClock } from './context-clock.js';
+import { PlaywrightStorage } from './context-storage.js';
 
 /** What a session tells its page-context controls: its context, its windows' pages and its event stream. */
 export interface PageContextSetup {

@@ -5,9 +5,9 @@ import type { MatchedValue } from '../../contract/matcher.js';
 import type { ExpectKind, Matcher, TargetQuery } from '../../contract/window-driver.js';
 import { PageDriver } from '../page/page-driver.js';
 import { elementForKey, snapshotDocument } from '../snapshot/page-snapshot.js';
-import { NOW_MS, resolveTarget } from '../targets/target.js';
-import { waitForExpectation } from './expectation.js';
+import { NOW_MS, resolveTarget } from '../targets/target-resolution.js';
 import { waitInPage } from './expectation-waiter.js';
+import { waitForExpectation } from './page-expectation.js';
 
 let page: Page;
 useSharedPage((opened) => {

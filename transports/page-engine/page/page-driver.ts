@@ -27,10 +27,10 @@ import {
   type WindowDriver,
 } from '../../contract/window-driver.js';
 import { actionError } from '../actions/action-errors.js';
-import { type Action, perform as performAction } from '../actions/actions.js';
 import { performGuarded } from '../actions/approved-guard.js';
+import { type Action, perform as performAction } from '../actions/page-actions.js';
 import { changeCount, nextChange } from '../expectation/change-signal.js';
-import { type Expectation, waitForExpectation } from '../expectation/expectation.js';
+import { type Expectation, waitForExpectation } from '../expectation/page-expectation.js';
 import { RequestActivity } from '../network/request-activity.js';
 import { healthOf, RENDERER_READ_MS, type RendererHealth } from '../renderer/renderer-health.js';
 import {
@@ -51,11 +51,11 @@ import {
   type Resolved,
   refAlone,
   resolveTarget,
-} from '../targets/target.js';
+} from '../targets/target-resolution.js';
 import { imageSize } from './image-size.js';
-import { navigatePage, pageHistory, waitForLoad } from './navigation.js';
+import { readHtml, readTestIds, readTextContents } from './page-markup.js';
+import { navigatePage, pageHistory, waitForLoad } from './page-navigation.js';
 import { startPageScreencast } from './page-screencast.js';
-import { readHtml, readTestIds, readTextContents } from './page-source.js';
 
 /** Everything the gateway does inside one renderer page, whatever transport reached the page. */
 export class PageDriver implements WindowDriver {

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import type { ControlStates } from './control-states.js';
-import type { Registry } from './registry.js';
+import type { Registry } from './key-registry.js';
 import type { States } from './states.js';
 import type { StyleRuleFlags, StyleRules } from './style-rules.js';
 import type { Walker, WalkRequest } from './walker.js';

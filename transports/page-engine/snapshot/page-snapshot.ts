@@ -116,7 +116,7 @@ export function currentDocumentId(page: Page): Promise<string> {
 const IN_FRAME = 'in-frame';
 
 /**
- * KeyResolver (see target.ts): the element a key stands for (a text node's key → its parent element);
+ * KeyResolver (see target-resolution.ts): the element a key stands for (a text node's key → its parent element);
  * null when gone, or when `documentId` is given and the page shows another document since. One round trip
  * for an element of the top document — every action and expectation on a ref pays this. An element inside
  * an iframe is re-resolved in its own frame's context: Playwright acts on a handle through the frame that

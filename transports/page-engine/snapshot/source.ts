@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import type { Registry } from './registry.js';
+import type { Registry } from './key-registry.js';
 import type { States } from './states.js';
 
 /** An element's markup or text as the page engine reads it: the whole length, and at most the asked part. */

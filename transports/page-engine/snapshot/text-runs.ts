@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { Frame } from './geometry.js';
+import type { Registry } from './key-registry.js';
 import type { Layout } from './layout.js';
-import type { Registry } from './registry.js';
 
 /** A stretch of text the walker emits as one `text` node, with the union of its text nodes' boxes. */
 export interface Run {

@@ -2,8 +2,8 @@
 
 import type { Wire } from './encoding.js';
 import type { Frame, Geometry } from './geometry.js';
+import type { Registry } from './key-registry.js';
 import type { Names } from './names.js';
-import type { Registry } from './registry.js';
 import type { Roles } from './roles.js';
 import type { States } from './states.js';
 import type { Run, TextRuns } from './text-runs.js';

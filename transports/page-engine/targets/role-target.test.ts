@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../../test/helpers/browser.js';
 import type { RawNode, TargetQuery } from '../../contract/window-driver.js';
 import { describeElement, snapshotDocument } from '../snapshot/page-snapshot.js';
-import { isHandle, resolveTarget } from './target.js';
+import { isHandle, resolveTarget } from './target-resolution.js';
 
 const page_ = (name: string) => new URL(`../../../fixtures/pages/${name}`, import.meta.url).href;
 const noKeys = async () => null;

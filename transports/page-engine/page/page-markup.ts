@@ -4,7 +4,7 @@ import type { HtmlRead } from '../../contract/window-driver.js';
 import { ENGINE_GLOBAL, type Engine, withEngine } from '../snapshot/install.js';
 import { currentDocumentId } from '../snapshot/page-snapshot.js';
 import type { SourceRead } from '../snapshot/source.js';
-import { isHandle, type Resolved } from '../targets/target.js';
+import { isHandle, type Resolved } from '../targets/target-resolution.js';
 
 type Host = Record<string, Engine | undefined>;
 

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { ElementAction } from '../../contract/window-driver.js';
-import { isHandle, type Resolved } from '../targets/target.js';
+import { isHandle, type Resolved } from '../targets/target-resolution.js';
 import { type ActionProgress, actionError } from './action-errors.js';
 
 /** An element action with a drag's destination already resolved to an element. */

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../../test/helpers/browser.js';
-import { directLocator } from './target.js';
+import { directLocator } from './target-resolution.js';
 
 let page: Page;
 useSharedPage((opened) => {

@@ -4,8 +4,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../../test/helpers/browser.js';
 import type { TargetQuery } from '../../contract/window-driver.js';
 import { PageDriver } from '../page/page-driver.js';
-import { isHandle, type Resolved, resolveTarget } from '../targets/target.js';
-import { perform } from './actions.js';
+import { isHandle, type Resolved, resolveTarget } from '../targets/target-resolution.js';
+import { perform } from './page-actions.js';
 
 const PAGE = new URL('../../../fixtures/pages/controls.html', import.meta.url).href;
 const noKeys = async () => null;

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expectationFailed, type MatchedValue, regexHeld, satisfies } from '../../contract/matcher.js';
 import type { ExpectationResult, ExpectKind, Matcher, TargetQuery } from '../../contract/window-driver.js';
-import type { Resolved } from '../targets/target.js';
+import type { Resolved } from '../targets/target-resolution.js';
 import { changeCount, nextChange } from './change-signal.js';
 import { waitInPage } from './expectation-waiter.js';
 

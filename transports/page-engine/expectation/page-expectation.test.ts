@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useSharedPage } from '../../../test/helpers/browser.js';
-import { type Expectation, waitForExpectation } from './expectation.js';
+import { type Expectation, waitForExpectation } from './page-expectation.js';
 
 let page: Page;
 useSharedPage((opened) => {
