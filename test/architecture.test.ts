@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -23,6 +23,16 @@ const SHARED_TRANSPORT_PARTS: Record<string, readonly string[]> = {
   'main-agent': ['contract', 'process', 'protocol'],
   'page-engine': ['contract', 'process', 'protocol', 'main-agent'],
 };
+/**
+ * The domain reaches apps only through transports/contract/; these helpers of the shared parts, which reach
+ * no app, are all it borrows besides (docs/architecture.md says which and why).
+ */
+const DOMAIN_BORROWS = [
+  'transports/protocol/in-turns.ts',
+  'transports/protocol/deadline.ts',
+  'transports/process/loopback.ts',
+  'transports/process/process-group.ts',
+];
 const IMPORT =
   /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm;
 /** Packages that only the upper layers may speak. */
@@ -49,6 +59,43 @@ function transportFolderOf(path: string): string | null {
 }
 
 const sources = LAYERS.flatMap((layer) => files(join(ROOT, layer)));
+
+/** What the repository holds, as paths from its root (folders end with `/`); ignored output left out. */
+function repoPaths(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    if (['node_modules', '.git', '.artifacts', 'coverage', '.scratch'].includes(name)) return [];
+    const path = join(dir, name);
+    if (!statSync(path).isDirectory()) return [relative(ROOT, path)];
+    return [`${relative(ROOT, path)}/`, ...repoPaths(path)];
+  });
+}
+
+/**
+ * A path as a doc writes one: `server/app.ts`, `gates/`, `preview/target-preview.ts`, `handover.ts`. Not
+ * URLs, routes (`/mcp`), package names (`@pothos/*`) nor placeholders (`schema/<area>.ts` counts as `schema/`).
+ */
+const DOC_PATH =
+  /(?<![\w@/.:<*-])(?:(?:[\w.-]+\/)+(?:[\w-]+(?:\.[\w-]+)*)?|[\w-]+(?:\.[\w-]+)*\.(?:ts|js|md|json|py|yaml))(?![\w/:*>-])/g;
+
+/** Every path a doc names in code spans and code blocks, and every relative link it makes. */
+function pathsNamedIn(markdown: string): string[] {
+  const code = [...markdown.matchAll(/```[a-z]*\n([\s\S]*?)```|`([^`\n]+)`/g)].map((m) => m[1] ?? m[2] ?? '');
+  const links = [...markdown.matchAll(/\]\(([^)#:]+)(?:#[^)]*)?\)/g)].map((m) => m[1] ?? '');
+  return [...code.flatMap((text) => [...text.matchAll(DOC_PATH)].map((m) => m[0])), ...links];
+}
+
+/**
+ * A named path exists when it is a path from the root, from the doc's own folder, or the tail of one the
+ * repository holds (a doc says `gates/governance.ts` once it has said `schema/`).
+ */
+function missingPaths(doc: string, named: readonly string[], known: readonly string[]): string[] {
+  return named.filter(
+    (path) =>
+      !existsSync(join(ROOT, path)) &&
+      !existsSync(join(ROOT, doc, '..', path)) &&
+      !known.some((held) => held.endsWith(`/${path}`)),
+  );
+}
 
 describe('architecture', () => {
   it('imports point down the layers only', () => {
@@ -93,6 +140,23 @@ describe('architecture', () => {
     expect(violations).toEqual([]);
   });
 
+  it('the domain takes from transports/ only the contract and the helpers docs/architecture.md lists', () => {
+    const violations = sources
+      .filter((file) => relative(ROOT, file).startsWith('domain/') && !file.endsWith('.test.ts'))
+      .flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(IMPORT)]
+          .map((match) => match[1] ?? match[2] ?? match[3] ?? '')
+          .filter((specifier) => specifier.startsWith('.'))
+          .map((specifier) => relative(ROOT, resolve(file, '..', specifier)).replace(/\.js$/, '.ts'))
+          .filter((target) => target.startsWith('transports/') && !target.startsWith('transports/contract/'))
+          .filter((target) => !DOMAIN_BORROWS.includes(target))
+          .map((target) => `${relative(ROOT, file)}: ${target}`),
+      );
+    expect(violations).toEqual([]);
+    const architecture = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    expect(DOMAIN_BORROWS.filter((path) => !architecture.includes(`\`${path}\``))).toEqual([]);
+  });
+
   it('the MCP bridge imports only server/ and errors/: GraphQL is its way into the gateway', () => {
     const violations = sources
       .filter((file) => relative(ROOT, file).startsWith(`${BESIDE_SERVER}/`))
@@ -126,5 +190,17 @@ describe('architecture', () => {
       .map((file) => [relative(ROOT, file), readFileSync(file, 'utf8').split('\n').length] as const)
       .filter(([, lines]) => lines > MAX_LINES);
     expect(long).toEqual([]);
+  });
+  it("docs/architecture.md and the README's code map name only paths that exist", () => {
+    const known = repoPaths(ROOT);
+    const architecture = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const codeMap = readme.slice(readme.indexOf('## Where things live'), readme.indexOf('## Read on'));
+    expect(codeMap).toContain('transports/');
+    expect(pathsNamedIn(architecture)).toContain('domain/events/streams.ts');
+    expect({
+      'docs/architecture.md': missingPaths('docs/architecture.md', pathsNamedIn(architecture), known),
+      'README.md': missingPaths('README.md', pathsNamedIn(codeMap), known),
+    }).toEqual({ 'docs/architecture.md': [], 'README.md': [] });
   });
 });
