@@ -7,6 +7,7 @@ import type {
   AttachTransport,
   CommandOptions,
 } from '../contract/transport-contract.js';
+import { PAGE_ENGINE_CAPABILITIES } from '../page-engine/page/page-capabilities.js';
 import type { AppIsolation } from '../process/isolation.js';
 import { OwnedProcess } from '../process/owned-process.js';
 import { commandLineOf, executableOf, listenerOf, parentOf } from '../process/proc-sockets.js';
@@ -46,19 +47,7 @@ export function createCdpTransport(config: CdpTransportConfig = {}): AttachTrans
     id: 'cdp',
     description:
       'Attaches to a running Chromium or Electron app over its remote-debugging port (chrome-remote-interface for targets and liveness, Playwright for the pages), or starts a command with one.',
-    capabilities: capabilityMatrix([
-      'ATTACH',
-      'WINDOWS',
-      'CONSOLE',
-      'SNAPSHOT',
-      'INTERACTION',
-      'SCREENSHOT',
-      'INTERCEPT',
-      'DIALOGS',
-      'STORAGE',
-      'CLOCK',
-      'RENDERER_EVAL',
-    ]),
+    capabilities: capabilityMatrix(['ATTACH', ...PAGE_ENGINE_CAPABILITIES]),
     async attach(options: AttachOptions) {
       const address = endpointAddress(options);
       assertHostAllowed(address.host, config.allowRemoteHosts === true);

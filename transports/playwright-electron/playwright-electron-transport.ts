@@ -4,6 +4,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { capabilityMatrix } from '../contract/capabilities.js';
 import type { LaunchOptions, LaunchTransport } from '../contract/transport-contract.js';
 import type { ExitInfo } from '../contract/transport-events.js';
+import { PAGE_ENGINE_CAPABILITIES } from '../page-engine/page/page-capabilities.js';
 import { type AppIsolation, isolatedLaunch } from '../process/isolation.js';
 import { signalGroup } from '../process/process-group.js';
 import { assertWorkingFolder } from '../process/working-folder.js';
@@ -37,21 +38,7 @@ export function createPlaywrightElectronTransport(config: PlaywrightElectronConf
     id: 'playwright-electron',
     description:
       "Launches an Electron app and drives it through Playwright's Electron support (CDP + Node inspector).",
-    capabilities: capabilityMatrix([
-      'LAUNCH',
-      'WINDOWS',
-      'CONSOLE',
-      'SNAPSHOT',
-      'INTERACTION',
-      'SCREENSHOT',
-      'INTERCEPT',
-      'DIALOGS',
-      'STORAGE',
-      'CLOCK',
-      'NATIVE_UI',
-      'MAIN_EVAL',
-      'RENDERER_EVAL',
-    ]),
+    capabilities: capabilityMatrix(['LAUNCH', ...PAGE_ENGINE_CAPABILITIES, 'NATIVE_UI', 'MAIN_EVAL']),
     async launch(options: LaunchOptions) {
       const started = Date.now();
       assertWorkingFolder(options.cwd);

@@ -2,6 +2,7 @@
 import type { MatchedValue } from '../../contract/matcher.js';
 import type { ExpectKind, Matcher, TargetQuery } from '../../contract/window-driver.js';
 import type { Engine } from '../snapshot/install.js';
+import type { matchInPage } from '../targets/role-target.js';
 import type { ElementReads } from './element-reads-in-page.js';
 
 /** What one in-page wait answers: the condition held, the wait ended without it, or it cannot be waited here. */
@@ -22,14 +23,7 @@ export interface InPageWait {
 }
 
 /** role-target.ts's in-page match: the walker's own nodes of a role, compared by the names it shows. */
-export type RoleMatch = (args: {
-  root: Element | null;
-  global: string;
-  role: string;
-  name: string | null;
-  exact: boolean;
-  limit: number;
-}) => { readonly keys: readonly number[] } | null | undefined;
+export type RoleMatch = typeof matchInPage;
 
 /**
  * In-page: waits for an expectation where the change happens. The target is resolved here (a key through
