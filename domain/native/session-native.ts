@@ -13,7 +13,7 @@ import type {
   TrayState,
 } from '../../transports/contract/native.js';
 import type { TransportSession } from '../../transports/contract/transport-contract.js';
-import type { TopicHandlers, TransportEvent } from '../../transports/contract/transport-events.js';
+import type { TopicHandlers } from '../../transports/contract/transport-events.js';
 import type { EventHub } from '../events/event-hub.js';
 import { PreviewOutdated } from '../interaction/preview-outdated.js';
 import { notInstrumentedActions, type SessionFacts } from '../sessions/next-actions.js';

@@ -1,6 +1,6 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { TransportSession } from '../../transports/contract/transport-contract.js';
-import type { TopicHandlers, TransportEvent } from '../../transports/contract/transport-events.js';
+import type { TopicHandlers } from '../../transports/contract/transport-events.js';
 import type { EventHub } from '../events/event-hub.js';
 import { fencedClock, fencedNetwork, fencedStorage } from '../governance/own-pages/own-page-fence.js';
 import type { OwnPages } from '../governance/own-pages/own-pages.js';

@@ -1,4 +1,4 @@
-import type { TopicHandlers, TransportEvent } from '../../transports/contract/transport-events.js';
+import type { TopicHandlers } from '../../transports/contract/transport-events.js';
 import { levelOfConsole, type RunLog } from './run-log.js';
 
 /**

@@ -1,11 +1,4 @@
 import type { ExitInfo, WindowInfo } from '../../transports/contract/transport-events.js';
-import type { IpcEntry } from '../native/ipc-log.js';
-import type { NativeDialogEntry } from '../native/native-dialog-log.js';
-import type { NotificationEntry } from '../native/notification-log.js';
-import type { ContextMenuEntry } from '../native/session-native.js';
-import type { DialogEntry } from '../page-state/dialogs.js';
-import type { NetworkEntry } from '../page-state/network-log.js';
-import type { ConsoleEntry } from './console-log.js';
 
 export type SessionStatus =
   | 'STARTING'

@@ -2,12 +2,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { CapabilityMatrix } from '../../transports/contract/capabilities.js';
 import type { TracingControl } from '../../transports/contract/tracing.js';
 import type { AppInfo, TransportId, TransportSession } from '../../transports/contract/transport-contract.js';
-import type {
-  ExitInfo,
-  TopicHandlers,
-  TransportEvent,
-  WindowInfo,
-} from '../../transports/contract/transport-events.js';
+import type { ExitInfo, TopicHandlers, WindowInfo } from '../../transports/contract/transport-events.js';
 import type { WindowDriver } from '../../transports/contract/window-driver.js';
 import type { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../events/session-topics.js';

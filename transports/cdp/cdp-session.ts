@@ -4,7 +4,7 @@ import type { Bounds } from '../contract/bounds.js';
 import type { EvalOutcome } from '../contract/native.js';
 import { SessionLifecycle } from '../contract/session-lifecycle.js';
 import type { AppInfo, RendererFilter, TransportSession } from '../contract/transport-contract.js';
-import type { ExitInfo, TransportEvent, WindowInfo } from '../contract/transport-events.js';
+import type { ExitInfo, WindowInfo } from '../contract/transport-events.js';
 import type { WindowDriver } from '../contract/window-driver.js';
 import { PageContextControls } from '../page-engine/context/page-context-controls.js';
 import { documentParsed } from '../page-engine/events/page-events.js';

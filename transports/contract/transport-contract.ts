@@ -1,15 +1,7 @@
 import type { Bounds } from './bounds.js';
-import type { Capability, CapabilityMatrix } from './capabilities.js';
+import type { CapabilityMatrix } from './capabilities.js';
 import type { EvalOutcome, NativeSurface } from './native.js';
-import type {
-  ClockControl,
-  DialogControl,
-  DialogDecision,
-  DialogSeen,
-  NetworkControl,
-  NetworkRecord,
-  StorageControl,
-} from './renderer-control.js';
+import type { ClockControl, DialogControl, NetworkControl, StorageControl } from './renderer-control.js';
 import type { TracingControl } from './tracing.js';
 import type { EventPort, ExitInfo, WindowInfo } from './transport-events.js';
 import type { WindowDriver } from './window-driver.js';

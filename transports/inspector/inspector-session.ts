@@ -2,10 +2,9 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { Bounds } from '../contract/bounds.js';
 import { type Capability, type CapabilityMatrix, capabilityMatrix } from '../contract/capabilities.js';
-import { EventRelay } from '../contract/event-relay.js';
 import { SessionLifecycle } from '../contract/session-lifecycle.js';
 import type { AppInfo, TransportSession } from '../contract/transport-contract.js';
-import type { ExitInfo, TransportEvent, WindowInfo } from '../contract/transport-events.js';
+import type { ExitInfo, WindowInfo } from '../contract/transport-events.js';
 import type { WindowDriver } from '../contract/window-driver.js';
 import { PageContextControls } from '../page-engine/context/page-context-controls.js';
 import { AgentChannel } from './agent-channel.js';

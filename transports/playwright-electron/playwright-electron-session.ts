@@ -4,7 +4,7 @@ import type { Bounds } from '../contract/bounds.js';
 import { SessionLifecycle } from '../contract/session-lifecycle.js';
 import type { TracingControl } from '../contract/tracing.js';
 import type { AppInfo, TransportSession } from '../contract/transport-contract.js';
-import type { ExitInfo, TransportEvent, WindowInfo } from '../contract/transport-events.js';
+import type { ExitInfo, WindowInfo } from '../contract/transport-events.js';
 import type { WindowDriver } from '../contract/window-driver.js';
 import { contextTracing } from '../page-engine/context/context-tracing.js';
 import { PageContextControls } from '../page-engine/context/page-context-controls.js';

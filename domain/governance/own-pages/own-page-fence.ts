@@ -5,11 +5,7 @@ import type {
   StorageControl,
   StorageOperation,
 } from '../../../transports/contract/renderer-control.js';
-import type {
-  TopicHandlers,
-  TransportEvent,
-  WindowInfo,
-} from '../../../transports/contract/transport-events.js';
+import type { TopicHandlers, WindowInfo } from '../../../transports/contract/transport-events.js';
 import { OwnPages, type OwnPageWindow, stubRefusal } from './own-pages.js';
 
 /**
