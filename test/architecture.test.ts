@@ -33,6 +33,15 @@ const DOMAIN_BORROWS = [
   'transports/process/loopback.ts',
   'transports/process/process-group.ts',
 ];
+/**
+ * Folders beside the layers, importing none of them: each may reach outside itself only for these files
+ * (the CLI's flag and token tables, plain JavaScript that loads no server code).
+ */
+const BESIDE_LAYERS: Record<string, readonly string[]> = {
+  web: [],
+  clients: [],
+  cli: ['server/serve-flags.js', 'server/token-record.js'],
+};
 const IMPORT =
   /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm;
 /** Packages that only the upper layers may speak. */
@@ -155,6 +164,22 @@ describe('architecture', () => {
     expect(violations).toEqual([]);
     const architecture = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
     expect(DOMAIN_BORROWS.filter((path) => !architecture.includes(`\`${path}\``))).toEqual([]);
+  });
+
+  it('web/, clients/ and cli/ import none of the layers', () => {
+    const violations = Object.entries(BESIDE_LAYERS).flatMap(([folder, allowed]) =>
+      repoPaths(join(ROOT, folder))
+        .filter((path) => /\.(tsx?|js)$/.test(path) && !/\.test\.tsx?$/.test(path))
+        .flatMap((path) =>
+          [...readFileSync(join(ROOT, path), 'utf8').matchAll(IMPORT)]
+            .map((match) => match[1] ?? match[2] ?? match[3] ?? '')
+            .filter((specifier) => specifier.startsWith('.'))
+            .map((specifier) => relative(ROOT, resolve(ROOT, path, '..', specifier)))
+            .filter((target) => !target.startsWith(`${folder}/`) && !allowed.includes(target))
+            .map((target) => `${path}: ${target}`),
+        ),
+    );
+    expect(violations).toEqual([]);
   });
 
   it('the MCP bridge imports only server/ and errors/: GraphQL is its way into the gateway', () => {
