@@ -32,6 +32,7 @@ const DOMAIN_BORROWS = [
   'transports/protocol/deadline.ts',
   'transports/process/loopback.ts',
   'transports/process/process-group.ts',
+  'transports/process/owner-only-modes.ts',
 ];
 /**
  * Folders beside the layers, importing none of them: each may reach outside itself only for these files

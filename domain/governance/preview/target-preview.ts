@@ -11,7 +11,7 @@ import type { SessionRegistry } from '../../sessions/session-registry.js';
 import { ocrTargetInfo } from '../ocr-target-info.js';
 import { refusedOwnPage } from '../own-pages/own-pages.js';
 import type { PreviewRequest } from '../request/governed-operation.js';
-import type { ActedOnKind, JsonValue, SessionInfo, TargetInfo } from '../request/governed-request.js';
+import type { SessionInfo, TargetInfo } from '../request/governed-request.js';
 import { ACTED_ON_PREVIEWERS } from './acted-on.js';
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeState } from '../../../transports/contract/window-driver.js';
-import { type Evaluation, evaluateSelector, type SelectorNode } from './evaluate.js';
+import { type Evaluation, evaluateSelector } from './evaluate.js';
 import { parseSelector } from './parser.js';
+import type { SelectorNode } from './selector-node.js';
 
 function node(
   key: number,

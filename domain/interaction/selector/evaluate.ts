@@ -1,14 +1,8 @@
-import type { RawNode } from '../../../transports/contract/window-driver.js';
 import { type Confidence, compoundEvidence, type Strategy, weakest } from './confidence.js';
-import type { OcrMatch, OcrText } from './ocr-text.js';
+import type { OcrText } from './ocr-text.js';
 import type { Chain, Compound, Predicate, Selector, Step } from './parser.js';
+import type { SelectorNode } from './selector-node.js';
 import { nearest, rankByRelation } from './spatial.js';
-
-/**
- * A snapshot node as selectors read it; a desktop transport adds the object's AT-SPI path. A run of words
- * an `ocr:` step matched is one too (`ocr` set), parented to the element its box falls in (ocr-text.ts).
- */
-export type SelectorNode = RawNode & { readonly atspiPath?: string; readonly ocr?: OcrMatch };
 
 /** What the snapshot cannot say and the transport can: the keys of the elements carrying each test id. */
 export interface EvaluationContext {

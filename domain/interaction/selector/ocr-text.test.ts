@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { StagegraphError } from '../../../errors/stagegraph-error.js';
 import type { OcrWord } from '../../vision/tsv.js';
-import { evaluateSelector, type SelectorNode } from './evaluate.js';
+import { evaluateSelector } from './evaluate.js';
 import { OcrText, ocrTarget, usesOcr } from './ocr-text.js';
 import { parseSelector } from './parser.js';
+import type { SelectorNode } from './selector-node.js';
 
 const box = (x: number, y: number, width: number, height: number) => ({ x, y, width, height });
 const element = (

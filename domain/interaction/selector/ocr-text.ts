@@ -2,15 +2,8 @@ import type { Bounds } from '../../../transports/contract/bounds.js';
 import type { RawNode } from '../../../transports/contract/window-driver.js';
 import { type OcrWord, union } from '../../vision/tsv.js';
 import { centreInside, containingNode } from '../../vision/window-text.js';
-import type { SelectorNode } from './evaluate.js';
 import type { Selector } from './parser.js';
-
-/** What an `ocr:` step matched: words on the screen, not an element. */
-export interface OcrMatch {
-  readonly text: string;
-  /** The mean of the words' confidences, 0–100. */
-  readonly confidence: number;
-}
+import type { SelectorNode } from './selector-node.js';
 
 /**
  * Where an action on an OCR target lands: the element whose box holds the words (a canvas, a drawing

@@ -11,9 +11,10 @@ import { similarRefs, type Wanted } from '../../snapshot/similar.js';
 import { OCR_READ_TIMEOUT_DEFAULT_MS, readWindowText } from '../../vision/window-text.js';
 import { withCandidateRefs } from '../ambiguous-target.js';
 import { type ResolvedBy, weakest } from './confidence.js';
-import { type EvaluationContext, evaluateSelector, type SelectorNode } from './evaluate.js';
+import { type EvaluationContext, evaluateSelector } from './evaluate.js';
 import { type OcrTarget, OcrText, ocrTarget, usesOcr } from './ocr-text.js';
 import type { Compound, Selector } from './parser.js';
+import type { SelectorNode } from './selector-node.js';
 
 /** Candidates named in AMBIGUOUS_TARGET: the transports' own listing bound. */
 const AMBIGUITY_LISTING = 10;
