@@ -43,6 +43,8 @@ export const ARGUMENTS_IN_CLEAR: readonly string[] = [
   'urlIncludes',
   // The approver's own words on a deny.
   'reason',
+  // The replica a session starts on, by its id: where, never a secret.
+  'replica',
   // What eval runs is the operation itself; its `arg` is a value.
   'code',
   // A launch's arguments are what a launch allowlist matches on.

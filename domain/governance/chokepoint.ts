@@ -3,6 +3,7 @@ import type { AuditEffect, AuditOutcome, EvidenceHash } from '../audit/audit-rec
 import type { PreviewedTarget } from '../interaction/handover.js';
 import { PreviewOutdated } from '../interaction/preview-outdated.js';
 import type { ApprovalResult, ApprovalScreenshot } from './approvals/approval-broker.js';
+import { auditDecision } from './audit-decision.js';
 import type { ClientIdentity } from './clients/client-identity.js';
 import { coordinateRuleHint } from './coordinate-rule-hint.js';
 import { effectOf } from './effect-summary.js';
@@ -179,14 +180,7 @@ async function governed<T>(
         session: shown.session,
         target: actedOn,
         ...(approvedTarget ? { approvedTarget } : {}),
-        decision: verdict.decision,
-        rule: verdict.rule,
-        risk: verdict.risk,
-        policySha256: policy.origin.sha256,
-        approval,
-        outcome,
-        errorCode,
-        durationMs: Math.round((performance.now() - started) * 1_000) / 1_000,
+        ...auditDecision(verdict, policy, approval, outcome, errorCode, started),
         evidence,
         ...(effect ? { effect } : {}),
       });

@@ -1,6 +1,7 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { AuditOutcome } from '../audit/audit-record.js';
 import type { ApprovalResult } from './approvals/approval-broker.js';
+import { auditDecision } from './audit-decision.js';
 import { plainJson } from './chokepoint.js';
 import type { ClientIdentity } from './clients/client-identity.js';
 import type { Governance } from './governance.js';
@@ -66,14 +67,7 @@ async function governed<T>(
       arguments: shown.args,
       session: shown.session,
       target: null,
-      decision: verdict.decision,
-      rule: verdict.rule,
-      risk: verdict.risk,
-      policySha256: policy.origin.sha256,
-      approval,
-      outcome,
-      errorCode,
-      durationMs: Math.round((performance.now() - started) * 1_000) / 1_000,
+      ...auditDecision(verdict, policy, approval, outcome, errorCode, started),
       evidence: [],
     });
   if (verdict.decision === 'DENY') {
