@@ -27,6 +27,11 @@ const ScopeEnum = builder.enumType('ApprovalScope', {
       description:
         'This and later identical requests (same session, operation, target and rule) until the session ends or the policy is reloaded. The same target means the same kind, role, name, path and window: approving "Delete All Notes" does not approve "Delete Account". An operation on no session (launch) is approved once only.',
     },
+    APP: {
+      value: 'APP',
+      description:
+        'This and later identical requests (same operation, target and rule) from every session of the same app — the same app name, executable and main; for a desktop app its name on the accessibility bus and its command — until the policy is reloaded or the gateway restarts. The same target means the same kind, role, name and path, in any window. Never reaches another app; an operation on no session (launch) is approved once only.',
+    },
   } as const satisfies Record<string, { value: ApprovalScope; description: string }>,
 });
 
@@ -157,21 +162,22 @@ export const ApprovalResultRef = builder.objectRef<ApprovalResult>('ApprovalResu
     requestId: t.exposeID('requestId', {
       nullable: true,
       description:
-        'The approval request answered; null when settled without one (an earlier SESSION approval, `auto-allow`, `auto-deny`).',
+        'The approval request answered; null when settled without one (an earlier SESSION or APP approval, `auto-allow`, `auto-deny`).',
     }),
     scope: t.field({
       type: ScopeEnum,
       nullable: true,
-      description: 'The scope the approver chose; null when denied or settled without a request.',
+      description:
+        'The scope the approver chose; when settled by an earlier approval, the scope it was given under (SESSION or APP); null when denied or settled by `auto-allow` or `auto-deny`.',
       resolve: (result) => result.scope,
     }),
     decidedBy: t.exposeString('decidedBy', {
-      description: 'An approver id, `session-grant`, `auto-allow` or `auto-deny`.',
+      description: 'An approver id, `session-grant`, `app-grant`, `auto-allow` or `auto-deny`.',
     }),
     reason: t.exposeString('reason', {
       nullable: true,
       description:
-        "A deny's reason (null if none given); when settled without an approver, why (`approved earlier for this session`, `no approver watching`); null on an approver's approve.",
+        "A deny's reason (null if none given); when settled without an approver, why (`approved earlier for this session`, `approved earlier for this app`, `no approver watching`); null on an approver's approve.",
     }),
     waitedMs: t.float({
       description: 'How long the operation waited for the answer, in whole milliseconds.',
@@ -206,7 +212,7 @@ builder.mutationFields((t) => ({
         required: false,
         defaultValue: 'ONCE',
         description:
-          'ONCE (the default) or SESSION, which also lets later identical requests through unasked.',
+          'ONCE (the default); SESSION, which also lets later identical requests of the same session through unasked; or APP, those of every session of the same app.',
       }),
     },
     resolve: (_root, args, context) =>

@@ -136,7 +136,7 @@ const AuditRecordRef = builder.objectRef<AuditRecord>('AuditRecord').implement({
       type: ApprovalResultRef,
       nullable: true,
       description:
-        'How an ASK was settled (by an approver, a SESSION approval, `auto-allow` or `auto-deny`); null when none was asked, or when asking failed (timed out, no approver).',
+        'How an ASK was settled (by an approver, an earlier SESSION or APP approval, `auto-allow` or `auto-deny`); null when none was asked, or when asking failed (timed out, no approver).',
       resolve: (record) => record.approval,
     }),
     outcome: t.field({

@@ -188,6 +188,7 @@ describe('the observer page: audit, artifacts and approvals panels in real Chrom
     for (const name of [
       'Approve once: click Delete account',
       'Approve for session: click Delete account',
+      'Approve for this app: click Delete account',
       'Deny: click Delete account',
     ])
       await card.getByRole('button', { name, exact: true }).waitFor();

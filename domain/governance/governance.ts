@@ -41,9 +41,9 @@ export class Governance {
     let broker: ApprovalBroker | undefined;
     const watcher = options.policyFile
       ? await PolicyWatcher.open(options.policyFile, {
-          // A SESSION approval was given under the old rules; a new policy may mean them differently.
+          // SESSION and APP approvals were given under the old rules; a new policy may mean them differently.
           onReload: (policy) => {
-            broker?.forgetGrants();
+            broker?.forgetAllGrants();
             log(`policy reloaded from ${policy.origin.path} (sha256 ${policy.origin.sha256})`);
           },
           onError: (error) =>

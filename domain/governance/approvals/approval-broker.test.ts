@@ -94,6 +94,32 @@ describe('ApprovalBroker', () => {
     broker.closeAll();
   });
 
+  it('APP scope lets other sessions of the same app through, never another app or an app-less session', async () => {
+    const broker = new ApprovalBroker();
+    broker.subscribe(APPROVER);
+    const app = { appName: 'notes', executablePath: '/usr/bin/electron', main: '/apps/notes' };
+    const first = broker.request(ask({ session: { id: 's1', ...app } }));
+    broker.approve(broker.pending(APPROVER)[0]!.id, 'APP', APPROVER);
+    await first;
+    await expect(broker.request(ask({ session: { id: 's2', ...app } }))).resolves.toMatchObject({
+      status: 'APPROVED',
+      scope: 'APP',
+      decidedBy: 'app-grant',
+    });
+    // Ending the session that was approved leaves the app's grant.
+    broker.forgetGrants('s1');
+    await expect(broker.request(ask({ session: { id: 's3', ...app } }))).resolves.toMatchObject({
+      decidedBy: 'app-grant',
+    });
+    void broker.request(ask({ session: { id: 's4', ...app, main: '/apps/mail' } })).catch(() => undefined);
+    void broker.request(ask({ session: { id: 's5' } })).catch(() => undefined);
+    expect(broker.pending(APPROVER)).toHaveLength(2);
+    broker.forgetAllGrants();
+    void broker.request(ask({ session: { id: 's2', ...app } })).catch(() => undefined);
+    expect(broker.pending(APPROVER)).toHaveLength(3);
+    broker.closeAll();
+  });
+
   it('times out with APPROVAL_TIMEOUT and tells observers', async () => {
     vi.useFakeTimers();
     const broker = new ApprovalBroker();

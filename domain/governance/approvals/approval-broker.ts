@@ -14,7 +14,7 @@ import type { NonInteractiveMode } from '../policy/policy-spec.js';
 import type { RiskTier } from '../policy/risk.js';
 import type { Redacted } from '../redaction/redaction.js';
 import type { JsonObject, SessionInfo, TargetInfo } from '../request/governed-request.js';
-import { SessionGrants } from './session-grants.js';
+import { appIdentity, ScopedGrants } from './scoped-grants.js';
 
 /** Long enough for a person to read the request and look at the app, short enough that the agent is not stuck. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 60_000;
@@ -29,7 +29,7 @@ export const MAX_PENDING_APPROVALS = 100;
  */
 export const MAX_PENDING_APPROVALS_PER_CLIENT = MAX_PENDING_APPROVALS / 4;
 
-export type ApprovalScope = 'ONCE' | 'SESSION';
+export type ApprovalScope = 'ONCE' | 'SESSION' | 'APP';
 export type ApprovalState = 'PENDING' | 'APPROVED' | 'DENIED' | 'TIMED_OUT' | 'CANCELLED';
 
 /** What the chokepoint asks about; arguments and target are redacted before they get here. */
@@ -76,7 +76,7 @@ export interface ApprovalResult {
   readonly status: 'APPROVED' | 'DENIED';
   readonly requestId: string | null;
   readonly scope: ApprovalScope | null;
-  /** An approver's id, `session-grant`, `auto-allow` or `auto-deny`. */
+  /** An approver's id, `session-grant`, `app-grant`, `auto-allow` or `auto-deny`. */
   readonly decidedBy: string;
   readonly reason: string | null;
   readonly waitedMs: number;
@@ -111,7 +111,9 @@ export class ApprovalBroker {
   /** Observers watching: they see every request, and never make an ASK wait, since they cannot answer. */
   #lookers = new EventHub<ApprovalTopics>();
   #pending = new Map<string, Pending>();
-  #grants = new SessionGrants();
+  #grants = new ScopedGrants({ acrossSessions: false });
+  /** APP-scope grants, by app identity: they outlive sessions, and only a policy reload or restart ends them. */
+  #appGrants = new ScopedGrants({ acrossSessions: true });
   readonly #clients = new ClientShares(
     'pending approvals',
     MAX_PENDING_APPROVALS_PER_CLIENT,
@@ -131,16 +133,22 @@ export class ApprovalBroker {
       status: ApprovalResult['status'],
       decidedBy: string,
       reason: string | null,
+      scope: ApprovalScope | null = null,
     ): ApprovalResult => ({
       status,
       requestId: null,
-      scope: null,
+      scope,
       decidedBy,
       reason,
       waitedMs: performance.now() - startedAt,
     });
     if (ask.session && this.#grants.has(ask.session.id, ask.operation, ask.rule.id, ask.target))
-      return Promise.resolve(settled('APPROVED', 'session-grant', 'approved earlier for this session'));
+      return Promise.resolve(
+        settled('APPROVED', 'session-grant', 'approved earlier for this session', 'SESSION'),
+      );
+    const app = ask.session && appIdentity(ask.session);
+    if (app && this.#appGrants.has(app, ask.operation, ask.rule.id, ask.target))
+      return Promise.resolve(settled('APPROVED', 'app-grant', 'approved earlier for this app', 'APP'));
     if (this.#closed) return Promise.reject(unavailable('The server is stopping; no approval can be given.'));
     if (this.approverCount === 0) {
       if (ask.nonInteractive === 'ALLOW')
@@ -219,12 +227,17 @@ export class ApprovalBroker {
     return [...this.#pending.values()].map((entry) => entry.request);
   }
 
-  /** SESSION scope lets later identical requests (same session, operation and rule) through without asking. */
+  /**
+   * SESSION scope lets later identical requests (same session, operation, target and rule) through without
+   * asking; APP scope, those of every session of the same app.
+   */
   approve(id: string, scope: ApprovalScope, client: ClientIdentity): ApprovalResult {
     assertApprover(client, 'approve');
     const entry = this.#take(id);
-    if (scope === 'SESSION' && entry.ask.session)
-      this.#grants.add(entry.ask.session.id, entry.ask.operation, entry.ask.rule.id, entry.ask.target);
+    const { session, operation, rule, target } = entry.ask;
+    if (scope === 'SESSION' && session) this.#grants.add(session.id, operation, rule.id, target);
+    const app = scope === 'APP' && session && appIdentity(session);
+    if (app) this.#appGrants.add(app, operation, rule.id, target);
     const result: ApprovalResult = {
       status: 'APPROVED',
       requestId: id,
@@ -267,9 +280,15 @@ export class ApprovalBroker {
     return queue;
   }
 
-  /** Forgets SESSION-scope approvals: when a session ends, and when a new policy changes what rules mean. */
-  forgetGrants(sessionId?: string): void {
+  /** Forgets one ended session's SESSION-scope approvals; APP-scope ones outlive it. */
+  forgetGrants(sessionId: string): void {
     this.#grants.clear(sessionId);
+  }
+
+  /** Forgets every SESSION- and APP-scope approval: a new policy may mean its rules differently. */
+  forgetAllGrants(): void {
+    this.#grants.clear();
+    this.#appGrants.clear();
   }
 
   /** Server shutdown: every waiting request fails with APPROVAL_UNAVAILABLE and observers' streams end. */
@@ -285,7 +304,7 @@ export class ApprovalBroker {
       );
     this.#hub.closeAll();
     this.#lookers.closeAll();
-    this.#grants.clear();
+    this.forgetAllGrants();
   }
 
   #publish(event: ApprovalEvent): void {

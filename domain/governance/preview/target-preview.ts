@@ -65,6 +65,7 @@ export async function previewOperation(
   }
   const info = session && {
     id: session.id,
+    appName: session.app.name,
     executablePath: session.launch.executablePath ?? session.app.executablePath,
     main: session.launch.main,
   };

@@ -9,6 +9,8 @@ export type OperationKind = 'query' | 'mutation';
 /** The session an operation acts on, as far as the policy may care. */
 export type SessionInfo = {
   readonly id: string;
+  /** The app's name as it reports it (package name; a desktop app's name on the accessibility bus). */
+  readonly appName?: string | null;
   readonly executablePath?: string | null;
   /** The app's main script or package path. */
   readonly main?: string | null;

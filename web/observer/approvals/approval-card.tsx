@@ -15,10 +15,17 @@ const DENY = `mutation ObserverDeny($id: ID!, $reason: String) {
 
 interface ApprovalResult {
   status: string;
-  scope: 'ONCE' | 'SESSION' | null;
+  scope: 'ONCE' | 'SESSION' | 'APP' | null;
   decidedBy: string;
   reason: string | null;
 }
+
+const SCOPE_WORDS: Record<NonNullable<ApprovalResult['scope']> | 'NONE', string> = {
+  ONCE: ' once',
+  SESSION: ' for this session',
+  APP: ' for this app',
+  NONE: '',
+};
 
 type Answer =
   | { state: 'idle' }
@@ -224,6 +231,15 @@ function AnswerControls(props: { client: GatewayClient; request: ApprovalRequest
         >
           Approve for session
         </button>
+        <button
+          type="button"
+          class="approve"
+          disabled={busy}
+          aria-label={`Approve for this app: ${label}`}
+          onClick={() => send(APPROVE, { id: request.id, scope: 'APP' }, 'approve')}
+        >
+          Approve for this app
+        </button>
       </div>
       <div class="approval-deny">
         <label for={reasonId}>Reason for denying</label>
@@ -251,7 +267,7 @@ function AnswerText(props: { answer: Answer }) {
   if (answer.state === 'sending') return <>Sending…</>;
   if (answer.state === 'done') {
     const { result } = answer;
-    const how = result.scope === 'SESSION' ? ' for this session' : result.scope === 'ONCE' ? ' once' : '';
+    const how = SCOPE_WORDS[result.scope ?? 'NONE'];
     return (
       <>
         {result.status === 'APPROVED' ? 'Approved' : 'Denied'}

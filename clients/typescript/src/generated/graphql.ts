@@ -6,6 +6,8 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** How far an approval reaches. */
 export type ApprovalScope =
+  /** This and later identical requests (same operation, target and rule) from every session of the same app — the same app name, executable and main; for a desktop app its name on the accessibility bus and its command — until the policy is reloaded or the gateway restarts. The same target means the same kind, role, name and path, in any window. Never reaches another app; an operation on no session (launch) is approved once only. */
+  | 'APP'
   /** This request only. */
   | 'ONCE'
   /** This and later identical requests (same session, operation, target and rule) until the session ends or the policy is reloaded. The same target means the same kind, role, name, path and window: approving "Delete All Notes" does not approve "Delete Account". An operation on no session (launch) is approved once only. */
