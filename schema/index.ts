@@ -31,6 +31,7 @@ import './screencast.js';
 import './screenshot.js';
 import './selector-hints.js';
 import './session-events.js';
+import './session-figures.js';
 import './session.js';
 import './snapshot.js';
 import './snapshot-diff.js';

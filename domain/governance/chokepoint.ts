@@ -3,6 +3,7 @@ import type { AuditEffect, AuditOutcome, EvidenceHash } from '../audit/audit-rec
 import type { PreviewedTarget } from '../interaction/handover.js';
 import { PreviewOutdated } from '../interaction/preview-outdated.js';
 import type { ApprovalResult, ApprovalScreenshot } from './approvals/approval-broker.js';
+import { askCounted } from './approvals/counted-ask.js';
 import { auditDecision } from './audit-decision.js';
 import type { ClientIdentity } from './clients/client-identity.js';
 import { coordinateRuleHint } from './coordinate-rule-hint.js';
@@ -220,7 +221,9 @@ async function governed<T>(
       await keepEvidence(governance, preview.session?.id, taken);
     });
     try {
-      approval = await broker.request(
+      approval = await askCounted(
+        governance,
+        preview.session?.id,
         {
           client: call.client,
           operation: operation.name,
@@ -233,7 +236,6 @@ async function governed<T>(
           nonInteractive: verdict.nonInteractive,
           screenshot,
         },
-        governance.approvalTimeoutMs,
         call.abandoned,
       );
     } catch (error) {

@@ -1,6 +1,7 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { AuditOutcome } from '../audit/audit-record.js';
 import type { ApprovalResult } from './approvals/approval-broker.js';
+import { askCounted } from './approvals/counted-ask.js';
 import { auditDecision } from './audit-decision.js';
 import { plainJson } from './chokepoint.js';
 import type { ClientIdentity } from './clients/client-identity.js';
@@ -40,7 +41,7 @@ async function governed<T>(
   run: () => Promise<T>,
 ): Promise<T> {
   const started = performance.now();
-  const { audit, broker, redactor } = governance;
+  const { audit, redactor } = governance;
   await audit.ready();
   const policy = governance.policy;
   const args = plainJson(call.args);
@@ -76,7 +77,9 @@ async function governed<T>(
   }
   if (verdict.decision === 'ASK') {
     try {
-      approval = await broker.request(
+      approval = await askCounted(
+        governance,
+        call.sessionId,
         {
           client: call.client,
           operation: call.operation,
@@ -89,7 +92,6 @@ async function governed<T>(
           nonInteractive: verdict.nonInteractive,
           screenshot: Promise.resolve(null),
         },
-        governance.approvalTimeoutMs,
         call.abandoned,
       );
     } catch (error) {

@@ -9,6 +9,7 @@ import type {
   WindowDriver,
 } from '../../transports/contract/window-driver.js';
 import type { Session, SessionWindow } from '../sessions/session.js';
+import { figuresOf } from '../sessions/session-figures.js';
 import { clamp } from '../sessions/timeouts.js';
 import { diff, type SnapshotDiff } from '../snapshot/diff.js';
 import { windowActions } from '../snapshot/next-actions.js';
@@ -107,6 +108,7 @@ export async function performAction(session: Session, request: ActionRequest): P
       const context = { session, windowId: window.id, driver, located, watch, timeoutMs };
       throw withRecovery(await withStateAfter(error, context), session, window.id, located);
     });
+    figuresOf(session).actions += 1;
     if (chosen.resolvedBy?.strategy === 'OCR' && (chosen.resolvedBy.alternative ?? 0) > 0)
       visionFiguresOf(session).ocrFallbacks += 1;
     const settled = before || request.wantSettle ? await settle(driver, watch, timeoutMs) : null;

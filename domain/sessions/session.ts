@@ -17,6 +17,7 @@ import { RunLog } from './run-log.js';
 import { runLogTopics } from './run-log-events.js';
 import { selectWindow, type WindowSelector } from './select-window.js';
 import type { SessionEvent, SessionEventType, SessionStatus } from './session-event.js';
+import { noteFigures } from './session-figures.js';
 import type { SessionFiles } from './session-files.js';
 
 /** What a session was launched from, as the launch named it: policy rules match on these. */
@@ -356,6 +357,7 @@ export class Session {
   };
 
   #end(status: 'DETACHED' | 'DISCONNECTED'): void {
+    noteFigures(this);
     this.runLog.stagegraph(`session ${status.toLowerCase()}`);
     this.#endedAt = new Date();
     this.#status = status;
@@ -368,6 +370,7 @@ export class Session {
     this.#endedAt = new Date();
     // A signal we did not send is a crash (kill -9, OOM killer, segfault); a code is the app's own exit.
     const ended = this.#stopRequested ? 'STOPPED' : exit.signal ? 'CRASHED' : 'EXITED';
+    noteFigures(this);
     this.#status = ended;
     this.#publish(ended);
     this.#startupOver?.();

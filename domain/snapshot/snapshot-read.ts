@@ -3,6 +3,7 @@ import { checkClientPattern } from '../../transports/contract/client-pattern.js'
 import { matchClientPattern } from '../../transports/contract/pattern-worker.js';
 import type { LoadState, SnapshotRequest } from '../../transports/contract/window-driver.js';
 import type { Session } from '../sessions/session.js';
+import { figuresOf } from '../sessions/session-figures.js';
 import { diff, type SnapshotDiff } from './diff.js';
 import { windowActions } from './next-actions.js';
 import { cursorSnapshotId, type Page, paginate } from './paginate.js';
@@ -71,6 +72,7 @@ export async function readSnapshot(
   const bounds = request.fields.includes('bbox');
   const scope = previous ? { ...previous.scope, bounds } : scopeOf(session, windowId, request, bounds);
   const snapshot = await session.snapshots.record(windowId, await driver.snapshot(scope), scope);
+  figuresOf(session).snapshots += 1;
   const changes = previous ? diff(previous, snapshot) : null;
   const page = changes
     ? { nodes: [], endCursor: null, hasMore: false, truncated: false, estimatedTokens: 0 }

@@ -1,0 +1,46 @@
+import { visionFiguresOf } from '../vision/vision-figures.js';
+import type { RunLog } from './run-log.js';
+
+/**
+ * What a session did, counted where each thing happens: snapshots read, actions carried out, and the
+ * approvals its operations asked for with how they were answered. An ask that timed out or was cancelled
+ * counts as asked and as neither granted nor denied.
+ */
+export class SessionFigures {
+  snapshots = 0;
+  actions = 0;
+  approvalsAsked = 0;
+  approvalsGranted = 0;
+  approvalsDenied = 0;
+}
+
+const FIGURES = new WeakMap<object, SessionFigures>();
+
+/** The figures of one session, kept as long as the session is. */
+export function figuresOf(session: object): SessionFigures {
+  let figures = FIGURES.get(session);
+  if (!figures) {
+    figures = new SessionFigures();
+    FIGURES.set(session, figures);
+  }
+  return figures;
+}
+
+/** Counts one ask and its answer; null when none came (timed out, cancelled, no approver). */
+export function countApproval(session: object, answer: 'APPROVED' | 'DENIED' | null): void {
+  const figures = figuresOf(session);
+  figures.approvalsAsked += 1;
+  if (answer === 'APPROVED') figures.approvalsGranted += 1;
+  if (answer === 'DENIED') figures.approvalsDenied += 1;
+}
+
+/** The session's figures as one run-log line, written when it ends. */
+export function noteFigures(session: { readonly runLog: RunLog }): void {
+  const figures = figuresOf(session);
+  const vision = visionFiguresOf(session);
+  session.runLog.stagegraph(
+    `figures: ${figures.snapshots} snapshots, ${figures.actions} actions, ` +
+      `${vision.ocrReads} OCR reads (${vision.cachedOcrReads} cached), ${vision.ocrFallbacks} OCR fallbacks, ` +
+      `approvals ${figures.approvalsAsked} asked, ${figures.approvalsGranted} granted, ${figures.approvalsDenied} denied`,
+  );
+}
