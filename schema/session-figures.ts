@@ -1,47 +1,32 @@
-import { figuresOf } from '../domain/sessions/session-figures.js';
-import { visionFiguresOf } from '../domain/vision/vision-figures.js';
+import { figuresOf, type SessionFigures } from '../domain/sessions/session-figures.js';
 import { builder } from './builder.js';
 import { SessionRef } from './session.js';
 
-interface Figures {
-  readonly session: object;
-}
-
-const SessionFiguresRef = builder.objectRef<Figures>('SessionFigures').implement({
+const SessionFiguresRef = builder.objectRef<SessionFigures>('SessionFigures').implement({
   description:
     'What a session did so far, counted as it happened; the run log writes the same counts when it ends.',
   fields: (t) => ({
-    snapshots: t.int({
+    snapshots: t.exposeInt('snapshots', {
       description: 'Snapshots read from a window (a page of one already taken does not count).',
-      resolve: ({ session }) => figuresOf(session).snapshots,
     }),
-    actions: t.int({
+    actions: t.exposeInt('actions', {
       description: 'Actions carried out on a window (one that failed does not count).',
-      resolve: ({ session }) => figuresOf(session).actions,
     }),
-    ocrReads: t.int({
-      description: 'Screenshots the OCR engine read (new pixels).',
-      resolve: ({ session }) => visionFiguresOf(session).ocrReads,
-    }),
-    cachedOcrReads: t.int({
+    ocrReads: t.exposeInt('ocrReads', { description: 'Screenshots the OCR engine read (new pixels).' }),
+    cachedOcrReads: t.exposeInt('cachedOcrReads', {
       description: 'OCR reads answered from the cache: the same pixels had been read before.',
-      resolve: ({ session }) => visionFiguresOf(session).cachedOcrReads,
     }),
-    ocrFallbacks: t.int({
+    ocrFallbacks: t.exposeInt('ocrFallbacks', {
       description: 'Actions that landed on words a `??` fell back to `ocr:` for.',
-      resolve: ({ session }) => visionFiguresOf(session).ocrFallbacks,
     }),
-    approvalsAsked: t.int({
+    approvalsAsked: t.exposeInt('approvalsAsked', {
       description: "Approvals the session's operations asked for, answered or not.",
-      resolve: ({ session }) => figuresOf(session).approvalsAsked,
     }),
-    approvalsGranted: t.int({
+    approvalsGranted: t.exposeInt('approvalsGranted', {
       description: 'Asks answered APPROVED (by an approver, a SESSION grant or the non-interactive mode).',
-      resolve: ({ session }) => figuresOf(session).approvalsGranted,
     }),
-    approvalsDenied: t.int({
+    approvalsDenied: t.exposeInt('approvalsDenied', {
       description: 'Asks answered DENIED; one that timed out or was cancelled is neither granted nor denied.',
-      resolve: ({ session }) => figuresOf(session).approvalsDenied,
     }),
   }),
 });
@@ -50,6 +35,6 @@ builder.objectField(SessionRef, 'figures', (t) =>
   t.field({
     type: SessionFiguresRef,
     description: 'Counts of what the session did: snapshots, actions, OCR reads and fallbacks, approvals.',
-    resolve: (session) => ({ session }),
+    resolve: (session) => figuresOf(session),
   }),
 );

@@ -1,4 +1,5 @@
-import { type VisionFigures, visionFiguresOf } from '../domain/vision/vision-figures.js';
+import { figuresOf } from '../domain/sessions/session-figures.js';
+import type { VisionFigures } from '../domain/vision/vision-figures.js';
 import { builder } from './builder.js';
 import { SessionRef } from './session.js';
 
@@ -20,6 +21,6 @@ builder.objectField(SessionRef, 'visionFigures', (t) =>
   t.field({
     type: VisionFiguresRef,
     description: "Counts of the session's OCR reads and OCR fallbacks; the run log notes each read.",
-    resolve: (session) => visionFiguresOf(session),
+    resolve: (session) => figuresOf(session),
   }),
 );

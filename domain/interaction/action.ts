@@ -15,7 +15,6 @@ import { diff, type SnapshotDiff } from '../snapshot/diff.js';
 import { windowActions } from '../snapshot/next-actions.js';
 import { similarRefs, type Wanted } from '../snapshot/similar.js';
 import { type Snapshot, type SnapshotNode, toSnapshotNode } from '../snapshot/snapshot.js';
-import { visionFiguresOf } from '../vision/vision-figures.js';
 import { withCandidateRefs } from './ambiguous-target.js';
 import { actingQuery, approvedElement, handedOver, type PreviewedTarget } from './handover.js';
 import type { ResolvedBy } from './selector/confidence.js';
@@ -110,7 +109,7 @@ export async function performAction(session: Session, request: ActionRequest): P
     });
     figuresOf(session).actions += 1;
     if (chosen.resolvedBy?.strategy === 'OCR' && (chosen.resolvedBy.alternative ?? 0) > 0)
-      visionFiguresOf(session).ocrFallbacks += 1;
+      figuresOf(session).ocrFallbacks += 1;
     const settled = before || request.wantSettle ? await settle(driver, watch, timeoutMs) : null;
     const after = before ? await capture(session, window, driver, bounds) : null;
     const target =

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { visionFiguresOf } from '../vision/vision-figures.js';
 import type { RunLog } from './run-log.js';
 import { countApproval, figuresOf, noteFigures } from './session-figures.js';
 
@@ -17,7 +16,7 @@ describe('session figures', () => {
     const session = { runLog: { stagegraph: (line: string) => lines.push(line) } as unknown as RunLog };
     figuresOf(session).snapshots = 1;
     figuresOf(session).actions = 2;
-    visionFiguresOf(session).ocrFallbacks = 1;
+    figuresOf(session).ocrFallbacks = 1;
     countApproval(session, 'DENIED');
     noteFigures(session);
     expect(lines).toEqual([

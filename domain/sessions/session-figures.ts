@@ -1,12 +1,12 @@
-import { visionFiguresOf } from '../vision/vision-figures.js';
+import { VisionFigures } from '../vision/vision-figures.js';
 import type { RunLog } from './run-log.js';
 
 /**
  * What a session did, counted where each thing happens: snapshots read, actions carried out, and the
  * approvals its operations asked for with how they were answered. An ask that timed out or was cancelled
- * counts as asked and as neither granted nor denied.
+ * counts as asked and as neither granted nor denied. The vision tier's counts are among them.
  */
-export class SessionFigures {
+export class SessionFigures extends VisionFigures {
   snapshots = 0;
   actions = 0;
   approvalsAsked = 0;
@@ -37,10 +37,9 @@ export function countApproval(session: object, answer: 'APPROVED' | 'DENIED' | n
 /** The session's figures as one run-log line, written when it ends. */
 export function noteFigures(session: { readonly runLog: RunLog }): void {
   const figures = figuresOf(session);
-  const vision = visionFiguresOf(session);
   session.runLog.stagegraph(
     `figures: ${figures.snapshots} snapshots, ${figures.actions} actions, ` +
-      `${vision.ocrReads} OCR reads (${vision.cachedOcrReads} cached), ${vision.ocrFallbacks} OCR fallbacks, ` +
+      `${figures.ocrReads} OCR reads (${figures.cachedOcrReads} cached), ${figures.ocrFallbacks} OCR fallbacks, ` +
       `approvals ${figures.approvalsAsked} asked, ${figures.approvalsGranted} granted, ${figures.approvalsDenied} denied`,
   );
 }

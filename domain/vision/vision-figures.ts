@@ -1,22 +1,11 @@
 /**
  * A session's use of the vision tier, for the run's figures: how often the OCR engine read a window, how
  * often a read was answered from the cache, and how many actions landed on words a `??` fell back to OCR
- * for — the count that says how much of a run leaned on pixels rather than structure.
+ * for — the count that says how much of a run leaned on pixels rather than structure. Kept among the
+ * session's other figures (sessions/session-figures.ts).
  */
 export class VisionFigures {
   ocrReads = 0;
   cachedOcrReads = 0;
   ocrFallbacks = 0;
-}
-
-const FIGURES = new WeakMap<object, VisionFigures>();
-
-/** The figures of one session, kept as long as the session is. */
-export function visionFiguresOf(session: object): VisionFigures {
-  let figures = FIGURES.get(session);
-  if (!figures) {
-    figures = new VisionFigures();
-    FIGURES.set(session, figures);
-  }
-  return figures;
 }

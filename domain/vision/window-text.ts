@@ -3,11 +3,11 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { Bounds } from '../../transports/contract/bounds.js';
 import type { RawNode, WindowDriver } from '../../transports/contract/window-driver.js';
 import type { Session } from '../sessions/session.js';
+import { figuresOf } from '../sessions/session-figures.js';
 import { windowActions } from '../snapshot/next-actions.js';
 import { ocrCacheOf } from './ocr-cache.js';
 import { runTesseract } from './tesseract.js';
 import { type OcrRead, parseTsv } from './tsv.js';
-import { visionFiguresOf } from './vision-figures.js';
 
 /** A 1280×800 window reads in about a second on an idle core; a loaded machine needs several. */
 export const OCR_READ_TIMEOUT_DEFAULT_MS = 15_000;
@@ -41,7 +41,7 @@ export async function readWindowText(
       const run = await runTesseract(shot.bytes, { timeoutMs: Math.max(1, deadline - Date.now()) });
       return { ...parseTsv(run.tsv), truncated: run.truncated };
     });
-    const figures = visionFiguresOf(session);
+    const figures = figuresOf(session);
     if (cached) figures.cachedOcrReads += 1;
     else {
       figures.ocrReads += 1;
