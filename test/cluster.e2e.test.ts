@@ -7,6 +7,11 @@ import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.
 
 /** Lease plus reaper, many times over: a deadline for a loaded machine, not the expected time. */
 const LOSS_DEADLINE_MS = 90_000;
+/**
+ * Tests that kill, pause or restart replicas: each restart starts a gateway and its apps again, which at
+ * load 27 on two cores took over a minute; the suite's 120 s safety net is one quiet restart's margin.
+ */
+const RESTARTS_TEST_TIMEOUT_MS = 300_000;
 const LAUNCH = 'mutation ($input: LaunchInput!) { launch(input: $input) { id status replica { id } } }';
 const LISTING = '{ sessions { id status replica { id } } }';
 const AUDIT = '{ audit(first: 500) { edges { node { operation session { id } } } } }';
@@ -161,80 +166,94 @@ describe.runIf(HAS_REDIS)('cluster mode: two replicas on one Redis', () => {
     expect(await forged.failure('{ session(id: "b-s1") { id } }')).toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
-  it('kill -9 of a replica: once its lease expires its sessions read LOST elsewhere, and answer SESSION_LOST', async () => {
-    await killHard(b);
-    await until(
-      () => onA.data('{ session(id: "b-s1") { status } }'),
-      (data) => data.session.status === 'LOST',
-      'b-s1 after its replica was killed',
-    );
-    const { replicas } = await onA.data('{ replicas { id status } }');
-    expect(replicas).toEqual([
-      { id: 'a', status: 'UP' },
-      { id: 'b', status: 'DOWN' },
-    ]);
-    // The refusal reads the directory as of a's last lease tick.
-    const stop = await until(
-      () => onA.failure('mutation { stop(id: "b-s1") { id } }'),
-      (error) => error.code === 'SESSION_LOST',
-      'stop of a LOST session',
-    );
-    expect(stop).toMatchObject({ retryable: false, details: { replica: 'b' } });
-    // a's own session is untouched.
-    expect((await onA.data('{ session(id: "a-s1") { status } }')).session.status).toBe('RUNNING');
-  });
-
-  it("a replica restarting with the same id marks its earlier boot's live sessions LOST at once, and never reuses an id", async () => {
-    // A lease long enough that no reaper can be what marks b-s3: only b's own restart does.
-    const longLease = ['--cluster-lease', '600000'];
-    b = await replica('b', ...longLease);
-    onB = gatewayClient(b.url);
-    expect(b.stderr()).toMatch(/cluster: replica b joined with epoch 2\n/);
-    const { launch } = await onB.data(LAUNCH, { input: fixtureLaunch() });
-    expect(launch.id).toBe('b-s3');
-    await killHard(b);
-    b = await replica('b', ...longLease);
-    onB = gatewayClient(b.url);
-    await whenPrinted(
-      b,
-      /cluster: replica b joined with epoch 3; 1 live session\(s\) of its earlier boot marked LOST/,
-      10_000,
-    );
-    expect((await onA.data('{ session(id: "b-s3") { status replica { id } } }')).session).toEqual({
-      status: 'LOST',
-      replica: { id: 'b' },
-    });
-    const { sessions } = await onB.data(LISTING);
-    expect(sessions).toEqual(
-      expect.arrayContaining([
-        { id: 'b-s1', status: 'LOST', replica: { id: 'b' } },
-        { id: 'b-s3', status: 'LOST', replica: { id: 'b' } },
-      ]),
-    );
-  });
-  it('a replica paused past its lease is fenced when it wakes: no new session, and its own stay LOST', async () => {
-    b.child.kill('SIGTERM');
-    await b.exited;
-    b = await replica('b');
-    onB = gatewayClient(b.url);
-    const { launch } = await onB.data(LAUNCH, { input: fixtureLaunch() });
-    expect(launch.id).toBe('b-s4');
-    b.child.kill('SIGSTOP');
-    try {
+  it(
+    'kill -9 of a replica: once its lease expires its sessions read LOST elsewhere, and answer SESSION_LOST',
+    async () => {
+      await killHard(b);
       await until(
-        () => onA.data('{ session(id: "b-s4") { status } }'),
+        () => onA.data('{ session(id: "b-s1") { status } }'),
         (data) => data.session.status === 'LOST',
-        'b-s4 while its replica is paused',
+        'b-s1 after its replica was killed',
       );
-    } finally {
-      b.child.kill('SIGCONT');
-    }
-    await whenPrinted(b, /cluster: replica b lost its lease \(epoch 4\); fenced/, LOSS_DEADLINE_MS);
-    expect(await onB.failure(LAUNCH, { input: fixtureLaunch() })).toMatchObject({ code: 'REPLICA_FENCED' });
-    expect(await onB.failure('mutation { stop(id: "b-s4") { id } }')).toMatchObject({ code: 'SESSION_LOST' });
-    // What b still holds is never written back over the directory's LOST.
-    expect((await onA.data('{ session(id: "b-s4") { status } }')).session.status).toBe('LOST');
-  });
+      const { replicas } = await onA.data('{ replicas { id status } }');
+      expect(replicas).toEqual([
+        { id: 'a', status: 'UP' },
+        { id: 'b', status: 'DOWN' },
+      ]);
+      // The refusal reads the directory as of a's last lease tick.
+      const stop = await until(
+        () => onA.failure('mutation { stop(id: "b-s1") { id } }'),
+        (error) => error.code === 'SESSION_LOST',
+        'stop of a LOST session',
+      );
+      expect(stop).toMatchObject({ retryable: false, details: { replica: 'b' } });
+      // a's own session is untouched.
+      expect((await onA.data('{ session(id: "a-s1") { status } }')).session.status).toBe('RUNNING');
+    },
+    RESTARTS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "a replica restarting with the same id marks its earlier boot's live sessions LOST at once, and never reuses an id",
+    async () => {
+      // A lease long enough that no reaper can be what marks b-s3: only b's own restart does.
+      const longLease = ['--cluster-lease', '600000'];
+      b = await replica('b', ...longLease);
+      onB = gatewayClient(b.url);
+      expect(b.stderr()).toMatch(/cluster: replica b joined with epoch 2\n/);
+      const { launch } = await onB.data(LAUNCH, { input: fixtureLaunch() });
+      expect(launch.id).toBe('b-s3');
+      await killHard(b);
+      b = await replica('b', ...longLease);
+      onB = gatewayClient(b.url);
+      await whenPrinted(
+        b,
+        /cluster: replica b joined with epoch 3; 1 live session\(s\) of its earlier boot marked LOST/,
+        10_000,
+      );
+      expect((await onA.data('{ session(id: "b-s3") { status replica { id } } }')).session).toEqual({
+        status: 'LOST',
+        replica: { id: 'b' },
+      });
+      const { sessions } = await onB.data(LISTING);
+      expect(sessions).toEqual(
+        expect.arrayContaining([
+          { id: 'b-s1', status: 'LOST', replica: { id: 'b' } },
+          { id: 'b-s3', status: 'LOST', replica: { id: 'b' } },
+        ]),
+      );
+    },
+    RESTARTS_TEST_TIMEOUT_MS,
+  );
+  it(
+    'a replica paused past its lease is fenced when it wakes: no new session, and its own stay LOST',
+    async () => {
+      b.child.kill('SIGTERM');
+      await b.exited;
+      b = await replica('b');
+      onB = gatewayClient(b.url);
+      const { launch } = await onB.data(LAUNCH, { input: fixtureLaunch() });
+      expect(launch.id).toBe('b-s4');
+      b.child.kill('SIGSTOP');
+      try {
+        await until(
+          () => onA.data('{ session(id: "b-s4") { status } }'),
+          (data) => data.session.status === 'LOST',
+          'b-s4 while its replica is paused',
+        );
+      } finally {
+        b.child.kill('SIGCONT');
+      }
+      await whenPrinted(b, /cluster: replica b lost its lease \(epoch 4\); fenced/, LOSS_DEADLINE_MS);
+      expect(await onB.failure(LAUNCH, { input: fixtureLaunch() })).toMatchObject({ code: 'REPLICA_FENCED' });
+      expect(await onB.failure('mutation { stop(id: "b-s4") { id } }')).toMatchObject({
+        code: 'SESSION_LOST',
+      });
+      // What b still holds is never written back over the directory's LOST.
+      expect((await onA.data('{ session(id: "b-s4") { status } }')).session.status).toBe('LOST');
+    },
+    RESTARTS_TEST_TIMEOUT_MS,
+  );
   it('Redis stopped: cluster reads answer CLUSTER_UNAVAILABLE and own sessions keep working; restarted empty, it is refilled', async () => {
     await redis.stop();
     const outage = await until(

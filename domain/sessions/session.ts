@@ -19,6 +19,7 @@ import { selectWindow, type WindowSelector } from './select-window.js';
 import type { SessionEvent, SessionEventType, SessionStatus } from './session-event.js';
 import { noteFigures } from './session-figures.js';
 import type { SessionFiles } from './session-files.js';
+import { awaitWindowDriver } from './window-driver-wait.js';
 
 /** What a session was launched from, as the launch named it: policy rules match on these. */
 export interface SessionLaunch {
@@ -242,8 +243,8 @@ export class Session {
     this.assertLive();
     const window = this.#pick(await this.#knownWindows(), windowId);
     this.#ownWindows.refuse(this.id, window);
-    const driver = this.#transport.window(window.id);
-    if (driver) return { window, driver };
+    const ready = this.#transport.window(window.id);
+    if (ready) return { window, driver: ready };
     if (!this.capabilities.SNAPSHOT) {
       // An injected session without its upgrade lists windows from the main process but drives none.
       throw new StagegraphError(
@@ -252,6 +253,11 @@ export class Session {
         { nextActions: [sessionActions.transportsWith('SNAPSHOT')] },
       );
     }
+    const driver = await awaitWindowDriver(
+      () => this.#transport.window(window.id),
+      () => this.isLive,
+    );
+    if (driver) return { window, driver };
     throw new StagegraphError(
       'WINDOW_NOT_FOUND',
       `Window ${window.id} of session ${this.id} has no renderer to drive yet.`,

@@ -21,10 +21,17 @@ export const ELECTRON_TARGETS: readonly { name: string; executablePath: string }
     : []),
 ];
 
+/**
+ * How long a suite's launch may take before LAUNCH_TIMEOUT: the most the gateway allows. The default (30 s)
+ * is a user's quiet machine; a shared CI machine at load 15 has taken longer to start an isolated app.
+ */
+export const SUITE_LAUNCH_TIMEOUT_MS = 120_000;
+
 export function fixtureLaunch(executablePath = STAND_IN, env: Record<string, string> = {}): LaunchInput {
   return {
     main: FIXTURE_APP_MAIN,
     executablePath,
+    timeoutMs: SUITE_LAUNCH_TIMEOUT_MS,
     env: Object.entries(env).map(([name, value]) => ({ name, value })),
   };
 }

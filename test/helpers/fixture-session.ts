@@ -32,6 +32,9 @@ export const UNATTENDED_POLICY = fileURLToPath(
 /** Suites act as fast as the page answers; the rate limit itself is tested in governance.e2e. */
 const SUITE_MUTATIONS_PER_SECOND = 1_000;
 
+/** The fixture window's first click; the gateway's 5 s default is a quiet machine's figure. */
+const FIRST_ACTION_TIMEOUT_MS = 60_000;
+
 /** A gateway with the fixture window open, its clock ticking stopped so the page holds still. */
 export async function startFixtureSession(
   executablePath = STAND_IN,
@@ -45,7 +48,11 @@ export async function startFixtureSession(
   );
   const client = gatewayClient(gateway.url);
   const { launch } = await client.data(LaunchDocument, { input: fixtureLaunch(executablePath) });
-  await client.data(ClickDocument, { target: { testId: 'stop-ticking' } });
+  // The window's first action, while its renderer may still be busy starting on a loaded machine: patient.
+  await client.data(ClickDocument, {
+    target: { testId: 'stop-ticking' },
+    timeoutMs: FIRST_ACTION_TIMEOUT_MS,
+  });
   return { ...client, gateway, sessionId: launch!.id, stop: () => gateway.stop() };
 }
 

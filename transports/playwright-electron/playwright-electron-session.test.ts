@@ -18,13 +18,13 @@ afterAll(async () => {
 describe('PlaywrightElectronSession before its first listener', () => {
   it('keeps the console lines (not only the output) emitted before anyone listened, in order, for the first listener', async () => {
     const lines = ['before anyone listened 1', 'before anyone listened 2'];
-    // The session's own console listener was added when it started, so once this one has seen the last line,
-    // the session has emitted both.
-    const seen = electron.waitForEvent('console', (message) => message.text() === lines[1]);
-    await electron.evaluate((_electron, logged) => {
-      for (const line of logged) console.log(line);
-    }, lines);
-    await seen;
+    // Logged over the session's own main channel: the inspector sends a call's console lines on that
+    // connection before the call's answer, so once it answers the session has emitted both. (Playwright's
+    // 'console' event comes over another connection, and can be seen before the session has its lines.)
+    await session.native!.evalMain(
+      `(_electron, logged) => { for (const line of logged) console.log(line); return null; }`,
+      lines,
+    );
 
     const events: TransportEvent[] = [];
     const stop = session.events.subscribe([{ console: (event) => events.push(event) }]);
