@@ -2,12 +2,16 @@
 // and how long a read of the same pixels takes from the cache, end to end through GraphQL over CDP attach to
 // a headless Chromium showing a busy page (a painted toolbar and chart, and paragraphs of text). Each fresh
 // read follows a click that changes a counter on the page, so its pixels (and hash) are new. Also counts how
-// many of the toolbar's painted labels the index found inside their painted button (word accuracy).
+// many of the toolbar's painted labels the index found inside their painted button (word accuracy). Then the
+// engine alone on each run's screenshot, alternating: one engine on the whole image (the reference) and the
+// index's banded read (one engine per core) — the ratio holds under load where absolute times do not.
 // Run: `npx tsx bench/ocr-index.ts`; BENCH_OCR_RUNS=n scales it. Figures depend on the machine's load.
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readScreenshot } from '../domain/vision/banded-read.js';
+import { runTesseract } from '../domain/vision/tesseract.js';
 import { startDebuggableChromium } from '../test/helpers/debuggable.js';
 import { startGateway } from '../test/helpers/gateway.js';
 import { gatewayClient } from '../test/helpers/gateway-client.js';
@@ -52,6 +56,8 @@ try {
   );
   const fresh: number[] = [];
   const cached: number[] = [];
+  const whole: number[] = [];
+  const banded: number[] = [];
   let found = 0;
   for (let run = 0; run < RUNS; run += 1) {
     await client.data(
@@ -65,6 +71,16 @@ try {
     const again = (await client.data(INDEX)).session.window.textIndex;
     cached.push(performance.now() - started);
     if (!again.cached) throw new Error('a second read of the same pixels was not cached');
+    const shot = Buffer.from(
+      (await client.data('{ session { window { screenshot { base64 } } } }')).session.window.screenshot.base64,
+      'base64',
+    );
+    started = performance.now();
+    await runTesseract(shot, { timeoutMs: 60_000 });
+    whole.push(performance.now() - started);
+    started = performance.now();
+    await readScreenshot(shot, { timeoutMs: 60_000 });
+    banded.push(performance.now() - started);
     found += LABELS.filter((label, i) =>
       first.words.some(
         (w: { text: string; bbox: { x: number; y: number; width: number; height: number } }) =>
@@ -79,6 +95,8 @@ try {
   console.log(HEADER);
   console.log(row('textIndex, new pixels (screenshot + tesseract + snapshot)', summarise(fresh)));
   console.log(row('textIndex, same pixels (cached)', summarise(cached)));
+  console.log(row('engine alone: one tesseract on the whole screenshot', summarise(whole)));
+  console.log(row('engine alone: banded read, one tesseract per core', summarise(banded), summarise(whole)));
   console.log(`\nPainted labels found inside their button: ${found} of ${LABELS.length * RUNS}.`);
 } finally {
   await gateway.stop();
