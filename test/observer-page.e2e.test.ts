@@ -128,6 +128,15 @@ describe('observer page, loopback without a token', () => {
     expect(await consoleTail.textContent()).toContain('none dropped');
   });
 
+  it('says when a step acted on words read by OCR from the screen', async () => {
+    await fixture.data(
+      `mutation { hover(target: { query: "testId=no-such-id ?? ocr:'Fetch data'" }) { resolvedBy { strategy } } }`,
+    );
+    const trace = page.getByRole('region', { name: 'Step trace' });
+    const step = trace.getByRole('row').filter({ hasText: 'hover' }).last();
+    await expect.poll(() => step.textContent()).toMatch(/ocr text.*Fetch data.*read by OCR from the screen/);
+  });
+
   it('reads the outline again when snapshotChanges reports a change', async () => {
     const outline = page.getByRole('region', { name: /^Accessibility outline of / });
     expect(await outline.textContent()).not.toContain('Task 4');

@@ -8,7 +8,7 @@ import { describeError, useSubscription } from '../gateway-hooks.js';
 import { timeOfDay } from './tail.js';
 
 const RECORD_FIELDS = `seq time operation decision outcome errorCode durationMs risk arguments
-  target { kind role name windowId }
+  target { kind role name windowId confidence }
   approval { decidedBy status scope requestId }
   evidence { kind sha256 }
   effect { added removed changed documentReplaced }`;
@@ -17,6 +17,17 @@ const TRACE = `query ObserverTrace($filter: AuditFilter, $after: String) {
     edges { node { ${RECORD_FIELDS} } } pageInfo { endCursor hasNextPage } } }`;
 const TRACE_LIVE = `subscription ObserverTraceLive($filter: AuditFilter) {
   audit(filter: $filter) { droppedBefore record { ${RECORD_FIELDS} } } }`;
+
+type TargetConfidence = 'STABLE_ID' | 'ROLE_NAME' | 'TEXT' | 'SPATIAL' | 'OCR';
+
+/** How the target was found, as an observer reads it: OCR above all, the one found in pixels, not a tree. */
+const FOUND_BY: Record<TargetConfidence, string> = {
+  STABLE_ID: 'by a stable id',
+  ROLE_NAME: 'by role and name',
+  TEXT: 'by text',
+  SPATIAL: 'by position',
+  OCR: 'read by OCR from the screen',
+};
 
 /** The trace keeps the newest steps only. */
 const TRACE_LIMIT = 500;
@@ -38,7 +49,13 @@ interface AuditRecord {
   durationMs: number;
   risk: string;
   arguments: string;
-  target: { kind: string; role: string; name: string; windowId: string | null } | null;
+  target: {
+    kind: string;
+    role: string;
+    name: string;
+    windowId: string | null;
+    confidence: TargetConfidence | null;
+  } | null;
   approval: { decidedBy: string; status: string; scope: string | null; requestId: string | null } | null;
   evidence: { kind: string; sha256: string }[];
   effect: { added: number; removed: number; changed: number; documentReplaced: boolean } | null;
@@ -151,6 +168,12 @@ function TargetCell(props: { record: AuditRecord }) {
         <AppText text={target.role} />
       </span>{' '}
       “<AppText text={target.name} />”{refShown}
+      {target.confidence ? (
+        <span class={`found-by found-${target.confidence.toLowerCase()}`}>
+          {' '}
+          {FOUND_BY[target.confidence]}
+        </span>
+      ) : null}
     </>
   );
 }
