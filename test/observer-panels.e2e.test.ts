@@ -185,6 +185,7 @@ describe('the observer page: audit, artifacts and approvals panels in real Chrom
     const facts = await card.innerText();
     expect(facts).toContain('HIGH');
     expect(facts).toMatch(/Requested by\s+agent-/);
+    expect(facts).toMatch(/Found\s+by a stable id/);
     for (const name of [
       'Approve once: click Delete account',
       'Approve for session: click Delete account',

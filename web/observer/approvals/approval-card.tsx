@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { AppText } from '../app-text.js';
 import { ErrorText } from '../error-text.js';
+import { FoundBy } from '../found-by.js';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
 import { shownText } from '../shown-text.js';
 import type { ApprovalRequest } from './approval-queue.js';
@@ -141,6 +142,14 @@ function TargetFacts(props: { target: NonNullable<ApprovalRequest['target']> }) 
         <AppText text={target.role} /> “<AppText text={target.name} />”{' '}
         <span class="muted">({target.kind.toLowerCase()})</span>
       </dd>
+      {target.confidence ? (
+        <>
+          <dt>Found</dt>
+          <dd>
+            <FoundBy confidence={target.confidence} />
+          </dd>
+        </>
+      ) : null}
       {target.bbox ? (
         <>
           <dt>Bounds</dt>

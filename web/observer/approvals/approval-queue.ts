@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { TargetConfidence } from '../found-by.js';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
 
 export type ApprovalState = 'PENDING' | 'APPROVED' | 'DENIED' | 'TIMED_OUT' | 'CANCELLED';
@@ -31,6 +32,7 @@ export interface ApprovalRequest {
     windowId: string | null;
     bbox: Bounds | null;
     previewError: string | null;
+    confidence: TargetConfidence | null;
   } | null;
   screenshot: { mimeType: string; base64: string } | null;
 }
@@ -48,7 +50,7 @@ const REQUEST_FIELDS = `
   client { id role }
   rule { id description }
   session { id windowTitle windowUrl }
-  target { kind role name path selector windowId previewError bbox { x y width height } }
+  target { kind role name path selector windowId previewError confidence bbox { x y width height } }
   screenshot { mimeType base64 }
 `;
 

@@ -3,6 +3,7 @@ import { AppText } from '../app-text.js';
 import { useApprovalScreenshot } from '../approval-evidence.js';
 import { type Column, DataTable } from '../data-table.js';
 import { ErrorAlert } from '../error-text.js';
+import { FoundBy, type TargetConfidence } from '../found-by.js';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
 import { describeError, useSubscription } from '../gateway-hooks.js';
 import { timeOfDay } from './tail.js';
@@ -17,17 +18,6 @@ const TRACE = `query ObserverTrace($filter: AuditFilter, $after: String) {
     edges { node { ${RECORD_FIELDS} } } pageInfo { endCursor hasNextPage } } }`;
 const TRACE_LIVE = `subscription ObserverTraceLive($filter: AuditFilter) {
   audit(filter: $filter) { droppedBefore record { ${RECORD_FIELDS} } } }`;
-
-type TargetConfidence = 'STABLE_ID' | 'ROLE_NAME' | 'TEXT' | 'SPATIAL' | 'OCR';
-
-/** How the target was found, as an observer reads it: OCR above all, the one found in pixels, not a tree. */
-const FOUND_BY: Record<TargetConfidence, string> = {
-  STABLE_ID: 'by a stable id',
-  ROLE_NAME: 'by role and name',
-  TEXT: 'by text',
-  SPATIAL: 'by position',
-  OCR: 'read by OCR from the screen',
-};
 
 /** The trace keeps the newest steps only. */
 const TRACE_LIMIT = 500;
@@ -169,10 +159,10 @@ function TargetCell(props: { record: AuditRecord }) {
       </span>{' '}
       “<AppText text={target.name} />”{refShown}
       {target.confidence ? (
-        <span class={`found-by found-${target.confidence.toLowerCase()}`}>
+        <>
           {' '}
-          {FOUND_BY[target.confidence]}
-        </span>
+          <FoundBy confidence={target.confidence} />
+        </>
       ) : null}
     </>
   );
