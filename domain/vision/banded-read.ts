@@ -25,13 +25,15 @@ export interface ScreenshotReadOptions {
  * all of them run under the one deadline.
  */
 export async function readScreenshot(png: Buffer, options: ScreenshotReadOptions): Promise<CachedRead> {
+  const deadline = Date.now() + options.timeoutMs;
   const count = options.bands ?? Math.min(availableParallelism(), MAX_OCR_BANDS);
-  const bands = cutIntoBands(png, count);
+  // One core: the engine reads the PNG itself, without the decoding that cutting needs.
+  const bands = count > 1 ? cutIntoBands(png, count) : [{ image: png, top: 0 }];
   const maxBytes = Math.floor(MAX_TSV_BYTES / bands.length);
   const runs = await Promise.all(
     bands.map((band) =>
-      runTesseract(band.pgm, {
-        timeoutMs: options.timeoutMs,
+      runTesseract(band.image, {
+        timeoutMs: Math.max(1, deadline - Date.now()),
         maxBytes,
         ...(options.command ? { command: options.command } : {}),
       }),

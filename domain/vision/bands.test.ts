@@ -13,7 +13,7 @@ function image(width: number, height: number, inked: (y: number) => boolean): Bu
   return PNG.sync.write(png);
 }
 
-const heightOf = (pgm: Buffer) => Number(pgm.toString('ascii', 0, 20).split(/\s+/)[2]);
+const heightOf = (image: Buffer) => Number(image.toString('ascii', 0, 20).split(/\s+/)[2]);
 
 describe('cutIntoBands', () => {
   it('cuts on the blank row nearest each ideal cut, never through ink, as greyscale PGMs', () => {
@@ -26,14 +26,29 @@ describe('cutIntoBands', () => {
       [0, 189],
       [189, 211],
     ]);
-    expect(bands[1]!.pgm.subarray(0, 10).toString('ascii')).toBe('P5\n40 211\n');
-    expect(bands.map((b) => heightOf(b.pgm))).toEqual([189, 211]);
-    expect(bands[1]!.pgm.length).toBe('P5\n40 211\n255\n'.length + 40 * 211);
+    expect(bands[1]!.image.subarray(0, 10).toString('ascii')).toBe('P5\n40 211\n');
+    expect(bands.map((b) => heightOf(b.image))).toEqual([189, 211]);
+    expect(bands[1]!.image.length).toBe('P5\n40 211\n255\n'.length + 40 * 211);
   });
 
   it('keeps the image whole where no blank row lies near a cut, or a band would be too thin', () => {
-    expect(cutIntoBands(image(40, 400, () => true), 2).map((b) => b.top)).toEqual([0]);
-    expect(cutIntoBands(image(40, MIN_BAND_HEIGHT, () => false), 2).map((b) => b.top)).toEqual([0]);
-    expect(cutIntoBands(image(40, 400, () => false), 1).map((b) => b.top)).toEqual([0]);
+    expect(
+      cutIntoBands(
+        image(40, 400, () => true),
+        2,
+      ).map((b) => b.top),
+    ).toEqual([0]);
+    expect(
+      cutIntoBands(
+        image(40, MIN_BAND_HEIGHT, () => false),
+        2,
+      ).map((b) => b.top),
+    ).toEqual([0]);
+    expect(
+      cutIntoBands(
+        image(40, 400, () => false),
+        1,
+      ).map((b) => b.top),
+    ).toEqual([0]);
   });
 });

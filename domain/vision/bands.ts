@@ -1,8 +1,8 @@
 import { PNG } from 'pngjs';
 
-/** One horizontal strip of a screenshot, as a greyscale PGM the engine reads from stdin. */
+/** One horizontal strip of a screenshot, as an image the engine reads from stdin (here a greyscale PGM). */
 export interface Band {
-  readonly pgm: Buffer;
+  readonly image: Buffer;
   /** Its first row in the screenshot: what its words' y is offset by. */
   readonly top: number;
   readonly height: number;
@@ -39,7 +39,7 @@ export function cutIntoBands(png: Buffer, count: number): Band[] {
     const bottom = cuts[i + 1] ?? height;
     const header = Buffer.from(`P5\n${width} ${bottom - top}\n255\n`, 'ascii');
     return {
-      pgm: Buffer.concat([header, grey.subarray(top * width, bottom * width)]),
+      image: Buffer.concat([header, grey.subarray(top * width, bottom * width)]),
       top,
       height: bottom - top,
     };
