@@ -26,7 +26,8 @@ export interface GovernanceOptions {
 export class Governance {
   readonly sessions: SessionRegistry;
   readonly broker = new ApprovalBroker();
-  readonly redactor = new Redactor();
+  /** The built-in patterns and the active policy's own (`redact:`), whichever policy is active when it runs. */
+  readonly redactor = new Redactor({ currentPatterns: () => this.policy.redactionPatterns });
   readonly limiter: MutationRateLimiter;
   readonly audit: AuditLog;
   readonly approvalTimeoutMs: number | null;

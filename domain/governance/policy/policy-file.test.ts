@@ -98,6 +98,30 @@ describe('policy file', () => {
       ['defaults: { SEVERE: DENY }\n', /defaults\.SEVERE: unknown field/, null, 'defaults.SEVERE'],
       ['rules:\n  - operation: click\n', /rules\[0\]\.decision: is required/, 0, 'rules[0].decision'],
       ['rules: [\n', /not valid YAML/, null, ''],
+      [
+        'redact:\n  - { name: Badge, pattern: "/B\\\\d+/" }\n',
+        /redact\[0\]\.name: lower-case/,
+        null,
+        'redact[0].name',
+      ],
+      [
+        'redact:\n  - { name: badge, pattern: "B*" }\n',
+        /redact\[0\]\.pattern: a regular expression literal/,
+        null,
+        'redact[0].pattern',
+      ],
+      [
+        'redact:\n  - { name: badge, pattern: "/(/" }\n',
+        /redact\[0\]\.pattern: Invalid regular expression/,
+        null,
+        'redact[0].pattern',
+      ],
+      [
+        'redact:\n  - { name: badge, pattern: "/b/", mask: true }\n',
+        /redact\[0\]\.mask: unknown field/,
+        null,
+        'redact[0].mask',
+      ],
     ];
     for (const [text, message, ruleIndex, field] of cases) {
       const path = file('bad.yaml', text);
@@ -106,6 +130,13 @@ describe('policy file', () => {
       expect(error.message.startsWith(`${path}: `)).toBe(true);
       if (field) expect(error.details).toMatchObject({ file: path, ruleIndex, field });
     }
+  });
+
+  it("compiles the file's redaction patterns global, whatever flags it gave", async () => {
+    const policy = await loadPolicyFile(
+      file('redact.yaml', 'redact:\n  - { name: badge, pattern: "/emp-\\\\d{3}/i" }\n'),
+    );
+    expect(policy.redactionPatterns).toEqual([{ name: 'badge', pattern: /emp-\d{3}/gi }]);
   });
 
   it('a missing file is POLICY_INVALID naming it', async () => {

@@ -12,6 +12,7 @@ import {
   type PolicySpec,
   PolicySpecError,
   REVEAL_MODES,
+  type RedactSpec,
   type RuleSpec,
 } from './policy-spec.js';
 import { RISK_TIERS } from './risk.js';
@@ -29,7 +30,12 @@ const TOP_LEVEL_KEYS = [
   'destructiveWords',
   'extraDestructiveWords',
   'rules',
+  'redact',
 ];
+const REDACT_KEYS = ['name', 'pattern'];
+/** Every one runs over every value redacted: a handful is what a policy needs. */
+export const MAX_REDACT_PATTERNS = 50;
+const REDACT_NAME = /^[a-z0-9][a-z0-9-]{0,31}$/;
 const RULE_KEYS = [
   'id',
   'description',
@@ -126,7 +132,26 @@ export function validatePolicySpec(raw: unknown): PolicySpec {
     destructiveWords: optional(top.destructiveWords, (v) => strings(v, 'destructiveWords')),
     extraDestructiveWords: optional(top.extraDestructiveWords, (v) => strings(v, 'extraDestructiveWords')),
     rules: specs,
+    redact: optional(top.redact, (v) => redactSpecs(v)),
   };
+}
+
+function redactSpecs(raw: unknown): RedactSpec[] {
+  const entries = list(raw, 'redact');
+  if (entries.length > MAX_REDACT_PATTERNS)
+    throw new PolicySpecError('redact', `at most ${MAX_REDACT_PATTERNS} patterns`);
+  return entries.map((entry, index) => {
+    const at = `redact[${index}]`;
+    const spec = record(entry, at);
+    onlyKeys(spec, REDACT_KEYS, at);
+    const name = text(spec.name, `${at}.name`);
+    if (!REDACT_NAME.test(name))
+      throw new PolicySpecError(`${at}.name`, 'lower-case letters, digits and dashes, at most 32');
+    const pattern = text(spec.pattern, `${at}.pattern`);
+    if (!/^\/.+\/[a-z]*$/s.test(pattern))
+      throw new PolicySpecError(`${at}.pattern`, 'a regular expression literal, `/source/flags`');
+    return { name, pattern };
+  });
 }
 
 function validateRule(raw: unknown, at: string): RuleSpec {

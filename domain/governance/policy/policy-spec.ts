@@ -67,6 +67,14 @@ export interface RuleSpec {
   readonly nonInteractive?: NonInteractiveMode;
 }
 
+/** A pattern of the operator's own, masked like the built-in ones: `[REDACTED:<name>]`. */
+export interface RedactSpec {
+  /** Shown in the placeholder: lower-case letters, digits and dashes. */
+  readonly name: string;
+  /** A regular expression literal, `/source/flags`, searched everywhere values are redacted. */
+  readonly pattern: string;
+}
+
 export interface PolicySpec {
   /** Decisions when no rule matches; tiers left out keep the built-in defaults. */
   readonly defaults?: Partial<Record<RiskTier, Decision>>;
@@ -78,6 +86,8 @@ export interface PolicySpec {
   /** Added to the destructive words (built-in or replaced). */
   readonly extraDestructiveWords?: readonly string[];
   readonly rules?: readonly RuleSpec[];
+  /** Added to the built-in redaction patterns (e-mail, card, national id, credentials). */
+  readonly redact?: readonly RedactSpec[];
 }
 
 /** Reads and actions go ahead, high risk asks a human, code and coordinates are refused unless a rule allows. */

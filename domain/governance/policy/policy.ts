@@ -1,11 +1,14 @@
 import { StagegraphError } from '../../../errors/stagegraph-error.js';
 import { raisedForOcr } from '../ocr-risk.js';
+import type { RedactionPattern } from '../redaction/redaction.js';
 import type { GovernedRequest } from '../request/governed-request.js';
 import {
   BUILT_IN_DEFAULTS,
   type Decision,
   type NonInteractiveMode,
   type PolicySpec,
+  PolicySpecError,
+  type RedactSpec,
   type RevealMode,
 } from './policy-spec.js';
 import { DEFAULT_DESTRUCTIVE_WORDS, RiskScorer, type RiskTier } from './risk.js';
@@ -58,6 +61,8 @@ export class Policy {
   /** Who may read values in clear with `reveal: true`. */
   readonly reveal: RevealMode;
   readonly destructiveWords: readonly string[];
+  /** The file's own redaction patterns (`redact:`), compiled global; masked beside the built-in ones. */
+  readonly redactionPatterns: readonly RedactionPattern[];
   #rules: RuleMatcher[];
   #hits: number[];
   #scorer: RiskScorer;
@@ -77,6 +82,7 @@ export class Policy {
     ];
     this.#scorer = new RiskScorer({ destructiveWords: this.destructiveWords });
     this.#rules = (spec.rules ?? []).map((rule, index) => new RuleMatcher(rule, index));
+    this.redactionPatterns = (spec.redact ?? []).map(compileRedaction);
     this.#hits = this.#rules.map(() => 0);
   }
 
@@ -155,4 +161,20 @@ export function policyDeniedError(
     ...(hint ? { hint } : {}),
     details: { rule: verdict.rule, risk: verdict.risk, reasons: verdict.reasons },
   });
+}
+
+/**
+ * `/source/flags` as a global expression (`replace` must catch every occurrence). Like a rule's `/regex/`,
+ * it is the policy author's own and runs as written on JavaScript's engine, over at most the redactor's
+ * window of each value (MAX_REDACTED_STRING_LENGTH plus SCRUB_OVERLAP characters).
+ */
+function compileRedaction(spec: RedactSpec, index: number): RedactionPattern {
+  const literal = /^\/(.+)\/([a-z]*)$/s.exec(spec.pattern);
+  try {
+    if (!literal) throw new SyntaxError('not a `/source/flags` literal');
+    const flags = literal[2]!.replace(/[gy]/g, '');
+    return { name: spec.name, pattern: new RegExp(literal[1]!, `${flags}g`) };
+  } catch (error) {
+    throw new PolicySpecError(`redact[${index}].pattern`, (error as Error).message);
+  }
 }

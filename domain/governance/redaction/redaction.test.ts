@@ -88,6 +88,29 @@ describe('Redactor', () => {
     );
   });
 
+  it('scrubs a national id as written (3-2-4 digits), not numbers never issued', () => {
+    expect(redactor.redactText('ssn 219-09-9999, call 555-0100')).toBe(
+      'ssn [REDACTED:national-id], call 555-0100',
+    );
+    for (const never of [
+      '000-12-3456',
+      '666-12-3456',
+      '900-12-3456',
+      '123-00-4567',
+      '123-45-0000',
+      '1219-09-9999',
+    ])
+      expect(redactor.redactText(never)).toBe(never);
+  });
+
+  it('reads the current patterns at each use, so a new policy masks from its next value on', () => {
+    let current = [{ name: 'order', pattern: /ORD-\d+/g }];
+    const following = new Redactor({ currentPatterns: () => current });
+    expect(following.redactText('ORD-1 EMP-2')).toBe('[REDACTED:order] EMP-2');
+    current = [{ name: 'badge', pattern: /EMP-\d+/g }];
+    expect(following.redactText('ORD-1 EMP-2')).toBe('ORD-1 [REDACTED:badge]');
+  });
+
   it('takes configured patterns, and cuts long strings', () => {
     const custom = new Redactor({ extraPatterns: [{ name: 'order', pattern: /ORD-\d+/ }] });
     expect(custom.redactText('see ORD-1 and ORD-22')).toBe('see [REDACTED:order] and [REDACTED:order]');

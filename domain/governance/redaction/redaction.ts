@@ -71,6 +71,12 @@ export const DEFAULT_REDACTION_PATTERNS: readonly RedactionPattern[] = [
     name: 'email',
     pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g,
   },
+  {
+    // A US social security number as written, 3-2-4 digits, without the numbers never issued (area 000,
+    // 666 or 9xx, group 00, serial 0000), so a part number such as 900-00-0000 stays readable. Fixed length.
+    name: 'national-id',
+    pattern: /(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])/g,
+  },
 ];
 
 /** Object keys whose string values are secrets whatever they look like. */
@@ -102,12 +108,18 @@ export interface RedactorOptions {
   readonly patterns?: readonly RedactionPattern[];
   /** Added to the patterns (defaults or replaced). */
   readonly extraPatterns?: readonly RedactionPattern[];
+  /**
+   * Added too, read at each use: the active policy's own patterns (`redact:` in the policy file), so a
+   * reload changes what is masked from the next value on. They are compiled global by the policy.
+   */
+  readonly currentPatterns?: () => readonly RedactionPattern[];
   readonly secretKeys?: RegExp;
 }
 
 /** The one redaction used for the audit log, approval requests and every event derived from them. */
 export class Redactor {
   #patterns: RedactionPattern[];
+  #current: () => readonly RedactionPattern[];
   #secretKeys: RegExp;
 
   constructor(options: RedactorOptions = {}) {
@@ -120,6 +132,7 @@ export class Redactor {
       pattern: pattern.global ? pattern : new RegExp(pattern.source, `${pattern.flags}g`),
       ...(valid ? { valid } : {}),
     }));
+    this.#current = options.currentPatterns ?? (() => []);
     this.#secretKeys = options.secretKeys ?? DEFAULT_SECRET_KEYS;
   }
 
@@ -199,7 +212,7 @@ export class Redactor {
 
   #replaceAll(text: string): string {
     let out = text;
-    for (const { name, pattern, valid } of this.#patterns) {
+    for (const { name, pattern, valid } of [...this.#patterns, ...this.#current()]) {
       const shown = placeholder(name);
       out = valid
         ? out.replace(pattern, (match) => (valid(match) ? shown : match))
