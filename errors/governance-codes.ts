@@ -64,6 +64,12 @@ export const GOVERNANCE_ERROR_CODES = {
     retryable: false,
     hint: 'List the open ones with `pendingApprovals { id operation }`.',
   },
+  APPROVAL_ALREADY_ANSWERED: {
+    meaning:
+      'In cluster mode, another approver (on this or another replica) answered this approval request first; only the first answer counts. `details.decidedBy` names who answered and `details.state` how (APPROVED or DENIED).',
+    retryable: false,
+    hint: 'Nothing to do for this request; the `approvalRequests` stream shows how it was settled. List the open ones with `pendingApprovals { id operation }`.',
+  },
   RATE_LIMITED: {
     meaning: 'This client sent more mutations than its rate limit allows.',
     retryable: true,

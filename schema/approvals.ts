@@ -68,7 +68,7 @@ const ScreenshotRef = builder.objectRef<ApprovalScreenshot>('ApprovalScreenshot'
   }),
 });
 
-const ApprovalRequestRef = builder.objectRef<ApprovalRequest>('ApprovalRequest').implement({
+export const ApprovalRequestRef = builder.objectRef<ApprovalRequest>('ApprovalRequest').implement({
   description: 'An operation waiting for a human; arguments and target are already redacted.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Pass it as `id:` to approve or deny.' }),
@@ -216,7 +216,11 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, args, context) =>
-      governanceOf(context).broker.approve(String(args.id), args.scope ?? 'ONCE', clientOf(context)),
+      governanceOf(context).broker.answer(
+        String(args.id),
+        { decision: 'APPROVED', scope: args.scope ?? 'ONCE' },
+        clientOf(context),
+      ),
   }),
   deny: t.field({
     type: ApprovalResultRef,
@@ -235,7 +239,11 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, args, context) =>
-      governanceOf(context).broker.deny(String(args.id), args.reason ?? null, clientOf(context)),
+      governanceOf(context).broker.answer(
+        String(args.id),
+        { decision: 'DENIED', reason: args.reason ?? null },
+        clientOf(context),
+      ),
   }),
 }));
 

@@ -19,7 +19,7 @@ const ReplicaStatusEnum = builder.enumType('ReplicaStatus', {
   } as const,
 });
 
-const ReplicaRef = builder.objectRef<ReplicaRecord & { self: boolean }>('Replica').implement({
+export const ReplicaRef = builder.objectRef<ReplicaRecord & { self: boolean }>('Replica').implement({
   description: 'One gateway process of a cluster (`serve --cluster`), owning the apps on its host.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Its --replica-id; its session ids start with it (`<id>-s1`).' }),
@@ -64,10 +64,14 @@ builder.objectField(SessionRef, 'replica', (t) =>
   }),
 );
 
-async function ownerOf(session: Listed, cluster: Cluster) {
-  const id = session instanceof RemoteSession ? session.replicaId : cluster.replicaId;
-  const owner = cluster.replica(id) ?? (await cluster.replicas()).find((replica) => replica.id === id);
-  return owner ? withSelf(owner, cluster) : null;
+function ownerOf(session: Listed, cluster: Cluster) {
+  return replicaNamed(session instanceof RemoteSession ? session.replicaId : cluster.replicaId, cluster);
+}
+
+/** The replica `id` as of the last lease tick, else as the store has it now; null when it knows none. */
+export async function replicaNamed(id: string, cluster: Cluster) {
+  const replica = cluster.replica(id) ?? (await cluster.replicas()).find((record) => record.id === id);
+  return replica ? withSelf(replica, cluster) : null;
 }
 
 function withSelf(replica: ReplicaRecord, cluster: Cluster) {

@@ -11,6 +11,7 @@ import './audit.js';
 import './client.js';
 import './clock.js';
 import './cluster.js';
+import './cluster-approvals.js';
 import './console.js';
 import './desktop.js';
 import './dialogs.js';

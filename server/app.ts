@@ -28,7 +28,7 @@ import { keepLoopbackWebSocketsUncompressed } from '../transports/process/uncomp
 import { artifactsRoute, isArtifactsPath } from './artifacts-route.js';
 import { authenticator, useClientAuth } from './auth.js';
 import { useClientSubscriptions } from './client-subscriptions.js';
-import { joinCluster, openCluster } from './cluster-membership.js';
+import { joinCluster, type OpenedCluster, openCluster } from './cluster-membership.js';
 import { useCompiledQueries } from './compiled-queries.js';
 import { clientDirectory, type ServeConfig } from './config.js';
 import { useDocumentCache } from './document-cache.js';
@@ -111,6 +111,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const identities = new WeakMap<Request, ClientIdentity>();
   let governance: Governance | null = null;
   let cluster: Cluster | null = null;
+  let opened: OpenedCluster | null = null;
   let temporaryAuditDir: string | undefined;
   const context = (initial: {
     request?: Request;
@@ -228,7 +229,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
       ws = attachWs(yoga);
       if (deps.governance !== 'off')
         ({ governance, temporaryAuditDir } = await openGovernance(config, sessions, log));
-      if (config.cluster) cluster = await openCluster(config.cluster, sessions, hub, log);
+      if (config.cluster) {
+        opened = await openCluster(config.cluster, sessions, hub, log, governance?.broker ?? null);
+        cluster = opened.cluster;
+      }
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => resolve());
@@ -240,12 +244,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
       sessions.ownPages.serveAt(port, config.host, config.allowedHosts);
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;
       url = `http://${host}:${port}${GRAPHQL_PATH}`;
-      if (cluster) await joinCluster(cluster, url, log);
+      if (opened) await joinCluster(opened, url, log);
       return url;
     },
     stop() {
       stopping ??= (async () => {
         await sessions.stopAll();
+        // Requests still pending here end with the lease: the other replicas' answers then read SESSION_LOST.
+        await opened?.approvals?.stop();
         // The directory records how each session ended before the lease is dropped.
         await cluster?.leave();
         // After the sessions: operations they were running finish, and are recorded, first.

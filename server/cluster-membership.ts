@@ -1,28 +1,44 @@
 import { Cluster } from '../domain/cluster/cluster.js';
+import { ClusterApprovals } from '../domain/cluster/cluster-approvals.js';
 import type { EventHub } from '../domain/events/event-hub.js';
 import type { SessionTopics } from '../domain/events/session-topics.js';
+import type { ApprovalBroker } from '../domain/governance/approvals/approval-broker.js';
 import type { SessionRegistry } from '../domain/sessions/session-registry.js';
 import type { ClusterConfig } from './cluster-config.js';
 
+export interface OpenedCluster {
+  readonly cluster: Cluster;
+  /** The approvals shared with the other replicas; null for a gateway without governance. */
+  readonly approvals: ClusterApprovals | null;
+}
+
 /**
- * Connects to the cluster's Redis and places the registry's sessions in the cluster; the replica joins once
- * the server listens (`join`). The Redis client is imported here, on first use, so a gateway started
- * without --cluster never loads it.
+ * Connects to the cluster's Redis and places the registry's sessions (and the broker's approvals) in the
+ * cluster; the replica joins once the server listens (`join`). The Redis client is imported here, on first
+ * use, so a gateway started without --cluster never loads it.
  */
 export async function openCluster(
   config: ClusterConfig,
   sessions: SessionRegistry,
   hub: EventHub<SessionTopics>,
   log: (line: string) => void,
-): Promise<Cluster> {
+  broker: ApprovalBroker | null,
+): Promise<OpenedCluster> {
   const { RedisClusterStore } = await import('./redis-cluster-store.js');
   const store = await RedisClusterStore.connect(config.redisUrl, log);
-  return new Cluster(store, { ...config }, sessions, hub, log);
+  const cluster = new Cluster(store, { ...config }, sessions, hub, log);
+  const approvals = broker && new ClusterApprovals(store.approvals(), broker, config.replicaId, config, log);
+  return { cluster, approvals };
 }
 
-/** Joins once the server listens at `url`, and says so in the start-up log. */
-export async function joinCluster(cluster: Cluster, url: string, log: (line: string) => void): Promise<void> {
+/** Joins once the server listens at `url`, shares its approvals from then on, and says so in the start-up log. */
+export async function joinCluster(
+  { cluster, approvals }: OpenedCluster,
+  url: string,
+  log: (line: string) => void,
+): Promise<void> {
   const { epoch, lost } = await cluster.join(url);
+  await approvals?.start(epoch);
   const earlier = lost > 0 ? `; ${lost} live session(s) of its earlier boot marked LOST` : '';
   log(`cluster: replica ${cluster.replicaId} joined with epoch ${epoch}${earlier}`);
 }

@@ -8,6 +8,7 @@ import type {
   ReplicaStatus,
 } from '../domain/cluster/cluster-store.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
+import { RedisApprovalStore } from './redis-approval-store.js';
 import { JOIN, LEAVE, PUT_SESSION, REAP, RENEW, RESERVE_SEQUENCE } from './redis-cluster-lua.js';
 
 /**
@@ -158,6 +159,13 @@ export class RedisClusterStore implements ClusterStore {
 
   async close(): Promise<void> {
     await this.#redis.quit().catch(() => this.#redis.disconnect());
+  }
+
+  // --- Approvals across replicas (server/redis-approval-store.ts) ---
+
+  /** The cluster's shared approvals, on this connection (and one of its own to listen); closed before it. */
+  approvals(): RedisApprovalStore {
+    return new RedisApprovalStore(this.#redis, (error) => unavailable(this.#where, error), this.#prefix);
   }
 
   #key(name: string): string {

@@ -14,6 +14,7 @@ import type { NonInteractiveMode } from '../policy/policy-spec.js';
 import type { RiskTier } from '../policy/risk.js';
 import type { Redacted } from '../redaction/redaction.js';
 import type { JsonObject, SessionInfo, TargetInfo } from '../request/governed-request.js';
+import type { ApprovalAnswer, ApprovalPeers } from './approval-peers.js';
 import { appIdentity, ScopedGrants } from './scoped-grants.js';
 
 /** Long enough for a person to read the request and look at the app, short enough that the agent is not stuck. */
@@ -61,6 +62,8 @@ export interface ApprovalRequest extends Omit<ApprovalAsk, 'nonInteractive'> {
   readonly id: string;
   readonly createdAt: Date;
   readonly expiresAt: Date;
+  /** In cluster mode, set on a request another replica asked: the replica whose operation waits. */
+  readonly replicaId?: string;
 }
 
 export interface ApprovalEvent {
@@ -120,10 +123,22 @@ export class ApprovalBroker {
     MAX_PENDING_APPROVALS,
   );
   #closed = false;
+  #peers: ApprovalPeers | null = null;
 
-  /** Approvers watching the stream; observers' streams do not count. */
+  /** Approvers watching the stream here; observers' streams do not count. */
   get approverCount(): number {
     return this.#hub.subscriberCount;
+  }
+
+  /** Shares this broker's approvals with other gateways' (cluster mode); null stops sharing. */
+  link(peers: ApprovalPeers | null): void {
+    this.#peers = peers;
+  }
+
+  /** An event of a request another gateway asked, for the watchers here. */
+  relay(event: ApprovalEvent): void {
+    this.#hub.publish('approval', event);
+    this.#lookers.publish('approval', event);
   }
 
   /** Suspends until answered, timed out (APPROVAL_TIMEOUT), aborted, or the broker closes. */
@@ -150,7 +165,7 @@ export class ApprovalBroker {
     if (app && this.#appGrants.has(app, ask.operation, ask.rule.id, ask.target))
       return Promise.resolve(settled('APPROVED', 'app-grant', 'approved earlier for this app', 'APP'));
     if (this.#closed) return Promise.reject(unavailable('The server is stopping; no approval can be given.'));
-    if (this.approverCount === 0) {
+    if (this.approverCount + (this.#peers?.approvers() ?? 0) === 0) {
       if (ask.nonInteractive === 'ALLOW')
         return Promise.resolve(settled('APPROVED', 'auto-allow', 'no approver watching'));
       if (ask.nonInteractive === 'DENY')
@@ -221,10 +236,25 @@ export class ApprovalBroker {
     });
   }
 
-  /** Oldest first; approvers and observers. */
+  /** Oldest first, the other gateways' too; approvers and observers. */
   pending(client: ClientIdentity): ApprovalRequest[] {
     assertMayWatchApprovals(client, 'list pending approvals');
-    return [...this.#pending.values()].map((entry) => entry.request);
+    return this.#allPending();
+  }
+
+  /** `approve` or `deny` wherever the request waits: here at once, or decided among the linked gateways. */
+  answer(
+    id: string,
+    answer: ApprovalAnswer,
+    client: ClientIdentity,
+  ): ApprovalResult | Promise<ApprovalResult> {
+    if (this.#peers) {
+      assertApprover(client, answer.decision === 'APPROVED' ? 'approve' : 'deny');
+      return this.#peers.answer(id, answer, client);
+    }
+    return answer.decision === 'APPROVED'
+      ? this.approve(id, answer.scope, client)
+      : this.deny(id, answer.reason, client);
   }
 
   /**
@@ -273,9 +303,13 @@ export class ApprovalBroker {
    */
   subscribe(client: ClientIdentity, capacity?: number): SubscriberQueue<ApprovalEvent> {
     assertMayWatchApprovals(client, 'watch approval requests');
-    const hub = permissionsOf(client.role).mayApprove ? this.#hub : this.#lookers;
-    const queue = hub.subscribe('approval', capacity === undefined ? {} : { capacity });
-    for (const { request } of this.#pending.values())
+    const approver = permissionsOf(client.role).mayApprove;
+    const queue = (approver ? this.#hub : this.#lookers).subscribe(
+      'approval',
+      capacity === undefined ? {} : { capacity },
+    );
+    if (approver) this.#peers?.approversChanged();
+    for (const request of this.#allPending())
       queue.push({ state: 'PENDING', request, decidedBy: null, reason: null });
     return queue;
   }
@@ -308,8 +342,15 @@ export class ApprovalBroker {
   }
 
   #publish(event: ApprovalEvent): void {
-    this.#hub.publish('approval', event);
-    this.#lookers.publish('approval', event);
+    this.relay(event);
+    this.#peers?.published(event);
+  }
+
+  #allPending(): ApprovalRequest[] {
+    const here = [...this.#pending.values()].map((entry) => entry.request);
+    const elsewhere = this.#peers?.pending() ?? [];
+    if (elsewhere.length === 0) return here;
+    return [...here, ...elsewhere].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   }
 
   #take(id: string): Pending {

@@ -1,0 +1,234 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'graphql';
+import type { Client } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureLaunch } from './helpers/fixture-app.js';
+import { type Subscription, subscribe, wsClient } from './helpers/gateway.js';
+import {
+  type GatewayClient,
+  gatewayClient,
+  type Loose,
+  type LooseResponse,
+} from './helpers/gateway-client.js';
+import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js';
+import { AGENT_TOKEN, APPROVER_TOKEN } from './helpers/governed-gateway.js';
+import { childrenOf, expectPidsGone, signalEach } from './helpers/processes.js';
+import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.js';
+
+/** Lease plus reaper, many times over: a deadline for a loaded machine, not the expected time. */
+const LOSS_DEADLINE_MS = 90_000;
+/** A test that kills a replica waits for its lease to expire, on a machine that may be loaded. */
+const KILL_TEST_TIMEOUT_MS = 300_000;
+/** Long enough for the approver to answer at load 15; an ask nobody answers fails the test by timing out. */
+const APPROVAL_TIMEOUT_MS = 120_000;
+/** The built-in tiers: a click on "Delete Account" is asked about. */
+const POLICY = 'version: 1\nrules: []\n';
+const SECRET = 'cluster-approvals-secret';
+const APPROVAL_EVENTS = `subscription { approvalRequests {
+  state decidedBy request { id operation session { id } replica { id } }
+} }`;
+const clickDelete = (session: string) =>
+  `mutation { click(session: "${session}", target: { testId: "delete-account" }) { target { name } } }`;
+const clickAudit = (session: string) =>
+  `{ audit(first: 500, filter: { operations: ["click"], sessionId: "${session}" }) { edges { node { outcome approval { scope decidedBy } } } } }`;
+
+function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + LOSS_DEADLINE_MS;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+if (!HAS_REDIS)
+  describe.skip('approvals across replicas (redis-server is not installed: apt-get install redis-server)', () => {
+    it('answers on one replica what waits on another', () => {});
+  });
+
+describe.runIf(HAS_REDIS)('approvals across replicas: two replicas on one Redis', () => {
+  let dir: string;
+  let redis: RedisServer;
+  let a: GatewayProcess;
+  let b: GatewayProcess;
+  let agentOnB: GatewayClient;
+  let approverOnA: GatewayClient;
+  let approverOnB: GatewayClient;
+  let watching: Client;
+  let approvals: Subscription<Loose>;
+  let session: string;
+  const answered = new Set<string>();
+  const orphans: number[] = [];
+
+  const replica = (id: string, policyFile: string) =>
+    serveInChild([
+      '--cluster',
+      redis.url,
+      '--replica-id',
+      id,
+      '--cluster-secret',
+      SECRET,
+      '--token',
+      AGENT_TOKEN,
+      '--approver-token',
+      APPROVER_TOKEN,
+      '--policy',
+      policyFile,
+      '--approval-timeout',
+      String(APPROVAL_TIMEOUT_MS),
+    ]);
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  /**
+   * Sends the click on b and resolves once its request is PENDING on a's stream. b learns of a's approver
+   * through Redis; until it has, the click fails at once with APPROVAL_UNAVAILABLE, and is sent again.
+   */
+  async function askOnB(): Promise<{ click: Promise<LooseResponse>; request: Loose }> {
+    const deadline = Date.now() + LOSS_DEADLINE_MS;
+    for (;;) {
+      const click = agentOnB.send(clickDelete(session));
+      const pending = approvals.waitFor(
+        (event) =>
+          event.approvalRequests.state === 'PENDING' && !answered.has(event.approvalRequests.request.id),
+        APPROVAL_TIMEOUT_MS,
+      );
+      const first = await Promise.race([click.then((response) => ({ response })), pending]);
+      if (!('response' in first)) {
+        const { request } = first.approvalRequests;
+        answered.add(request.id);
+        return { click, request };
+      }
+      const code = first.response.errors?.[0]?.extensions?.code;
+      if (code !== 'APPROVAL_UNAVAILABLE' || Date.now() > deadline)
+        throw new Error(`the click was not asked about: ${JSON.stringify(first.response)}`);
+    }
+  }
+
+  async function lastApprovalOnB(): Promise<Loose> {
+    const { audit } = await approverOnB.data(clickAudit(session));
+    return audit.edges.at(-1)?.node;
+  }
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'stagegraph-cluster-approvals-'));
+    const policyFile = join(dir, 'policy.yaml');
+    await writeFile(policyFile, POLICY);
+    redis = await startRedis();
+    [a, b] = await Promise.all([replica('a', policyFile), replica('b', policyFile)]);
+    agentOnB = gatewayClient(b.url, bearer(AGENT_TOKEN));
+    approverOnA = gatewayClient(a.url, bearer(APPROVER_TOKEN));
+    approverOnB = gatewayClient(b.url, bearer(APPROVER_TOKEN));
+    const { launch } = await agentOnB.data(
+      'mutation ($input: LaunchInput!) { launch(input: $input) { id } }',
+      { input: fixtureLaunch() },
+    );
+    session = launch.id;
+    await agentOnB.data(
+      `mutation { click(session: "${session}", target: { testId: "stop-ticking" }) { windowId } }`,
+    );
+    watching = wsClient(a.wsUrl, bearer(APPROVER_TOKEN));
+    approvals = subscribe<Loose, Record<string, unknown>>(watching, parse(APPROVAL_EVENTS));
+  });
+  afterAll(async () => {
+    approvals?.dispose();
+    await watching?.dispose();
+    for (const gateway of [a, b]) {
+      if (gateway?.child.exitCode === null && gateway.child.signalCode === null) {
+        gateway.child.kill('SIGTERM');
+        await gateway.exited;
+      }
+    }
+    signalEach(orphans, 'SIGKILL');
+    await expectPidsGone(orphans, 30_000);
+    await redis?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("an approver on a sees b's request, with its replica, and its answer on a releases the click waiting on b", async () => {
+    const { click, request } = await askOnB();
+    expect(request).toMatchObject({ operation: 'click', session: { id: session }, replica: { id: 'b' } });
+    const { pendingApprovals } = await approverOnA.data('{ pendingApprovals { id replica { id } } }');
+    expect(pendingApprovals).toEqual([{ id: request.id, replica: { id: 'b' } }]);
+    const { approve } = await approverOnA.data(
+      `mutation { approve(id: "${request.id}") { status requestId scope decidedBy } }`,
+    );
+    expect(approve).toMatchObject({ status: 'APPROVED', requestId: request.id, scope: 'ONCE' });
+    expect((await click).errors).toBeUndefined();
+    // b decided it and audited the click with the approver's answer, as a local answer would be.
+    expect(await lastApprovalOnB()).toEqual({
+      outcome: 'OK',
+      approval: { scope: 'ONCE', decidedBy: approve.decidedBy },
+    });
+    await approvals.waitFor(
+      (event) =>
+        event.approvalRequests.request.id === request.id && event.approvalRequests.state === 'APPROVED',
+    );
+  });
+
+  it('two answers at once, on a and on b: exactly one wins, the other is told it was already answered', async () => {
+    const { click, request } = await askOnB();
+    const answers = await Promise.all([
+      approverOnA.send(`mutation { approve(id: "${request.id}") { status } }`),
+      approverOnB.send(`mutation { deny(id: "${request.id}", reason: "no") { status } }`),
+    ]);
+    const won = answers.filter((answer) => answer.errors === undefined);
+    const lost = answers.filter((answer) => answer.errors !== undefined);
+    expect(won).toHaveLength(1);
+    expect(lost.map((answer) => answer.errors?.[0]?.extensions?.code)).toEqual(['APPROVAL_ALREADY_ANSWERED']);
+    const clicked = await click;
+    const winner = won[0]?.data?.approve ? 'APPROVED' : 'DENIED';
+    expect(clicked.errors?.[0]?.extensions?.code).toBe(winner === 'APPROVED' ? undefined : 'POLICY_DENIED');
+    expect(lost[0]?.errors?.[0]?.extensions?.details).toMatchObject({ state: winner });
+  });
+
+  it("a SESSION approval given on a lets b's next identical click through without asking", async () => {
+    const { click, request } = await askOnB();
+    await approverOnA.data(`mutation { approve(id: "${request.id}", scope: SESSION) { status } }`);
+    expect((await click).errors).toBeUndefined();
+    const asked = approvals.received.filter((event) => event.approvalRequests.state === 'PENDING').length;
+    await agentOnB.data(clickDelete(session));
+    expect(await lastApprovalOnB()).toEqual({
+      outcome: 'OK',
+      approval: { scope: 'SESSION', decidedBy: 'session-grant' },
+    });
+    expect(approvals.received.filter((event) => event.approvalRequests.state === 'PENDING').length).toBe(
+      asked,
+    );
+  });
+
+  it(
+    'an answer for a request whose replica was killed fails with SESSION_LOST, never hangs',
+    async () => {
+      // A new session: the SESSION grant above would let the click through without asking.
+      const { launch } = await agentOnB.data(
+        'mutation ($input: LaunchInput!) { launch(input: $input) { id } }',
+        { input: fixtureLaunch() },
+      );
+      session = launch.id;
+      const { click, request } = await askOnB();
+      orphans.push(...descendantsOf(b.pid));
+      b.child.kill('SIGKILL');
+      await b.exited;
+      await click.catch(() => {});
+      await until(
+        () => gatewayClient(a.url, bearer(APPROVER_TOKEN)).data(`{ session(id: "${session}") { status } }`),
+        (data) => data.session.status === 'LOST',
+        `${session} after its replica was killed`,
+      );
+      expect(await approverOnA.failure(`mutation { approve(id: "${request.id}") { status } }`)).toMatchObject(
+        {
+          code: 'SESSION_LOST',
+          details: { approvalId: request.id, replica: 'b' },
+        },
+      );
+    },
+    KILL_TEST_TIMEOUT_MS,
+  );
+});
