@@ -229,12 +229,18 @@ export class ClusterApprovals implements ApprovalPeers {
   }
 
   async #countApprovers(announce: boolean): Promise<void> {
-    this.#approversElsewhere = await this.#store.countApprovers(
-      this.#replicaId,
-      this.#broker.approverCount,
-      this.#timing.leaseMs,
-      announce,
-    );
+    try {
+      this.#approversElsewhere = await this.#store.countApprovers(
+        this.#replicaId,
+        this.#broker.approverCount,
+        this.#timing.leaseMs,
+        announce,
+      );
+    } catch (error) {
+      // Unreachable approvers cannot answer: an ASK here does not wait for them.
+      this.#approversElsewhere = 0;
+      throw error;
+    }
   }
 
   #failed(error: unknown): void {
