@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { descendantsOf, LOSS_DEADLINE_MS, until } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild, whenPrinted } from './helpers/gateway-process.js';
-import { childrenOf, expectPidsGone, signalEach } from './helpers/processes.js';
+import { expectPidsGone, signalEach } from './helpers/processes.js';
 import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.js';
 
-/** Lease plus reaper, many times over: a deadline for a loaded machine, not the expected time. */
-const LOSS_DEADLINE_MS = 90_000;
 /**
  * Tests that kill, pause or restart replicas: each restart starts a gateway and its apps again, which at
  * load 27 on two cores took over a minute; the suite's 120 s safety net is one quiet restart's margin.
@@ -17,21 +16,6 @@ const LISTING = '{ sessions { id status replica { id } } }';
 const AUDIT = '{ audit(first: 500) { edges { node { operation session { id } } } } }';
 /** Every replica of the suite shares it, as a deployment's replicas would. */
 const SECRET = 'cluster-test-secret';
-
-/** Every process below `pid`, found before it dies: a replica killed with -9 leaves its apps behind. */
-function descendantsOf(pid: number): number[] {
-  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + LOSS_DEADLINE_MS;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 if (!HAS_REDIS)
   describe.skip('cluster mode (redis-server is not installed: apt-get install redis-server)', () => {
