@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StagegraphError } from '../../errors/stagegraph-error.js';
+import { StagegraphError } from '../../errors/stagegraph-error.js';
 import { type ApprovalAsk, ApprovalBroker } from '../governance/approvals/approval-broker.js';
 import type { ClientIdentity } from '../governance/clients/client-identity.js';
 import { Redactor } from '../governance/redaction/redaction.js';
@@ -189,6 +189,26 @@ describe('ClusterApprovals', () => {
     await expect(a.answer('nope', { decision: 'DENIED', reason: null }, APPROVER)).rejects.toMatchObject({
       code: 'APPROVAL_NOT_FOUND',
     });
+  });
+
+  it('answers CLUSTER_UNAVAILABLE while the store cannot be reached, and counts no approvers elsewhere', async () => {
+    const state = new SharedState();
+    const [a, b] = [await replica(state, 'a'), await replica(state, 'b')];
+    a.subscribe(APPROVER);
+    await until(() => state.approvers.get('a') === 1);
+    const down = new StagegraphError('CLUSTER_UNAVAILABLE', 'Redis did not answer');
+    const store = state.store();
+    const unreachable: SharedApprovalStore = {
+      ...store,
+      claim: () => Promise.reject(down),
+      countApprovers: () => Promise.reject(down),
+    };
+    const cut = new ClusterApprovals(unreachable, b, 'b', TIMING, () => {});
+    await cut.start(1);
+    expect(cut.approvers()).toBe(0);
+    await expect(cut.answer('any', { decision: 'DENIED', reason: null }, APPROVER)).rejects.toBe(down);
+    expect(a.approverCount).toBe(1);
+    await cut.stop();
   });
 
   it('makes an ASK wait only while an approver watches somewhere, and refuses an agent answering', async () => {

@@ -49,6 +49,7 @@ export class ClusterApprovals implements ApprovalPeers {
   #timer: NodeJS.Timeout | undefined;
   #ticking: Promise<void> = Promise.resolve();
   #stopped = false;
+  #lastFailure = '';
 
   constructor(
     store: SharedApprovalStore,
@@ -64,11 +65,14 @@ export class ClusterApprovals implements ApprovalPeers {
     this.#log = log;
   }
 
-  /** Once the replica joined with `epoch`: listens, mirrors what is pending, and links the broker. */
+  /**
+   * Once the replica joined with `epoch`: listens, mirrors what is pending, and links the broker. A store
+   * that stops answering after the join fails no start: the next ticks read again what this one missed.
+   */
   async start(epoch: number): Promise<void> {
     this.#epoch = epoch;
     await this.#store.listen((message) => this.#heard(message));
-    await this.#tick();
+    await this.#tick().catch((error) => this.#failed(error));
     this.#broker.link(this);
     this.#schedule();
   }
@@ -226,6 +230,8 @@ export class ClusterApprovals implements ApprovalPeers {
           reason: `no longer pending on replica ${request.replicaId}`,
         });
     for (const id of this.#askedHere) await this.#pickUp(id);
+    // A failure seen again after a good tick is news, and logged again.
+    this.#lastFailure = '';
   }
 
   async #countApprovers(announce: boolean): Promise<void> {
@@ -243,8 +249,12 @@ export class ClusterApprovals implements ApprovalPeers {
     }
   }
 
+  /** Logged once per distinct failure, so an outage of the store does not flood the log. */
   #failed(error: unknown): void {
-    this.#log(`cluster approvals: ${error instanceof Error ? error.message : String(error)}`);
+    const line = error instanceof Error ? error.message : String(error);
+    if (line === this.#lastFailure) return;
+    this.#lastFailure = line;
+    this.#log(`cluster approvals: ${line}`);
   }
 }
 
