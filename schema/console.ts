@@ -1,11 +1,12 @@
-import type { Delivery } from '../domain/bounded/subscriber-queue.js';
-import { consoleStream } from '../domain/events/streams.js';
+import { consoleFeed } from '../domain/cluster/cluster-events.js';
+import type { CursoredDelivery } from '../domain/cluster/stream-feed.js';
 import { redactUrl } from '../domain/governance/redaction/redaction-network.js';
 import type { ConsoleEntry, ConsoleSnapshot } from '../domain/sessions/console-log.js';
 import { builder } from './builder.js';
 import { redactorOf, shownText } from './reveal.js';
 import { SessionRef } from './session.js';
 import { sharesExecutionPerEvent } from './shared-execution.js';
+import { AFTER, CURSOR, cursorOf, DROPPED_BEFORE } from './stream-cursor.js';
 
 /** The filters the console read and the console subscription share: fresh refs for each field, as Pothos wants. */
 const entryFilterArgs = () =>
@@ -100,7 +101,7 @@ builder.objectField(SessionRef, 'console', (t) =>
   }),
 );
 
-const ConsoleEventRef = builder.objectRef<Delivery<ConsoleEntry>>('ConsoleEvent').implement({
+const ConsoleEventRef = builder.objectRef<CursoredDelivery<ConsoleEntry>>('ConsoleEvent').implement({
   description: 'One console entry, as delivered to this subscriber.',
   fields: (t) => ({
     entry: t.field({
@@ -108,9 +109,8 @@ const ConsoleEventRef = builder.objectRef<Delivery<ConsoleEntry>>('ConsoleEvent'
       description: 'The entry.',
       resolve: (delivery) => delivery.event,
     }),
-    droppedBefore: t.exposeInt('droppedBefore', {
-      description: 'Entries this subscriber lost just before this one because it read too slowly.',
-    }),
+    droppedBefore: t.exposeInt('droppedBefore', DROPPED_BEFORE),
+    cursor: t.string({ ...CURSOR, resolve: (delivery, _args, context) => cursorOf(delivery, context) }),
   }),
 });
 
@@ -125,11 +125,16 @@ builder.subscriptionField('console', (t) =>
         description: 'Only this session (SESSION_NOT_FOUND when unknown); every session when absent.',
       }),
       ...entryFilterArgs(),
-      replay: t.arg.boolean({ required: false, description: 'Start with the buffered entries.' }),
+      replay: t.arg.boolean({
+        required: false,
+        description:
+          "Start with the buffered entries (for another replica's session: what its stream still holds).",
+      }),
+      after: t.arg.string(AFTER),
     },
     ...sharesExecutionPerEvent,
     subscribe: (_root, args, context) =>
-      consoleStream(context.hub, context.sessions, {
+      consoleFeed(context, {
         ...args,
         shownText: (text) => shownText(context, text),
       }),

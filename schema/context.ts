@@ -1,4 +1,5 @@
 import type { Cluster } from '../domain/cluster/cluster.js';
+import type { ClusterEvents } from '../domain/cluster/cluster-events.js';
 import type { EventHub } from '../domain/events/event-hub.js';
 import type { SessionTopics } from '../domain/events/session-topics.js';
 import { ANONYMOUS_LOOPBACK, type ClientIdentity } from '../domain/governance/clients/client-identity.js';
@@ -27,6 +28,8 @@ export interface GatewayContext {
   readonly abandoned?: AbortSignal;
   /** This replica's membership with `serve --cluster`; null or absent for the one-process gateway. */
   readonly cluster?: Cluster | null;
+  /** With `serve --cluster`: the session streams subscriptions to other replicas' sessions read. */
+  readonly clusterEvents?: ClusterEvents | null;
 }
 
 /** Who sent the request: in-process execution without a client runs as the anonymous loopback client. */

@@ -1,9 +1,10 @@
-import type { Delivery } from '../domain/bounded/subscriber-queue.js';
-import { sessionEventStream } from '../domain/events/streams.js';
+import { sessionEventFeed } from '../domain/cluster/cluster-events.js';
+import type { CursoredDelivery } from '../domain/cluster/stream-feed.js';
 import type { SessionEvent } from '../domain/sessions/session-event.js';
 import { builder } from './builder.js';
 import { shownText, shownUrl } from './reveal.js';
 import { ExitRef, SessionStatusEnum } from './session.js';
+import { AFTER, CURSOR, cursorOf, DROPPED_BEFORE } from './stream-cursor.js';
 
 const SessionEventTypeEnum = builder.enumType('SessionEventType', {
   description: 'What happened to a session.',
@@ -39,7 +40,7 @@ const EventWindowRef = builder.objectRef<NonNullable<SessionEvent['window']>>('E
   }),
 });
 
-const SessionEventRef = builder.objectRef<Delivery<SessionEvent>>('SessionEvent').implement({
+const SessionEventRef = builder.objectRef<CursoredDelivery<SessionEvent>>('SessionEvent').implement({
   description: 'One lifecycle event of a session, as delivered to this subscriber.',
   fields: (t) => ({
     type: t.field({
@@ -67,9 +68,8 @@ const SessionEventRef = builder.objectRef<Delivery<SessionEvent>>('SessionEvent'
       description: "How the app's process ended, once it has (EXITED, CRASHED, STOPPED); null before.",
       resolve: ({ event }) => event.exit,
     }),
-    droppedBefore: t.exposeInt('droppedBefore', {
-      description: 'Events this subscriber lost just before this one because it read too slowly.',
-    }),
+    droppedBefore: t.exposeInt('droppedBefore', DROPPED_BEFORE),
+    cursor: t.string({ ...CURSOR, resolve: (delivery, _args, context) => cursorOf(delivery, context) }),
   }),
 });
 
@@ -78,8 +78,11 @@ builder.subscriptionField('sessionEvents', (t) =>
     type: SessionEventRef,
     description:
       'Lifecycle of sessions: started, windows opened and closed, crashed, exited, stopped, disconnected, detached.',
-    args: { session: t.arg.id({ required: false, description: 'Only this session; all when absent.' }) },
-    subscribe: (_root, args, { hub, sessions }) => sessionEventStream(hub, sessions, args.session),
+    args: {
+      session: t.arg.id({ required: false, description: 'Only this session; all when absent.' }),
+      after: t.arg.string(AFTER),
+    },
+    subscribe: (_root, args, context) => sessionEventFeed(context, args.session, args.after),
     resolve: (delivery) => delivery,
   }),
 );

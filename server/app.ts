@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import type { Cluster } from '../domain/cluster/cluster.js';
+import type { ClusterEvents } from '../domain/cluster/cluster-events.js';
 import { EventHub } from '../domain/events/event-hub.js';
 import type { SessionTopics } from '../domain/events/session-topics.js';
 import type { ClientIdentity } from '../domain/governance/clients/client-identity.js';
@@ -28,7 +29,7 @@ import { keepLoopbackWebSocketsUncompressed } from '../transports/process/uncomp
 import { artifactsRoute, isArtifactsPath } from './artifacts-route.js';
 import { authenticator, useClientAuth } from './auth.js';
 import { useClientSubscriptions } from './client-subscriptions.js';
-import { joinCluster, type OpenedCluster, openCluster } from './cluster-membership.js';
+import { joinCluster, type OpenedCluster, openCluster, openClusterEvents } from './cluster-membership.js';
 import { useCompiledQueries } from './compiled-queries.js';
 import { clientDirectory, type ServeConfig } from './config.js';
 import { useDocumentCache } from './document-cache.js';
@@ -112,6 +113,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   let governance: Governance | null = null;
   let cluster: Cluster | null = null;
   let opened: OpenedCluster | null = null;
+  let clusterEvents: ClusterEvents | null = null;
   let temporaryAuditDir: string | undefined;
   const context = (initial: {
     request?: Request;
@@ -124,7 +126,15 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const client = initial.client ?? (initial.request && identities.get(initial.request));
     if (!client) throw new StagegraphError('UNAUTHENTICATED', 'The request was not identified.');
     const abandoned = initial.abandoned ?? initial.request?.signal;
-    return { sessions, hub, client, governance, cluster, ...(abandoned ? { abandoned } : {}) };
+    return {
+      sessions,
+      hub,
+      client,
+      governance,
+      cluster,
+      clusterEvents,
+      ...(abandoned ? { abandoned } : {}),
+    };
   };
   const policy = guardPolicy(config);
   // Built in start(), once the plugins named with --plugin are loaded: the schema includes their fields.
@@ -232,6 +242,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       if (config.cluster) {
         opened = await openCluster(config.cluster, sessions, hub, log, governance?.broker ?? null);
         cluster = opened.cluster;
+        clusterEvents = await openClusterEvents(config.cluster, cluster, hub, log);
       }
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -254,6 +265,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
         await opened?.approvals?.stop();
         // The directory records how each session ended before the lease is dropped.
         await cluster?.leave();
+        // The sessions' last events are in their streams before the connection closes.
+        await clusterEvents?.close();
         // After the sessions: operations they were running finish, and are recorded, first.
         await governance?.close();
         if (temporaryAuditDir) await rm(temporaryAuditDir, { recursive: true, force: true });

@@ -25,6 +25,8 @@ describe('serve --cluster', () => {
         '9000',
         '--cluster-renew',
         '3000',
+        '--cluster-stream-bound',
+        '500',
       ).cluster,
     ).toEqual({
       redisUrl: REDIS,
@@ -33,10 +35,11 @@ describe('serve --cluster', () => {
       secret: 'shh',
       leaseMs: 9000,
       renewMs: 3000,
+      streamBound: 500,
     });
   });
 
-  it('reads each from its environment variable, with the issue defaults: renew 2 s, lease 6 s', () => {
+  it('reads each from its environment variable, with the issue defaults: renew 2 s, lease 6 s, 10,000 events per stream', () => {
     const config = parseServeArgs([], {
       STAGEGRAPH_CLUSTER: REDIS,
       STAGEGRAPH_REPLICA_ID: 'b',
@@ -49,6 +52,7 @@ describe('serve --cluster', () => {
       secret: null,
       leaseMs: 6000,
       renewMs: 2000,
+      streamBound: 10_000,
     });
   });
 
@@ -66,6 +70,11 @@ describe('serve --cluster', () => {
     [['--cluster', REDIS, '--cluster-lease', '500'], /at least 1000/],
     [['--cluster', REDIS, '--cluster-lease', '6000', '--cluster-renew', '4000'], /at most half/],
     [['--cluster', REDIS, '--cluster-renew', '2s'], /whole number of milliseconds/],
+    [
+      ['--cluster', REDIS, '--cluster-stream-bound', '0'],
+      /--cluster-stream-bound takes a whole number of events/,
+    ],
+    [['--cluster-stream-bound', '10'], /--cluster-stream-bound applies only with --cluster/],
   ])('refuses %j', (argv, message) => {
     expect(() => parse(...argv)).toThrow(message);
   });

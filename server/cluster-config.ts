@@ -14,6 +14,8 @@ export interface ClusterConfig {
   readonly secret: string | null;
   readonly leaseMs: number;
   readonly renewMs: number;
+  /** Events each session's stream keeps per topic for subscribers on other replicas and for resuming. */
+  readonly streamBound: number;
 }
 
 interface ClusterValues {
@@ -23,10 +25,13 @@ interface ClusterValues {
   readonly 'cluster-secret'?: string | undefined;
   readonly 'cluster-lease'?: string | undefined;
   readonly 'cluster-renew'?: string | undefined;
+  readonly 'cluster-stream-bound'?: string | undefined;
 }
 
 /** A replica id names session ids (`<replica>-s1`) and artifact folders: short, lowercase, no dots or slashes. */
 const REPLICA_ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+/** Events kept per session stream unless --cluster-stream-bound says otherwise: minutes of a chatty app. */
+export const STREAM_BOUND_DEFAULT = 10_000;
 /** Below this a lease cannot outlive one slow event-loop turn on a loaded machine. */
 const MIN_LEASE_MS = 1_000;
 
@@ -34,7 +39,14 @@ const MIN_LEASE_MS = 1_000;
 export function parseClusterConfig(values: ClusterValues): ClusterConfig | undefined {
   if (values.cluster === undefined) {
     const stray = (
-      ['replica-id', 'advertise-url', 'cluster-secret', 'cluster-lease', 'cluster-renew'] as const
+      [
+        'replica-id',
+        'advertise-url',
+        'cluster-secret',
+        'cluster-lease',
+        'cluster-renew',
+        'cluster-stream-bound',
+      ] as const
     ).find((name) => values[name] !== undefined);
     if (stray)
       throw new StagegraphError('BAD_INPUT', `--${stray} applies only with --cluster <redis://host:port>.`);
@@ -73,8 +85,8 @@ export function parseClusterConfig(values: ClusterValues): ClusterConfig | undef
       `--advertise-url ${advertiseUrl} is reachable from other hosts, so the replicas' calls to each other need --cluster-secret.`,
       { hint: 'Pass the same --cluster-secret (or STAGEGRAPH_CLUSTER_SECRET) to every replica.' },
     );
-  const leaseMs = milliseconds(values['cluster-lease'], '--cluster-lease') ?? LEASE_DEFAULT_MS;
-  const renewMs = milliseconds(values['cluster-renew'], '--cluster-renew') ?? RENEW_DEFAULT_MS;
+  const leaseMs = wholeNumber(values['cluster-lease'], '--cluster-lease', 'milliseconds') ?? LEASE_DEFAULT_MS;
+  const renewMs = wholeNumber(values['cluster-renew'], '--cluster-renew', 'milliseconds') ?? RENEW_DEFAULT_MS;
   if (leaseMs < MIN_LEASE_MS)
     throw new StagegraphError(
       'BAD_INPUT',
@@ -85,7 +97,9 @@ export function parseClusterConfig(values: ClusterValues): ClusterConfig | undef
       'BAD_INPUT',
       `--cluster-renew (${renewMs} ms) must be at most half of --cluster-lease (${leaseMs} ms): one late renewal must not cost the lease.`,
     );
-  return { redisUrl, replicaId, advertiseUrl, secret, leaseMs, renewMs };
+  const streamBound =
+    wholeNumber(values['cluster-stream-bound'], '--cluster-stream-bound', 'events') ?? STREAM_BOUND_DEFAULT;
+  return { redisUrl, replicaId, advertiseUrl, secret, leaseMs, renewMs, streamBound };
 }
 
 /** A URL of one of `protocols`, or a BAD_INPUT naming the flag with an example of what it takes. */
@@ -101,11 +115,12 @@ function parseUrl(raw: string, flag: string, protocols: readonly string[], examp
   return url;
 }
 
-function milliseconds(raw: string | undefined, flag: string): number | undefined {
+/** A whole number above 0 (of `unit`), or a BAD_INPUT naming the flag. */
+function wholeNumber(raw: string | undefined, flag: string, unit: string): number | undefined {
   if (raw === undefined) return undefined;
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(value > 0))
-    throw new StagegraphError('BAD_INPUT', `${flag} takes a whole number of milliseconds, got "${raw}".`);
+    throw new StagegraphError('BAD_INPUT', `${flag} takes a whole number of ${unit}, got "${raw}".`);
   return value;
 }
 

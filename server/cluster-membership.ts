@@ -1,5 +1,6 @@
 import { Cluster } from '../domain/cluster/cluster.js';
 import { ClusterApprovals } from '../domain/cluster/cluster-approvals.js';
+import { ClusterEvents } from '../domain/cluster/cluster-events.js';
 import type { EventHub } from '../domain/events/event-hub.js';
 import type { SessionTopics } from '../domain/events/session-topics.js';
 import type { ApprovalBroker } from '../domain/governance/approvals/approval-broker.js';
@@ -29,6 +30,26 @@ export async function openCluster(
   const cluster = new Cluster(store, { ...config }, sessions, hub, log);
   const approvals = broker && new ClusterApprovals(store.approvals(), broker, config.replicaId, config, log);
   return { cluster, approvals };
+}
+
+/**
+ * The session streams of the cluster's Redis, on a connection of their own so that a burst of events never
+ * delays a lease renewal. A failed append is logged once until another failure says something else.
+ */
+export async function openClusterEvents(
+  config: ClusterConfig,
+  cluster: Cluster,
+  hub: EventHub<SessionTopics>,
+  log: (line: string) => void,
+): Promise<ClusterEvents> {
+  const { RedisEventStreams } = await import('./redis-event-streams.js');
+  const streams = await RedisEventStreams.connect(config.redisUrl, log, config.streamBound);
+  let lastFailure = '';
+  return new ClusterEvents(streams, hub, cluster, (error) => {
+    const line = error instanceof Error ? error.message : String(error);
+    if (line !== lastFailure) log(`cluster: an event was not written to its stream: ${line}`);
+    lastFailure = line;
+  });
 }
 
 /** Joins once the server listens at `url`, shares its approvals from then on, and says so in the start-up log. */

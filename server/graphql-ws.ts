@@ -99,6 +99,10 @@ export function attachGraphqlWs(
         result.errors?.some((error) => error.extensions?.http)
           ? { ...result, errors: result.errors.map((error) => withoutHttp(error as GraphQLError)) }
           : undefined,
+      // A subscription whose stream fails (a session's stream across replicas losing Redis) ends with an
+      // `error` message; graphql-ws would send the bare message, without the code and guidance.
+      onError: (_ctx, _id, _payload, errors) =>
+        errors.map((error) => withoutHttp(maskError(error, logUnexpected) as GraphQLError).toJSON()),
       // A document that does not parse, validate or name its operation is answered with an `error`
       // message for its id (graphql-ws's PROTOCOL.md); throwing here would close the socket (4500) and
       // every other subscription on it.

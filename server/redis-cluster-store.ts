@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type {
   ClusterStore,
   DirectoryEntry,
@@ -7,19 +7,10 @@ import type {
   ReplicaRecord,
   ReplicaStatus,
 } from '../domain/cluster/cluster-store.js';
-import { StagegraphError } from '../errors/stagegraph-error.js';
 import { RedisApprovalStore } from './redis-approval-store.js';
 import { JOIN, LEAVE, PUT_SESSION, REAP, RENEW, RESERVE_SEQUENCE } from './redis-cluster-lua.js';
+import { callRedis, connectRedis, unavailable } from './redis-connection.js';
 
-/**
- * How long one Redis command may take before the operation that needs it answers CLUSTER_UNAVAILABLE:
- * far above a loopback or LAN round trip, far below any client's patience.
- */
-const COMMAND_TIMEOUT_MS = 1_500;
-/** How long the first connection may take before the gateway refuses to start. */
-const CONNECT_TIMEOUT_MS = 5_000;
-/** Reconnection attempts back off to this, so a Redis that comes back is found within a lease. */
-const RECONNECT_MAX_MS = 1_000;
 /** Every key of one cluster starts with this. */
 export const KEY_PREFIX = 'stagegraph:';
 
@@ -48,30 +39,7 @@ export class RedisClusterStore implements ClusterStore {
     log: (line: string) => void,
     prefix = KEY_PREFIX,
   ): Promise<RedisClusterStore> {
-    const where = withoutPassword(url);
-    const redis = new Redis(url, {
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      commandTimeout: COMMAND_TIMEOUT_MS,
-      connectTimeout: CONNECT_TIMEOUT_MS,
-      retryStrategy: (attempt) => Math.min(attempt * 100, RECONNECT_MAX_MS),
-    });
-    let lastError = '';
-    // Without a listener ioredis prints every failed reconnection; one line per distinct failure is enough.
-    redis.on('error', (error: Error) => {
-      if (error.message !== lastError) log(`cluster: Redis at ${where}: ${error.message}`);
-      lastError = error.message;
-    });
-    redis.on('ready', () => {
-      lastError = '';
-    });
-    try {
-      await redis.connect();
-    } catch (error) {
-      redis.disconnect();
-      throw unavailable(where, error);
-    }
+    const { redis, where } = await connectRedis(url, log);
     return new RedisClusterStore(redis, where, prefix);
   }
 
@@ -176,12 +144,8 @@ export class RedisClusterStore implements ClusterStore {
     return this.#call(() => this.#redis.eval(script, 0, this.#prefix, ...args));
   }
 
-  async #call<T>(command: () => Promise<T>): Promise<T> {
-    try {
-      return await command();
-    } catch (error) {
-      throw unavailable(this.#where, error);
-    }
+  #call<T>(command: () => Promise<T>): Promise<T> {
+    return callRedis(this.#where, command);
   }
 }
 
@@ -196,26 +160,4 @@ function parseEntry(raw: string): DirectoryEntry {
 
 function now(): string {
   return new Date().toISOString();
-}
-
-function unavailable(where: string, error: unknown): StagegraphError {
-  const reason = error instanceof Error ? error.message : String(error);
-  return new StagegraphError(
-    'CLUSTER_UNAVAILABLE',
-    `The cluster's Redis at ${where} did not answer: ${reason}`,
-    {
-      details: { redis: where },
-    },
-  );
-}
-
-/** The URL as logs and errors may show it. */
-export function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.href;
-  } catch {
-    return 'the configured Redis';
-  }
 }

@@ -203,6 +203,12 @@ export const SERVE_FLAGS = /** @type {const} @satisfies {Record<string, ServeFla
     value: '<ms>',
     help: 'how often a replica renews its lease and reaps expired ones (default 2000; at most half the lease)',
   },
+  'cluster-stream-bound': {
+    type: 'string',
+    env: 'STAGEGRAPH_CLUSTER_STREAM_BOUND',
+    value: '<n>',
+    help: "events each session's stream keeps per topic for other replicas' subscribers and resuming (default 10000)",
+  },
   demo: {
     type: 'boolean',
     env: 'STAGEGRAPH_DEMO',

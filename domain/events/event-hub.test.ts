@@ -17,6 +17,18 @@ describe('EventHub', () => {
     expect(hub.subscriberCount).toBe(1);
   });
 
+  it('an observer sees each event of its topic as it is published, uncounted, until removed', () => {
+    const hub = new EventHub<Topics>();
+    const seen: number[] = [];
+    const remove = hub.observe('tick', (event) => seen.push(event.n));
+    hub.publish('tick', { session: 'a', n: 1 });
+    expect(seen).toEqual([1]);
+    expect(hub.subscriberCount).toBe(0);
+    remove();
+    hub.publish('tick', { session: 'a', n: 2 });
+    expect(seen).toEqual([1]);
+  });
+
   it('a stalled subscriber does not hold back a reading one', async () => {
     const hub = new EventHub<Topics>();
     const stalled = hub.subscribe('tick', { capacity: 10 });

@@ -33,6 +33,7 @@ export interface SubscribeOptions<T> {
  */
 export class EventHub<Topics extends Record<string, unknown>> {
   #subscribers: { [K in keyof Topics]?: Set<Subscriber<Topics[K]>> } = {};
+  #observers: { [K in keyof Topics]?: Set<(event: Topics[K]) => void> } = {};
   #count = 0;
   readonly #clients = new ClientShares('subscriptions', MAX_SUBSCRIPTIONS_PER_CLIENT, MAX_SUBSCRIBERS);
 
@@ -75,7 +76,20 @@ export class EventHub<Topics extends Record<string, unknown>> {
     return subscriber.queue;
   }
 
+  /**
+   * Runs `listener` synchronously at every publish of `topic`, before any subscriber can read the event:
+   * for what must tag an event as it is published (the cluster numbers it in its session's stream, and
+   * local subscribers read that number). Not a subscription: never counted, never queued. Returns its removal.
+   */
+  observe<K extends keyof Topics>(topic: K, listener: (event: Topics[K]) => void): () => void {
+    const observers = this.#observers[topic] ?? new Set<(event: Topics[K]) => void>();
+    this.#observers[topic] = observers;
+    observers.add(listener);
+    return () => observers.delete(listener);
+  }
+
   publish<K extends keyof Topics>(topic: K, event: Topics[K]): void {
+    for (const observer of this.#observers[topic] ?? []) observer(event);
     for (const subscriber of this.#subscribers[topic] ?? []) {
       if (subscriber.accepts(event)) subscriber.queue.push(event);
     }

@@ -1,0 +1,33 @@
+/** One event as its stream holds it: its number there (1, 2, … in publishing order) and its JSON. */
+export interface StreamedEvent {
+  readonly number: number;
+  readonly json: string;
+}
+
+/**
+ * The streams that carry each session's events to every replica: the port domain/cluster/ speaks,
+ * implemented over Redis Streams by the server (server/redis-event-streams.ts). One stream per session and
+ * topic, written by the session's owner only, trimmed to a bound the adapter knows. Every method rejects
+ * (CLUSTER_UNAVAILABLE) when the store cannot be reached in time; none waits without a deadline.
+ */
+export interface EventStreams {
+  /** Appends `json` as event `number`, which is above every number the stream held. */
+  append(stream: string, number: number, json: string): Promise<void>;
+  /** The number of the stream's newest event; 0 when it holds none. */
+  newest(stream: string): Promise<number>;
+  /** A reader with a connection of its own, since a waiting read holds its connection. */
+  openReader(): Promise<StreamReader>;
+  close(): Promise<void>;
+}
+
+export interface StreamReader {
+  /** The events after number `after`, oldest first; waits at most `waitMs` for one, else answers none. */
+  read(stream: string, after: number, waitMs: number): Promise<StreamedEvent[]>;
+  /** Ends the reader at once: a read under way rejects. */
+  close(): void;
+}
+
+/** The stream of one session's events of one hub topic. */
+export function streamOf(sessionId: string, topic: string): string {
+  return `events:${sessionId}:${topic}`;
+}

@@ -1,0 +1,103 @@
+import type { Redis } from 'ioredis';
+import type { EventStreams, StreamedEvent, StreamReader } from '../domain/cluster/event-streams.js';
+import { KEY_PREFIX } from './redis-cluster-store.js';
+import { COMMAND_TIMEOUT_MS, callRedis, connectRedis, duplicateRedis } from './redis-connection.js';
+
+/** A stream no event was appended to for this long is dropped: its session ended long ago. */
+const IDLE_STREAM_TTL_MS = 24 * 60 * 60 * 1_000;
+/** Events one read takes at most; the subscriber asks again for the rest. */
+const READ_COUNT = 100;
+/** The one field of each entry: the event's JSON. */
+const FIELD = 'e';
+
+/**
+ * The session streams over Redis Streams (ioredis): event number n is entry id `n-0`, so the ids are the
+ * numbers and XREAD after a cursor is exact. Each append is one XADD trimmed to the newest `bound` (exact
+ * MAXLEN: the bound is what a resuming subscriber can count on) and one PEXPIRE, sent as one pipeline on
+ * a connection of their own, in publishing order. Loaded only with --cluster.
+ */
+export class RedisEventStreams implements EventStreams {
+  readonly #redis: Redis;
+  readonly #where: string;
+  readonly #bound: number;
+  readonly #prefix: string;
+
+  private constructor(redis: Redis, where: string, bound: number, prefix: string) {
+    this.#redis = redis;
+    this.#where = where;
+    this.#bound = bound;
+    this.#prefix = prefix;
+  }
+
+  static async connect(
+    url: string,
+    log: (line: string) => void,
+    bound: number,
+    prefix = KEY_PREFIX,
+  ): Promise<RedisEventStreams> {
+    const { redis, where } = await connectRedis(url, log);
+    return new RedisEventStreams(redis, where, bound, prefix);
+  }
+
+  async append(stream: string, number: number, json: string): Promise<void> {
+    const key = this.#prefix + stream;
+    const results = await callRedis(this.#where, () =>
+      this.#redis
+        .pipeline()
+        .xadd(key, 'MAXLEN', this.#bound, `${number}-0`, FIELD, json)
+        .pexpire(key, IDLE_STREAM_TTL_MS)
+        .exec(),
+    );
+    const failure = results?.find(([error]) => error !== null)?.[0];
+    if (failure) await callRedis(this.#where, () => Promise.reject(failure));
+  }
+
+  async newest(stream: string): Promise<number> {
+    const [last] = await callRedis(this.#where, () =>
+      this.#redis.xrevrange(this.#prefix + stream, '+', '-', 'COUNT', 1),
+    );
+    return last ? numberOf(last[0]) : 0;
+  }
+
+  async openReader(): Promise<StreamReader> {
+    // A read waits up to its own deadline; the connection's command timeout is that plus a round trip's margin.
+    const reader = await duplicateRedis(this.#redis, this.#where, MAX_WAIT_MS + COMMAND_TIMEOUT_MS);
+    return new RedisStreamReader(reader, this.#where, this.#prefix);
+  }
+
+  async close(): Promise<void> {
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
+  }
+}
+
+/** The longest wait a reader asks of Redis; a longer one is cut to it, and the subscriber simply reads again. */
+const MAX_WAIT_MS = 5_000;
+
+class RedisStreamReader implements StreamReader {
+  readonly #redis: Redis;
+  readonly #where: string;
+  readonly #prefix: string;
+
+  constructor(redis: Redis, where: string, prefix: string) {
+    this.#redis = redis;
+    this.#where = where;
+    this.#prefix = prefix;
+  }
+
+  async read(stream: string, after: number, waitMs: number): Promise<StreamedEvent[]> {
+    const wait = Math.max(1, Math.min(waitMs, MAX_WAIT_MS));
+    const answer = await callRedis(this.#where, () =>
+      this.#redis.xread('COUNT', READ_COUNT, 'BLOCK', wait, 'STREAMS', this.#prefix + stream, `${after}-0`),
+    );
+    const entries = answer?.[0]?.[1] ?? [];
+    return entries.map(([id, fields]) => ({ number: numberOf(id), json: fields[1] ?? 'null' }));
+  }
+
+  close(): void {
+    this.#redis.disconnect();
+  }
+}
+
+function numberOf(id: string): number {
+  return Number(id.slice(0, id.indexOf('-')));
+}
