@@ -28,13 +28,13 @@ type Feed<T> = SubscriberQueue<T> | Promise<StreamFeed<T>>;
  */
 export class ClusterEvents {
   readonly #streams: EventStreams;
-  readonly #cluster: Cluster;
+  readonly #cluster: Pick<Cluster, 'session'>;
   readonly #writer: SessionStreamWriter;
 
   constructor(
     streams: EventStreams,
     hub: EventHub<SessionTopics>,
-    cluster: Cluster,
+    cluster: Pick<Cluster, 'session'>,
     failed: (error: unknown) => void,
   ) {
     this.#streams = streams;

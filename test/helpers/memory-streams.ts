@@ -1,0 +1,63 @@
+import type { EventStreams, StreamedEvent, StreamReader } from '../../domain/cluster/event-streams.js';
+
+/**
+ * Streams in memory, trimmed to `bound` as Redis trims them: a read waits until an append or its end, so
+ * the tests wait for what they cause, never for time.
+ */
+export class MemoryStreams implements EventStreams {
+  readonly streams = new Map<string, StreamedEvent[]>();
+  readonly #waiting = new Set<() => void>();
+  failure: Error | null = null;
+  openReaders = 0;
+
+  constructor(readonly bound = 100) {}
+
+  async append(stream: string, number: number, json: string): Promise<void> {
+    if (this.failure) throw this.failure;
+    const events = [...(this.streams.get(stream) ?? []), { number, json }];
+    this.streams.set(stream, events.slice(-this.bound));
+    for (const wake of this.#waiting) wake();
+  }
+
+  async newest(stream: string): Promise<number> {
+    return this.streams.get(stream)?.at(-1)?.number ?? 0;
+  }
+
+  async openReader(): Promise<StreamReader> {
+    this.openReaders += 1;
+    let closed = false;
+    let wakeOnClose = () => {};
+    return {
+      read: (stream, after) =>
+        new Promise((resolve, reject) => {
+          const check = () => {
+            if (closed) return reject(new Error('Connection is closed.'));
+            if (this.failure) return reject(this.failure);
+            const found = (this.streams.get(stream) ?? []).filter((event) => event.number > after);
+            if (found.length === 0) return false;
+            resolve(found);
+            return true;
+          };
+          if (check() !== false) return;
+          const wake = () => {
+            if (check() !== false) this.#waiting.delete(wake);
+          };
+          wakeOnClose = wake;
+          this.#waiting.add(wake);
+        }),
+      close: () => {
+        closed = true;
+        this.openReaders -= 1;
+        wakeOnClose();
+      },
+    };
+  }
+
+  /** Wakes every waiting read, which then fails with `error`. */
+  fail(error: Error): void {
+    this.failure = error;
+    for (const wake of this.#waiting) wake();
+  }
+
+  async close(): Promise<void> {}
+}
