@@ -23,6 +23,7 @@ const BENCHES = [
   'expect-latency.ts',
   'ocr-index.ts',
   'sessions-throughput.ts',
+  'cluster-events.ts',
   'fuzz.ts',
 ];
 const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));

@@ -101,8 +101,13 @@ export function attachGraphqlWs(
           : undefined,
       // A subscription whose stream fails (a session's stream across replicas losing Redis) ends with an
       // `error` message; graphql-ws would send the bare message, without the code and guidance.
+      // Only such failures are wrapped (with their cause); what onSubscribe refused is sent as it was.
       onError: (_ctx, _id, _payload, errors) =>
-        errors.map((error) => withoutHttp(maskError(error, logUnexpected) as GraphQLError).toJSON()),
+        errors.map((error) =>
+          error.originalError
+            ? withoutHttp(maskError(error, logUnexpected) as GraphQLError).toJSON()
+            : error.toJSON(),
+        ),
       // A document that does not parse, validate or name its operation is answered with an `error`
       // message for its id (graphql-ws's PROTOCOL.md); throwing here would close the socket (4500) and
       // every other subscription on it.
