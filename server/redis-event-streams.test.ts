@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HAS_REDIS, type RedisServer, startRedis } from '../test/helpers/redis-server.js';
+import { RedisEventStreams } from './redis-event-streams.js';
+
+if (!HAS_REDIS)
+  describe.skip('session streams over Redis (redis-server is not installed: apt-get install redis-server)', () => {
+    it('appends, trims and reads', () => {});
+  });
+
+describe.runIf(HAS_REDIS)('session streams over Redis', () => {
+  let redis: RedisServer;
+  let streams: RedisEventStreams;
+  const log: string[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    streams = await RedisEventStreams.connect(redis.url, (line) => log.push(line), 3, 'test:');
+  });
+  afterAll(async () => {
+    await streams?.close();
+    await redis?.stop();
+  });
+
+  it('keeps the newest `bound` events under their numbers, and reads after a number in order', async () => {
+    for (let n = 1; n <= 5; n += 1) await streams.append('events:a-s1:console', n, `{"n":${n}}`);
+    expect(await streams.newest('events:a-s1:console')).toBe(5);
+    expect(await streams.newest('events:nobody:console')).toBe(0);
+    const reader = await streams.openReader();
+    expect(await reader.read('events:a-s1:console', 0, 10)).toEqual([
+      { number: 3, json: '{"n":3}' },
+      { number: 4, json: '{"n":4}' },
+      { number: 5, json: '{"n":5}' },
+    ]);
+    expect(await reader.read('events:a-s1:console', 5, 10)).toEqual([]);
+    reader.close();
+  });
+
+  it('wakes a waiting read with the next append; a closed reader ends the read under way', async () => {
+    const reader = await streams.openReader();
+    const waiting = reader.read('events:a-s2:console', 0, 5_000);
+    await streams.append('events:a-s2:console', 1, '{}');
+    expect(await waiting).toEqual([{ number: 1, json: '{}' }]);
+    const cut = reader.read('events:a-s2:console', 1, 5_000);
+    reader.close();
+    await expect(cut).rejects.toMatchObject({ code: 'CLUSTER_UNAVAILABLE' });
+  });
+});
