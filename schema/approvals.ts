@@ -1,14 +1,16 @@
 import type { Delivery } from '../domain/bounded/subscriber-queue.js';
 import {
-  type ApprovalEvent,
-  type ApprovalRequest,
-  type ApprovalResult,
-  type ApprovalScope,
-  type ApprovalScreenshot,
-  type ApprovalState,
   DEFAULT_APPROVAL_TIMEOUT_MS,
   MAX_APPROVAL_TIMEOUT_MS,
 } from '../domain/governance/approvals/approval-broker.js';
+import type {
+  ApprovalEvent,
+  ApprovalRequest,
+  ApprovalResult,
+  ApprovalScope,
+  ApprovalScreenshot,
+  ApprovalState,
+} from '../domain/governance/approvals/approval-request.js';
 import {
   APPROVAL_SCREENSHOT_WAIT_MS,
   MAX_APPROVAL_SCREENSHOT_BYTES,

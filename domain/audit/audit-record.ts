@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ApprovalResult } from '../governance/approvals/approval-broker.js';
+import type { ApprovalResult } from '../governance/approvals/approval-request.js';
 import type { ClientIdentity } from '../governance/clients/client-identity.js';
 import type { RuleRef } from '../governance/policy/policy.js';
 import type { Decision } from '../governance/policy/policy-spec.js';

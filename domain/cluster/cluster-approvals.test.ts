@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { type ApprovalAsk, ApprovalBroker } from '../governance/approvals/approval-broker.js';
+import { ApprovalBroker } from '../governance/approvals/approval-broker.js';
+import type { ApprovalAsk } from '../governance/approvals/approval-request.js';
 import type { ClientIdentity } from '../governance/clients/client-identity.js';
 import { Redactor } from '../governance/redaction/redaction.js';
 import { ClusterApprovals } from './cluster-approvals.js';

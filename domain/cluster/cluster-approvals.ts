@@ -1,11 +1,11 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { ApprovalBroker } from '../governance/approvals/approval-broker.js';
+import type { ApprovalAnswer, ApprovalPeers } from '../governance/approvals/approval-peers.js';
 import type {
-  ApprovalBroker,
   ApprovalEvent,
   ApprovalRequest,
   ApprovalResult,
-} from '../governance/approvals/approval-broker.js';
-import type { ApprovalAnswer, ApprovalPeers } from '../governance/approvals/approval-peers.js';
+} from '../governance/approvals/approval-request.js';
 import type { ClientIdentity } from '../governance/clients/client-identity.js';
 import { LIST_REPLICAS } from './remote-session.js';
 import type { LeaseTiming } from './replica-lease.js';

@@ -1,10 +1,10 @@
 import type { ErrorCode } from '../../errors/registry.js';
+import type { ApprovalAnswer } from '../governance/approvals/approval-peers.js';
 import type {
   ApprovalRequest,
   ApprovalResult,
   ApprovalState,
-} from '../governance/approvals/approval-broker.js';
-import type { ApprovalAnswer } from '../governance/approvals/approval-peers.js';
+} from '../governance/approvals/approval-request.js';
 import type { ClientIdentity } from '../governance/clients/client-identity.js';
 
 /** A request as every replica sees it: the broker's, its times as text, without its screenshot. */

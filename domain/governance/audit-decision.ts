@@ -1,5 +1,5 @@
 import type { AuditEntry, AuditOutcome } from '../audit/audit-record.js';
-import type { ApprovalResult } from './approvals/approval-broker.js';
+import type { ApprovalResult } from './approvals/approval-request.js';
 import type { Policy, PolicyVerdict } from './policy/policy.js';
 
 /** How a governed call was decided and how it ended, as every audit record of one states it. */

@@ -2,7 +2,7 @@ import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { AuditEffect, AuditOutcome, EvidenceHash } from '../audit/audit-record.js';
 import type { PreviewedTarget } from '../interaction/handover.js';
 import { PreviewOutdated } from '../interaction/preview-outdated.js';
-import type { ApprovalResult, ApprovalScreenshot } from './approvals/approval-broker.js';
+import type { ApprovalResult, ApprovalScreenshot } from './approvals/approval-request.js';
 import { askCounted } from './approvals/counted-ask.js';
 import { auditDecision } from './audit-decision.js';
 import type { ClientIdentity } from './clients/client-identity.js';

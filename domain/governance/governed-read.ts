@@ -1,6 +1,6 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { AuditOutcome } from '../audit/audit-record.js';
-import type { ApprovalResult } from './approvals/approval-broker.js';
+import type { ApprovalResult } from './approvals/approval-request.js';
 import { askCounted } from './approvals/counted-ask.js';
 import { auditDecision } from './audit-decision.js';
 import { plainJson } from './chokepoint.js';

@@ -52,7 +52,10 @@ describe('readScreenshot', () => {
 
   it('hands one core the PNG itself, undecoded', async () => {
     const magic = join(folder, 'magic');
-    writeFileSync(magic, `#!/bin/sh\nprintf '5\\t1\\t1\\t1\\t1\\t1\\t0\\t0\\t9\\t9\\t90\\t%s\\n' "$(head -c 4 | tail -c 3)"\n`);
+    writeFileSync(
+      magic,
+      `#!/bin/sh\nprintf '5\\t1\\t1\\t1\\t1\\t1\\t0\\t0\\t9\\t9\\t90\\t%s\\n' "$(head -c 4 | tail -c 3)"\n`,
+    );
     chmodSync(magic, 0o755);
     const read = await readScreenshot(screenshot(), { timeoutMs: 60_000, command: magic, bands: 1 });
     expect(read.words.map((w) => w.text)).toEqual(['PNG']);

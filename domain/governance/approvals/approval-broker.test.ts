@@ -2,13 +2,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ClientIdentity } from '../clients/client-identity.js';
 import { Redactor } from '../redaction/redaction.js';
 import {
-  type ApprovalAsk,
   ApprovalBroker,
   clampApprovalTimeout,
   MAX_APPROVAL_TIMEOUT_MS,
   MAX_PENDING_APPROVALS,
   MAX_PENDING_APPROVALS_PER_CLIENT,
 } from './approval-broker.js';
+import type { ApprovalAsk } from './approval-request.js';
 
 const AGENT: ClientIdentity = { id: 'agent-1', role: 'agent' };
 const APPROVER: ClientIdentity = { id: 'approver-1', role: 'approver' };

@@ -1,5 +1,5 @@
 import type { ClientIdentity } from '../clients/client-identity.js';
-import type { ApprovalEvent, ApprovalRequest, ApprovalResult, ApprovalScope } from './approval-broker.js';
+import type { ApprovalEvent, ApprovalRequest, ApprovalResult, ApprovalScope } from './approval-request.js';
 
 /** An approver's answer, as `approve` and `deny` give it. */
 export type ApprovalAnswer =

@@ -1,6 +1,6 @@
 import { countApproval } from '../../sessions/session-figures.js';
 import type { Governance } from '../governance.js';
-import type { ApprovalAsk, ApprovalResult } from './approval-broker.js';
+import type { ApprovalAsk, ApprovalResult } from './approval-request.js';
 
 /**
  * Asks the broker, and counts the ask and its answer in the figures of the session it concerns; an ask
