@@ -9,11 +9,6 @@ import {
   type ClientIdentity,
   permissionsOf,
 } from '../clients/client-identity.js';
-import type { RuleRef } from '../policy/policy.js';
-import type { NonInteractiveMode } from '../policy/policy-spec.js';
-import type { RiskTier } from '../policy/risk.js';
-import type { Redacted } from '../redaction/redaction.js';
-import type { JsonObject, SessionInfo, TargetInfo } from '../request/governed-request.js';
 import type { ApprovalAnswer, ApprovalPeers } from './approval-peers.js';
 import type {
   ApprovalAsk,
