@@ -110,9 +110,13 @@ async function startOwnedDesktop(timeoutMs: number): Promise<DesktopHost> {
   };
   try {
     const baseEnv = { ...process.env, XDG_RUNTIME_DIR: runtimeDir };
+    // -noreset: an X server whose last client leaves resets itself and drops its root window's properties.
+    // The accessibility bus launcher writes the bus address there (AT_SPI_BUS) and disconnects, which was
+    // the last client: the address went with the reset. Qt reads it there to connect before it registers;
+    // without it, it registers over a connection not yet open and never shows on the registry (issue 35).
     const xvfb = startGroup(
       XVFB_BIN,
-      ['-displayfd', '1', '-screen', '0', SCREEN, '-nolisten', 'tcp'],
+      ['-displayfd', '1', '-screen', '0', SCREEN, '-nolisten', 'tcp', '-noreset'],
       baseEnv,
     );
     started.push(xvfb);
