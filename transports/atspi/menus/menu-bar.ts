@@ -7,7 +7,7 @@ import type {
 import { ACCESSIBLE_IFACE, type AccessibleRef, type AtspiBus, whenGone } from '../bus/atspi-bus.js';
 import { atspiRoleName } from '../tree/atspi-roles.js';
 import { hasState, type StateWords, stateWords } from '../tree/atspi-states.js';
-import { canonicalStates, type ToolkitFamily, toolkitFor } from '../tree/toolkit-states.js';
+import { canonicalStates, propertyReads, type ToolkitFamily, toolkitFor } from '../tree/toolkit-states.js';
 import { labelMatches, menuLabel } from './menu-label.js';
 
 /** One object of an application as a menu read needs it, from the app's Cache or read by hand. */
@@ -126,7 +126,7 @@ export class AppObjects {
 
   async #readByHand(ref: AccessibleRef): Promise<void> {
     try {
-      const described = await this.#bus.describe(ref);
+      const described = await this.#bus.describe(ref, propertyReads(this.family));
       this.#objects.set(ref.path, {
         ref,
         role: atspiRoleName(described.role),

@@ -1,4 +1,4 @@
-import { type AtspiBus, ROOT_PATH, whenGone } from '../bus/atspi-bus.js';
+import { type AtspiBus, type PropertyReads, ROOT_PATH, whenGone } from '../bus/atspi-bus.js';
 import { STATE, type StateWords } from './atspi-states.js';
 
 /**
@@ -44,6 +44,11 @@ export function canonicalStates(words: StateWords, family: ToolkitFamily): State
   if (((low >>> STATE.SENSITIVE) & 1) === 1) low |= 1 << STATE.ENABLED;
   if (((low >>> STATE.VISIBLE) & 1) === 1) low |= 1 << STATE.SHOWING;
   return [low >>> 0, words[1]];
+}
+
+/** How an app's objects' properties are read by hand: one at a time for Qt, which a GetAll ends. */
+export function propertyReads(family: ToolkitFamily): PropertyReads {
+  return family === 'qt' ? 'each' : 'all';
 }
 
 const known = new WeakMap<AtspiBus, Map<string, Promise<Toolkit>>>();

@@ -10,7 +10,7 @@ import { menuLabel } from '../menus/menu-label.js';
 import { ariaRole, atspiRoleName, namedByLabel, namedFromContent } from './atspi-roles.js';
 import { hasState, type StateWords, stateWords } from './atspi-states.js';
 import type { KeyTable } from './key-table.js';
-import { canonicalStates, type ToolkitFamily, toolkitFor } from './toolkit-states.js';
+import { canonicalStates, propertyReads, type ToolkitFamily, toolkitFor } from './toolkit-states.js';
 
 /** One object of a window as one read found it, in the page engine's vocabulary where it has one. */
 export interface TreeNode {
@@ -200,7 +200,7 @@ export class TreeReader {
         .filter((ref) => !recordOf(ref))
         .map(async (ref) => {
           try {
-            const described = await this.#bus.describe(ref);
+            const described = await this.#bus.describe(ref, propertyReads(this.#family));
             if (described.accessibleId !== undefined) this.#ids.set(ref.path, described.accessibleId);
             this.#records.set(ref.path, {
               role: described.role,
