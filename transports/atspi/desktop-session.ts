@@ -15,6 +15,7 @@ import { DesktopWindowDriver } from './driver/desktop-window-driver.js';
 import type { DesktopInput } from './input/desktop-input.js';
 import { createDesktopNativeSurface } from './menus/desktop-native-surface.js';
 import { KeyTable } from './tree/key-table.js';
+import { type ToolkitFamily, toolkitFor } from './tree/toolkit-states.js';
 
 /** AT-SPI's ACTIVE state: bit 1 of the state set's first word. */
 const ACTIVE_BIT = 1 << 1;
@@ -59,7 +60,7 @@ export class DesktopSession implements TransportSession {
   readonly events = this.#life.events;
   readonly #unsubscribe: (() => void)[] = [];
 
-  private constructor(setup: DesktopSessionSetup) {
+  private constructor(setup: DesktopSessionSetup, family: ToolkitFamily) {
     this.#bus = setup.bus;
     this.#host = setup.host;
     this.#registered = setup.app;
@@ -71,13 +72,22 @@ export class DesktopSession implements TransportSession {
     this.capabilities = setup.capabilities;
     this.capabilityNotes = setup.capabilityNotes;
     this.endpoint = `atspi://${setup.app.ref.busName}`;
-    this.#windows = new AppWindows(setup.bus, setup.app.ref, (event) => this.#onWindowEvent(event));
+    this.#windows = new AppWindows(
+      setup.bus,
+      setup.app.ref,
+      (event) => this.#onWindowEvent(event),
+      family === 'qt',
+    );
     this.native = createDesktopNativeSurface(setup.bus, () => this.#windows.refs(), setup.input);
   }
 
   /** Follows the app's windows, exit and output; on failure releases what the setup holds. */
   static async open(setup: DesktopSessionSetup): Promise<DesktopSession> {
-    const session = new DesktopSession(setup);
+    // A toolkit that did not answer is read as `other`: its windows are followed by the usual signals.
+    const { family } = await toolkitFor(setup.bus, setup.app.ref.busName).catch(() => ({
+      family: 'other' as const,
+    }));
+    const session = new DesktopSession(setup, family);
     try {
       await session.#start();
     } catch (error) {

@@ -37,16 +37,24 @@ export class AppWindows {
   readonly #bus: AtspiBus;
   readonly #app: AccessibleRef;
   readonly #emit: (event: WindowEvent) => void;
+  readonly #byShowing: boolean;
   /** By object path, in opening order. */
   readonly #open = new Map<string, TrackedWindow>();
   #next = 1;
   #activePath: string | null = null;
   #unsubscribe: (() => void) | undefined;
 
-  constructor(bus: AtspiBus, app: AccessibleRef, emit: (event: WindowEvent) => void) {
+  /**
+   * `byShowing`: the app announces windows only by showing and activating them, as Qt 5 and 6 do — no
+   * window:create or children-changed on its root when one opens, no window:destroy when it closes, only
+   * window:activate and, on closing, its SHOWING cleared. Then a window activated that is not listed opens,
+   * and a listed one that stops showing closes.
+   */
+  constructor(bus: AtspiBus, app: AccessibleRef, emit: (event: WindowEvent) => void, byShowing = false) {
     this.#bus = bus;
     this.#app = app;
     this.#emit = emit;
+    this.#byShowing = byShowing;
   }
 
   /** Follows the app's signals, then takes the windows already open (announcing each). */
@@ -91,6 +99,8 @@ export class AppWindows {
       } else if (signal.member === 'PropertyChange' && detail === 'accessible-name') {
         const window = this.#open.get(signal.path);
         if (window && typeof value === 'string') window.title = value;
+      } else if (this.#byShowing && signal.member === 'StateChanged' && detail === 'showing') {
+        if (signal.body[1] === 0) this.#closed(signal.path);
       }
       return;
     }
@@ -104,6 +114,7 @@ export class AppWindows {
         this.#closed(signal.path);
         return;
       case 'Activate':
+        if (this.#byShowing) this.#opened(ref, typeof value === 'string' ? value : undefined);
         this.#activePath = signal.path;
         return;
       case 'Deactivate':

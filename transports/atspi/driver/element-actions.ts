@@ -3,7 +3,7 @@ import { StagegraphError } from '../../../errors/stagegraph-error.js';
 import { CHECKABLE_ROLES } from '../../contract/aria-roles.js';
 import { TransportError } from '../../contract/transport-error.js';
 import type { ElementAction } from '../../contract/window-driver.js';
-import type { AccessibleRef, AtspiBus } from '../bus/atspi-bus.js';
+import { ACTION_SETTLE_MS, type AccessibleRef, type AtspiBus } from '../bus/atspi-bus.js';
 import type { DesktopInput } from '../input/desktop-input.js';
 import { isRangeRole } from '../tree/atspi-roles.js';
 import { hasState, isDisabled, isShown, stateWords } from '../tree/atspi-states.js';
@@ -171,7 +171,19 @@ async function click(
   }
   const plain = !action.position && (action.button ?? 'left') === 'left' && (action.clickCount ?? 1) === 1;
   if (plain && node.interfaces.has('Action')) {
-    return expectTrue(call(context.bus, node.ref, 'Action', 'DoAction', 'i', [0]), 'the default action');
+    const { busName, path } = node.ref;
+    const answer = await context.bus.callOrLeaveRunning(
+      ACTION_SETTLE_MS,
+      busName,
+      path,
+      'org.a11y.atspi.Action',
+      'DoAction',
+      'i',
+      [0],
+    );
+    // Still running: the handler opened a modal loop (a dialog); the click reached the app.
+    if (answer === 'running') return;
+    return expectTrue(Promise.resolve(answer), 'the default action');
   }
   const extents = await screenExtents(context.bus, node);
   if (!extents)

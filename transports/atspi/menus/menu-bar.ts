@@ -4,11 +4,17 @@ import type {
   NativeMenuItem,
   NativeMenuItemType,
 } from '../../contract/native.js';
-import { ACCESSIBLE_IFACE, type AccessibleRef, type AtspiBus, whenGone } from '../bus/atspi-bus.js';
+import {
+  ACCESSIBLE_IFACE,
+  ACTION_SETTLE_MS,
+  type AccessibleRef,
+  type AtspiBus,
+  whenGone,
+} from '../bus/atspi-bus.js';
 import { atspiRoleName } from '../tree/atspi-roles.js';
 import { hasState, type StateWords, stateWords } from '../tree/atspi-states.js';
 import { canonicalStates, propertyReads, type ToolkitFamily, toolkitFor } from '../tree/toolkit-states.js';
-import { labelMatches, menuLabel } from './menu-label.js';
+import { labelMatches, menuLabel, qtAcceleratorOf } from './menu-label.js';
 
 /** One object of an application as a menu read needs it, from the app's Cache or read by hand. */
 export interface MenuObject {
@@ -145,7 +151,8 @@ export class AppObjects {
 
 /** The window's menu bar: the shallowest object of role `menu bar` below it, searched level by level. */
 export async function findMenuBar(objects: AppObjects, window: AccessibleRef): Promise<MenuObject | null> {
-  const root = objects.get(window);
+  // Qt's Cache lists nothing: the window itself is read by hand.
+  const root = await objects.describe(window);
   if (!root) return null;
   let level = [root];
   for (let depth = 0; depth < MAX_BAR_DEPTH && level.length > 0; depth++) {
@@ -164,17 +171,28 @@ export async function findMenuBar(objects: AppObjects, window: AccessibleRef): P
  * A menu's children, the containers between it and its items looked through: GTK4 puts a popover menu's
  * items seven containers below it (content, scroller, stack, page, boxes); GTK3's are its children.
  */
-async function itemsBelow(objects: AppObjects, menu: MenuObject, depth: number): Promise<MenuObject[]> {
+async function itemsBelow(
+  objects: AppObjects,
+  menu: MenuObject,
+  depth: number,
+  qt: boolean,
+): Promise<MenuObject[]> {
   const children = await objects.children(menu);
   if (depth >= MAX_CONTAINER_DEPTH) return children;
+  const lookedThrough = (child: MenuObject) =>
+    (CONTAINER_ROLES.has(child.role) || (qt && child.role === 'popup menu')) && child.childCount !== 0;
   const expanded = await Promise.all(
-    children.map((child) =>
-      CONTAINER_ROLES.has(child.role) && child.childCount !== 0
-        ? itemsBelow(objects, child, depth + 1)
-        : [child],
-    ),
+    children.map((child) => (lookedThrough(child) ? itemsBelow(objects, child, depth + 1, qt) : [child])),
   );
   return expanded.flat();
+}
+
+/**
+ * Whether an item opens a menu of its own. GTK gives such an item the role `menu`; Qt gives it `menu item`
+ * (its action is ShowMenu) with the menu, a `popup menu`, as its one child.
+ */
+function opensMenu(object: MenuObject, qt: boolean): boolean {
+  return object.role === 'menu' || (qt && object.role === 'menu item' && object.childCount > 0);
 }
 
 /**
@@ -192,20 +210,22 @@ export async function readMenuNodes(
     children: Draft[] | null;
   }
   const top: Draft = { object: menu, children: null };
+  const qt = objects.family === 'qt';
   let level = [top];
   for (let depth = 0; depth <= MAX_MENU_DEPTH && level.length > 0; depth++) {
-    const lists = await Promise.all(level.map(({ object }) => itemsBelow(objects, object, 0)));
+    const lists = await Promise.all(level.map(({ object }) => itemsBelow(objects, object, 0, qt)));
     const next: Draft[] = [];
     level.forEach((draft, index) => {
       draft.children = (lists[index] ?? [])
         .filter((child) => TYPES[child.role] !== undefined)
         .map((child) => ({ object: child, children: null }));
-      next.push(...draft.children.filter(({ object }) => object.role === 'menu'));
+      next.push(...draft.children.filter(({ object }) => opensMenu(object, qt)));
     });
     level = next;
   }
   const accelerators = new Map<string, string | null>();
   if (withAccelerators) {
+    const acceleratorFor = qt ? qtAcceleratorOf : acceleratorOf;
     const acting: MenuObject[] = [];
     const collect = (draft: Draft) => {
       for (const child of draft.children ?? []) {
@@ -216,11 +236,11 @@ export async function readMenuNodes(
     };
     collect(top);
     await Promise.all(
-      acting.map(async ({ ref }) => {
+      acting.map(async ({ ref, name }) => {
         const [binding] = await bus
           .call(ref.busName, ref.path, ACTION_IFACE, 'GetKeyBinding', 'i', [0])
           .catch(() => ['']);
-        accelerators.set(ref.path, acceleratorOf(String(binding ?? '')));
+        accelerators.set(ref.path, acceleratorFor(String(binding ?? ''), name));
       }),
     );
   }
@@ -228,7 +248,7 @@ export async function readMenuNodes(
   const stripMnemonics = objects.family === 'gtk4' || objects.family === 'other';
   const build = (draft: Draft): MenuNode => {
     const { object } = draft;
-    const type = TYPES[object.role] ?? 'normal';
+    const type = opensMenu(object, qt) ? 'submenu' : (TYPES[object.role] ?? 'normal');
     const { label, accelerator } = menuLabel(object.name, stripMnemonics);
     const children = type === 'submenu' ? (draft.children ?? []).map(build) : [];
     return {
@@ -241,7 +261,8 @@ export async function readMenuNodes(
         id: null,
         accelerator: accelerators.get(object.ref.path) ?? (withAccelerators ? accelerator : null),
         enabled: hasState(object.states, 'ENABLED') && hasState(object.states, 'SENSITIVE'),
-        visible: hasState(object.states, 'VISIBLE'),
+        // Qt clears VISIBLE (and SHOWING) on every item of a closed menu: there it means on screen.
+        visible: qt || hasState(object.states, 'VISIBLE'),
         checked: hasState(object.states, 'CHECKED'),
         sublabel: null,
         toolTip: null,
@@ -331,7 +352,8 @@ export async function invokeMenuNode(
   if (!item.enabled || !item.visible) return refuse('disabled', item);
   if (activate && (await activate(chain)))
     return { invoked: true, reason: null, label: item.label, role: null };
-  await bus.call(ref.busName, ref.path, ACTION_IFACE, 'DoAction', 'i', [0]);
+  // A handler that runs a modal dialog (Qt's exec()) answers once the dialog closes: not waited for.
+  await bus.callOrLeaveRunning(ACTION_SETTLE_MS, ref.busName, ref.path, ACTION_IFACE, 'DoAction', 'i', [0]);
   return { invoked: true, reason: null, label: item.label, role: null };
 }
 

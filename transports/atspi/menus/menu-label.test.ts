@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelMatches, menuLabel } from './menu-label.js';
+import { labelMatches, menuLabel, qtAcceleratorOf } from './menu-label.js';
 
 describe('menu labels', () => {
   it('trims the padding an Xfce editor leaves, and takes a tab-written accelerator apart', () => {
@@ -18,5 +18,13 @@ describe('menu labels', () => {
     expect(labelMatches('Save As...', 'Save _As...')).toBe(true);
     expect(labelMatches('snake_case', 'snake_case')).toBe(true);
     expect(labelMatches('Save As...', 'Save')).toBe(false);
+  });
+
+  it("reads a Qt key binding's shortcut as the accelerator, its Alt+letter mnemonic as none", () => {
+    expect(qtAcceleratorOf('Ctrl+O', 'Open File…')).toBe('Ctrl+O');
+    expect(qtAcceleratorOf('Ctrl+Shift+S', 'Save As…')).toBe('Ctrl+Shift+S');
+    expect(qtAcceleratorOf('Alt+C', 'Clear')).toBeNull();
+    expect(qtAcceleratorOf('Alt+F4', 'Quit')).toBe('Alt+F4');
+    expect(qtAcceleratorOf('', 'About')).toBeNull();
   });
 });

@@ -37,3 +37,16 @@ export function labelMatches(label: string, step: string): boolean {
   const trimmed = menuLabel(step, false).label;
   return label === trimmed || label === withoutMnemonics(trimmed);
 }
+
+/**
+ * The accelerator of a Qt menu item's key binding. Qt answers GetKeyBinding with its own shortcut text
+ * (`Ctrl+O`, already as Electron writes it) when the item has a shortcut, and with its mnemonic as `Alt+C`
+ * when it has none; `Alt+` and one letter of the label is taken for the mnemonic (null). A real Alt+letter
+ * shortcut on a letter of its own label reads as a mnemonic too: Qt's answer does not tell them apart.
+ */
+export function qtAcceleratorOf(binding: string, label: string): string | null {
+  const shortcut = binding.trim();
+  if (shortcut === '') return null;
+  const alone = /^Alt\+(.)$/i.exec(shortcut)?.[1];
+  return alone && label.toLowerCase().includes(alone.toLowerCase()) ? null : shortcut;
+}
