@@ -38,6 +38,20 @@ const gtk4 = () =>
 /** Why the GTK4 fixture's suites are skipped here, or ''. */
 export const gtk4SkipReason = desktopSkipReason || gtk4();
 
+/** The Qt Widgets calculator fixture; its first argument names the binding (PyQt6 or PyQt5). */
+export const QT_FIXTURE_APP = fileURLToPath(new URL('../../fixtures/desktop-app/qt_app.py', import.meta.url));
+/** The Qt bindings Debian packages (python3-pyqt6, python3-pyqt5), newest first. */
+export const QT_BINDINGS = ['PyQt6', 'PyQt5'] as const;
+export type QtBinding = (typeof QT_BINDINGS)[number];
+/** Why the Qt fixture cannot run on `binding` here, or ''. */
+export function qtSkipReason(binding: QtBinding): string {
+  if (desktopSkipReason) return desktopSkipReason;
+  const imports = spawnSync(SYSTEM_PYTHON, ['-c', `import ${binding}.QtWidgets`]).status === 0;
+  return imports
+    ? ''
+    : `${SYSTEM_PYTHON} cannot import ${binding} (Debian: python3-${binding.toLowerCase()})`;
+}
+
 /** `env` without a desktop: a gateway given it must start a desktop of its own. */
 export function withoutDesktop(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const { DISPLAY: _d, DBUS_SESSION_BUS_ADDRESS: _b, WAYLAND_DISPLAY: _w, ...rest } = env;

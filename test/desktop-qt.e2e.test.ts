@@ -1,0 +1,155 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAtspiTransport } from '../transports/atspi/atspi-transport.js';
+import {
+  QT_BINDINGS,
+  QT_FIXTURE_APP,
+  qtSkipReason,
+  SYSTEM_PYTHON,
+  withoutDesktop,
+} from './helpers/desktop-fixture.js';
+import { desktopSteps, launchDesktopApp } from './helpers/desktop-steps.js';
+import { type RunningGateway, startGateway } from './helpers/gateway.js';
+import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
+import { expectPidsGone } from './helpers/processes.js';
+
+for (const binding of QT_BINDINGS) {
+  const skipReason = qtSkipReason(binding);
+  if (skipReason) {
+    describe.skip(`a Qt app (${binding}) driven over AT-SPI (${skipReason})`, () => {
+      it('registers on the owned desktop, reads its states and clicks its buttons', () => {});
+    });
+  }
+
+  /**
+   * The Qt Widgets calculator on a desktop the gateway owns, every step through GraphQL: Qt registers only
+   * once it reached the accessibility bus (its address on the root window), reports ENABLED and SENSITIVE,
+   * VISIBLE and SHOWING as AT-SPI means them, and leaves a closed menu's items neither VISIBLE nor SHOWING.
+   */
+  describe.skipIf(skipReason !== '')(`a Qt app (${binding}) driven over AT-SPI`, () => {
+    let gateway: RunningGateway;
+    let api: GatewayClient;
+    let session: string;
+    let appPid: number;
+    const artifactsDir = mkdtempSync(join(tmpdir(), 'stagegraph-desktop-qt-'));
+    const { act, said } = desktopSteps(artifactsDir, () => ({ api, session }));
+    const snapshot = async (): Promise<Loose[]> => {
+      const { session: read } = await api.data(
+        `{ session(id: "${session}") { window(id: "w1") { title snapshot(interactiveOnly: true) { nodes { role name states } } } } }`,
+      );
+      expect(read.window.title).toBe('Qt Calculator');
+      return read.window.snapshot.nodes;
+    };
+
+    beforeAll(async () => {
+      gateway = await startGateway({ artifactsDir }, [
+        createAtspiTransport({ environment: withoutDesktop() }),
+      ]);
+      api = gatewayClient(gateway.url);
+      ({ id: session, pid: appPid } = await launchDesktopApp(
+        api,
+        artifactsDir,
+        SYSTEM_PYTHON,
+        [QT_FIXTURE_APP, binding],
+        'ready',
+      ));
+    }, 180_000);
+
+    afterAll(async () => {
+      await gateway?.stop();
+      rmSync(artifactsDir, { recursive: true, force: true });
+    });
+
+    it('reads enabled, visible controls as such, the disabled one as disabled, the check box as checked', async () => {
+      const nodes = await snapshot();
+      const node = (role: string, name: string) =>
+        nodes.find((found) => found.role === role && found.name === name);
+      for (const name of ['0', '1', '7', '+', '=', 'C']) {
+        expect(node('button', name), `button "${name}"`).toBeDefined();
+        expect(node('button', name)?.states, `button "${name}"`).not.toContain('DISABLED');
+      }
+      expect(node('button', 'Undo')?.states).toContain('DISABLED');
+      expect(node('checkbox', 'Round results')?.states).toContain('CHECKED');
+      expect(node('textbox', 'Memo')?.states).toEqual([]);
+      for (const kind of ['VISIBLE', 'ENABLED']) {
+        await act(
+          `expect(session: "${session}", kind: ${kind}, target: { role: "button", name: "1" }, timeoutMs: 5000) { actual }`,
+        );
+      }
+      await act(
+        `expect(session: "${session}", kind: DISABLED, target: { role: "button", name: "Undo" }, timeoutMs: 5000) { actual }`,
+      );
+    });
+
+    it('adds 12 and 3 by clicking buttons by role and name, and refuses the disabled one', async () => {
+      for (const key of ['C', '1', '2', '+', '3', '=']) {
+        await act(
+          `click(session: "${session}", target: { role: "button", name: "${key}", exact: true }) { windowId }`,
+        );
+      }
+      await said('display=15');
+      const refused = await api.failure(
+        `mutation { click(session: "${session}", target: { role: "button", name: "Undo" }, timeoutMs: 1000) { windowId } }`,
+      );
+      expect(refused.code).toBe('ELEMENT_DISABLED');
+    });
+
+    it('unchecks the check box and fills the line edit, both confirmed by the app', async () => {
+      await act(
+        `click(session: "${session}", target: { role: "checkbox", name: "Round results" }) { windowId }`,
+      );
+      await said('round=False');
+      const unchecked = (await snapshot()).find((found) => found.name === 'Round results');
+      expect(unchecked?.states).not.toContain('CHECKED');
+      await act(
+        `fill(session: "${session}", target: { role: "textbox", name: "Memo" }, value: "Hello Qt") { windowId }`,
+      );
+      await said('memo=Hello Qt');
+    });
+
+    it('reads the menu bar with trimmed labels, invokes an item, and a modal dialog from a menu reads and closes', async () => {
+      const { session: read } = await api.data(
+        `{ session(id: "${session}") { applicationMenu { label submenu { label accelerator } } } }`,
+      );
+      expect(read.applicationMenu.map((item: Loose) => item.label)).toEqual(['File', 'Help']);
+      expect(read.applicationMenu[0].submenu).toContainEqual({ label: 'Open File…', accelerator: 'Ctrl+O' });
+      const { invokeMenuItem: about } = await act(
+        `invokeMenuItem(session: "${session}", path: ["Help", "About"]) { invoked reason label }`,
+      );
+      expect(about).toEqual({ invoked: true, reason: null, label: 'About' });
+      await said('display=About');
+
+      // Open File… runs a modal dialog in a nested event loop: the invoke answers, the dialog is a window.
+      await act(`invokeMenuItem(session: "${session}", path: ["File", "Open File…"]) { invoked }`);
+      await said('dialog=open');
+      let dialog = '';
+      await expect
+        .poll(
+          async () => {
+            const { session: listed } = await api.data(
+              `{ session(id: "${session}") { windows { id title } } }`,
+            );
+            dialog = listed.windows.find((window: Loose) => window.title === 'Open File')?.id ?? '';
+            return dialog;
+          },
+          { timeout: 30_000 },
+        )
+        .not.toBe('');
+      await act(
+        `click(session: "${session}", window: "${dialog}", target: { role: "button", name: "Cancel" }) { windowId }`,
+      );
+      await said('dialog=cancelled');
+      await act(
+        `click(session: "${session}", window: "w1", target: { role: "button", name: "C", exact: true }) { windowId }`,
+      );
+      await said('display=0');
+    });
+
+    it('stops and leaves no process', async () => {
+      await act(`stop(id: "${session}") { status }`);
+      await expectPidsGone([appPid], 30_000);
+    });
+  });
+}
