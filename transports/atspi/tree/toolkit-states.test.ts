@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hasState, isDisabled, isShown, STATE, type StateWords } from './atspi-states.js';
-import { canonicalStates, toolkitOf } from './toolkit-states.js';
+import { canonicalStates, propertyReads, toolkitOf } from './toolkit-states.js';
 
 const words = (...states: (keyof typeof STATE)[]): StateWords => {
   const set = [0, 0];
@@ -32,5 +32,20 @@ describe('toolkit states', () => {
     expect(canonicalStates(gtk3, 'gtk3')).toEqual(gtk3);
     expect(isDisabled(canonicalStates(gtk3, 'gtk3'))).toBe(true);
     expect(canonicalStates(gtk3, 'qt')).toEqual(gtk3);
+  });
+
+  it('reads Qt 5 and 6 as AT-SPI means them (as pyatspi read the Qt fixture), one property at a time', () => {
+    const button = words('ENABLED', 'SENSITIVE', 'FOCUSABLE', 'SHOWING', 'VISIBLE');
+    expect(canonicalStates(button, 'qt')).toEqual(button);
+    expect(isDisabled(button) || !isShown(button, false)).toBe(false);
+    // A disabled QPushButton clears ENABLED and SENSITIVE together and stays shown.
+    const disabled = words('FOCUSABLE', 'SHOWING', 'VISIBLE');
+    expect(isDisabled(canonicalStates(disabled, 'qt'))).toBe(true);
+    expect(isShown(canonicalStates(disabled, 'qt'), false)).toBe(true);
+    // An item of a closed QMenu: neither VISIBLE nor SHOWING, so not shown until its menu opens.
+    expect(isShown(canonicalStates(words('ENABLED', 'SENSITIVE'), 'qt'), true)).toBe(false);
+    expect(toolkitOf('Qt', '6.4.2').family).toBe('qt');
+    expect(propertyReads('qt')).toBe('each');
+    expect(propertyReads('gtk3')).toBe('all');
   });
 });

@@ -9,7 +9,9 @@ import { STATE, type StateWords } from './atspi-states.js';
  * - GTK 4 and libadwaita (GTK's own AT-SPI code, gtkatspicontext.c, ToolkitName "GTK", version 4.x): VISIBLE
  *   on every object it presents (a hidden widget is left out of the tree), SENSITIVE unless disabled, and
  *   never ENABLED or SHOWING on a widget.
- * - Qt 5/6 (qspi, ToolkitName "Qt"): ENABLED and SENSITIVE together, VISIBLE and SHOWING as GTK 3.
+ * - Qt 5.15 and 6.4 (Qt's own bridge, ToolkitName "Qt", fixtures/desktop-app/qt_app.py): ENABLED and
+ *   SENSITIVE together, VISIBLE and SHOWING together (both mean on screen): a closed menu's items have
+ *   neither, so a snapshot shows them once their menu is open, and invokeMenuItem reaches them closed.
  * - Chromium and Electron with accessibility on (ToolkitName "Chromium"): as GTK 3.
  */
 export type ToolkitFamily = 'gtk3' | 'gtk4' | 'qt' | 'chromium' | 'other';
