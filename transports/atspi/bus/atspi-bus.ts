@@ -25,25 +25,6 @@ export interface CacheItem {
   readonly states: readonly [number, number];
 }
 
-/**
- * One object read by hand, for an object its application's Cache does not list: the Cache's facts about it
- * plus its AccessibleId and its parent's path.
- */
-export interface AccessibleDescription {
-  readonly name: string;
-  readonly description: string;
-  /** AT-SPI's role number (ATSPI_ROLE_*). */
-  readonly role: number;
-  /** AT-SPI's state set, as the two 32-bit words of the wire. */
-  readonly states: readonly number[];
-  readonly interfaces: readonly string[];
-  /** -1 when the object does not say. */
-  readonly childCount: number;
-  readonly accessibleId: string | undefined;
-  /** '' when the object does not say. */
-  readonly parentPath: string;
-}
-
 /** A signal on the accessibility bus, as the app sent it. */
 export interface AtspiSignal {
   readonly sender: string;
@@ -55,13 +36,6 @@ export interface AtspiSignal {
 
 export const ACCESSIBLE_IFACE = 'org.a11y.atspi.Accessible';
 
-/**
- * How describe() reads an object's Accessible properties: `all` in one Properties.GetAll, `each` with one
- * Properties.Get per property. Qt's bridge (Qt 5.15 and 6.4) ends the app on a GetAll — it leaves the bus
- * without replying — so a Qt app's objects are read one property at a time.
- */
-export type PropertyReads = 'all' | 'each';
-const DESCRIBED_PROPERTIES = ['Name', 'Description', 'ChildCount', 'Parent', 'AccessibleId'] as const;
 export const REGISTRY_BUS = 'org.a11y.atspi.Registry';
 export const ROOT_PATH = '/org/a11y/atspi/accessible/root';
 const CACHE_PATH = '/org/a11y/atspi/cache';
@@ -304,51 +278,6 @@ export class AtspiBus {
       name,
     ]);
     return (variant as dbus.Variant).value;
-  }
-
-  /**
-   * An object's properties, role, states and interfaces: the calls that stand in for its Cache item. Its
-   * properties come in one GetAll, or with `reads: 'each'` one Get each (see PropertyReads).
-   */
-  async describe(ref: AccessibleRef, reads: PropertyReads = 'all'): Promise<AccessibleDescription> {
-    const call = (iface: string, member: string, signature?: string, body?: unknown[]) =>
-      this.call(ref.busName, ref.path, iface, member, signature, body);
-    const [properties, [role], [states], [interfaces]] = await Promise.all([
-      reads === 'all'
-        ? call('org.freedesktop.DBus.Properties', 'GetAll', 's', [ACCESSIBLE_IFACE]).then(
-            ([all]) => all as Record<string, dbus.Variant>,
-          )
-        : this.#eachProperty(ref),
-      call(ACCESSIBLE_IFACE, 'GetRole'),
-      call(ACCESSIBLE_IFACE, 'GetState'),
-      call(ACCESSIBLE_IFACE, 'GetInterfaces'),
-    ]);
-    const property = (name: string) => properties[name]?.value;
-    const id = property('AccessibleId');
-    return {
-      name: String(property('Name') ?? ''),
-      description: String(property('Description') ?? ''),
-      role: Number(role),
-      states: states as number[],
-      interfaces: interfaces as string[],
-      childCount: Number(property('ChildCount') ?? -1),
-      accessibleId: typeof id === 'string' ? id : undefined,
-      parentPath: String((property('Parent') as [string, string] | undefined)?.[1] ?? ''),
-    };
-  }
-
-  /** What describe() reads of an object with one Get each; a property the object does not have is left out. */
-  async #eachProperty(ref: AccessibleRef): Promise<Record<string, { value: unknown }>> {
-    const read = await Promise.all(
-      DESCRIBED_PROPERTIES.map(async (name) => {
-        const value = await this.property(ref, ACCESSIBLE_IFACE, name).catch(
-          // Qt 5.15 and 6.4 answer AccessibleId with UnknownInterface: an object without one.
-          name === 'AccessibleId' ? whenGone(undefined) : (error) => Promise.reject(error),
-        );
-        return [name, { value }] as const;
-      }),
-    );
-    return Object.fromEntries(read.filter(([, { value }]) => value !== undefined));
   }
 
   /** The applications registered on the desktop, as the registry's root lists them. */

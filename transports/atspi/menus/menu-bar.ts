@@ -4,6 +4,7 @@ import type {
   NativeMenuItem,
   NativeMenuItemType,
 } from '../../contract/native.js';
+import { describeAccessible } from '../bus/accessible-description.js';
 import {
   ACCESSIBLE_IFACE,
   ACTION_SETTLE_MS,
@@ -132,7 +133,7 @@ export class AppObjects {
 
   async #readByHand(ref: AccessibleRef): Promise<void> {
     try {
-      const described = await this.#bus.describe(ref, propertyReads(this.family));
+      const described = await describeAccessible(this.#bus, ref, propertyReads(this.family));
       this.#objects.set(ref.path, {
         ref,
         role: atspiRoleName(described.role),

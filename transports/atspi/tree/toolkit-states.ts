@@ -1,4 +1,5 @@
-import { type AtspiBus, type PropertyReads, ROOT_PATH, whenGone } from '../bus/atspi-bus.js';
+import type { PropertyReads } from '../bus/accessible-description.js';
+import { type AtspiBus, ROOT_PATH, whenGone } from '../bus/atspi-bus.js';
 import { STATE, type StateWords } from './atspi-states.js';
 
 /**

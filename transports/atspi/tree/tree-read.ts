@@ -1,4 +1,5 @@
 import { StagegraphError } from '../../../errors/stagegraph-error.js';
+import { describeAccessible } from '../bus/accessible-description.js';
 import {
   ACCESSIBLE_IFACE,
   type AccessibleRef,
@@ -200,7 +201,7 @@ export class TreeReader {
         .filter((ref) => !recordOf(ref))
         .map(async (ref) => {
           try {
-            const described = await this.#bus.describe(ref, propertyReads(this.#family));
+            const described = await describeAccessible(this.#bus, ref, propertyReads(this.#family));
             if (described.accessibleId !== undefined) this.#ids.set(ref.path, described.accessibleId);
             this.#records.set(ref.path, {
               role: described.role,
