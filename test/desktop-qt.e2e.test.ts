@@ -96,7 +96,7 @@ for (const binding of QT_BINDINGS) {
       expect(refused.code).toBe('ELEMENT_DISABLED');
     });
 
-    it('unchecks the check box and fills the line edit, both confirmed by the app', async () => {
+    it('unchecks the check box, fills the line edit and types into it, each confirmed by the app', async () => {
       await act(
         `click(session: "${session}", target: { role: "checkbox", name: "Round results" }) { windowId }`,
       );
@@ -107,6 +107,11 @@ for (const binding of QT_BINDINGS) {
         `fill(session: "${session}", target: { role: "textbox", name: "Memo" }, value: "Hello Qt") { windowId }`,
       );
       await said('memo=Hello Qt');
+      // Typed keys go through the X server and count only once the line edit's text shows them.
+      await act(
+        `type(session: "${session}", target: { role: "textbox", name: "Memo" }, text: " again") { windowId }`,
+      );
+      await said('memo=Hello Qt again');
     });
 
     it('reads the menu bar with trimmed labels, invokes an item, and a modal dialog from a menu reads and closes', async () => {
