@@ -9,7 +9,7 @@ import {
   SYSTEM_PYTHON,
   withoutDesktop,
 } from './helpers/desktop-fixture.js';
-import { desktopSteps, launchDesktopApp } from './helpers/desktop-steps.js';
+import { desktopSteps, launchDesktopApp, windowTitled } from './helpers/desktop-steps.js';
 import { type RunningGateway, startGateway } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
 import { expectPidsGone } from './helpers/processes.js';
@@ -131,19 +131,7 @@ describe.skipIf(gtk4SkipReason !== '')('a GTK4 app driven over AT-SPI', () => {
     await openMenu();
     await act(`click(session: "${session}", target: { role: "menuitem", name: "Open File…" }) { windowId }`);
     await said('dialog=open');
-    let dialog = '';
-    await expect
-      .poll(
-        async () => {
-          const { session: listed } = await api.data(
-            `{ session(id: "${session}") { windows { id title } } }`,
-          );
-          dialog = listed.windows.find((window: Loose) => window.title === 'Open File')?.id ?? '';
-          return dialog;
-        },
-        { timeout: 30_000 },
-      )
-      .not.toBe('');
+    const dialog = await windowTitled(api, session, 'Open File');
     // GTK 4.8 names a button with a mnemonic label by the label as written and as shown ("_Cancel Cancel");
     // a role's name matches whole, so the part shown is asked for with exact: false.
     await act(

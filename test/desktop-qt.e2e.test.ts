@@ -10,7 +10,7 @@ import {
   SYSTEM_PYTHON,
   withoutDesktop,
 } from './helpers/desktop-fixture.js';
-import { desktopSteps, launchDesktopApp } from './helpers/desktop-steps.js';
+import { desktopSteps, launchDesktopApp, windowTitled } from './helpers/desktop-steps.js';
 import { type RunningGateway, startGateway } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
 import { expectPidsGone } from './helpers/processes.js';
@@ -129,19 +129,7 @@ for (const binding of QT_BINDINGS) {
       // Open File… runs a modal dialog in a nested event loop: the invoke answers, the dialog is a window.
       await act(`invokeMenuItem(session: "${session}", path: ["File", "Open File…"]) { invoked }`);
       await said('dialog=open');
-      let dialog = '';
-      await expect
-        .poll(
-          async () => {
-            const { session: listed } = await api.data(
-              `{ session(id: "${session}") { windows { id title } } }`,
-            );
-            dialog = listed.windows.find((window: Loose) => window.title === 'Open File')?.id ?? '';
-            return dialog;
-          },
-          { timeout: 30_000 },
-        )
-        .not.toBe('');
+      const dialog = await windowTitled(api, session, 'Open File');
       await act(
         `click(session: "${session}", window: "${dialog}", target: { role: "button", name: "Cancel" }) { windowId }`,
       );

@@ -61,3 +61,23 @@ export async function launchDesktopApp(
   );
   return launchDesktop;
 }
+
+/** The id of the session's window titled `title`, once the session lists it (a dialog opening). */
+export async function windowTitled(
+  api: Pick<GatewayClient, 'data'>,
+  session: string,
+  title: string,
+): Promise<string> {
+  let id = '';
+  await expect
+    .poll(
+      async () => {
+        const { session: listed } = await api.data(`{ session(id: "${session}") { windows { id title } } }`);
+        id = listed.windows.find((window: Loose) => window.title === title)?.id ?? '';
+        return id;
+      },
+      { timeout: SAID_TIMEOUT_MS },
+    )
+    .not.toBe('');
+  return id;
+}

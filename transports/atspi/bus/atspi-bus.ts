@@ -51,7 +51,7 @@ export const MAX_CALLS_IN_FLIGHT = 64;
  * How long an action's answer is awaited (callOrLeaveRunning) before the action counts as delivered and
  * still running: a handler that opens a modal dialog (Qt's exec()) answers only once the dialog closes.
  */
-export const ACTION_SETTLE_MS = 1_000;
+const ACTION_SETTLE_MS = 1_000;
 
 /**
  * For reads of objects that may have left the app meanwhile: the app's own error (no such object or
@@ -228,13 +228,12 @@ export class AtspiBus {
 
   /**
    * A call that may run the app's own modal loop before it answers — an action whose handler opens a
-   * dialog and waits for it (Qt's QDialog.exec(), which Qt runs inside DoAction's dispatch). Its reply within
-   * `settleMs` is answered as call() answers; past that it answers `running` and the call stays in flight,
-   * its late reply or timeout dropped. What is sent next on this connection still reaches the app after it:
-   * the app reads one connection's calls in order, and the modal loop goes on reading them.
+   * dialog and waits for it (Qt's QDialog.exec(), which Qt runs inside DoAction's dispatch). Its reply
+   * within ACTION_SETTLE_MS is answered as call() answers; past that it answers `running` and the call
+   * stays in flight, its late reply or timeout dropped. What is sent next on this connection still reaches
+   * the app after it: the app reads one connection's calls in order, and the modal loop goes on reading them.
    */
   async callOrLeaveRunning(
-    settleMs: number,
     destination: string,
     path: string,
     iface: string,
@@ -245,7 +244,7 @@ export class AtspiBus {
     const reply = this.call(destination, path, iface, member, signature, body);
     let timer: NodeJS.Timeout | undefined;
     const settled = new Promise<'running'>((resolve) => {
-      timer = setTimeout(() => resolve('running'), settleMs);
+      timer = setTimeout(() => resolve('running'), ACTION_SETTLE_MS);
     });
     try {
       const answer = await Promise.race([reply, settled]);

@@ -3,7 +3,7 @@ import { StagegraphError } from '../../../errors/stagegraph-error.js';
 import { CHECKABLE_ROLES } from '../../contract/aria-roles.js';
 import { TransportError } from '../../contract/transport-error.js';
 import type { ElementAction } from '../../contract/window-driver.js';
-import { ACTION_SETTLE_MS, type AccessibleRef, type AtspiBus } from '../bus/atspi-bus.js';
+import type { AccessibleRef, AtspiBus } from '../bus/atspi-bus.js';
 import type { DesktopInput } from '../input/desktop-input.js';
 import { isRangeRole } from '../tree/atspi-roles.js';
 import { hasState, isDisabled, isShown, stateWords } from '../tree/atspi-states.js';
@@ -173,7 +173,6 @@ async function click(
   if (plain && node.interfaces.has('Action')) {
     const { busName, path } = node.ref;
     const answer = await context.bus.callOrLeaveRunning(
-      ACTION_SETTLE_MS,
       busName,
       path,
       'org.a11y.atspi.Action',

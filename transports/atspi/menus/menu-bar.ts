@@ -5,13 +5,7 @@ import type {
   NativeMenuItemType,
 } from '../../contract/native.js';
 import { describeAccessible } from '../bus/accessible-description.js';
-import {
-  ACCESSIBLE_IFACE,
-  ACTION_SETTLE_MS,
-  type AccessibleRef,
-  type AtspiBus,
-  whenGone,
-} from '../bus/atspi-bus.js';
+import { ACCESSIBLE_IFACE, type AccessibleRef, type AtspiBus, whenGone } from '../bus/atspi-bus.js';
 import { atspiRoleName } from '../tree/atspi-roles.js';
 import { hasState, type StateWords, stateWords } from '../tree/atspi-states.js';
 import { canonicalStates, propertyReads, type ToolkitFamily, toolkitFor } from '../tree/toolkit-states.js';
@@ -354,7 +348,7 @@ export async function invokeMenuNode(
   if (activate && (await activate(chain)))
     return { invoked: true, reason: null, label: item.label, role: null };
   // A handler that runs a modal dialog (Qt's exec()) answers once the dialog closes: not waited for.
-  await bus.callOrLeaveRunning(ACTION_SETTLE_MS, ref.busName, ref.path, ACTION_IFACE, 'DoAction', 'i', [0]);
+  await bus.callOrLeaveRunning(ref.busName, ref.path, ACTION_IFACE, 'DoAction', 'i', [0]);
   return { invoked: true, reason: null, label: item.label, role: null };
 }
 
