@@ -10,7 +10,7 @@ import {
   SYSTEM_PYTHON,
   withoutDesktop,
 } from './helpers/desktop-fixture.js';
-import { desktopSteps, launchDesktopApp, windowTitled } from './helpers/desktop-steps.js';
+import { calculatorSteps, desktopSteps, launchDesktopApp, windowTitled } from './helpers/desktop-steps.js';
 import { type RunningGateway, startGateway } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
 import { expectPidsGone } from './helpers/processes.js';
@@ -35,6 +35,7 @@ for (const binding of QT_BINDINGS) {
     let appPid: number;
     const artifactsDir = mkdtempSync(join(tmpdir(), 'stagegraph-desktop-qt-'));
     const { act, said } = desktopSteps(artifactsDir, () => ({ api, session }));
+    const calculator = calculatorSteps(artifactsDir, () => ({ api, session }));
     const snapshot = async (): Promise<Loose[]> => {
       const { session: read } = await api.data(
         `{ session(id: "${session}") { window(id: "w1") { title snapshot(interactiveOnly: true) { nodes { role name states } } } } }`,
@@ -73,28 +74,11 @@ for (const binding of QT_BINDINGS) {
       expect(node('button', 'Undo')?.states).toContain('DISABLED');
       expect(node('checkbox', 'Round results')?.states).toContain('CHECKED');
       expect(node('textbox', 'Memo')?.states).toEqual([]);
-      for (const kind of ['VISIBLE', 'ENABLED']) {
-        await act(
-          `expect(session: "${session}", kind: ${kind}, target: { role: "button", name: "1" }, timeoutMs: 5000) { actual }`,
-        );
-      }
-      await act(
-        `expect(session: "${session}", kind: DISABLED, target: { role: "button", name: "Undo" }, timeoutMs: 5000) { actual }`,
-      );
+      await calculator.expectsStates();
     });
 
-    it('adds 12 and 3 by clicking buttons by role and name, and refuses the disabled one', async () => {
-      for (const key of ['C', '1', '2', '+', '3', '=']) {
-        await act(
-          `click(session: "${session}", target: { role: "button", name: "${key}", exact: true }) { windowId }`,
-        );
-      }
-      await said('display=15');
-      const refused = await api.failure(
-        `mutation { click(session: "${session}", target: { role: "button", name: "Undo" }, timeoutMs: 1000) { windowId } }`,
-      );
-      expect(refused.code).toBe('ELEMENT_DISABLED');
-    });
+    it('adds 12 and 3 by clicking buttons by role and name, and refuses the disabled one', () =>
+      calculator.addsTwelveAndThree());
 
     it('unchecks the check box, fills the line edit and types into it, each confirmed by the app', async () => {
       await act(

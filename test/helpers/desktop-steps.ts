@@ -81,3 +81,43 @@ export async function windowTitled(
     .not.toBe('');
   return id;
 }
+
+/**
+ * What the calculator fixtures (GTK4 and Qt, built alike) are both checked for, every step through GraphQL:
+ * button "1" reads visible and enabled and "Undo" disabled through `expect`; C 1 2 + 3 = clicked by role and
+ * name make the app show 15; a click on the disabled Undo is refused.
+ */
+export function calculatorSteps(
+  artifactsDir: string,
+  current: () => { readonly api: Pick<GatewayClient, 'send' | 'failure'>; readonly session: string },
+) {
+  const { act, said } = desktopSteps(artifactsDir, current);
+  return {
+    async expectsStates(): Promise<void> {
+      const { session } = current();
+      for (const [kind, name] of [
+        ['VISIBLE', '1'],
+        ['ENABLED', '1'],
+        ['DISABLED', 'Undo'],
+      ]) {
+        const { expect: met } = await act(
+          `expect(session: "${session}", kind: ${kind}, target: { role: "button", name: "${name}" }, timeoutMs: 5000) { actual }`,
+        );
+        expect(met.actual).toBe('true');
+      }
+    },
+    async addsTwelveAndThree(): Promise<void> {
+      const { api, session } = current();
+      for (const key of ['C', '1', '2', '+', '3', '=']) {
+        await act(
+          `click(session: "${session}", target: { role: "button", name: "${key}", exact: true }) { windowId }`,
+        );
+      }
+      await said('display=15');
+      const refused = await api.failure(
+        `mutation { click(session: "${session}", target: { role: "button", name: "Undo" }, timeoutMs: 1000) { windowId } }`,
+      );
+      expect(refused.code).toBe('ELEMENT_DISABLED');
+    },
+  };
+}
