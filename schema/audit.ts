@@ -5,12 +5,6 @@ import {
   MAX_AUDIT_PAGE,
 } from '../domain/audit/audit-query.js';
 import type { AuditEffect, AuditOutcome, AuditRecord, EvidenceHash } from '../domain/audit/audit-record.js';
-import {
-  type AuditVerification,
-  type BrokenRecord,
-  MAX_TORN_LINES_LISTED,
-  type TornLine,
-} from '../domain/audit/verify-audit.js';
 import type { Delivery } from '../domain/bounded/subscriber-queue.js';
 import { SUBSCRIBER_QUEUE_CAPACITY } from '../domain/events/event-hub.js';
 import { MAX_REDACTED_STRING_LENGTH } from '../domain/governance/redaction/redaction.js';
@@ -18,6 +12,7 @@ import { StagegraphError } from '../errors/stagegraph-error.js';
 import { ApprovalResultRef } from './approvals.js';
 import { builder } from './builder.js';
 import { ClientRef } from './client.js';
+import { onThisReplica } from './client-sessions.js';
 import { governanceOf } from './context.js';
 import { DecisionEnum, GovernedSessionRef, GovernedTargetRef, RiskTierEnum, RuleRefRef } from './policy.js';
 
@@ -252,60 +247,6 @@ const AuditFilterInput = builder.inputType('AuditFilter', {
   }),
 });
 
-const BrokenRecordRef = builder.objectRef<BrokenRecord>('BrokenAuditRecord').implement({
-  description: 'The first place the hash chain does not hold; records from here on cannot be trusted.',
-  fields: (t) => ({
-    file: t.exposeString('file', { description: 'Relative to the audit directory.' }),
-    line: t.exposeInt('line', {
-      description: '1-based line in that file; 0 when a whole file is missing before it.',
-    }),
-    seq: t.exposeInt('seq', {
-      nullable: true,
-      description: "The record's `seq`; null when the line is not a record at all (torn write, edit).",
-    }),
-    reason: t.exposeString('reason', {
-      description:
-        'What is wrong: not JSON, a gap in `seq`, a `prevHash` that is not the previous hash, content that does not match its hash, or a missing file number.',
-    }),
-  }),
-});
-
-const TornLineRef = builder.objectRef<TornLine>('TornAuditLine').implement({
-  description:
-    'A line that is not a record, but that the chain goes on across (or that ends the log): a write torn by a crash such as kill -9 mid-write. The restart keeps it, ends it with a newline, and continues the chain after the last whole record.',
-  fields: (t) => ({
-    file: t.exposeString('file', { description: 'Relative to the audit directory.' }),
-    line: t.exposeInt('line', { description: '1-based line in that file.' }),
-    bytes: t.exposeInt('bytes', { description: 'What was written of it before the crash.' }),
-  }),
-});
-
-const VerificationRef = builder.objectRef<AuditVerification>('AuditVerification').implement({
-  description: 'The result of recomputing the whole hash chain (verifyAudit).',
-  fields: (t) => ({
-    ok: t.exposeBoolean('ok', { description: 'True when every record in every file holds.' }),
-    files: t.exposeInt('files', { description: 'Audit files found (`audit-NNNNNN.jsonl`).' }),
-    records: t.exposeInt('records', {
-      description: 'Records verified before the first broken one (all of them when ok).',
-    }),
-    lastSeq: t.exposeInt('lastSeq', { description: 'The `seq` of the last record verified; 0 when none.' }),
-    lastHash: t.exposeString('lastHash', {
-      description: 'The `hash` of the last record verified; 64 zeros when none.',
-    }),
-    broken: t.field({
-      type: BrokenRecordRef,
-      nullable: true,
-      description: 'The first record that does not hold; null when ok.',
-      resolve: (result) => result.broken,
-    }),
-    torn: t.field({
-      type: [TornLineRef],
-      description: `Writes torn by a crash, oldest first (at most ${MAX_TORN_LINES_LISTED}); they do not make \`ok\` false.`,
-      resolve: (result) => result.torn,
-    }),
-  }),
-});
-
 const AuditEventRef = builder.objectRef<Delivery<AuditRecord>>('AuditEvent').implement({
   description: 'One audit record delivered on the `audit` subscription.',
   fields: (t) => ({
@@ -319,6 +260,10 @@ const AuditEventRef = builder.objectRef<Delivery<AuditRecord>>('AuditEvent').imp
     }),
   }),
 });
+
+/** Each replica keeps its own audit on its own disk; a call naming another is sent there. */
+export const AUDIT_REPLICA_ARGUMENT =
+  'In cluster mode, the replica (`replicas { id }`) whose audit trail to read; the call is sent there. Default: the one receiving it.';
 
 function cursor(after: string | null | undefined): number | null {
   if (after == null) return null;
@@ -334,6 +279,7 @@ builder.queryFields((t) => ({
     description:
       'The audit trail, oldest first: every mutation with its decision and outcome, secrets redacted.',
     args: {
+      replica: t.arg.string({ required: false, description: AUDIT_REPLICA_ARGUMENT }),
       first: t.arg.int({
         required: false,
         description: `Records per page: default ${DEFAULT_AUDIT_PAGE}, clamped to 1–${MAX_AUDIT_PAGE}.`,
@@ -349,18 +295,14 @@ builder.queryFields((t) => ({
         description: 'Only records that match it; omitted: all.',
       }),
     },
-    resolve: (_root, args, context) =>
-      governanceOf(context).audit.read({
+    resolve: (_root, args, context) => {
+      onThisReplica(context, args.replica);
+      return governanceOf(context).audit.read({
         first: args.first ?? null,
         after: cursor(args.after),
         filter: (args.filter ?? null) as AuditFilter | null,
-      }),
-  }),
-  verifyAudit: t.field({
-    type: VerificationRef,
-    description:
-      'Recomputes the hash chain over every audit file; names the first record that does not hold.',
-    resolve: (_root, _args, context) => governanceOf(context).verifyAudit(),
+      });
+    },
   }),
 }));
 

@@ -22,7 +22,7 @@ export const REPLICA_ARGUMENT =
   'In cluster mode, the replica (`replicas { id }`) the app runs on; the call is sent there. Default: the one receiving it.';
 
 /** Another replica's call was forwarded to it by server/owner-routing.ts; one reaching here names this one. */
-function onThisReplica(context: GatewayContext, replica: string | null | undefined): void {
+export function onThisReplica(context: GatewayContext, replica: string | null | undefined): void {
   if (replica == null || replica === context.cluster?.replicaId) return;
   throw new StagegraphError(
     'BAD_INPUT',

@@ -1,3 +1,4 @@
+import type { AuditCheckpoints } from '../domain/cluster/audit-checkpoints.js';
 import type { Cluster } from '../domain/cluster/cluster.js';
 import type { ClusterEvents } from '../domain/cluster/cluster-events.js';
 import type { EventHub } from '../domain/events/event-hub.js';
@@ -30,6 +31,8 @@ export interface GatewayContext {
   readonly cluster?: Cluster | null;
   /** With `serve --cluster`: the session streams subscriptions to other replicas' sessions read. */
   readonly clusterEvents?: ClusterEvents | null;
+  /** With `serve --cluster` and governance: this replica's audit checkpoint, for verifyAudit. */
+  readonly auditCheckpoints?: AuditCheckpoints | null;
 }
 
 /** Who sent the request: in-process execution without a client runs as the anonymous loopback client. */

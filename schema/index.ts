@@ -8,6 +8,7 @@ import './approvals.js';
 import './artifacts.js';
 import './attach.js';
 import './audit.js';
+import './audit-verification.js';
 import './client.js';
 import './clock.js';
 import './cluster.js';

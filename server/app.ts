@@ -133,6 +133,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       governance,
       cluster,
       clusterEvents,
+      auditCheckpoints: opened?.checkpoints ?? null,
       ...(abandoned ? { abandoned } : {}),
     };
   };
@@ -240,7 +241,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       if (deps.governance !== 'off')
         ({ governance, temporaryAuditDir } = await openGovernance(config, sessions, log));
       if (config.cluster) {
-        opened = await openCluster(config.cluster, sessions, hub, log, governance?.broker ?? null);
+        opened = await openCluster(config.cluster, sessions, hub, log, governance);
         cluster = opened.cluster;
         clusterEvents = await openClusterEvents(config.cluster, cluster, hub, log);
       }

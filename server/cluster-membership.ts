@@ -1,9 +1,10 @@
+import { AuditCheckpoints } from '../domain/cluster/audit-checkpoints.js';
 import { Cluster } from '../domain/cluster/cluster.js';
 import { ClusterApprovals } from '../domain/cluster/cluster-approvals.js';
 import { ClusterEvents } from '../domain/cluster/cluster-events.js';
 import type { EventHub } from '../domain/events/event-hub.js';
 import type { SessionTopics } from '../domain/events/session-topics.js';
-import type { ApprovalBroker } from '../domain/governance/approvals/approval-broker.js';
+import type { Governance } from '../domain/governance/governance.js';
 import type { SessionRegistry } from '../domain/sessions/session-registry.js';
 import type { ClusterConfig } from './cluster-config.js';
 
@@ -11,6 +12,8 @@ export interface OpenedCluster {
   readonly cluster: Cluster;
   /** The approvals shared with the other replicas; null for a gateway without governance. */
   readonly approvals: ClusterApprovals | null;
+  /** This replica's audit chain as declared to the cluster; null for a gateway without governance. */
+  readonly checkpoints: AuditCheckpoints | null;
 }
 
 /**
@@ -23,13 +26,16 @@ export async function openCluster(
   sessions: SessionRegistry,
   hub: EventHub<SessionTopics>,
   log: (line: string) => void,
-  broker: ApprovalBroker | null,
+  governance: Pick<Governance, 'broker' | 'audit'> | null,
 ): Promise<OpenedCluster> {
   const { RedisClusterStore } = await import('./redis-cluster-store.js');
   const store = await RedisClusterStore.connect(config.redisUrl, log);
   const cluster = new Cluster(store, { ...config }, sessions, hub, log);
-  const approvals = broker && new ClusterApprovals(store.approvals(), broker, config.replicaId, config, log);
-  return { cluster, approvals };
+  const approvals =
+    governance && new ClusterApprovals(store.approvals(), governance.broker, config.replicaId, config, log);
+  const checkpoints = governance && new AuditCheckpoints(store.auditCheckpoints(), config.replicaId, log);
+  if (governance && checkpoints) governance.audit.observe((record) => checkpoints.noteRecord(record));
+  return { cluster, approvals, checkpoints };
 }
 
 /**

@@ -8,6 +8,7 @@ import type {
   ReplicaStatus,
 } from '../domain/cluster/cluster-store.js';
 import { RedisApprovalStore } from './redis-approval-store.js';
+import { RedisAuditCheckpoints } from './redis-audit-checkpoints.js';
 import { JOIN, LEAVE, PUT_SESSION, REAP, RENEW, RESERVE_SEQUENCE } from './redis-cluster-lua.js';
 import { callRedis, connectRedis, unavailable } from './redis-connection.js';
 
@@ -134,6 +135,13 @@ export class RedisClusterStore implements ClusterStore {
   /** The cluster's shared approvals, on this connection (and one of its own to listen); closed before it. */
   approvals(): RedisApprovalStore {
     return new RedisApprovalStore(this.#redis, (error) => unavailable(this.#where, error), this.#prefix);
+  }
+
+  // --- Audit checkpoints (server/redis-audit-checkpoints.ts) ---
+
+  /** Each replica's last audit record, declared on this connection, for verifyAudit to check against. */
+  auditCheckpoints(): RedisAuditCheckpoints {
+    return new RedisAuditCheckpoints(this.#redis, (command) => this.#call(command), this.#prefix);
   }
 
   #key(name: string): string {

@@ -225,3 +225,28 @@ describe('AuditLog', () => {
     expect((await verifyAudit(dir)).ok).toBe(true);
   });
 });
+
+describe('verifyAudit against a checkpoint kept outside the log', () => {
+  it('holds when the checkpointed record is there with its hash, and names a cut tail or a rewritten record', async () => {
+    const dir = freshDir();
+    const log = await AuditLog.open(dir);
+    const records = [];
+    for (const operation of ['click', 'fill', 'press']) records.push(await log.append(entry(operation)));
+    await log.close();
+    const second = records[1]!;
+
+    expect(await verifyAudit(dir, { seq: second.seq, hash: second.hash })).toMatchObject({
+      ok: true,
+      records: 3,
+    });
+    expect(await verifyAudit(dir, { seq: 5, hash: 'f'.repeat(64) })).toMatchObject({
+      ok: false,
+      broken: { seq: 5, line: 0, reason: expect.stringMatching(/ends at seq 3, but seq 5 was checkpointed/) },
+    });
+    expect(await verifyAudit(dir, { seq: second.seq, hash: 'f'.repeat(64) })).toMatchObject({
+      ok: false,
+      records: 1,
+      broken: { seq: 2, line: 2, reason: expect.stringMatching(/not the one checkpointed for seq 2/) },
+    });
+  });
+});

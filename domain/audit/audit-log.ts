@@ -177,6 +177,11 @@ export class AuditLog {
   }
 
   /** Live records as they are written, on a bounded queue of the caller's own. */
+  /** Called with each record as it is sealed, before subscribers read it; returns its removal. */
+  observe(listener: (record: AuditRecord) => void): () => void {
+    return this.#hub.observe('record', listener);
+  }
+
   subscribe(filter?: AuditFilter | null, capacity?: number): SubscriberQueue<AuditRecord> {
     return this.#hub.subscribe('record', {
       accepts: (record) => matchesAuditFilter(record, filter),

@@ -24,6 +24,12 @@ export interface TornLine {
   readonly bytes: number;
 }
 
+/** A log's last record as its writer declared it outside the log. */
+export interface AuditCheckpoint {
+  readonly seq: number;
+  readonly hash: string;
+}
+
 /** Torn lines listed at most: one comes of each crash mid-write, so more than this is not crashes. */
 export const MAX_TORN_LINES_LISTED = 100;
 
@@ -47,7 +53,15 @@ export interface AuditVerification {
  * chain after the last whole record) when the next record continues the chain from the record before it, or
  * when nothing follows it: listed in `torn`. Otherwise it is where the chain breaks.
  */
-export async function verifyAudit(dir: string): Promise<AuditVerification> {
+export async function verifyAudit(
+  dir: string,
+  /**
+   * The last record this log's writer declared elsewhere (cluster mode keeps one per replica in Redis): a
+   * chain that ends before it had its tail cut, and one whose record at its seq has another hash was
+   * rewritten from there — neither shows in a chain that is only recomputed from its own files.
+   */
+  checkpoint: AuditCheckpoint | null = null,
+): Promise<AuditVerification> {
   const files = await listAuditFiles(dir);
   let records = 0;
   let lastSeq = 0;
@@ -113,6 +127,11 @@ export async function verifyAudit(dir: string): Promise<AuditVerification> {
         const recomputed = hashRecord(record);
         if (record.hash !== recomputed)
           return at(record.seq, `the content does not match its hash (recomputed ${recomputed})`);
+        if (checkpoint?.seq === record.seq && checkpoint.hash !== record.hash)
+          return at(
+            record.seq,
+            `the hash is not the one checkpointed for seq ${record.seq} (${checkpoint.hash}): the chain was rewritten from here`,
+          );
         torn.push(...fragments);
         fragments = [];
         records += 1;
@@ -123,5 +142,12 @@ export async function verifyAudit(dir: string): Promise<AuditVerification> {
       lines.close();
     }
   }
+  if (checkpoint && checkpoint.seq > lastSeq)
+    return result({
+      file: files.length > 0 ? relative(dir, files[files.length - 1]!.path) : '',
+      line: 0,
+      seq: checkpoint.seq,
+      reason: `the chain ends at seq ${lastSeq}, but seq ${checkpoint.seq} was checkpointed: records were cut from its end`,
+    });
   return result(null);
 }

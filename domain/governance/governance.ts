@@ -1,5 +1,5 @@
 import { AuditLog } from '../audit/audit-log.js';
-import { type AuditVerification, verifyAudit } from '../audit/verify-audit.js';
+import { type AuditCheckpoint, type AuditVerification, verifyAudit } from '../audit/verify-audit.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import { ApprovalBroker } from './approvals/approval-broker.js';
 import { MutationRateLimiter, type RateLimitOptions } from './clients/rate-limiter.js';
@@ -94,9 +94,9 @@ export class Governance {
   }
 
   /** Recomputes the chain over everything written so far (queued records are flushed first). */
-  async verifyAudit(): Promise<AuditVerification> {
+  async verifyAudit(checkpoint: AuditCheckpoint | null = null): Promise<AuditVerification> {
     await this.audit.flush();
-    return verifyAudit(this.audit.dir);
+    return verifyAudit(this.audit.dir, checkpoint);
   }
 
   /** Counts a governed call as running, so closing waits for its audit record. */
