@@ -10,6 +10,10 @@ const VisionFiguresRef = builder.objectRef<VisionFigures>('VisionFigures').imple
     cachedOcrReads: t.exposeInt('cachedOcrReads', {
       description: 'Reads answered from the cache: the same pixels had been read before.',
     }),
+    cachedOcrReadsWithoutScreenshot: t.exposeInt('cachedOcrReadsWithoutScreenshot', {
+      description:
+        'Cached reads answered with no screenshot: the page had not repainted, nor been acted on, since it was read.',
+    }),
     ocrFallbacks: t.exposeInt('ocrFallbacks', {
       description:
         'Actions that landed on words a `??` fell back to `ocr:` for, the tree having named nothing.',

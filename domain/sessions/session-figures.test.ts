@@ -20,7 +20,7 @@ describe('session figures', () => {
     countApproval(session, 'DENIED');
     noteFigures(session);
     expect(lines).toEqual([
-      'figures: 1 snapshots, 2 actions, 0 OCR reads (0 cached), 1 OCR fallbacks, approvals 1 asked, 0 granted, 1 denied',
+      'figures: 1 snapshots, 2 actions, 0 OCR reads (0 cached, 0 with no screenshot), 1 OCR fallbacks, approvals 1 asked, 0 granted, 1 denied',
     ]);
   });
 });

@@ -39,7 +39,7 @@ export function noteFigures(session: { readonly runLog: RunLog }): void {
   const figures = figuresOf(session);
   session.runLog.stagegraph(
     `figures: ${figures.snapshots} snapshots, ${figures.actions} actions, ` +
-      `${figures.ocrReads} OCR reads (${figures.cachedOcrReads} cached), ${figures.ocrFallbacks} OCR fallbacks, ` +
+      `${figures.ocrReads} OCR reads (${figures.cachedOcrReads} cached, ${figures.cachedOcrReadsWithoutScreenshot} with no screenshot), ${figures.ocrFallbacks} OCR fallbacks, ` +
       `approvals ${figures.approvalsAsked} asked, ${figures.approvalsGranted} granted, ${figures.approvalsDenied} denied`,
   );
 }

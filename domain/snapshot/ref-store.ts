@@ -246,6 +246,11 @@ export class RefStore {
     this.#actions += 1;
   }
 
+  /** Actions noted so far: a read that saw the same count saw no action of the session between. */
+  get actionsNoted(): number {
+    return this.#actions;
+  }
+
   /** The window's latest snapshot, if one was taken. */
   last(windowId: string): Snapshot | undefined {
     return this.#windows.get(windowId)?.recent.at(-1);

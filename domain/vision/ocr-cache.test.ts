@@ -25,3 +25,12 @@ describe('OcrCache', () => {
     expect((await cache.get('image-0', read)).cached).toBe(false);
   });
 });
+
+describe('OcrCache.known', () => {
+  it('hands over a kept read without reading, and nothing for an image it never read', async () => {
+    const cache = new OcrCache();
+    await cache.get('a', async () => READ);
+    expect(await cache.known('a')).toEqual(READ);
+    expect(cache.known('b')).toBeUndefined();
+  });
+});

@@ -16,14 +16,20 @@ export interface CachedRead extends OcrRead {
 export class OcrCache {
   readonly #entries = new Map<string, Promise<CachedRead>>();
 
-  /** The read of this image, from the cache or from `read`; `cached` says which. */
-  async get(sha256: string, read: () => Promise<CachedRead>): Promise<{ read: CachedRead; cached: boolean }> {
+  /** The read of this image if the cache holds it (it becomes the most recently used); never reads. */
+  known(sha256: string): Promise<CachedRead> | undefined {
     const known = this.#entries.get(sha256);
     if (known) {
       this.#entries.delete(sha256);
       this.#entries.set(sha256, known);
-      return { read: await known, cached: true };
     }
+    return known;
+  }
+
+  /** The read of this image, from the cache or from `read`; `cached` says which. */
+  async get(sha256: string, read: () => Promise<CachedRead>): Promise<{ read: CachedRead; cached: boolean }> {
+    const known = this.known(sha256);
+    if (known) return { read: await known, cached: true };
     const pending = read();
     this.#entries.set(sha256, pending);
     while (this.#entries.size > OCR_CACHE_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);

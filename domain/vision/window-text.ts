@@ -8,6 +8,7 @@ import { windowActions } from '../snapshot/next-actions.js';
 import { readScreenshot } from './banded-read.js';
 import { ocrCacheOf } from './ocr-cache.js';
 import type { OcrRead } from './tsv.js';
+import { repaintsAfterShot, unchangedSince, windowReadsOf } from './unchanged-window.js';
 
 /** A text-heavy 1280×800 window reads in about 0.6 s on two idle cores; a loaded machine needs several. */
 export const OCR_READ_TIMEOUT_DEFAULT_MS = 15_000;
@@ -24,7 +25,9 @@ export interface WindowText extends OcrRead {
 /**
  * Reads a window's words from its pixels: a viewport screenshot (the space snapshot boxes are in: the
  * viewport's CSS pixels, or a desktop window's own pixels from its top-left corner, 1:1 on both), read by
- * the OCR engine unless the session read the same image before. Bounded by `timeoutMs` as a whole.
+ * the OCR engine unless the session read the same image before. A window whose driver tells its repaints
+ * (a page over CDP) and that neither repainted nor was acted on since its last read is answered from that
+ * read with no screenshot (unchanged-window.ts). Bounded by `timeoutMs` as a whole.
  */
 export async function readWindowText(
   session: Session,
@@ -33,14 +36,31 @@ export async function readWindowText(
   timeoutMs: number,
 ): Promise<WindowText> {
   const deadline = Date.now() + timeoutMs;
+  const reads = windowReadsOf(session);
+  reads.forgetClosed((id) => session.hasWindow(id));
+  const watch = await reads.watch(windowId, driver);
+  const actions = session.snapshots.actionsNoted;
+  const figures = figuresOf(session);
+  const mark = reads.mark(windowId);
+  if (unchangedSince(mark, watch, actions)) {
+    const known = ocrCacheOf(session).known(mark.sha256);
+    if (known) {
+      const read = await known;
+      figures.cachedOcrReads += 1;
+      figures.cachedOcrReadsWithoutScreenshot += 1;
+      return { ...read, sha256: mark.sha256, cached: true };
+    }
+  }
+  const before = watch?.repaints ?? 0;
   const shot = await driver.screenshot({ format: 'png' }, timeoutMs);
+  const repaints = watch ? repaintsAfterShot(before, watch.repaints) : null;
   const sha256 = createHash('sha256').update(shot.bytes).digest('hex');
   try {
     const started = Date.now();
     const { read, cached } = await ocrCacheOf(session).get(sha256, () =>
       readScreenshot(shot.bytes, { timeoutMs: Math.max(1, deadline - Date.now()) }),
     );
-    const figures = figuresOf(session);
+    if (watch) reads.note(windowId, { sha256, watch, repaints, actions });
     if (cached) figures.cachedOcrReads += 1;
     else {
       figures.ocrReads += 1;

@@ -1,5 +1,5 @@
 import type { Bounds } from './bounds.js';
-import type { StartScreencast } from './screencast-contract.js';
+import type { ScreencastHandle, StartScreencast } from './screencast-contract.js';
 
 /**
  * The per-window seam: everything the domain asks of one renderer document, whatever transport reached it.
@@ -351,4 +351,10 @@ export interface WindowDriver {
    * its windows. Each call is its own producer: the caller shares it among viewers.
    */
   startScreencast?: StartScreencast;
+  /**
+   * Calls `onRepaint` whenever the window is painted anew, and never while it shows the same pixels (a taken
+   * screenshot counts as a repaint); until the handle stops. Absent, or null, where the transport cannot be
+   * told of repaints without capturing the window.
+   */
+  watchRepaints?(onRepaint: () => void): Promise<ScreencastHandle | null>;
 }

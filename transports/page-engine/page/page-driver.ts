@@ -55,7 +55,7 @@ import {
 import { imageSize } from './image-size.js';
 import { readHtml, readTestIds, readTextContents } from './page-markup.js';
 import { navigatePage, pageHistory, waitForLoad } from './page-navigation.js';
-import { startPageScreencast } from './page-screencast.js';
+import { startPageScreencast, watchPageRepaints } from './page-screencast.js';
 
 /** Everything the gateway does inside one renderer page, whatever transport reached the page. */
 export class PageDriver implements WindowDriver {
@@ -209,6 +209,16 @@ export class PageDriver implements WindowDriver {
       .catch((error) => {
         // The guard gave up on a renderer that may still answer: a screencast that starts late must not run on.
         starting.then((late) => late.stop()).catch(() => undefined);
+        throw error;
+      });
+  }
+
+  watchRepaints(onRepaint: () => void): Promise<ScreencastHandle | null> {
+    const starting = watchPageRepaints(this.page, onRepaint);
+    return this.#health
+      .guard('watching for repaints', RENDERER_READ_MS, () => starting)
+      .catch((error) => {
+        starting.then((late) => late?.stop()).catch(() => undefined);
         throw error;
       });
   }

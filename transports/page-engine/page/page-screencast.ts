@@ -29,11 +29,7 @@ export async function startPageScreencast(
   onFrame: (frame: ScreencastImage) => void,
 ): Promise<ScreencastHandle> {
   if (!rawSessionsHear(page.context())) return startPolledScreencast(page, options, onFrame);
-  const cdp = await page.context().newCDPSession(page);
-  let stopped = false;
-  const onScreencastFrame = (event: ScreencastFrameEvent) => {
-    cdp.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => undefined);
-    if (stopped) return;
+  return startPushedScreencast(page, options, (event) => {
     const at = event.metadata.timestamp;
     onFrame({
       data: event.data,
@@ -41,9 +37,37 @@ export async function startPageScreencast(
       capturedAt: at === undefined ? new Date() : new Date(at * 1_000),
       source: 'CDP_SCREENCAST',
     });
+  });
+}
+
+/** Each repaint's frame is this small: the watch only counts them, so Chromium's encoding costs next to nothing. */
+const REPAINT_FRAME = { quality: 1, maxWidth: 16 } as const;
+
+/**
+ * Calls `onRepaint` each time the compositor paints the page anew (damage, a scroll, a resize, and also each
+ * screenshot taken of it): a pushed screencast of tiny frames, which sends nothing while the page is still.
+ * Null behind the inject relay, where such a screencast hears no frame and only a periodic capture could tell.
+ */
+export async function watchPageRepaints(page: Page, onRepaint: () => void): Promise<ScreencastHandle | null> {
+  if (!rawSessionsHear(page.context())) return null;
+  return startPushedScreencast(page, REPAINT_FRAME, onRepaint);
+}
+
+/** Page.startScreencast on a CDP session of its own; every frame is acked at once, then handed on. */
+async function startPushedScreencast(
+  page: Page,
+  options: Pick<ScreencastOptions, 'quality' | 'maxWidth'>,
+  onFrame: (event: ScreencastFrameEvent) => void,
+): Promise<ScreencastHandle> {
+  const cdp = await page.context().newCDPSession(page);
+  let stopped = false;
+  const onScreencastFrame = (event: ScreencastFrameEvent) => {
+    cdp.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => undefined);
+    if (!stopped) onFrame(event);
   };
   cdp.on('Page.screencastFrame', onScreencastFrame);
   try {
+    // Every frame, never every nth: a skipped frame may be the only one a still page paints after a change.
     await cdp.send('Page.startScreencast', {
       format: 'jpeg',
       quality: options.quality,
