@@ -64,10 +64,13 @@ describe('textIndex answered without a screenshot', () => {
     // The watch for repaints starts with the first read; its opening frames may make the next read take
     // one more screenshot, after which the still page paints nothing.
     await expect
-      .poll(async () => {
-        await read();
-        return (await figures()).cachedOcrReadsWithoutScreenshot;
-      })
+      .poll(
+        async () => {
+          await read();
+          return (await figures()).cachedOcrReadsWithoutScreenshot;
+        },
+        { timeout: 30_000 },
+      )
       .toBeGreaterThan(start.cachedOcrReadsWithoutScreenshot);
     const hit = await figures();
     const again = await read();
