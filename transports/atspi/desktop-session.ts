@@ -8,7 +8,14 @@ import type { ExitInfo, TransportEvent, WindowInfo } from '../contract/transport
 import type { WindowDriver } from '../contract/window-driver.js';
 import type { OwnedProcess } from '../process/owned-process.js';
 import { AppWindows } from './bus/app-windows.js';
-import { ACCESSIBLE_IFACE, type AtspiBus, type AtspiSignal, ROOT_PATH } from './bus/atspi-bus.js';
+import {
+  ACCESSIBLE_IFACE,
+  type AccessibleRef,
+  type AtspiBus,
+  type AtspiSignal,
+  ROOT_PATH,
+} from './bus/atspi-bus.js';
+import { QtPopups } from './bus/qt-popups.js';
 import type { RegisteredApp } from './bus/registered-apps.js';
 import type { DesktopHost } from './desktop-host.js';
 import { DesktopWindowDriver } from './driver/desktop-window-driver.js';
@@ -55,6 +62,8 @@ export class DesktopSession implements TransportSession {
   readonly #keys = new KeyTable();
   readonly #windows: AppWindows;
   readonly #drivers = new Map<string, DesktopWindowDriver>();
+  /** A Qt app's popped-up menus, which no window lists: read as part of the active window. */
+  readonly #qtPopups: QtPopups | undefined;
   /** Events stop with the release: the desktop's teardown closes windows that are not news. */
   readonly #life = new SessionLifecycle('dropped');
   readonly events = this.#life.events;
@@ -78,6 +87,7 @@ export class DesktopSession implements TransportSession {
       (event) => this.#onWindowEvent(event),
       family === 'qt',
     );
+    this.#qtPopups = family === 'qt' ? new QtPopups(setup.bus, setup.app.ref.busName) : undefined;
     this.native = createDesktopNativeSurface(setup.bus, () => this.#windows.refs(), setup.input);
   }
 
@@ -169,10 +179,26 @@ export class DesktopSession implements TransportSession {
     if (!ref) return undefined;
     let driver = this.#drivers.get(windowId);
     if (!driver) {
-      driver = new DesktopWindowDriver({ bus: this.#bus, window: ref, keys: this.#keys, input: this.#input });
+      driver = new DesktopWindowDriver({
+        bus: this.#bus,
+        window: ref,
+        keys: this.#keys,
+        input: this.#input,
+        popups: () => this.#popupsOver(windowId),
+      });
       this.#drivers.set(windowId, driver);
     }
     return driver;
+  }
+
+  /**
+   * The popped-up menus read as part of `windowId`: the active window's (Qt activates the window a menu pops
+   * up over), or the first window's when none is active.
+   */
+  async #popupsOver(windowId: string): Promise<AccessibleRef[]> {
+    if (!this.#qtPopups) return [];
+    const over = this.#windows.activeId() ?? this.#windows.list()[0]?.id;
+    return over === windowId ? this.#qtPopups.showing() : [];
   }
 
   /** SIGINT to the app's group, then SIGTERM, then SIGKILL within the grace; then the owned desktop ends. */
@@ -205,6 +231,7 @@ export class DesktopSession implements TransportSession {
   async #release(): Promise<void> {
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     this.#windows.stop();
+    this.#qtPopups?.stop();
     if (this.#launched && !this.#launched.hasExited()) await this.#launched.end();
     await Promise.resolve(this.#input.dispose?.()).catch(() => undefined);
     this.#bus.disconnect();

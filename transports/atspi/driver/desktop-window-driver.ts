@@ -42,6 +42,8 @@ export interface DesktopWindowContext {
   readonly keys: KeyTable;
   /** Keyboard, pointer and screen capture. */
   readonly input: DesktopInput;
+  /** Menus shown over this window that no window lists (bus/qt-popups.ts), read as part of it. */
+  readonly popups?: () => Promise<AccessibleRef[]>;
 }
 
 const REGISTRY_PATH = '/org/a11y/atspi/registry';
@@ -67,6 +69,7 @@ export class DesktopWindowDriver implements WindowDriver {
   readonly #keys: KeyTable;
   readonly #input: DesktopInput;
   readonly #reader: TreeReader;
+  readonly #popups: () => Promise<AccessibleRef[]>;
   readonly #documentId: string;
   readonly #secrets = new Set<number>();
   /** Keys this window has handed out, by object path: what a removal signal turns into `detached`. */
@@ -83,6 +86,7 @@ export class DesktopWindowDriver implements WindowDriver {
     this.#keys = context.keys;
     this.#input = context.input;
     this.#reader = new TreeReader(context.bus, context.keys);
+    this.#popups = context.popups ?? (async () => []);
     this.#documentId = `${context.window.busName}${context.window.path}`;
     this.#reads = {
       bus: context.bus,
@@ -138,7 +142,7 @@ export class DesktopWindowDriver implements WindowDriver {
   }
 
   async #read(): Promise<WindowTree> {
-    const tree = await this.#reader.read(this.#window);
+    const tree = await this.#reader.read(this.#window, await this.#popups());
     for (const node of tree.nodes) this.#handedOut.set(node.ref.path, node.key);
     return tree;
   }

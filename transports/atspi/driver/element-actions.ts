@@ -3,7 +3,7 @@ import { StagegraphError } from '../../../errors/stagegraph-error.js';
 import { CHECKABLE_ROLES } from '../../contract/aria-roles.js';
 import { TransportError } from '../../contract/transport-error.js';
 import type { ElementAction } from '../../contract/window-driver.js';
-import type { AccessibleRef, AtspiBus } from '../bus/atspi-bus.js';
+import { type AccessibleRef, type AtspiBus, whenGone } from '../bus/atspi-bus.js';
 import type { DesktopInput } from '../input/desktop-input.js';
 import { isRangeRole } from '../tree/atspi-roles.js';
 import { hasState, isDisabled, isShown, stateWords } from '../tree/atspi-states.js';
@@ -20,6 +20,7 @@ const TOGGLED_BY_ACTION: ReadonlySet<string> = new Set([
   ...[...CHECKABLE_ROLES].filter((role) => role !== 'treeitem' && role !== 'option'),
   'button',
 ]);
+const MENU_ITEM_ROLES: ReadonlySet<string> = new Set(['menuitem', 'menuitemcheckbox', 'menuitemradio']);
 /** AT-SPI's ATSPI_SCROLL_ANYWHERE: the least scrolling that shows the object, as scrollIntoViewIfNeeded. */
 const SCROLL_ANYWHERE = 6;
 
@@ -170,7 +171,7 @@ async function click(
     throw new StagegraphError('BAD_INPUT', 'A click with modifiers is not offered on desktop windows yet.');
   }
   const plain = !action.position && (action.button ?? 'left') === 'left' && (action.clickCount ?? 1) === 1;
-  if (plain && node.interfaces.has('Action')) {
+  if (plain && node.interfaces.has('Action') && !(await qtClicksByPointer(context.bus, node))) {
     const { busName, path } = node.ref;
     const answer = await context.bus.callOrLeaveRunning(
       busName,
@@ -190,6 +191,21 @@ async function click(
   const x = extents.x + (action.position ? action.position.x : extents.width / 2);
   const y = extents.y + (action.position ? action.position.y : extents.height / 2);
   await context.input.clickAt(Math.round(x), Math.round(y), action.button ?? 'left', action.clickCount ?? 1);
+}
+
+/**
+ * Where a Qt action is not what a person's click does, the click goes through the pointer: an item of a menu
+ * on screen (its Press triggers the item but leaves the menu open, its exec() still running), and a tool
+ * button whose menu pops up on press (InstantPopup): its one action, ShowMenu, does nothing
+ * (QAccessibleToolButton::doAction opens the menu only for the other popup modes).
+ */
+async function qtClicksByPointer(bus: AtspiBus, node: TreeNode): Promise<boolean> {
+  if ((await toolkitFor(bus, node.ref.busName).catch(() => null))?.family !== 'qt') return false;
+  if (MENU_ITEM_ROLES.has(node.role)) return hasState(node.states, 'SHOWING') && node.parent?.role === 'menu';
+  if (node.role !== 'button') return false;
+  const [actions] = await call(bus, node.ref, 'Action', 'GetActions').catch(whenGone([[]]));
+  const names = (actions as [string, string, string][]).map(([name]) => name);
+  return names.length === 1 && names[0] === 'ShowMenu';
 }
 
 /**

@@ -82,21 +82,27 @@ export function createDesktopNativeSurface(
     }
     return null;
   };
-  /** GTK3 runs an item's action inside its D-Bus dispatch: clicked through instead (menu-pointer.ts). */
+  /** Items clicked through their menus with the pointer (menu-pointer.ts) when `wanted`, and the input can. */
+  const pointerWhen = (wanted: boolean) =>
+    input && wanted
+      ? (chain: readonly MenuNode[]) =>
+          clickThroughMenus(bus, input, chain, Date.now() + MENU_OPEN_TIMEOUT_MS)
+      : undefined;
+  /** GTK3 runs an item's action inside its D-Bus dispatch: clicked through instead. */
   const invokeMenuItem = async (path: readonly string[]): Promise<MenuInvocation> => {
     const bar = await menuBarOf(false);
-    const viaPointer =
-      input && bar?.family === 'gtk3'
-        ? (chain: readonly MenuNode[]) =>
-            clickThroughMenus(bus, input, chain, Date.now() + MENU_OPEN_TIMEOUT_MS)
-        : undefined;
-    return invokeMenuNode(bus, bar?.nodes ?? null, path, viaPointer);
+    return invokeMenuNode(bus, bar?.nodes ?? null, path, pointerWhen(bar?.family === 'gtk3'));
+  };
+  /** Qt's action triggers an item of an open menu but leaves the menu open (its exec() running): clicked. */
+  const invokeContextMenuItem = async (path: readonly string[]): Promise<MenuInvocation> => {
+    const shown = await popup(false);
+    return invokeMenuNode(bus, shown?.nodes ?? null, path, pointerWhen(shown?.family === 'qt'));
   };
 
   /** A popup menu the app is showing, read with its items; forgets the last one when none shows. */
   const popup = async (
     withAccelerators: boolean,
-  ): Promise<{ menu: OpenContextMenu; nodes: MenuNode[] } | null> => {
+  ): Promise<{ menu: OpenContextMenu; nodes: MenuNode[]; family: ToolkitFamily } | null> => {
     for (const [busName, objects] of await readApps(bus, windows())) {
       const shown = await showingPopup(busName, objects, signalled);
       if (!shown) continue;
@@ -107,6 +113,7 @@ export function createDesktopNativeSurface(
       return {
         menu: { seq: open.seq, browserWindowId: null, x: null, y: null, time: open.time, items },
         nodes,
+        family: objects.family,
       };
     }
     open = null;
@@ -123,8 +130,7 @@ export function createDesktopNativeSurface(
     },
     invokeMenuItem,
     contextMenu: async () => (await popup(true))?.menu ?? null,
-    invokeContextMenuItem: async (path): Promise<MenuInvocation> =>
-      invokeMenuNode(bus, (await popup(false))?.nodes ?? null, path),
+    invokeContextMenuItem,
     // A tray icon is the shell's StatusNotifierItem on the session bus, not an object of the app's
     // accessibility tree: AT-SPI has none to list.
     trays: async (): Promise<TrayState[]> => [],

@@ -104,7 +104,11 @@ export class TreeReader {
     }
   }
 
-  async read(window: AccessibleRef): Promise<WindowTree> {
+  /**
+   * `popups` are read as the window's last children: menus the app shows over it that no window lists
+   * (a Qt context menu, bus/qt-popups.ts), so its snapshot and targets reach their items as a person sees them.
+   */
+  async read(window: AccessibleRef, popups: readonly AccessibleRef[] = []): Promise<WindowTree> {
     const cache = new Map<string, CacheItem>();
     const cachedChildren = new Map<string, CacheItem[]>();
     this.#family = (await toolkitFor(this.#bus, window.busName)).family;
@@ -138,7 +142,10 @@ export class TreeReader {
         shown.map((draft, index) => (listed[index] ? undefined : this.#readChildren(draft.ref))),
       );
       const childRefsOf = () =>
-        shown.map((draft, index) => listed[index] ?? this.#children.get(draft.ref.path) ?? []);
+        shown.map((draft, index) => [
+          ...(listed[index] ?? this.#children.get(draft.ref.path) ?? []),
+          ...(draft === root ? popups : []),
+        ]);
       let childRefs = childRefsOf();
       await this.#readByHand(childRefs.flat(), recordOf);
       // A listing kept from an earlier read that names an object the app no longer has is stale: Chromium
