@@ -124,6 +124,83 @@ for (const binding of QT_BINDINGS) {
       await said('display=0');
     });
 
+    it('opens the "⋮" tool button\'s menu (a popup no window lists), reads its items and invokes them', async () => {
+      const openMenu = async () => {
+        await act(`click(session: "${session}", target: { role: "button", name: "Main Menu" }) { windowId }`);
+        await act(
+          `expect(session: "${session}", kind: VISIBLE, target: { role: "menuitem", name: "Show Pi" }, timeoutMs: 10000) { actual }`,
+        );
+      };
+      await openMenu();
+      const items = (await snapshot()).filter((node) => node.role === 'menuitem');
+      // The menu bar's two (their closed menus' items not on screen), then the open menu's, read as the
+      // window's last children.
+      expect(items.map((node) => node.name)).toEqual(['File', 'Help', 'Show Pi', 'Show Answer']);
+      const { session: popup } = await api.data(
+        `{ session(id: "${session}") { contextMenu { items { label } } } }`,
+      );
+      expect(popup.contextMenu.items.map((item: Loose) => item.label)).toEqual(['Show Pi', 'Show Answer']);
+      await act(`click(session: "${session}", target: { role: "menuitem", name: "Show Pi" }) { windowId }`);
+      await said('display=3.14');
+      // Clicked as a person clicks, the item closed its menu: it is no longer on screen.
+      await act(
+        `expect(session: "${session}", kind: HIDDEN, target: { role: "menuitem", name: "Show Answer" }, timeoutMs: 10000) { actual }`,
+      );
+      await openMenu();
+      await act(
+        `click(session: "${session}", target: { role: "menuitem", name: "Show Answer" }) { windowId }`,
+      );
+      await said('display=42');
+    });
+
+    it("opens the display's context menu with a right click, reads it and invokes its items", async () => {
+      const openMenu = async () => {
+        await act(
+          `click(session: "${session}", target: { role: "text", name: "42" }, button: RIGHT) { windowId }`,
+        );
+        await expect
+          .poll(
+            async () => {
+              const { session: read } = await api.data(
+                `{ session(id: "${session}") { contextMenu { items { label } } } }`,
+              );
+              return read.contextMenu?.items.map((item: Loose) => item.label) ?? null;
+            },
+            { timeout: 30_000 },
+          )
+          .toEqual(['Copy Result', 'Double']);
+      };
+      await openMenu();
+      await said('context-menu=open');
+      const { invokeContextMenuItem: copied } = await act(
+        `invokeContextMenuItem(session: "${session}", path: ["Copy Result"]) { invoked reason label }`,
+      );
+      expect(copied).toEqual({ invoked: true, reason: null, label: 'Copy Result' });
+      await said('copied=42');
+      await said('context-menu=closed');
+      await openMenu();
+      await act(`invokeContextMenuItem(session: "${session}", path: ["Double"]) { invoked }`);
+      await said('display=84');
+    });
+
+    it('focuses the line edit and a button', async () => {
+      for (const [role, name] of [
+        ['textbox', 'Memo'],
+        ['button', '7'],
+      ]) {
+        await act(
+          `focus(session: "${session}", target: { role: "${role}", name: "${name}", exact: true }) { windowId }`,
+        );
+        await expect
+          .poll(
+            async () =>
+              (await snapshot()).find((node) => node.role === role && node.name === name)?.states ?? [],
+            { timeout: 30_000 },
+          )
+          .toContain('FOCUSED');
+      }
+    });
+
     it('stops and leaves no process', async () => {
       await act(`stop(id: "${session}") { status }`);
       await expectPidsGone([appPid], 30_000);
