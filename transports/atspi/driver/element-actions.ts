@@ -8,7 +8,7 @@ import type { DesktopInput } from '../input/desktop-input.js';
 import { isRangeRole } from '../tree/atspi-roles.js';
 import { hasState, isDisabled, isShown, stateWords } from '../tree/atspi-states.js';
 import { screenExtents } from '../tree/desktop-snapshot.js';
-import { toolkitFor } from '../tree/toolkit-states.js';
+import { type Toolkit, toolkitFor } from '../tree/toolkit-states.js';
 import type { TreeNode } from '../tree/tree-read.js';
 import { sendConfirmed } from './confirmed-keys.js';
 
@@ -210,22 +210,36 @@ async function qtClicksByPointer(bus: AtspiBus, node: TreeNode): Promise<boolean
 
 /**
  * Component.GrabFocus. GTK 4.8 does not implement it and answers an error with no reason at all: that
- * becomes DESKTOP_ACTION_UNSUPPORTED naming the toolkit, not an empty PROTOCOL_ERROR.
+ * becomes DESKTOP_ACTION_UNSUPPORTED naming the toolkit, not an empty PROTOCOL_ERROR. Qt answers true
+ * whether or not the widget took the focus, which it does only in its active window (a desktop without a
+ * window manager activates a Qt window once it is clicked into), so on Qt the focus is read back.
  */
 async function focus(bus: AtspiBus, node: TreeNode): Promise<void> {
+  const what = `focus on ${node.role} ${JSON.stringify(node.name)}`;
+  const toolkit = () => toolkitFor(bus, node.ref.busName).catch(() => null);
   try {
     await expectTrue(call(bus, node.ref, 'Component', 'GrabFocus'), 'focus');
   } catch (error) {
     const reason = (error as { cause?: { text?: unknown } }).cause?.text;
     if (!(error instanceof TransportError) || error.kind !== 'protocol' || reason !== '') throw error;
-    const toolkit = await toolkitFor(bus, node.ref.busName).catch(() => null);
-    const who = toolkit?.name ? `${toolkit.name} ${toolkit.version}`.trim() : 'the app';
     throw new StagegraphError(
       'DESKTOP_ACTION_UNSUPPORTED',
-      `focus on ${node.role} ${JSON.stringify(node.name)}: ${who} answered Component.GrabFocus with an error and no reason; this toolkit does not implement it.`,
+      `${what}: ${named(await toolkit())} answered Component.GrabFocus with an error and no reason; this toolkit does not implement it.`,
       { cause: error },
     );
   }
+  const qt = await toolkit();
+  if (qt?.family !== 'qt') return;
+  const [words] = await call(bus, node.ref, 'Accessible', 'GetState');
+  if (hasState(stateWords(words as number[]), 'FOCUSED')) return;
+  throw new StagegraphError(
+    'DESKTOP_ACTION_UNSUPPORTED',
+    `${what}: ${named(qt)} answered Component.GrabFocus but did not focus it: Qt focuses a widget only in its active window, and this one is not active (without a window manager a Qt window becomes active once it is clicked into).`,
+  );
+}
+
+function named(toolkit: Toolkit | null): string {
+  return toolkit?.name ? `${toolkit.name} ${toolkit.version}`.trim() : 'the app';
 }
 
 /** A range takes a number through Value; text goes in whole through EditableText. */
