@@ -31,7 +31,8 @@ describe.skipIf(gtk4SkipReason !== '')('a GTK4 app driven over AT-SPI', () => {
   let session: string;
   let appPid: number;
   const artifactsDir = mkdtempSync(join(tmpdir(), 'stagegraph-desktop-gtk4-'));
-  const { act, said } = desktopSteps(artifactsDir, () => ({ api, session }));
+  const steps = desktopSteps(artifactsDir, () => ({ api, session }));
+  const { act, said } = steps;
   const calculator = calculatorSteps(artifactsDir, () => ({ api, session }));
 
   beforeAll(async () => {
@@ -87,12 +88,7 @@ describe.skipIf(gtk4SkipReason !== '')('a GTK4 app driven over AT-SPI', () => {
   });
 
   it('opens the primary menu (a popover), reads its items and invokes one', async () => {
-    const openMenu = async () => {
-      await act(`click(session: "${session}", target: { role: "button", name: "Main Menu" }) { windowId }`);
-      await act(
-        `expect(session: "${session}", kind: VISIBLE, target: { role: "menuitem", name: "About" }, timeoutMs: 10000) { actual }`,
-      );
-    };
+    const openMenu = () => steps.openMenu('Main Menu', 'About');
     await openMenu();
     const { session: read } = await api.data(
       `{ session(id: "${session}") { window(id: "w1") { snapshot(interactiveOnly: true) { nodes { role name } } } } }`,

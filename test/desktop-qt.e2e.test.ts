@@ -34,7 +34,8 @@ for (const binding of QT_BINDINGS) {
     let session: string;
     let appPid: number;
     const artifactsDir = mkdtempSync(join(tmpdir(), 'stagegraph-desktop-qt-'));
-    const { act, said } = desktopSteps(artifactsDir, () => ({ api, session }));
+    const steps = desktopSteps(artifactsDir, () => ({ api, session }));
+    const { act, said } = steps;
     const calculator = calculatorSteps(artifactsDir, () => ({ api, session }));
     const snapshot = async (): Promise<Loose[]> => {
       const { session: read } = await api.data(
@@ -135,12 +136,7 @@ for (const binding of QT_BINDINGS) {
     });
 
     it('opens the "⋮" tool button\'s menu (a popup no window lists), reads its items and invokes them', async () => {
-      const openMenu = async () => {
-        await act(`click(session: "${session}", target: { role: "button", name: "Main Menu" }) { windowId }`);
-        await act(
-          `expect(session: "${session}", kind: VISIBLE, target: { role: "menuitem", name: "Show Pi" }, timeoutMs: 10000) { actual }`,
-        );
-      };
+      const openMenu = () => steps.openMenu('Main Menu', 'Show Pi');
       await openMenu();
       const items = (await snapshot()).filter((node) => node.role === 'menuitem');
       // The menu bar's two (their closed menus' items not on screen), then the open menu's, read as the

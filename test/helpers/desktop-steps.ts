@@ -24,16 +24,25 @@ export function desktopSteps(
   artifactsDir: string,
   current: () => { readonly api: Pick<GatewayClient, 'send'>; readonly session: string },
 ) {
+  const act = async (operation: string): Promise<Loose> => {
+    const response = await current().api.send(`mutation { ${operation} }`);
+    expect(response.errors, `${operation}: ${JSON.stringify(response.errors)}`).toBeUndefined();
+    return response.data as Loose;
+  };
   return {
-    async act(operation: string): Promise<Loose> {
-      const response = await current().api.send(`mutation { ${operation} }`);
-      expect(response.errors, `${operation}: ${JSON.stringify(response.errors)}`).toBeUndefined();
-      return response.data as Loose;
-    },
+    act,
     said: (line: string) =>
       expect
         .poll(() => appSaid(artifactsDir, current().session), { timeout: SAID_TIMEOUT_MS })
         .toContain(line),
+    /** Clicks the button named `button` and waits until the menu it opens shows its item `item`. */
+    async openMenu(button: string, item: string): Promise<void> {
+      const { session } = current();
+      await act(`click(session: "${session}", target: { role: "button", name: "${button}" }) { windowId }`);
+      await act(
+        `expect(session: "${session}", kind: VISIBLE, target: { role: "menuitem", name: "${item}" }, timeoutMs: 10000) { actual }`,
+      );
+    },
   };
 }
 
