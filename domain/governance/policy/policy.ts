@@ -13,6 +13,7 @@ import {
 } from './policy-spec.js';
 import { DEFAULT_DESTRUCTIVE_WORDS, RiskScorer, type RiskTier } from './risk.js';
 import { RuleMatcher } from './rule-matcher.js';
+import { REGEX_LITERAL } from './text-pattern.js';
 
 /** Names the rule behind a decision; `index` is null for a per-tier default. */
 export interface RuleRef {
@@ -169,9 +170,9 @@ export function policyDeniedError(
  * window of each value (MAX_REDACTED_STRING_LENGTH plus SCRUB_OVERLAP characters).
  */
 function compileRedaction(spec: RedactSpec, index: number): RedactionPattern {
-  const literal = /^\/(.+)\/([a-z]*)$/s.exec(spec.pattern);
+  const literal = REGEX_LITERAL.exec(spec.pattern);
   try {
-    if (!literal) throw new SyntaxError('not a `/source/flags` literal');
+    if (!literal) throw new SyntaxError('a regular expression literal, `/source/flags`');
     const flags = literal[2]!.replace(/[gy]/g, '');
     return { name: spec.name, pattern: new RegExp(literal[1]!, `${flags}g`) };
   } catch (error) {

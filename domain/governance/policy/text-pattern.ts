@@ -17,7 +17,8 @@ export interface TextPattern {
   test(value: string): boolean;
 }
 
-const REGEX_LITERAL = /^\/(.+)\/([dgimsuy]*)$/s;
+/** `/source/flags`, as policy authors write a regular expression (rules and `redact:` patterns alike). */
+export const REGEX_LITERAL = /^\/(.+)\/([dgimsuy]*)$/s;
 const SLASH = 0x2f;
 
 /** One glob element: a character, `?` (any one), or a star (any run); `slash` says whether it may match `/`. */
