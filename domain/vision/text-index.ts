@@ -53,10 +53,10 @@ export async function buildTextIndex(session: Session, request: TextIndexRequest
   const timeoutMs = clamp(request.timeoutMs, OCR_READ_TIMEOUT_DEFAULT_MS, 1, TEXT_INDEX_TIMEOUT_MAX_MS);
   const { window, driver } = await session.window(request.window);
   const inside = request.within ? await elementKey(session, window.id, request.within, timeoutMs) : null;
-  const [text, raw] = await Promise.all([
-    readWindowText(session, window.id, driver, timeoutMs),
+  const text = await readWindowText(session, window.id, driver, timeoutMs, () =>
     driver.snapshot({ bounds: true }),
-  ]);
+  );
+  const raw = text.layout ?? (await driver.snapshot({ bounds: true }));
   const area = inside === null ? null : boxOf(inside, raw);
   const refOf = (box: Bounds) => {
     const node = containingNode(box, raw.nodes);

@@ -28,7 +28,7 @@ function paintingDriver() {
 }
 
 function markOf(watch: RepaintWatch, repaints: number | null, actions = 0): ReadMark {
-  return { sha256: 'a', watch, repaints, actions };
+  return { sha256: 'a', watch, repaints, actions, layout: null };
 }
 
 describe('repaintsAfterShot', () => {

@@ -1,5 +1,5 @@
 import type { ScreencastHandle } from '../../transports/contract/screencast-contract.js';
-import type { WindowDriver } from '../../transports/contract/window-driver.js';
+import type { RawSnapshot, WindowDriver } from '../../transports/contract/window-driver.js';
 
 /**
  * Windows watched for repaints at once, per session: each holds a screencast of tiny frames open in its app,
@@ -20,6 +20,8 @@ export interface ReadMark {
   readonly repaints: number | null;
   /** The session's actions noted before the screenshot (RefStore.actionsNoted). */
   readonly actions: number;
+  /** The window's layout read beside the screenshot, where the read asked for it. */
+  readonly layout: RawSnapshot | null;
 }
 
 /**

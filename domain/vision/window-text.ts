@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
 import type { Bounds } from '../../transports/contract/bounds.js';
-import type { RawNode, WindowDriver } from '../../transports/contract/window-driver.js';
+import type { RawNode, RawSnapshot, WindowDriver } from '../../transports/contract/window-driver.js';
 import type { Session } from '../sessions/session.js';
 import { figuresOf } from '../sessions/session-figures.js';
 import { windowActions } from '../snapshot/next-actions.js';
@@ -20,6 +20,8 @@ export interface WindowText extends OcrRead {
   readonly cached: boolean;
   /** The engine's output passed its bound and the rest was dropped. */
   readonly truncated: boolean;
+  /** The window's layout at this read, when the caller asked for it (`readLayout`); null otherwise. */
+  readonly layout: RawSnapshot | null;
 }
 
 /**
@@ -27,13 +29,16 @@ export interface WindowText extends OcrRead {
  * viewport's CSS pixels, or a desktop window's own pixels from its top-left corner, 1:1 on both), read by
  * the OCR engine unless the session read the same image before. A window whose driver tells its repaints
  * (a page over CDP) and that neither repainted nor was acted on since its last read is answered from that
- * read with no screenshot (unchanged-window.ts). Bounded by `timeoutMs` as a whole.
+ * read with no screenshot (unchanged-window.ts), and with the layout read then: a window that did not
+ * repaint has not moved a box. `readLayout`, when given, reads the layout beside the screenshot (the words'
+ * elements come from it). Bounded by `timeoutMs` as a whole.
  */
 export async function readWindowText(
   session: Session,
   windowId: string,
   driver: WindowDriver,
   timeoutMs: number,
+  readLayout?: () => Promise<RawSnapshot>,
 ): Promise<WindowText> {
   const deadline = Date.now() + timeoutMs;
   const reads = windowReadsOf(session);
@@ -45,13 +50,16 @@ export async function readWindowText(
   if (unchangedSince(mark, watch, actions)) {
     const known = ocrCacheOf(session).known(mark.sha256);
     if (known) {
-      const read = await known;
+      const [read, layout] = await Promise.all([known, mark.layout ?? readLayout?.() ?? null]);
       figures.cachedOcrReads += 1;
       figures.cachedOcrReadsWithoutScreenshot += 1;
-      return { ...read, sha256: mark.sha256, cached: true };
+      return { ...read, sha256: mark.sha256, cached: true, layout };
     }
   }
   const before = watch?.repaints ?? 0;
+  const layoutRead = readLayout?.() ?? null;
+  // Unawaited until the words are read: a failed screenshot or read must not leave its rejection unobserved.
+  layoutRead?.catch(() => undefined);
   const shot = await driver.screenshot({ format: 'png' }, timeoutMs);
   const repaints = watch ? repaintsAfterShot(before, watch.repaints) : null;
   const sha256 = createHash('sha256').update(shot.bytes).digest('hex');
@@ -60,7 +68,8 @@ export async function readWindowText(
     const { read, cached } = await ocrCacheOf(session).get(sha256, () =>
       readScreenshot(shot.bytes, { timeoutMs: Math.max(1, deadline - Date.now()) }),
     );
-    if (watch) reads.note(windowId, { sha256, watch, repaints, actions });
+    const layout = await layoutRead;
+    if (watch) reads.note(windowId, { sha256, watch, repaints, actions, layout });
     if (cached) figures.cachedOcrReads += 1;
     else {
       figures.ocrReads += 1;
@@ -68,7 +77,7 @@ export async function readWindowText(
         `OCR read of ${windowId}: ${read.words.length} words in ${Date.now() - started} ms (screenshot ${sha256.slice(0, 12)})`,
       );
     }
-    return { ...read, sha256, cached };
+    return { ...read, sha256, cached, layout };
   } catch (error) {
     if (!(error instanceof StagegraphError)) throw error;
     // A tree may name what the pixels could not give: the window's structure is the next thing to read.
