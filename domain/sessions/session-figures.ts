@@ -1,4 +1,5 @@
 import { VisionFigures } from '../vision/vision-figures.js';
+import { keptPerSession } from './kept-per-session.js';
 import type { RunLog } from './run-log.js';
 
 /**
@@ -14,17 +15,8 @@ export class SessionFigures extends VisionFigures {
   approvalsDenied = 0;
 }
 
-const FIGURES = new WeakMap<object, SessionFigures>();
-
 /** The figures of one session, kept as long as the session is. */
-export function figuresOf(session: object): SessionFigures {
-  let figures = FIGURES.get(session);
-  if (!figures) {
-    figures = new SessionFigures();
-    FIGURES.set(session, figures);
-  }
-  return figures;
-}
+export const figuresOf = keptPerSession(() => new SessionFigures());
 
 /** Counts one ask and its answer; null when none came (timed out, cancelled, no approver). */
 export function countApproval(session: object, answer: 'APPROVED' | 'DENIED' | null): void {

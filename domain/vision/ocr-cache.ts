@@ -1,3 +1,4 @@
+import { keptPerSession } from '../sessions/kept-per-session.js';
 import type { OcrRead } from './tsv.js';
 
 /** A session's windows rarely show more distinct frames than this between two reads an agent cares about. */
@@ -42,14 +43,5 @@ export class OcrCache {
   }
 }
 
-const CACHES = new WeakMap<object, OcrCache>();
-
 /** The OCR reads of one session, kept as long as the session is. */
-export function ocrCacheOf(session: object): OcrCache {
-  let cache = CACHES.get(session);
-  if (!cache) {
-    cache = new OcrCache();
-    CACHES.set(session, cache);
-  }
-  return cache;
-}
+export const ocrCacheOf = keptPerSession(() => new OcrCache());

@@ -1,5 +1,6 @@
 import type { ScreencastHandle } from '../../transports/contract/screencast-contract.js';
 import type { RawSnapshot, WindowDriver } from '../../transports/contract/window-driver.js';
+import { keptPerSession } from '../sessions/kept-per-session.js';
 
 /**
  * Windows watched for repaints at once, per session: each holds a screencast of tiny frames open in its app,
@@ -109,14 +110,5 @@ export class WindowReads {
   }
 }
 
-const READS = new WeakMap<object, WindowReads>();
-
 /** The window reads of one session, kept as long as the session is. */
-export function windowReadsOf(session: object): WindowReads {
-  let reads = READS.get(session);
-  if (!reads) {
-    reads = new WindowReads();
-    READS.set(session, reads);
-  }
-  return reads;
-}
+export const windowReadsOf = keptPerSession(() => new WindowReads());
