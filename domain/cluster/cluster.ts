@@ -147,9 +147,10 @@ export class Cluster implements SessionPlacement {
    */
   async ownerElsewhere(id: string): Promise<ReplicaRecord | null> {
     if (this.#registry.find(id)) return null;
-    const entry = await this.#store.session(id);
+    // Asked together: this is on the path of every operation another replica answers.
+    const [entry, replicas] = await Promise.all([this.#store.session(id), this.#store.replicas()]);
     if (!entry || entry.status === 'LOST' || entry.replicaId === this.replicaId) return null;
-    const owner = (await this.#store.replicas()).find((record) => record.id === entry.replicaId);
+    const owner = replicas.find((record) => record.id === entry.replicaId);
     return owner?.status === 'UP' ? owner : null;
   }
 
