@@ -13,6 +13,7 @@ function fakeClient(queried: unknown, streamed: unknown[]): GatewayClient {
       return () => {};
     },
     fetchArtifact: async () => new Blob(),
+    queryOnOwner: async <T>() => queried as T,
     close: () => {},
   };
 }

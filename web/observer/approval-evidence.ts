@@ -67,6 +67,7 @@ export function keepingApprovalEvidence(client: GatewayClient): GatewayClient {
       });
     },
     fetchArtifact: (path) => client.fetchArtifact(path),
+    queryOnOwner: (document, variables) => client.queryOnOwner(document, variables),
     close: () => client.close(),
   };
 }

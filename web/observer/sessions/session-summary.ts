@@ -26,45 +26,119 @@ export interface SessionSummary {
   app: { name: string | null; standIn: boolean };
   capabilities: Capabilities;
   windows: WindowSummary[];
+  /** The id of the replica that owns it (cluster mode); null on a gateway without a cluster. */
+  replica: string | null;
 }
+
+/** One replica of a cluster, as its lease says. */
+export interface ReplicaSummary {
+  id: string;
+  url: string;
+  status: string;
+  sessions: number;
+  lastSeen: string;
+  self: boolean;
+}
+
+/** What the sessions page shows: every replica (none without a cluster) and every session. */
+export interface SessionsView {
+  replicas: ReplicaSummary[];
+  sessions: SessionSummary[];
+}
+
+type SessionDetail = Omit<SessionSummary, 'windows' | 'replica'> & { replica: { id: string } | null };
 
 const SESSION_FIELDS = `id status transport app { name standIn }
   capabilities { CONSOLE DIALOGS INTERCEPT NATIVE_UI MAIN_EVAL SCREENSHOT SNAPSHOT WINDOWS INTERACTION }`;
-const SESSIONS = `query ObserverSessions { sessions { ${SESSION_FIELDS} } }`;
-const SESSION = `query ObserverSession($id: ID!) { session(id: $id) { ${SESSION_FIELDS} } }`;
+/**
+ * Only what the cluster directory answers for any replica's session: the rest is read per session by id,
+ * which is answered by (forwarded to) its owner.
+ */
+const SESSIONS = `query ObserverSessions { replicas { id url status sessions lastSeen self }
+  sessions { id status transport replica { id } } }`;
+const SESSION = `query ObserverSession($id: ID!) { session(id: $id) { ${SESSION_FIELDS} replica { id } } }`;
 const WINDOWS = 'query ObserverWindows($id: ID!) { session(id: $id) { windows { id title url } } }';
 
 const LIVE = new Set(['STARTING', 'RUNNING']);
+const NO_CAPABILITIES: Capabilities = {
+  CONSOLE: false,
+  DIALOGS: false,
+  INTERCEPT: false,
+  NATIVE_UI: false,
+  MAIN_EVAL: false,
+  SCREENSHOT: false,
+  SNAPSHOT: false,
+  WINDOWS: false,
+  INTERACTION: false,
+};
+
+/** How a read is sent: over the socket, or over HTTP where the gateway routes it to the session's owner. */
+type Ask = <T>(document: string, variables: Record<string, unknown>) => Promise<T>;
 
 /**
  * Windows are read per session, and only where the session is live and lists windows: one session that
  * cannot answer them must not blank the whole list.
  */
-async function withWindows(
-  client: GatewayClient,
-  session: Omit<SessionSummary, 'windows'>,
-): Promise<SessionSummary> {
+async function withWindows(ask: Ask, session: Omit<SessionSummary, 'windows'>): Promise<SessionSummary> {
   if (!LIVE.has(session.status) || !session.capabilities.WINDOWS) return { ...session, windows: [] };
   try {
-    const data = await client.query<{ session: { windows: WindowSummary[] } | null }>(WINDOWS, {
-      id: session.id,
-    });
+    const data = await ask<{ session: { windows: WindowSummary[] } | null }>(WINDOWS, { id: session.id });
     return { ...session, windows: data.session?.windows ?? [] };
   } catch {
     return { ...session, windows: [] };
   }
 }
 
-export async function readSessions(client: GatewayClient): Promise<SessionSummary[]> {
-  const { sessions } = await client.query<{ sessions: Omit<SessionSummary, 'windows'>[] }>(SESSIONS);
-  return Promise.all(sessions.map((session) => withWindows(client, session)));
+async function askSession(ask: Ask, id: string): Promise<SessionSummary | null> {
+  const { session } = await ask<{ session: SessionDetail | null }>(SESSION, { id });
+  return session ? withWindows(ask, { ...session, replica: session.replica?.id ?? null }) : null;
 }
 
-export async function readSession(client: GatewayClient, id: string): Promise<SessionSummary | null> {
-  const { session } = await client.query<{ session: Omit<SessionSummary, 'windows'> | null }>(SESSION, {
-    id,
-  });
-  return session ? withWindows(client, session) : null;
+interface ListedSession {
+  id: string;
+  status: string;
+  transport: string;
+  replica: { id: string } | null;
+}
+
+/**
+ * A session's details, read by id — another replica's from its owner, since only the owner knows them; a
+ * LOST session (its replica is gone) and one that no longer answers show what the directory knows, so one
+ * of them cannot blank the list.
+ */
+async function detailed(
+  client: GatewayClient,
+  listed: ListedSession,
+  here: string | null,
+): Promise<SessionSummary> {
+  const replica = listed.replica?.id ?? null;
+  const known = { ...listed, replica, app: { name: null, standIn: false }, capabilities: NO_CAPABILITIES };
+  if (listed.status === 'LOST') return { ...known, windows: [] };
+  const ask: Ask =
+    replica === null || replica === here
+      ? (document, variables) => client.query(document, variables)
+      : (document, variables) => client.queryOnOwner(document, variables);
+  try {
+    return (await askSession(ask, listed.id)) ?? { ...known, windows: [] };
+  } catch {
+    return { ...known, windows: [] };
+  }
+}
+
+export async function readSessions(client: GatewayClient): Promise<SessionsView> {
+  const { replicas, sessions } = await client.query<{
+    replicas: ReplicaSummary[];
+    sessions: ListedSession[];
+  }>(SESSIONS);
+  const here = replicas.find((replica) => replica.self)?.id ?? null;
+  return {
+    replicas,
+    sessions: await Promise.all(sessions.map((session) => detailed(client, session, here))),
+  };
+}
+
+export function readSession(client: GatewayClient, id: string): Promise<SessionSummary | null> {
+  return askSession((document, variables) => client.query(document, variables), id);
 }
 
 export function capabilityList(capabilities: Capabilities): string {

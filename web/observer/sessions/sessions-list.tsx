@@ -5,7 +5,21 @@ import { ErrorAlert } from '../error-text.js';
 import type { GatewayClient } from '../gateway-client.js';
 import { describeError, useCoalescedRead, useSubscription } from '../gateway-hooks.js';
 import { sessionHref } from '../route.js';
-import { capabilityList, readSessions, SESSION_EVENTS, type SessionSummary } from './session-summary.js';
+import { groupByReplica, replicaLabel } from './replica-groups.js';
+import { ReplicasPanel } from './replicas-panel.js';
+import {
+  capabilityList,
+  readSessions,
+  SESSION_EVENTS,
+  type SessionSummary,
+  type SessionsView,
+} from './session-summary.js';
+
+/**
+ * How often a cluster's page reads the replicas and sessions again: `sessionEvents` reports this
+ * replica's sessions only, and a replica's health changes with no event at all. The default lease renewal.
+ */
+const CLUSTER_READ_EVERY_MS = 2_000;
 
 const COLUMNS: readonly Column<SessionSummary>[] = [
   {
@@ -45,15 +59,18 @@ const COLUMNS: readonly Column<SessionSummary>[] = [
   },
 ];
 
-/** Every session, read again whenever `sessionEvents` reports a change. */
+/**
+ * Every session, read again whenever `sessionEvents` reports a change; in cluster mode also every few
+ * seconds, with the replicas above and the sessions grouped by the replica that owns them.
+ */
 export function SessionsList(props: { client: GatewayClient }) {
   const { client } = props;
-  const [sessions, setSessions] = useState<SessionSummary[] | null>(null);
+  const [view, setView] = useState<SessionsView | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const refresh = useCoalescedRead(
     () => readSessions(client),
     (next) => {
-      setSessions(next);
+      setView(next);
       setProblem(null);
     },
     (error) => setProblem(describeError(error)),
@@ -61,25 +78,47 @@ export function SessionsList(props: { client: GatewayClient }) {
 
   useEffect(refresh, [client]);
   useSubscription(client, SESSION_EVENTS, {}, refresh, (error) => setProblem(describeError(error)));
+  const clustered = (view?.replicas.length ?? 0) > 0;
+  useEffect(() => {
+    if (!clustered) return;
+    const timer = setInterval(refresh, CLUSTER_READ_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [clustered, refresh]);
 
   return (
-    <section aria-labelledby="sessions-heading" class="panel">
-      <h2 id="sessions-heading">Sessions</h2>
-      <ErrorAlert error={problem} />
-      {sessions === null ? (
-        <p>Reading sessions…</p>
-      ) : sessions.length === 0 ? (
-        <p>No sessions yet. An agent starts one with launch, attach or inject.</p>
-      ) : (
-        <DataTable
-          label="Session table"
-          caption="Sessions, updated live"
-          captionClass="visually-hidden"
-          columns={COLUMNS}
-          rows={sessions}
-          rowKey={(session) => session.id}
-        />
-      )}
-    </section>
+    <>
+      {view && clustered ? <ReplicasPanel replicas={view.replicas} /> : null}
+      <section aria-labelledby="sessions-heading" class="panel">
+        <h2 id="sessions-heading">Sessions</h2>
+        <ErrorAlert error={problem} />
+        {view === null ? (
+          <p>Reading sessions…</p>
+        ) : view.sessions.length === 0 ? (
+          <p>No sessions yet. An agent starts one with launch, attach or inject.</p>
+        ) : clustered ? (
+          groupByReplica(view).map((group) => (
+            <section key={group.id} aria-label={`Sessions on ${replicaLabel(group)}`}>
+              <h3>{replicaLabel(group)}</h3>
+              <SessionTable sessions={group.sessions} label={`Session table of replica ${group.id}`} />
+            </section>
+          ))
+        ) : (
+          <SessionTable sessions={view.sessions} label="Session table" />
+        )}
+      </section>
+    </>
+  );
+}
+
+function SessionTable(props: { sessions: SessionSummary[]; label: string }) {
+  return (
+    <DataTable
+      label={props.label}
+      caption="Sessions, updated live"
+      captionClass="visually-hidden"
+      columns={COLUMNS}
+      rows={props.sessions}
+      rowKey={(session) => session.id}
+    />
   );
 }
