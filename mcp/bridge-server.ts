@@ -16,6 +16,7 @@ import { menuTool } from './tools/menu.js';
 import { openTool } from './tools/open.js';
 import { readTool } from './tools/read.js';
 import { screenshotTool } from './tools/screenshot.js';
+import { sessionsTool } from './tools/sessions.js';
 import type { BridgeTool } from './tools/tool.js';
 
 export const TOOLS: readonly BridgeTool[] = [
@@ -24,6 +25,7 @@ export const TOOLS: readonly BridgeTool[] = [
   actTool,
   screenshotTool,
   menuTool,
+  sessionsTool,
   graphqlTool,
 ];
 const SDL_FILE = new URL('../schema.graphql', import.meta.url);

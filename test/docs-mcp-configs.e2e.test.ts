@@ -21,12 +21,12 @@ import { serveTokenGateway, type TokenGateway } from './helpers/token-gateway.js
  * MCP configs that are started: every ```json block of the docs that holds `mcpServers` is read as an MCP host
  * reads it, with docs/contributing.md's placeholders resolved. A server with a `command` is spawned with its
  * `args` over stdio, in a working folder of its own (a host's is not the clone); one with a `url` is called
- * over streamable HTTP with its `headers`. Each must answer `initialize` and `tools/list` with the six tools,
+ * over streamable HTTP with its `headers`. Each must answer `initialize` and `tools/list` with the seven tools,
  * and a spawned one must leave no process behind once the host closes it. `127.0.0.1:4700` is a gateway
  * served with `--token <agent token> --approver-token <approver token>`.
  */
 
-const TOOLS = ['act', 'graphql', 'menu', 'open', 'read', 'screenshot'];
+const TOOLS = ['act', 'graphql', 'menu', 'open', 'read', 'screenshot', 'sessions'];
 
 interface ServerEntry {
   readonly command?: string;

@@ -207,9 +207,9 @@ describe('the MCP bridge over stdio (stagegraph mcp --url)', () => {
     if (pid) await expectPidsGone([pid], 30_000);
   }, SAFETY_NET_MS);
 
-  it('lists six tools in at most 0.4x the characters of Playwright MCP, and the SDL as a resource', async () => {
+  it('lists seven tools in at most 0.4x the characters of Playwright MCP, and the SDL as a resource', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['open', 'read', 'act', 'screenshot', 'menu', 'graphql']);
+    expect(tools.map((tool) => tool.name)).toEqual(['open', 'read', 'act', 'screenshot', 'menu', 'sessions', 'graphql']);
     const chars = JSON.stringify(
       tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
     ).length;

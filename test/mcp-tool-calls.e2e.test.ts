@@ -84,7 +84,7 @@ function* nodes(node: unknown, path: string): Generator<[string, Record<string, 
 const TARGET = { role: 'button', name: 'Go', within: { testId: 'form', within: { ref: 'e3' } }, nth: 0 };
 const GOOD: [string, Record<string, unknown>][] = [
   ['open', { port: 9222, urlIncludes: '/second' }],
-  ['open', { main: 'app', executablePath: '/bin/electron', args: ['--x'] }],
+  ['open', { main: 'app', executablePath: '/bin/electron', args: ['--x'], replica: 'b' }],
   ['read', { session: 's1', window: 'w2', since: 'LAST', budgetTokens: 500, all: true, within: 'e4' }],
   [
     'act',
@@ -103,6 +103,7 @@ const GOOD: [string, Record<string, unknown>][] = [
     { target: { selector: '#x', within: { query: 'role=form' } }, format: 'jpeg', fullPage: true },
   ],
   ['menu', { action: 'invoke', menu: 'tray', tray: 't1', event: 'RIGHT_CLICK' }],
+  ['sessions', {}],
   ['graphql', { query: '{ viewer { role } }', variables: { a: 1 } }],
 ];
 const BAD: [string, Record<string, unknown>, RegExp][] = [
@@ -126,6 +127,7 @@ const BAD: [string, Record<string, unknown>, RegExp][] = [
   ['read', { since: 3 }, /since must be a string/],
   ['menu', { action: 'invoke', event: 'click' }, /event is "click"; one of "CLICK"/],
   ['screenshot', { format: 'gif' }, /format is "gif"/],
+  ['sessions', { replica: 'a' }, /unknown key "replica"/],
   ['graphql', {}, /"query" is missing/],
 ];
 

@@ -3,11 +3,11 @@ import type { BridgeTool } from './tool.js';
 import { describeError, failure, text } from './tool.js';
 
 /** The session and, as `attach { activeWindow { snapshot { outline } } }` answers it, its first listing. */
-const SESSION = `{ id transport app { name standIn } windows { id title url }
+const SESSION = `{ id transport app { name standIn } windows { id title url } replica { id }
   activeWindow { id title snapshot(interactiveOnly: true) { id truncated outline } } }`;
-const LAUNCH = `mutation Launch($input: LaunchInput!) { launch(input: $input) ${SESSION} }`;
-const ATTACH = `mutation Attach($input: AttachInput!) { attach(input: $input) ${SESSION} }`;
-const LAUNCH_COMMAND = `mutation LaunchCommand($input: LaunchCommandInput!) { launchCommand(input: $input) ${SESSION} }`;
+const LAUNCH = `mutation Launch($input: LaunchInput!, $replica: String) { launch(input: $input, replica: $replica) ${SESSION} }`;
+const ATTACH = `mutation Attach($input: AttachInput!, $replica: String) { attach(input: $input, replica: $replica) ${SESSION} }`;
+const LAUNCH_COMMAND = `mutation LaunchCommand($input: LaunchCommandInput!, $replica: String) { launchCommand(input: $input, replica: $replica) ${SESSION} }`;
 /** How often a launch still under way is reported to a client that asked for progress. */
 const PROGRESS_EVERY_MS = 1_000;
 
@@ -16,6 +16,7 @@ interface OpenedSession {
   transport: string;
   app: { name: string | null; standIn: boolean };
   windows: { id: string; title: string; url: string }[];
+  replica: { id: string } | null;
   activeWindow: {
     id: string;
     title: string;
@@ -62,25 +63,30 @@ export const openTool: BridgeTool = {
         type: 'string',
         description: 'Start on the page whose title contains this (attach, command).',
       },
+      replica: {
+        type: 'string',
+        description: 'Cluster: the replica (see sessions) to start on; default: this one.',
+      },
     },
     additionalProperties: false,
   },
   async run(args, { link, progress }) {
     const chosen = chooseOperation(args);
     if (typeof chosen === 'string') return { ...text(`BAD_INPUT: ${chosen}`), isError: true };
-    const { document, field, input } = chosen;
+    const { document, field, input, replica } = chosen;
     let ticks = 0;
     await progress(ticks, `${field}: starting`);
     const timer = setInterval(() => {
       ticks += 1;
       void progress(ticks, `${field}: waiting for the app (${ticks} s)`);
     }, PROGRESS_EVERY_MS);
-    const answer = await link.execute(document, { input }).finally(() => clearInterval(timer));
+    const answer = await link.execute(document, { input, replica }).finally(() => clearInterval(timer));
     const session = answer.data?.[field] as OpenedSession | null | undefined;
     if (!session) return failure(answer.errors ?? [{ message: `${field} answered no session.` }]);
     await progress(ticks + 1, `${field}: session ${session.id} is running`);
     const windows = session.windows.map((window) => `  ${window.id} "${window.title}" ${window.url}`);
     const standIn = session.app.standIn ? ' (Electron stand-in)' : '';
+    const where = session.replica ? ` on replica ${session.replica.id}` : '';
     const active = session.activeWindow;
     // The session is open even when its first read failed: say why, and read is the next call.
     const listing = active
@@ -88,7 +94,7 @@ export const openTool: BridgeTool = {
       : (answer.errors ?? []).map((error) => describeError(error, 'read'));
     return text(
       [
-        `session ${session.id} (${session.transport}) app "${session.app.name ?? ''}"${standIn}`,
+        `session ${session.id} (${session.transport}) app "${session.app.name ?? ''}"${standIn}${where}`,
         'windows:',
         ...windows,
         ...listing,
@@ -97,15 +103,24 @@ export const openTool: BridgeTool = {
   },
 };
 
-/** The operation the arguments choose, with its input; or what is wrong with them. */
+/**
+ * The operation the arguments choose, with its input and the replica to run it on (every way to open
+ * takes one); or what is wrong with them.
+ */
 function chooseOperation(
   args: Record<string, unknown>,
-): { document: string; field: string; input: Record<string, unknown> } | string {
-  const operation = OPERATIONS.find((candidate) => candidate.by.some((key) => args[key] !== undefined));
+): { document: string; field: string; input: Record<string, unknown>; replica?: string } | string {
+  const { replica, ...rest } = args;
+  const operation = OPERATIONS.find((candidate) => candidate.by.some((key) => rest[key] !== undefined));
   if (!operation) return 'open needs one of main (launch), command, port or cdpUrl (attach).';
   const keys: readonly string[] = operation.keys;
-  const stray = Object.keys(args).find((key) => !keys.includes(key));
+  const stray = Object.keys(rest).find((key) => !keys.includes(key));
   if (stray)
-    return `"${stray}" is not an argument of ${operation.field} (${operation.by.join(' or ')}); it takes ${keys.join(', ')}.`;
-  return { document: operation.document, field: operation.field, input: { ...args } };
+    return `"${stray}" is not an argument of ${operation.field} (${operation.by.join(' or ')}); it takes ${[...keys, 'replica'].join(', ')}.`;
+  return {
+    document: operation.document,
+    field: operation.field,
+    input: rest,
+    ...(typeof replica === 'string' ? { replica } : {}),
+  };
 }
