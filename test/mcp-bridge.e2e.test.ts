@@ -209,7 +209,15 @@ describe('the MCP bridge over stdio (stagegraph mcp --url)', () => {
 
   it('lists seven tools in at most 0.4x the characters of Playwright MCP, and the SDL as a resource', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['open', 'read', 'act', 'screenshot', 'menu', 'sessions', 'graphql']);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'open',
+      'read',
+      'act',
+      'screenshot',
+      'menu',
+      'sessions',
+      'graphql',
+    ]);
     const chars = JSON.stringify(
       tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
     ).length;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groupByReplica, replicaLabel } from './replica-groups.js';
-import type { ReplicaSummary, SessionSummary } from './session-summary.js';
+import { NO_CAPABILITIES, type ReplicaSummary, type SessionSummary } from './session-summary.js';
 
 const replica = (id: string, self = false): ReplicaSummary => ({
   id,
@@ -15,17 +15,7 @@ const session = (id: string, owner: string | null, status = 'RUNNING'): SessionS
   status,
   transport: 'playwright-electron',
   app: { name: null, standIn: false },
-  capabilities: {
-    CONSOLE: false,
-    DIALOGS: false,
-    INTERCEPT: false,
-    NATIVE_UI: false,
-    MAIN_EVAL: false,
-    SCREENSHOT: false,
-    SNAPSHOT: false,
-    WINDOWS: false,
-    INTERACTION: false,
-  },
+  capabilities: NO_CAPABILITIES,
   windows: [],
   replica: owner,
 });

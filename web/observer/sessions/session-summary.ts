@@ -60,7 +60,8 @@ const SESSION = `query ObserverSession($id: ID!) { session(id: $id) { ${SESSION_
 const WINDOWS = 'query ObserverWindows($id: ID!) { session(id: $id) { windows { id title url } } }';
 
 const LIVE = new Set(['STARTING', 'RUNNING']);
-const NO_CAPABILITIES: Capabilities = {
+/** What a session the page cannot ask (a LOST one) is shown holding. */
+export const NO_CAPABILITIES: Capabilities = {
   CONSOLE: false,
   DIALOGS: false,
   INTERCEPT: false,
