@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { descendantsOf, LOSS_DEADLINE_MS, until } from './helpers/cluster-replicas.js';
+import { descendantsOf, endCluster, LOSS_DEADLINE_MS, until } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type Subscription, subscribe, wsClient } from './helpers/gateway.js';
 import {
@@ -15,7 +15,6 @@ import {
 } from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js';
 import { AGENT_TOKEN, APPROVER_TOKEN } from './helpers/governed-gateway.js';
-import { expectPidsGone, signalEach } from './helpers/processes.js';
 import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.js';
 
 /** A test that kills a replica waits for its lease to expire, on a machine that may be loaded. */
@@ -128,15 +127,7 @@ describe.runIf(HAS_REDIS)('approvals across replicas: two replicas on one Redis'
   afterAll(async () => {
     approvals?.dispose();
     await watching?.dispose();
-    for (const gateway of [a, b]) {
-      if (gateway?.child.exitCode === null && gateway.child.signalCode === null) {
-        gateway.child.kill('SIGTERM');
-        await gateway.exited;
-      }
-    }
-    signalEach(orphans, 'SIGKILL');
-    await expectPidsGone(orphans, 30_000);
-    await redis?.stop();
+    await endCluster([a, b], orphans, redis);
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 

@@ -4,11 +4,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newTestPage, PAGE_SAFETY_NET_MS } from './helpers/browser.js';
-import { descendantsOf, LOSS_DEADLINE_MS } from './helpers/cluster-replicas.js';
+import { descendantsOf, endCluster, LOSS_DEADLINE_MS } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js';
-import { expectPidsGone, signalEach } from './helpers/processes.js';
 import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.js';
 
 /**
@@ -73,15 +72,7 @@ describe.runIf(HAS_REDIS)(
     afterAll(async () => {
       await mcp?.close();
       await browser?.close();
-      for (const gateway of [a, b]) {
-        if (gateway?.child.exitCode === null && gateway.child.signalCode === null) {
-          gateway.child.kill('SIGTERM');
-          await gateway.exited;
-        }
-      }
-      signalEach(orphans, 'SIGKILL');
-      await expectPidsGone(orphans, 30_000);
-      await redis?.stop();
+      await endCluster([a, b], orphans, redis);
     }, SAFETY_NET_MS);
 
     it(

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { descendantsOf, LOSS_DEADLINE_MS, until } from './helpers/cluster-replicas.js';
+import { descendantsOf, endCluster, LOSS_DEADLINE_MS, until } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild, whenPrinted } from './helpers/gateway-process.js';
-import { expectPidsGone, signalEach } from './helpers/processes.js';
 import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.js';
 
 /**
@@ -47,15 +46,7 @@ describe.runIf(HAS_REDIS)('cluster mode: two replicas on one Redis', () => {
     onB = gatewayClient(b.url);
   });
   afterAll(async () => {
-    for (const gateway of [a, b]) {
-      if (gateway?.child.exitCode === null && gateway.child.signalCode === null) {
-        gateway.child.kill('SIGTERM');
-        await gateway.exited;
-      }
-    }
-    signalEach(orphans, 'SIGKILL');
-    await expectPidsGone(orphans, 30_000);
-    await redis?.stop();
+    await endCluster([a, b], orphans, redis);
   });
 
   it('each replica holds a lease: `replicas` lists both, UP, with their URLs', async () => {
