@@ -1,5 +1,5 @@
-import { consoleFeed } from '../domain/cluster/cluster-events.js';
 import type { CursoredDelivery } from '../domain/cluster/stream-feed.js';
+import { TOPIC_FEEDS, topicFeed } from '../domain/cluster/topic-feeds.js';
 import { redactUrl } from '../domain/governance/redaction/redaction-network.js';
 import type { ConsoleEntry, ConsoleSnapshot } from '../domain/sessions/console-log.js';
 import { builder } from './builder.js';
@@ -134,7 +134,7 @@ builder.subscriptionField('console', (t) =>
     },
     ...sharesExecutionPerEvent,
     subscribe: (_root, args, context) =>
-      consoleFeed(context, {
+      topicFeed(context, TOPIC_FEEDS.console, {
         ...args,
         shownText: (text) => shownText(context, text),
       }),

@@ -1,11 +1,12 @@
 import type { LogSnapshot } from '../domain/bounded/sequenced-log.js';
-import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import type { CursoredDelivery } from '../domain/cluster/stream-feed.js';
+import { TOPIC_FEEDS, topicFeed } from '../domain/cluster/topic-feeds.js';
 import type { DialogPolicySpec } from '../domain/page-state/dialog-policy.js';
 import type { DialogEntry } from '../domain/page-state/dialogs.js';
-import { dialogStream } from '../domain/page-state/page-state-streams.js';
 import { builder } from './builder.js';
 import { SessionRef } from './session.js';
 import { sessionArg } from './session-arg.js';
+import { AFTER, CURSOR, cursorOf, DROPPED_BEFORE } from './stream-cursor.js';
 
 const DialogTypeEnum = builder.enumType('DialogType', {
   description: 'The kind of JS dialog a page opened.',
@@ -174,7 +175,7 @@ builder.mutationField('setDialogPolicy', (t) =>
   }),
 );
 
-const DialogEventRef = builder.objectRef<Delivery<DialogEntry>>('DialogEvent').implement({
+const DialogEventRef = builder.objectRef<CursoredDelivery<DialogEntry>>('DialogEvent').implement({
   description: 'One delivery of the `dialogs` subscription.',
   fields: (t) => ({
     entry: t.field({
@@ -182,9 +183,8 @@ const DialogEventRef = builder.objectRef<Delivery<DialogEntry>>('DialogEvent').i
       description: 'The answered dialog.',
       resolve: (delivery) => delivery.event,
     }),
-    droppedBefore: t.exposeInt('droppedBefore', {
-      description: 'Entries this subscriber lost just before this one because it read too slowly.',
-    }),
+    droppedBefore: t.exposeInt('droppedBefore', DROPPED_BEFORE),
+    cursor: t.string({ ...CURSOR, resolve: (delivery, _args, context) => cursorOf(delivery, context) }),
   }),
 });
 
@@ -200,8 +200,9 @@ builder.subscriptionField('dialogs', (t) =>
         description: "Only this session's dialogs; an unknown id fails with SESSION_NOT_FOUND.",
       }),
       replay: t.arg.boolean({ required: false, description: 'Start with the buffered entries.' }),
+      after: t.arg.string(AFTER),
     },
-    subscribe: (_root, args, { hub, sessions }) => dialogStream(hub, sessions, args),
+    subscribe: (_root, args, context) => topicFeed(context, TOPIC_FEEDS.dialog, args),
     resolve: (delivery) => delivery,
   }),
 );

@@ -1,12 +1,13 @@
-import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import type { CursoredDelivery } from '../domain/cluster/stream-feed.js';
+import { TOPIC_FEEDS, topicFeed } from '../domain/cluster/topic-feeds.js';
 import type { IpcCapture, IpcEntry } from '../domain/native/ipc-log.js';
-import { nativeStream } from '../domain/native/native-streams.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import type { IpcInvocation } from '../transports/contract/native.js';
 import { builder } from './builder.js';
 import { type OutcomeValue, outcomeEnum } from './outcome-enum.js';
 import { SessionRef } from './session.js';
 import { sessionArg } from './session-arg.js';
+import { AFTER, CURSOR, cursorOf, DROPPED_BEFORE } from './stream-cursor.js';
 
 /**
  * IPC reaches into the app's main process as far as eval does (invokeIpc runs its handlers with any
@@ -211,7 +212,7 @@ builder.mutationFields((t) => ({
   }),
 }));
 
-const IpcEventRef = builder.objectRef<Delivery<IpcEntry>>('IpcEvent').implement({
+const IpcEventRef = builder.objectRef<CursoredDelivery<IpcEntry>>('IpcEvent').implement({
   description: 'One delivery of the `ipc` subscription.',
   fields: (t) => ({
     message: t.field({
@@ -219,9 +220,8 @@ const IpcEventRef = builder.objectRef<Delivery<IpcEntry>>('IpcEvent').implement(
       description: 'The captured message.',
       resolve: (delivery) => delivery.event,
     }),
-    droppedBefore: t.exposeInt('droppedBefore', {
-      description: 'Messages this subscriber lost just before this one because it read too slowly.',
-    }),
+    droppedBefore: t.exposeInt('droppedBefore', DROPPED_BEFORE),
+    cursor: t.string({ ...CURSOR, resolve: (delivery, _args, context) => cursorOf(delivery, context) }),
   }),
 });
 
@@ -235,8 +235,9 @@ builder.subscriptionField('ipc', (t) =>
         required: false,
         description: "Only this session's messages; an unknown id fails with SESSION_NOT_FOUND.",
       }),
+      after: t.arg.string(AFTER),
     },
-    subscribe: (_root, args, { hub, sessions }) => nativeStream(hub, sessions, 'ipc', args.session),
+    subscribe: (_root, args, context) => topicFeed(context, TOPIC_FEEDS.ipc, args),
     resolve: (delivery) => delivery,
   }),
 );

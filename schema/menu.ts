@@ -1,11 +1,12 @@
-import type { Delivery } from '../domain/bounded/subscriber-queue.js';
-import { nativeStream } from '../domain/native/native-streams.js';
+import type { CursoredDelivery } from '../domain/cluster/stream-feed.js';
+import { TOPIC_FEEDS, topicFeed } from '../domain/cluster/topic-feeds.js';
 import type { ContextMenuEntry } from '../domain/native/session-native.js';
 import type { MenuInvocation, MenuRefusal, NativeMenuItem } from '../transports/contract/native.js';
 import { builder } from './builder.js';
 import { type OutcomeValue, outcomeEnum } from './outcome-enum.js';
 import { SessionRef } from './session.js';
 import { sessionArg } from './session-arg.js';
+import { AFTER, CURSOR, cursorOf, DROPPED_BEFORE } from './stream-cursor.js';
 
 /** Every refusal the menu hooks report, by its transport spelling: a new one fails to compile until added. */
 const MENU_REFUSALS = {
@@ -211,19 +212,20 @@ builder.mutationFields((t) => ({
   }),
 }));
 
-const ContextMenuEventRef = builder.objectRef<Delivery<ContextMenuEntry>>('ContextMenuEvent').implement({
-  description: 'One delivery of the `contextMenus` subscription.',
-  fields: (t) => ({
-    menu: t.field({
-      type: ContextMenuRef,
-      description: 'The menu as it was popped up.',
-      resolve: (delivery) => delivery.event,
+const ContextMenuEventRef = builder
+  .objectRef<CursoredDelivery<ContextMenuEntry>>('ContextMenuEvent')
+  .implement({
+    description: 'One delivery of the `contextMenus` subscription.',
+    fields: (t) => ({
+      menu: t.field({
+        type: ContextMenuRef,
+        description: 'The menu as it was popped up.',
+        resolve: (delivery) => delivery.event,
+      }),
+      droppedBefore: t.exposeInt('droppedBefore', DROPPED_BEFORE),
+      cursor: t.string({ ...CURSOR, resolve: (delivery, _args, context) => cursorOf(delivery, context) }),
     }),
-    droppedBefore: t.exposeInt('droppedBefore', {
-      description: 'Menus this subscriber lost just before this one because it read too slowly.',
-    }),
-  }),
-});
+  });
 
 builder.subscriptionField('contextMenus', (t) =>
   t.field({
@@ -234,8 +236,9 @@ builder.subscriptionField('contextMenus', (t) =>
         required: false,
         description: "Only this session's menus; an unknown id fails with SESSION_NOT_FOUND.",
       }),
+      after: t.arg.string(AFTER),
     },
-    subscribe: (_root, args, { hub, sessions }) => nativeStream(hub, sessions, 'contextMenu', args.session),
+    subscribe: (_root, args, context) => topicFeed(context, TOPIC_FEEDS.contextMenu, args),
     resolve: (delivery) => delivery,
   }),
 );

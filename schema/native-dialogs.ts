@@ -1,6 +1,6 @@
-import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import type { CursoredDelivery } from '../domain/cluster/stream-feed.js';
+import { TOPIC_FEEDS, topicFeed } from '../domain/cluster/topic-feeds.js';
 import type { NativeDialogEntry } from '../domain/native/native-dialog-log.js';
-import { nativeStream } from '../domain/native/native-streams.js';
 import type {
   DialogAnswer,
   DialogRule,
@@ -11,6 +11,7 @@ import { builder } from './builder.js';
 import { type OutcomeValue, outcomeEnum } from './outcome-enum.js';
 import { SessionRef } from './session.js';
 import { sessionArg } from './session-arg.js';
+import { AFTER, CURSOR, cursorOf, DROPPED_BEFORE } from './stream-cursor.js';
 
 const TYPES = { OPEN: 'open', SAVE: 'save', MESSAGE_BOX: 'messageBox' } as const satisfies Record<
   string,
@@ -190,19 +191,20 @@ builder.mutationField('setNativeDialogPolicy', (t) =>
   }),
 );
 
-const NativeDialogEventRef = builder.objectRef<Delivery<NativeDialogEntry>>('NativeDialogEvent').implement({
-  description: 'One delivery of the `nativeDialogs` subscription.',
-  fields: (t) => ({
-    call: t.field({
-      type: NativeDialogCallRef,
-      description: 'The dialog call and its answer.',
-      resolve: (delivery) => delivery.event,
+const NativeDialogEventRef = builder
+  .objectRef<CursoredDelivery<NativeDialogEntry>>('NativeDialogEvent')
+  .implement({
+    description: 'One delivery of the `nativeDialogs` subscription.',
+    fields: (t) => ({
+      call: t.field({
+        type: NativeDialogCallRef,
+        description: 'The dialog call and its answer.',
+        resolve: (delivery) => delivery.event,
+      }),
+      droppedBefore: t.exposeInt('droppedBefore', DROPPED_BEFORE),
+      cursor: t.string({ ...CURSOR, resolve: (delivery, _args, context) => cursorOf(delivery, context) }),
     }),
-    droppedBefore: t.exposeInt('droppedBefore', {
-      description: 'Calls this subscriber lost just before this one because it read too slowly.',
-    }),
-  }),
-});
+  });
 
 builder.subscriptionField('nativeDialogs', (t) =>
   t.field({
@@ -213,8 +215,9 @@ builder.subscriptionField('nativeDialogs', (t) =>
         required: false,
         description: "Only this session's calls; an unknown id fails with SESSION_NOT_FOUND.",
       }),
+      after: t.arg.string(AFTER),
     },
-    subscribe: (_root, args, { hub, sessions }) => nativeStream(hub, sessions, 'nativeDialog', args.session),
+    subscribe: (_root, args, context) => topicFeed(context, TOPIC_FEEDS.nativeDialog, args),
     resolve: (delivery) => delivery,
   }),
 );

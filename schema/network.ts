@@ -1,14 +1,15 @@
 import type { ArgBuilder } from '@pothos/core';
-import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import type { CursoredDelivery } from '../domain/cluster/stream-feed.js';
+import { TOPIC_FEEDS, topicFeed } from '../domain/cluster/topic-feeds.js';
 import { clearHeaders, redactedNetworkParts } from '../domain/governance/redaction/redaction-network.js';
 import { MAX_CAPTURES, type NetworkCapture, type NetworkRead } from '../domain/page-state/network.js';
 import type { NetworkEntry } from '../domain/page-state/network-log.js';
-import { networkStream } from '../domain/page-state/page-state-streams.js';
 import type { NetworkBody } from '../transports/contract/renderer-control.js';
 import { builder } from './builder.js';
 import { redactorOf, revealFor, shownUrl } from './reveal.js';
 import { SessionRef } from './session.js';
 import { sessionArg } from './session-arg.js';
+import { AFTER, CURSOR, cursorOf, DROPPED_BEFORE } from './stream-cursor.js';
 
 type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
 
@@ -304,7 +305,7 @@ builder.mutationFields((t) => {
   };
 });
 
-const NetworkEventRef = builder.objectRef<Delivery<NetworkEntry>>('NetworkEvent').implement({
+const NetworkEventRef = builder.objectRef<CursoredDelivery<NetworkEntry>>('NetworkEvent').implement({
   description: 'One delivery of the `network` subscription.',
   fields: (t) => ({
     entry: t.field({
@@ -312,9 +313,8 @@ const NetworkEventRef = builder.objectRef<Delivery<NetworkEntry>>('NetworkEvent'
       description: 'The recorded request.',
       resolve: (delivery) => delivery.event,
     }),
-    droppedBefore: t.exposeInt('droppedBefore', {
-      description: 'Entries this subscriber lost just before this one because it read too slowly.',
-    }),
+    droppedBefore: t.exposeInt('droppedBefore', DROPPED_BEFORE),
+    cursor: t.string({ ...CURSOR, resolve: (delivery, _args, context) => cursorOf(delivery, context) }),
   }),
 });
 
@@ -331,9 +331,10 @@ builder.subscriptionField('network', (t) =>
       }),
       ...entryFilterArgs(t.arg),
       replay: t.arg.boolean({ required: false, description: 'Start with the buffered entries.' }),
+      after: t.arg.string(AFTER),
     },
     subscribe: (_root, args, context) =>
-      networkStream(context.hub, context.sessions, { ...args, shownUrl: (url) => shownUrl(context, url) }),
+      topicFeed(context, TOPIC_FEEDS.network, { ...args, shownUrl: (url) => shownUrl(context, url) }),
     resolve: (delivery) => delivery,
   }),
 );

@@ -1,9 +1,10 @@
-import type { Delivery } from '../domain/bounded/subscriber-queue.js';
-import { nativeStream } from '../domain/native/native-streams.js';
+import type { CursoredDelivery } from '../domain/cluster/stream-feed.js';
+import { TOPIC_FEEDS, topicFeed } from '../domain/cluster/topic-feeds.js';
 import type { NotificationCapture, NotificationEntry } from '../domain/native/notification-log.js';
 import { builder } from './builder.js';
 import { SessionRef } from './session.js';
 import { sessionArg } from './session-arg.js';
+import { AFTER, CURSOR, cursorOf, DROPPED_BEFORE } from './stream-cursor.js';
 
 const NotificationRef = builder.objectRef<NotificationEntry>('Notification').implement({
   description: 'A notification the app showed (Notification#show in the main process).',
@@ -122,19 +123,20 @@ builder.mutationFields((t) => ({
   }),
 }));
 
-const NotificationEventRef = builder.objectRef<Delivery<NotificationEntry>>('NotificationEvent').implement({
-  description: 'One delivery of the `notifications` subscription.',
-  fields: (t) => ({
-    notification: t.field({
-      type: NotificationRef,
-      description: 'The notification kept.',
-      resolve: (delivery) => delivery.event,
+const NotificationEventRef = builder
+  .objectRef<CursoredDelivery<NotificationEntry>>('NotificationEvent')
+  .implement({
+    description: 'One delivery of the `notifications` subscription.',
+    fields: (t) => ({
+      notification: t.field({
+        type: NotificationRef,
+        description: 'The notification kept.',
+        resolve: (delivery) => delivery.event,
+      }),
+      droppedBefore: t.exposeInt('droppedBefore', DROPPED_BEFORE),
+      cursor: t.string({ ...CURSOR, resolve: (delivery, _args, context) => cursorOf(delivery, context) }),
     }),
-    droppedBefore: t.exposeInt('droppedBefore', {
-      description: 'Notifications this subscriber lost just before this one because it read too slowly.',
-    }),
-  }),
-});
+  });
 
 builder.subscriptionField('notifications', (t) =>
   t.field({
@@ -145,8 +147,9 @@ builder.subscriptionField('notifications', (t) =>
         required: false,
         description: "Only this session's notifications; an unknown id fails with SESSION_NOT_FOUND.",
       }),
+      after: t.arg.string(AFTER),
     },
-    subscribe: (_root, args, { hub, sessions }) => nativeStream(hub, sessions, 'notification', args.session),
+    subscribe: (_root, args, context) => topicFeed(context, TOPIC_FEEDS.notification, args),
     resolve: (delivery) => delivery,
   }),
 );

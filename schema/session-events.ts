@@ -1,5 +1,5 @@
-import { sessionEventFeed } from '../domain/cluster/cluster-events.js';
 import type { CursoredDelivery } from '../domain/cluster/stream-feed.js';
+import { type SessionLostEvent, TOPIC_FEEDS, topicFeed } from '../domain/cluster/topic-feeds.js';
 import type { SessionEvent } from '../domain/sessions/session-event.js';
 import { builder } from './builder.js';
 import { shownText, shownUrl } from './reveal.js';
@@ -22,6 +22,10 @@ const SessionEventTypeEnum = builder.enumType('SessionEventType', {
       description: 'The connection to an attached or injected app was lost; the app may still run.',
     },
     DETACHED: { description: 'Stagegraph let go of an attached or injected app, which keeps running.' },
+    LOST: {
+      description:
+        "Cluster mode, to a subscriber on another replica: the session's owner lost its lease (killed, paused, cut off) or restarted; status LOST, and the subscription ends.",
+    },
   } as const,
 });
 
@@ -40,38 +44,47 @@ const EventWindowRef = builder.objectRef<NonNullable<SessionEvent['window']>>('E
   }),
 });
 
-const SessionEventRef = builder.objectRef<CursoredDelivery<SessionEvent>>('SessionEvent').implement({
-  description: 'One lifecycle event of a session, as delivered to this subscriber.',
-  fields: (t) => ({
-    type: t.field({
-      type: SessionEventTypeEnum,
-      description: 'What happened.',
-      resolve: ({ event }) => event.type,
+const SessionEventRef = builder
+  .objectRef<CursoredDelivery<SessionEvent | SessionLostEvent>>('SessionEvent')
+  .implement({
+    description: 'One lifecycle event of a session, as delivered to this subscriber.',
+    fields: (t) => ({
+      type: t.field({
+        type: SessionEventTypeEnum,
+        description: 'What happened.',
+        resolve: ({ event }) => event.type,
+      }),
+      sessionId: t.id({
+        description: 'The session it happened to.',
+        resolve: ({ event }) => event.sessionId,
+      }),
+      time: t.field({
+        type: 'DateTime',
+        description: 'When it happened.',
+        resolve: ({ event }) => event.time,
+      }),
+      status: t.field({
+        type: SessionStatusEnum,
+        description: "The session's status just after the event.",
+        resolve: ({ event }) => event.status,
+      }),
+      window: t.field({
+        type: EventWindowRef,
+        nullable: true,
+        description:
+          'The window of a WINDOW_OPENED, WINDOW_CLOSED or RENDERER_CRASHED event; null for the others.',
+        resolve: ({ event }) => event.window,
+      }),
+      exit: t.field({
+        type: ExitRef,
+        nullable: true,
+        description: "How the app's process ended, once it has (EXITED, CRASHED, STOPPED); null before.",
+        resolve: ({ event }) => event.exit,
+      }),
+      droppedBefore: t.exposeInt('droppedBefore', DROPPED_BEFORE),
+      cursor: t.string({ ...CURSOR, resolve: (delivery, _args, context) => cursorOf(delivery, context) }),
     }),
-    sessionId: t.id({ description: 'The session it happened to.', resolve: ({ event }) => event.sessionId }),
-    time: t.field({ type: 'DateTime', description: 'When it happened.', resolve: ({ event }) => event.time }),
-    status: t.field({
-      type: SessionStatusEnum,
-      description: "The session's status just after the event.",
-      resolve: ({ event }) => event.status,
-    }),
-    window: t.field({
-      type: EventWindowRef,
-      nullable: true,
-      description:
-        'The window of a WINDOW_OPENED, WINDOW_CLOSED or RENDERER_CRASHED event; null for the others.',
-      resolve: ({ event }) => event.window,
-    }),
-    exit: t.field({
-      type: ExitRef,
-      nullable: true,
-      description: "How the app's process ended, once it has (EXITED, CRASHED, STOPPED); null before.",
-      resolve: ({ event }) => event.exit,
-    }),
-    droppedBefore: t.exposeInt('droppedBefore', DROPPED_BEFORE),
-    cursor: t.string({ ...CURSOR, resolve: (delivery, _args, context) => cursorOf(delivery, context) }),
-  }),
-});
+  });
 
 builder.subscriptionField('sessionEvents', (t) =>
   t.field({
@@ -82,7 +95,7 @@ builder.subscriptionField('sessionEvents', (t) =>
       session: t.arg.id({ required: false, description: 'Only this session; all when absent.' }),
       after: t.arg.string(AFTER),
     },
-    subscribe: (_root, args, context) => sessionEventFeed(context, args.session, args.after),
+    subscribe: (_root, args, context) => topicFeed(context, TOPIC_FEEDS.sessionEvent, args),
     resolve: (delivery) => delivery,
   }),
 );

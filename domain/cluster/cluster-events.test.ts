@@ -5,16 +5,43 @@ import { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../events/session-topics.js';
 import type { ConsoleEntry } from '../sessions/console-log.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
-import type { Cluster } from './cluster.js';
-import { ClusterEvents, consoleFeed, sessionEventFeed } from './cluster-events.js';
+import { ClusterEvents } from './cluster-events.js';
+import type { DirectoryEntry } from './cluster-store.js';
+import { RemoteSession } from './remote-session.js';
+import { TOPIC_FEEDS, topicFeed } from './topic-feeds.js';
 
-/** Knows b-s1 (another replica's) and nothing else, as the directory would. */
-const directory = {
-  session: async (id: string | null | undefined) => {
-    if (id === 'b-s1') return {} as Awaited<ReturnType<Cluster['session']>>;
-    throw new StagegraphError('SESSION_NOT_FOUND', `No session ${id}.`);
-  },
-};
+const entryOf = (status: DirectoryEntry['status']): DirectoryEntry => ({
+  id: 'b-s1',
+  replicaId: 'b',
+  epoch: 1,
+  status,
+  transportId: 'playwright-electron',
+  startedAt: new Date(0),
+  endedAt: null,
+});
+
+/** Knows b-s1 (another replica's) and nothing else, as the directory would; `lose` marks it LOST. */
+function fakeDirectory() {
+  const listeners = new Set<(entry: DirectoryEntry) => void>();
+  let status: DirectoryEntry['status'] = 'RUNNING';
+  return {
+    session: async (id: string | null | undefined) => {
+      if (id === 'b-s1') return new RemoteSession(entryOf(status), undefined);
+      throw new StagegraphError('SESSION_NOT_FOUND', `No session ${id}.`);
+    },
+    onLost: (listener: (entry: DirectoryEntry) => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    replica: () => undefined,
+    lose: () => {
+      status = 'LOST';
+      for (const listener of listeners) listener(entryOf('LOST'));
+    },
+    listeners,
+  };
+}
+const directory = fakeDirectory();
 /** A registry that holds none of the sessions asked about: they are all elsewhere. */
 const noLocalSessions = { find: () => undefined } as unknown as SessionRegistry;
 
@@ -48,7 +75,11 @@ describe('subscriptions across replicas', () => {
       sessions: noLocalSessions,
       clusterEvents: new ClusterEvents(owner.streams, new EventHub<SessionTopics>(), directory, () => {}),
     };
-    const feed = await consoleFeed(reader, { session: 'b-s1', after: '0', textContains: 'hello' });
+    const feed = await topicFeed(reader, TOPIC_FEEDS.console, {
+      session: 'b-s1',
+      after: '0',
+      textContains: 'hello',
+    });
     const first = (await feed.next()).value;
     const second = (await feed.next()).value;
     expect([first?.cursor, second?.cursor]).toEqual(['1', '3']);
@@ -58,19 +89,59 @@ describe('subscriptions across replicas', () => {
 
   it('refuses an unknown session, and a cursor that is not one, before reading', async () => {
     const { hub, sessions, clusterEvents } = sources();
-    await expect(sessionEventFeed({ hub, sessions, clusterEvents }, 'zz-s9', null)).rejects.toMatchObject({
+    const feeds = { hub, sessions, clusterEvents };
+    await expect(topicFeed(feeds, TOPIC_FEEDS.sessionEvent, { session: 'zz-s9' })).rejects.toMatchObject({
       code: 'SESSION_NOT_FOUND',
     });
-    expect(() => sessionEventFeed({ hub, sessions, clusterEvents }, 'b-s1', 'last')).toThrow(
+    expect(() => topicFeed(feeds, TOPIC_FEEDS.network, { session: 'b-s1', after: 'last' })).toThrow(
       /takes the `cursor` of an event/,
     );
-    expect(() => consoleFeed({ hub, sessions, clusterEvents }, { after: '3' })).toThrow(/give `session` too/);
+    expect(() => topicFeed(feeds, TOPIC_FEEDS.ipc, { after: '3' })).toThrow(/give `session` too/);
   });
 
   it('refuses `after` without a cluster: there is no stream to resume from', () => {
     const hub = new EventHub<SessionTopics>();
-    expect(() => sessionEventFeed({ hub, sessions: noLocalSessions }, 'a-s1', '3')).toThrow(
-      expect.objectContaining({ code: 'BAD_INPUT' }),
-    );
+    expect(() =>
+      topicFeed({ hub, sessions: noLocalSessions }, TOPIC_FEEDS.sessionEvent, {
+        session: 'a-s1',
+        after: '3',
+      }),
+    ).toThrow(expect.objectContaining({ code: 'BAD_INPUT' }));
+  });
+
+  it("ends a subscription to a session whose owner is lost: SESSION_LOST, or sessionEvents' own LOST event", async () => {
+    const lossy = fakeDirectory();
+    const owner = sources();
+    const reader = {
+      hub: new EventHub<SessionTopics>(),
+      sessions: noLocalSessions,
+      clusterEvents: new ClusterEvents(owner.streams, new EventHub<SessionTopics>(), lossy, () => {}),
+    };
+    owner.hub.publish('notification', {
+      seq: 1,
+      sessionId: 'b-s1',
+      title: 'Saved',
+      body: '',
+      subtitle: '',
+      silent: false,
+      urgency: 'normal',
+      time: new Date(0),
+      beforeArm: false,
+    });
+    const notifications = await topicFeed(reader, TOPIC_FEEDS.notification, { session: 'b-s1', after: '0' });
+    const events = await topicFeed(reader, TOPIC_FEEDS.sessionEvent, { session: 'b-s1' });
+    const waiting = events.next();
+    lossy.lose();
+    expect((await notifications.next()).value?.event).toMatchObject({ title: 'Saved' });
+    await expect(notifications.next()).rejects.toMatchObject({
+      code: 'SESSION_LOST',
+      message: expect.stringContaining('replica b'),
+    });
+    expect((await waiting).value?.event).toMatchObject({ type: 'LOST', sessionId: 'b-s1', status: 'LOST' });
+    expect(await events.next()).toEqual({ value: undefined, done: true });
+    expect(lossy.listeners.size).toBe(0);
+    // Opened once the session is LOST, a subscription ends at once.
+    const late = await topicFeed(reader, TOPIC_FEEDS.network, { session: 'b-s1' });
+    await expect(late.next()).rejects.toMatchObject({ code: 'SESSION_LOST' });
   });
 });

@@ -1,25 +1,22 @@
-import { StagegraphError } from '../../errors/stagegraph-error.js';
-import type { SubscriberQueue } from '../bounded/subscriber-queue.js';
 import type { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../events/session-topics.js';
-import { type ConsoleStreamRequest, consoleStream, sessionEventStream } from '../events/streams.js';
-import { type ConsoleEntry, matchesConsoleFilter } from '../sessions/console-log.js';
-import type { SessionEvent } from '../sessions/session-event.js';
-import type { SessionRegistry } from '../sessions/session-registry.js';
 import type { Cluster } from './cluster.js';
+import type { DirectoryEntry } from './cluster-store.js';
 import { type EventStreams, streamOf } from './event-streams.js';
+import { RemoteSession, unreachable } from './remote-session.js';
 import { SessionStreamWriter, type StreamedTopic } from './session-stream-writer.js';
 import { StreamFeed } from './stream-feed.js';
 
-/** What the console and sessionEvents subscriptions are given: where to read, and the cluster if any. */
-export interface FeedSources {
-  readonly hub: EventHub<SessionTopics>;
-  readonly sessions: SessionRegistry;
-  readonly clusterEvents?: ClusterEvents | null;
+/** One subscriber's reading of a topic of a session's stream. */
+export interface StreamRequest<T> {
+  readonly sessionId: string;
+  readonly topic: StreamedTopic;
+  /** Deliver the events after this number; null: only those appended from now on. */
+  readonly after: number | null;
+  readonly accepts: (event: T) => boolean;
+  /** The last event of a session whose owner was lost; without it the feed ends with SESSION_LOST. */
+  readonly lostEvent?: (entry: DirectoryEntry) => T;
 }
-
-/** The hub's queue (synchronous, as without a cluster) or a stream's reader (once it is opened). */
-type Feed<T> = SubscriberQueue<T> | Promise<StreamFeed<T>>;
 
 /**
  * Subscriptions across replicas: this replica's sessions' events are written to their streams, and a
@@ -28,13 +25,13 @@ type Feed<T> = SubscriberQueue<T> | Promise<StreamFeed<T>>;
  */
 export class ClusterEvents {
   readonly #streams: EventStreams;
-  readonly #cluster: Pick<Cluster, 'session'>;
+  readonly #cluster: Pick<Cluster, 'session' | 'onLost' | 'replica'>;
   readonly #writer: SessionStreamWriter;
 
   constructor(
     streams: EventStreams,
     hub: EventHub<SessionTopics>,
-    cluster: Pick<Cluster, 'session'>,
+    cluster: Pick<Cluster, 'session' | 'onLost' | 'replica'>,
     failed: (error: unknown) => void,
   ) {
     this.#streams = streams;
@@ -47,20 +44,36 @@ export class ClusterEvents {
     return this.#writer.cursorOf(event);
   }
 
-  /** Reads `topic` of `sessionId` from its stream, once the cluster knows the session (else SESSION_NOT_FOUND). */
-  async feed<T>(
-    sessionId: string,
-    topic: StreamedTopic,
-    after: number | null,
-    accepts: (event: T) => boolean,
-  ): Promise<StreamFeed<T>> {
-    await this.#cluster.session(sessionId);
-    return StreamFeed.open(this.#streams, {
-      stream: streamOf(sessionId, topic),
-      after,
-      decode: (json) => JSON.parse(json, reviveTime) as T,
-      accepts,
+  /**
+   * Reads a topic of a session from its stream, once the cluster knows the session (else SESSION_NOT_FOUND).
+   * When the directory marks the session LOST, the feed delivers what the stream holds, then ends.
+   */
+  async feed<T>(request: StreamRequest<T>): Promise<StreamFeed<T>> {
+    const stream = streamOf(request.sessionId, request.topic);
+    let feed: StreamFeed<T> | undefined;
+    let lost: DirectoryEntry | undefined;
+    // Watched before the status is read: a loss found in between is not missed.
+    const unwatch = this.#cluster.onLost((entry) => {
+      if (entry.id !== request.sessionId || lost) return;
+      lost = entry;
+      if (feed) void this.#end(feed, stream, entry, request);
     });
+    try {
+      const session = await this.#cluster.session(request.sessionId);
+      if (!lost && session instanceof RemoteSession && session.status === 'LOST') lost = session;
+      feed = await StreamFeed.open(this.#streams, {
+        stream,
+        after: request.after,
+        decode: (json) => JSON.parse(json, reviveTime) as T,
+        accepts: request.accepts,
+        closed: unwatch,
+      });
+    } catch (error) {
+      unwatch();
+      throw error;
+    }
+    if (lost) await this.#end(feed, stream, lost, request);
+    return feed;
   }
 
   /** After the sessions ended: their last events are written before the store is closed. */
@@ -68,56 +81,19 @@ export class ClusterEvents {
     await this.#writer.close();
     await this.#streams.close();
   }
-}
 
-/** `console(session:, after:)`: the hub for a session of this replica, its stream otherwise. */
-export function consoleFeed(
-  sources: FeedSources,
-  request: ConsoleStreamRequest & { readonly after?: string | null },
-): Feed<ConsoleEntry> {
-  const after = parseAfter(request.after, request.session, sources);
-  const { clusterEvents } = sources;
-  if (!clusterEvents || !request.session || (after === null && sources.sessions.find(request.session)))
-    return consoleStream(sources.hub, sources.sessions, request);
-  // A replay of another replica's session is what its stream still holds.
-  const from = after ?? (request.replay ? 0 : null);
-  return clusterEvents.feed<ConsoleEntry>(request.session, 'console', from, (entry) =>
-    matchesConsoleFilter(entry, request),
-  );
-}
-
-/** `sessionEvents(session:, after:)`: the hub for a session of this replica, its stream otherwise. */
-export function sessionEventFeed(
-  sources: FeedSources,
-  sessionId: string | null | undefined,
-  afterArgument: string | null | undefined,
-): Feed<SessionEvent> {
-  const after = parseAfter(afterArgument, sessionId, sources);
-  const { clusterEvents } = sources;
-  if (!clusterEvents || !sessionId || (after === null && sources.sessions.find(sessionId)))
-    return sessionEventStream(sources.hub, sources.sessions, sessionId);
-  return clusterEvents.feed<SessionEvent>(sessionId, 'sessionEvent', after, () => true);
-}
-
-/** A cursor a delivery carried: the event's number in its stream, as digits. */
-function parseAfter(
-  after: string | null | undefined,
-  sessionId: string | null | undefined,
-  sources: FeedSources,
-): number | null {
-  if (after == null) return null;
-  if (!sources.clusterEvents)
-    throw new StagegraphError(
-      'BAD_INPUT',
-      '`after` resumes a stream of the cluster; this gateway runs without --cluster. Read `Session.console(afterSeq:)` to resume.',
+  /** The owner is gone: what its stream holds now is all it will hold. */
+  async #end<T>(feed: StreamFeed<T>, stream: string, entry: DirectoryEntry, request: StreamRequest<T>) {
+    // Unreadable (the store is out): nothing more will be delivered anyway.
+    const final = await this.#streams.newest(stream).catch(() => 0);
+    const owner = this.#cluster.replica(entry.replicaId);
+    feed.end(
+      final,
+      request.lostEvent
+        ? { event: request.lostEvent(entry) }
+        : { error: unreachable(entry.id, 'LOST', entry.replicaId, owner?.url ?? null) },
     );
-  if (!sessionId) throw new StagegraphError('BAD_INPUT', '`after` resumes one session: give `session` too.');
-  if (!/^\d{1,15}$/.test(after))
-    throw new StagegraphError(
-      'BAD_INPUT',
-      `\`after\` takes the \`cursor\` of an event, digits; got "${after}".`,
-    );
-  return Number(after);
+  }
 }
 
 /** Events are written as JSON: their `time` comes back a Date, as the owner's subscribers get it. */

@@ -101,4 +101,30 @@ describe('a replica in the cluster', () => {
     expect(() => cluster.assertAccepting()).toThrow(expect.objectContaining({ code: 'REPLICA_FENCED' }));
     await cluster.leave();
   });
+
+  it('tells its loss listeners of each session a lease tick finds newly LOST, once, whoever reaped its owner', async () => {
+    const entries = [entry('b-s1', 'b', 'RUNNING'), entry('c-s1', 'c', 'LOST')];
+    const store = fakeStore(entries, [replica('a'), replica('b'), replica('c')]);
+    const { cluster } = joined(store);
+    await cluster.join('http://127.0.0.1:4700/graphql');
+    const told: string[] = [];
+    const toldOnce = new Promise<void>((resolve) =>
+      cluster.onLost((lost) => {
+        told.push(lost.id);
+        resolve();
+      }),
+    );
+    entries[0] = entry('b-s1', 'b', 'LOST');
+    await toldOnce;
+    // Two later ticks read the same LOST entries (the first of them compared them in full) and tell nobody.
+    let reads = 0;
+    const replicas = store.replicas;
+    store.replicas = () => {
+      reads += 1;
+      return replicas();
+    };
+    await expect.poll(() => reads, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    expect(told).toEqual(['b-s1']);
+    await cluster.leave();
+  });
 });

@@ -4,7 +4,13 @@ import type { SessionTopics } from '../events/session-topics.js';
 import type { Session } from '../sessions/session.js';
 import type { SessionPlacement } from '../sessions/session-placement.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
-import type { ClusterStore, JoinAnswer, RenewAnswer, ReplicaRecord } from './cluster-store.js';
+import type {
+  ClusterStore,
+  DirectoryEntry,
+  JoinAnswer,
+  RenewAnswer,
+  ReplicaRecord,
+} from './cluster-store.js';
 import { LIST_REPLICAS, RemoteSession, unreachable } from './remote-session.js';
 import { type LeaseTiming, ReplicaLease } from './replica-lease.js';
 import { SessionDirectory } from './session-directory.js';
@@ -35,6 +41,7 @@ export class Cluster implements SessionPlacement {
   #lease: ReplicaLease | undefined;
   #directory: SessionDirectory | undefined;
   #lastFailure = '';
+  readonly #lossListeners = new Set<(entry: DirectoryEntry) => void>();
 
   constructor(
     store: ClusterStore,
@@ -70,6 +77,9 @@ export class Cluster implements SessionPlacement {
       epoch: answer.epoch,
       sequenceOf: (id: string) => this.#sequenceOf(id),
       failed: (error: unknown) => this.#failed(error),
+      lost: (entries: readonly DirectoryEntry[]) => {
+        for (const entry of entries) for (const listener of [...this.#lossListeners]) listener(entry);
+      },
     };
     const directory = new SessionDirectory(this.#store, this.#registry, this.#hub, owner);
     this.#directory = directory;
@@ -93,6 +103,15 @@ export class Cluster implements SessionPlacement {
     await this.#directory?.stop();
     if (wasMember) await this.#store.leave(this.replicaId, this.#epoch).catch((error) => this.#failed(error));
     await this.#store.close();
+  }
+
+  /**
+   * Calls `listener` with each session this replica sees marked LOST, at the lease tick that finds it
+   * (within lease + one renewal of the owner's death); answers the function that stops the calls.
+   */
+  onLost(listener: (entry: DirectoryEntry) => void): () => void {
+    this.#lossListeners.add(listener);
+    return () => this.#lossListeners.delete(listener);
   }
 
   idFor(sequence: number): string {

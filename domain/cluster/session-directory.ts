@@ -12,12 +12,15 @@ export interface DirectoryOwner {
   /** The session number within this replica's ids, recorded with the entry (`b-s7` → 7). */
   sequenceOf(id: string): number;
   failed(error: unknown): void;
+  /** Sessions the store marked LOST since the last refresh (their owner was reaped, or restarted). */
+  lost(entries: readonly DirectoryEntry[]): void;
 }
 
 /**
  * This replica's side of the session directory: every local session is written to the store when its
  * status changes (from the hub's session events), and the store's view of the whole cluster is cached at
- * each lease tick so that a session id can be placed synchronously (SessionRegistry.get).
+ * each lease tick so that a session id can be placed synchronously (SessionRegistry.get). The sessions a
+ * refresh finds newly LOST are told to the owner (`lost`).
  */
 export class SessionDirectory {
   readonly #store: ClusterStore;
@@ -53,7 +56,13 @@ export class SessionDirectory {
   async refresh(): Promise<void> {
     if (this.#dirty.size > 0) await this.#flush();
     const [entries, replicas] = await Promise.all([this.#store.sessions(), this.#store.replicas()]);
+    const before = this.#cachedSessions;
     this.#cachedSessions = new Map(entries.map((entry) => [entry.id, entry]));
+    // Whichever replica reaped the owner, each learns of the loss here, at its own next tick.
+    const lost = entries.filter(
+      (entry) => entry.status === 'LOST' && before.get(entry.id)?.status !== 'LOST',
+    );
+    if (lost.length > 0) this.#owner.lost(lost);
     this.#cachedReplicas = new Map(replicas.map((replica) => [replica.id, replica]));
     const forgotten = entries
       .filter((entry) => this.#isOwn(entry) && !this.#registry.find(entry.id))

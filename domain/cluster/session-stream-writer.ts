@@ -3,7 +3,16 @@ import type { SessionTopics } from '../events/session-topics.js';
 import { type EventStreams, streamOf } from './event-streams.js';
 
 /** The hub topics whose events other replicas can subscribe to, each through its session's stream. */
-export const STREAMED_TOPICS = ['console', 'sessionEvent'] as const;
+export const STREAMED_TOPICS = [
+  'console',
+  'sessionEvent',
+  'network',
+  'dialog',
+  'notification',
+  'nativeDialog',
+  'ipc',
+  'contextMenu',
+] as const;
 export type StreamedTopic = (typeof STREAMED_TOPICS)[number];
 
 /**

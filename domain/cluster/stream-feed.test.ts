@@ -65,4 +65,29 @@ describe('StreamFeed', () => {
     expect(streams.openReaders).toBe(0);
     expect(await feed.next()).toEqual({ value: undefined, done: true });
   });
+
+  it('told its writer is gone, delivers what the stream still holds, then its last event, then ends', async () => {
+    const streams = new MemoryStreams();
+    await appendAll(streams, [1, 2, 3]);
+    const feed = await StreamFeed.open(streams, request(1));
+    feed.end(3, { event: { n: 99 } });
+    const delivered = [await feed.next(), await feed.next()].map((result) => result.value?.event);
+    expect(delivered).toEqual([{ n: 2 }, { n: 3 }]);
+    expect((await feed.next()).value).toEqual({ event: { n: 99 }, droppedBefore: 0 });
+    expect(await feed.next()).toEqual({ value: undefined, done: true });
+    expect(streams.openReaders).toBe(0);
+  });
+
+  it('cuts a waiting read short when ended with an error, and ends with that error', async () => {
+    const streams = new MemoryStreams();
+    await appendAll(streams, [1]);
+    const closed: string[] = [];
+    const feed = await StreamFeed.open(streams, { ...request(null), closed: () => closed.push('closed') });
+    const waiting = feed.next();
+    feed.end(1, { error: new StagegraphError('SESSION_LOST', 'Session b-s1 is LOST.') });
+    await expect(waiting).rejects.toMatchObject({ code: 'SESSION_LOST' });
+    expect(streams.openReaders).toBe(0);
+    expect(closed).toEqual(['closed']);
+    expect(await feed.next()).toEqual({ value: undefined, done: true });
+  });
 });

@@ -13,6 +13,7 @@ import {
   GraphQLNonNull,
   GraphQLSchema,
 } from 'graphql';
+import type { Cluster } from '../../domain/cluster/cluster.js';
 import { sessionActions } from '../../domain/sessions/next-actions.js';
 import { Session } from '../../domain/sessions/session.js';
 import type { SessionRegistry } from '../../domain/sessions/session-registry.js';
@@ -31,6 +32,8 @@ interface Gate {
   readonly sessionOf: SessionOf;
   /** Subscriptions spanning sessions (SubscriptionCapability.perEventSource): the argument naming one. */
   readonly perEventSource: string | null;
+  /** Subscriptions: the argument naming their session, which in a cluster may be another replica's. */
+  readonly sessionArgument: string | null;
 }
 
 /**
@@ -77,6 +80,11 @@ export class CapabilityGatePlugin<Types extends SchemaTypes> extends BasePlugin<
           throw noTransportHas(capability);
         return subscribe(parent, args, context, info);
       }
+      const elsewhere = remoteId(args as Args, gate.sessionArgument, context as GatewayContext);
+      if (elsewhere !== null)
+        return gateRemote(elsewhere, capability, context as GatewayContext).then(() =>
+          subscribe(parent, args, context, info),
+        );
       const session = sessionOf(parent, args as Args, sessions);
       if (!session.capabilities[capability]) throw refusal(session, capability, sessions);
       return subscribe(parent, args, context, info);
@@ -108,7 +116,9 @@ function gateOf<Types extends SchemaTypes>(fieldConfig: PothosOutputFieldConfig<
     case 'Object': {
       // Typed `never` here, where the parent is unknown; the compiler checked it against the real parent.
       const capability = fieldConfig.pothosOptions.requiresCapability as Capability | undefined;
-      return capability ? { capability, sessionOf: fromParent, perEventSource: null } : null;
+      return capability
+        ? { capability, sessionOf: fromParent, perEventSource: null, sessionArgument: null }
+        : null;
     }
     case 'Subscription': {
       const declared = fieldConfig.pothosOptions.requiresCapability;
@@ -117,6 +127,7 @@ function gateOf<Types extends SchemaTypes>(fieldConfig: PothosOutputFieldConfig<
         capability: declared.capability,
         sessionOf: fromArgument(declared.session),
         perEventSource: declared.perEventSource ? declared.session : null,
+        sessionArgument: declared.session,
       };
     }
     case 'Mutation': {
@@ -128,7 +139,7 @@ function gateOf<Types extends SchemaTypes>(fieldConfig: PothosOutputFieldConfig<
         throw new PothosSchemaError(
           `Mutation.${fieldConfig.name} requires ${capability} but its governance names no session argument to check it on.`,
         );
-      return { capability, sessionOf: fromArgument(argument), perEventSource: null };
+      return { capability, sessionOf: fromArgument(argument), perEventSource: null, sessionArgument: null };
     }
     default:
       return null;
@@ -147,7 +158,33 @@ function fromArgument(argument: string): SessionOf {
   };
 }
 
-function refusal(session: Session, capability: Capability, sessions: SessionRegistry): StagegraphError {
+/** The session a subscription names when, in a cluster, this replica does not hold it; else null. */
+function remoteId(args: Args, argument: string | null, context: GatewayContext) {
+  const id = argument === null ? undefined : args[argument];
+  const { cluster } = context;
+  if (!cluster || typeof id !== 'string' || context.sessions.find(id)) return null;
+  return { cluster, id };
+}
+
+/**
+ * Another replica's session is read from its stream (domain/cluster/topic-feeds.ts): refused here as the
+ * owner would refuse it, by its transport's capabilities, which every replica's same transport shares.
+ */
+async function gateRemote(
+  { cluster, id }: { readonly cluster: Cluster; readonly id: string },
+  capability: Capability,
+  context: GatewayContext,
+): Promise<void> {
+  const session = await cluster.session(id);
+  const transport = context.sessions.transports().find((known) => known.id === session.transportId);
+  if (transport && !transport.capabilities[capability]) throw refusal(session, capability, context.sessions);
+}
+
+function refusal(
+  session: { readonly id: string; readonly transportId: string },
+  capability: Capability,
+  sessions: SessionRegistry,
+): StagegraphError {
   const able = sessions
     .transports()
     .filter((transport) => transport.capabilities[capability])

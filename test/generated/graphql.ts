@@ -56,6 +56,8 @@ export type SessionEventType =
   | 'DISCONNECTED'
   /** The app process exited on its own; `exit.code` says how. */
   | 'EXITED'
+  /** Cluster mode, to a subscriber on another replica: the session's owner lost its lease (killed, paused, cut off) or restarted; status LOST, and the subscription ends. */
+  | 'LOST'
   /** A window's renderer crashed; the session and its other windows live on. */
   | 'RENDERER_CRASHED'
   /** The session was created (its status is still STARTING). */
