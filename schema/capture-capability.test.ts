@@ -1,9 +1,12 @@
-import { execute, parse } from 'graphql';
+import { execute, parse, subscribe } from 'graphql';
 import { describe, expect, it, vi } from 'vitest';
+import { ClusterEvents } from '../domain/cluster/cluster-events.js';
+import { RemoteSession } from '../domain/cluster/remote-session.js';
 import { EventHub } from '../domain/events/event-hub.js';
 import type { SessionTopics } from '../domain/events/session-topics.js';
 import { SessionRegistry } from '../domain/sessions/session-registry.js';
 import { fakeTransport, fakeTransportSession } from '../test/helpers/fake-transport.js';
+import { MemoryStreams } from '../test/helpers/memory-streams.js';
 import type { Capability } from '../transports/contract/capabilities.js';
 import { buildSchema } from './index.js';
 
@@ -59,7 +62,7 @@ async function setup(capabilities: Capability[]) {
     Object.values(seams).flatMap((seam) =>
       Object.values(seam).flatMap((spy) => (typeof spy === 'function' ? spy.mock.calls : [])),
     );
-  return { run, calls };
+  return { run, calls, sessions, hub };
 }
 
 describe('capture capability gating', () => {
@@ -105,5 +108,43 @@ describe('capture capability gating', () => {
     const sdl = printSchemaWithDirectives(buildSchema());
     expect(sdl).toMatch(/stubNetwork\([^)]*\): NetworkStub @requiresCapability\(capability: INTERCEPT\)/s);
     expect(sdl).toMatch(/installClock\([^)]*\): Clock @requiresCapability\(capability: CLOCK\)/s);
+  });
+
+  it("gates a subscription to another replica's session on its transport, as the directory records it", async () => {
+    const { sessions, hub } = await setup([]);
+    const remote = (transportId: string) =>
+      new RemoteSession(
+        {
+          id: 'b-s1',
+          replicaId: 'b',
+          epoch: 1,
+          status: 'RUNNING',
+          transportId,
+          startedAt: new Date(0),
+          endedAt: null,
+        },
+        undefined,
+      );
+    let transport = 'playwright-electron';
+    const cluster = {
+      session: async () => remote(transport),
+      onLost: () => () => {},
+      replica: () => undefined,
+    };
+    const clusterEvents = new ClusterEvents(new MemoryStreams(), hub, cluster, () => {});
+    const network = () =>
+      subscribe({
+        schema: buildSchema(),
+        document: parse('subscription { network(session: "b-s1") { cursor } }'),
+        contextValue: { sessions, hub, cluster, clusterEvents },
+      });
+    const refused = await network();
+    expect('errors' in refused && refused.errors?.[0]?.originalError).toMatchObject({
+      code: 'CAPABILITY_UNSUPPORTED',
+    });
+    transport = 'capturing';
+    const reading = await network();
+    expect(Symbol.asyncIterator in reading).toBe(true);
+    await (reading as AsyncIterableIterator<unknown>).return?.();
   });
 });
