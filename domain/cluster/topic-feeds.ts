@@ -4,6 +4,7 @@ import type { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../events/session-topics.js';
 import { consoleStream, sessionEventStream } from '../events/streams.js';
 import { nativeStream } from '../native/native-streams.js';
+import type { NativeTopics } from '../native/session-native.js';
 import { matchesNetworkQuery } from '../page-state/network-log.js';
 import { dialogStream, networkStream } from '../page-state/page-state-streams.js';
 import { matchesConsoleFilter } from '../sessions/console-log.js';
@@ -57,9 +58,7 @@ export interface TopicFeed<K extends StreamedTopic, R extends TopicRequest, E = 
 
 const everyEvent = () => () => true;
 
-function nativeFeed<K extends 'contextMenu' | 'notification' | 'nativeDialog' | 'ipc'>(
-  topic: K,
-): TopicFeed<K, TopicRequest> {
+function nativeFeed<K extends keyof NativeTopics>(topic: K): TopicFeed<K, TopicRequest> {
   return {
     topic,
     local: (hub, sessions, request) => nativeStream(hub, sessions, topic, request.session),
