@@ -26,7 +26,8 @@ export async function startRedis(port?: number): Promise<RedisServer> {
   const child: ChildProcess = spawn(
     REDIS_SERVER,
     ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
+    // A group of its own: a Ctrl-C meant for scripts/cluster-demo.ts must not stop it before the replicas.
+    { stdio: ['ignore', 'pipe', 'ignore'], detached: true },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
