@@ -24,6 +24,7 @@ const BENCHES = [
   'ocr-index.ts',
   'sessions-throughput.ts',
   'cluster-events.ts',
+  'cluster-forwarding.ts',
   'fuzz.ts',
 ];
 const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
