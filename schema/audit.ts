@@ -4,8 +4,9 @@ import {
   DEFAULT_AUDIT_PAGE,
   MAX_AUDIT_PAGE,
 } from '../domain/audit/audit-query.js';
-import type { AuditEffect, AuditOutcome, AuditRecord, EvidenceHash } from '../domain/audit/audit-record.js';
-import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import type { AuditEffect, AuditOutcome, EvidenceHash } from '../domain/audit/audit-record.js';
+import { auditFeed, clusterAuditPage, type ReplicaAuditRecord } from '../domain/cluster/cluster-audit.js';
+import type { CursoredDelivery } from '../domain/cluster/stream-feed.js';
 import { SUBSCRIBER_QUEUE_CAPACITY } from '../domain/events/event-hub.js';
 import { MAX_REDACTED_STRING_LENGTH } from '../domain/governance/redaction/redaction.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
@@ -58,9 +59,15 @@ const EffectRef = builder.objectRef<AuditEffect>('AuditEffect').implement({
   }),
 });
 
-const AuditRecordRef = builder.objectRef<AuditRecord>('AuditRecord').implement({
+const AuditRecordRef = builder.objectRef<ReplicaAuditRecord>('AuditRecord').implement({
   description: 'One governed operation, sealed into the hash chain: what was asked, decided and done.',
   fields: (t) => ({
+    replica: t.string({
+      nullable: true,
+      description:
+        "In cluster mode, the replica (`replicas { id }`) whose chain holds the record: `seq`, `prevHash` and `hash` are that chain's. Null for a gateway without --cluster.",
+      resolve: (record, _args, { cluster }) => record.replica ?? cluster?.replicaId ?? null,
+    }),
     seq: t.exposeInt('seq', {
       description:
         "Its place in the trail, from 1 with no gaps across files; an edge's `cursor`, and what to pass as `after`.",
@@ -170,12 +177,13 @@ const AuditRecordRef = builder.objectRef<AuditRecord>('AuditRecord').implement({
   }),
 });
 
-const AuditEdgeRef = builder.objectRef<AuditRecord>('AuditEdge').implement({
+const AuditEdgeRef = builder.objectRef<ReplicaAuditRecord>('AuditEdge').implement({
   description: 'One record of an audit page, with its cursor.',
   fields: (t) => ({
     cursor: t.string({
-      description: "The record's `seq` as text: pass it as `after` to read on from this record.",
-      resolve: (record) => String(record.seq),
+      description:
+        "The record's `seq` as text (in a cluster's merged trail, `audit` without `replica`: its number in the cluster's audit stream, as the subscription's `cursor`): pass it as `after` to read on from this record.",
+      resolve: (record) => String(record.cursor ?? record.seq),
     }),
     node: t.field({ type: AuditRecordRef, description: 'The record.', resolve: (record) => record }),
   }),
@@ -190,7 +198,7 @@ const AuditPageInfoRef = builder.objectRef<AuditPage>('AuditPageInfo').implement
     endCursor: t.string({
       nullable: true,
       description:
-        "The last record's `seq` as text, to pass as `after` for the next page; null when the page is empty.",
+        "The last edge's `cursor`, to pass as `after` for the next page; null when the page is empty.",
       resolve: (page) => (page.endCursor === null ? null : String(page.endCursor)),
     }),
   }),
@@ -247,7 +255,7 @@ const AuditFilterInput = builder.inputType('AuditFilter', {
   }),
 });
 
-const AuditEventRef = builder.objectRef<Delivery<AuditRecord>>('AuditEvent').implement({
+const AuditEventRef = builder.objectRef<CursoredDelivery<ReplicaAuditRecord>>('AuditEvent').implement({
   description: 'One audit record delivered on the `audit` subscription.',
   fields: (t) => ({
     record: t.field({
@@ -256,7 +264,14 @@ const AuditEventRef = builder.objectRef<Delivery<AuditRecord>>('AuditEvent').imp
       resolve: ({ event }) => event,
     }),
     droppedBefore: t.exposeInt('droppedBefore', {
-      description: 'Records this subscriber lost just before this one because it read too slowly.',
+      description:
+        "Records this subscriber lost just before this one: it read too slowly, or (in a cluster) the cluster's audit stream had trimmed them, or a replica could not write them there while Redis was out.",
+    }),
+    cursor: t.string({
+      nullable: true,
+      description:
+        "With `serve --cluster`: where this record sits in the cluster's audit stream; pass it as `after` to resume just after it, on this replica or another. Null without a cluster.",
+      resolve: (delivery) => delivery.cursor ?? null,
     }),
   }),
 });
@@ -277,9 +292,13 @@ builder.queryFields((t) => ({
   audit: t.field({
     type: AuditConnectionRef,
     description:
-      'The audit trail, oldest first: every mutation with its decision and outcome, secrets redacted.',
+      "The audit trail, oldest first: every mutation with its decision and outcome, secrets redacted. With `serve --cluster` and no `replica`: every replica's records merged, each with its `replica`, in the order the cluster's audit stream took them — what that stream still holds (its newest --cluster-stream-bound records); name a `replica` to read that replica's whole trail.",
     args: {
-      replica: t.arg.string({ required: false, description: AUDIT_REPLICA_ARGUMENT }),
+      replica: t.arg.string({
+        required: false,
+        description:
+          "In cluster mode, the replica (`replicas { id }`) whose whole audit trail to read; the call is sent there. Default: every replica's, merged.",
+      }),
       first: t.arg.int({
         required: false,
         description: `Records per page: default ${DEFAULT_AUDIT_PAGE}, clamped to 1–${MAX_AUDIT_PAGE}.`,
@@ -287,7 +306,7 @@ builder.queryFields((t) => ({
       after: t.arg.string({
         required: false,
         description:
-          "A cursor (`pageInfo.endCursor` or an edge's `cursor`): only records after that `seq`. Omitted: from the first record. BAD_INPUT when it is not a non-negative integer.",
+          "A cursor (`pageInfo.endCursor` or an edge's `cursor`): only records after it. Omitted: from the first record (of a cluster's merged trail: the oldest its stream holds). BAD_INPUT when it is not a non-negative integer.",
       }),
       filter: t.arg({
         type: AuditFilterInput,
@@ -297,11 +316,14 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, context) => {
       onThisReplica(context, args.replica);
-      return governanceOf(context).audit.read({
+      const query = {
         first: args.first ?? null,
         after: cursor(args.after),
         filter: (args.filter ?? null) as AuditFilter | null,
-      });
+      };
+      if (context.clusterEvents && args.replica == null)
+        return clusterAuditPage(context.clusterEvents, query);
+      return governanceOf(context).audit.read(query);
     },
   }),
 }));
@@ -309,16 +331,26 @@ builder.queryFields((t) => ({
 builder.subscriptionField('audit', (t) =>
   t.field({
     type: AuditEventRef,
-    description: `Audit records as they are written, from the moment of subscribing (read \`audit\` for earlier ones). Each subscriber has a queue of ${SUBSCRIBER_QUEUE_CAPACITY}; a slow one loses the oldest, counted in \`droppedBefore\`.`,
+    description: `Audit records as they are written, from the moment of subscribing (read \`audit\` for earlier ones). Each subscriber has a queue of ${SUBSCRIBER_QUEUE_CAPACITY}; a slow one loses the oldest, counted in \`droppedBefore\`. With \`serve --cluster\`: every replica's records, each with its \`replica\`, read from the cluster's audit stream (bounded by --cluster-stream-bound) in the order it took them.`,
     args: {
       filter: t.arg({
         type: AuditFilterInput,
         required: false,
         description: 'Only records that match it; omitted: all.',
       }),
+      after: t.arg.string({
+        required: false,
+        description:
+          "With `serve --cluster`: deliver the records after this `cursor` first (from the cluster's audit stream, on any replica), then live ones. Records the stream no longer holds are counted in the first delivery's `droppedBefore`. Without a cluster: BAD_INPUT.",
+      }),
     },
     subscribe: (_root, args, context) =>
-      governanceOf(context).audit.subscribe((args.filter ?? null) as AuditFilter | null),
+      auditFeed(
+        governanceOf(context).audit,
+        context.clusterEvents,
+        (args.filter ?? null) as AuditFilter | null,
+        args.after,
+      ),
     resolve: (delivery) => delivery,
   }),
 );

@@ -130,6 +130,7 @@ describe('capture capability gating', () => {
       session: async () => remote(transport),
       onLost: () => () => {},
       replica: () => undefined,
+      replicaId: 'a',
     };
     const clusterEvents = new ClusterEvents(new MemoryStreams(), hub, cluster, () => {});
     const network = () =>

@@ -243,7 +243,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       if (config.cluster) {
         opened = await openCluster(config.cluster, sessions, hub, log, governance);
         cluster = opened.cluster;
-        clusterEvents = await openClusterEvents(config.cluster, cluster, hub, log);
+        clusterEvents = await openClusterEvents(config.cluster, cluster, hub, log, governance);
       }
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

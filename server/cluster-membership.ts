@@ -39,23 +39,26 @@ export async function openCluster(
 }
 
 /**
- * The session streams of the cluster's Redis, on a connection of their own so that a burst of events never
- * delays a lease renewal. A failed append is logged once until another failure says something else.
+ * The event streams of the cluster's Redis (the sessions' and the cluster-wide topics', this replica's
+ * audit records among them), on a connection of their own so that a burst of events never delays a lease
+ * renewal. A failed append is logged once until another failure says something else.
  */
 export async function openClusterEvents(
   config: ClusterConfig,
   cluster: Cluster,
   hub: EventHub<SessionTopics>,
   log: (line: string) => void,
+  governance: Pick<Governance, 'audit'> | null,
 ): Promise<ClusterEvents> {
   const { RedisEventStreams } = await import('./redis-event-streams.js');
   const streams = await RedisEventStreams.connect(config.redisUrl, log, config.streamBound);
   let lastFailure = '';
-  return new ClusterEvents(streams, hub, cluster, (error) => {
+  const failed = (error: unknown) => {
     const line = error instanceof Error ? error.message : String(error);
     if (line !== lastFailure) log(`cluster: an event was not written to its stream: ${line}`);
     lastFailure = line;
-  });
+  };
+  return new ClusterEvents(streams, hub, cluster, failed, governance?.audit ?? null);
 }
 
 /** Joins once the server listens at `url`, shares its approvals from then on, and says so in the start-up log. */

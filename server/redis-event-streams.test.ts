@@ -35,6 +35,23 @@ describe.runIf(HAS_REDIS)('session streams over Redis', () => {
     reader.close();
   });
 
+  it('numbers the appends of a stream every replica writes densely, whoever appends, within the bound', async () => {
+    const other = await RedisEventStreams.connect(redis.url, (line) => log.push(line), 3, 'test:');
+    const numbers = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) => (n % 2 ? streams : other).appendNext('events:cluster:audit', `{"n":${n}}`)),
+    );
+    await other.close();
+    expect([...numbers].sort()).toEqual([1, 2, 3, 4, 5]);
+    const reader = await streams.openReader();
+    expect((await reader.read('events:cluster:audit', 0, 10)).map((event) => event.number)).toEqual([
+      3, 4, 5,
+    ]);
+    reader.close();
+    expect(await streams.appendNext('events:cluster:audit', '{}')).toBe(6);
+    expect((await streams.range('events:cluster:audit', 3, 2)).map((event) => event.number)).toEqual([4, 5]);
+    expect(await streams.range('events:cluster:audit', 6, 2)).toEqual([]);
+  });
+
   it('wakes a waiting read with the next append; a closed reader ends the read under way', async () => {
     const reader = await streams.openReader();
     const waiting = reader.read('events:a-s2:console', 0, 5_000);

@@ -9,12 +9,26 @@ const IDLE_STREAM_TTL_MS = 24 * 60 * 60 * 1_000;
 const READ_COUNT = 100;
 /** The one field of each entry: the event's JSON. */
 const FIELD = 'e';
+/**
+ * KEYS: the stream. ARGV: bound, JSON, idle TTL. Numbers the event one above the stream's newest entry in
+ * the same atomic step as the XADD, so replicas appending at once get dense, distinct numbers. Entries are
+ * never deleted, only trimmed from the oldest end, so the newest entry is the last number given.
+ */
+const APPEND_NEXT = `
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local number = 1
+if last[1] then number = tonumber(string.match(last[1][1], '^(%d+)')) + 1 end
+redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], string.format('%d-0', number), '${FIELD}', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return number
+`;
 
 /**
- * The session streams over Redis Streams (ioredis): event number n is entry id `n-0`, so the ids are the
+ * The event streams over Redis Streams (ioredis): event number n is entry id `n-0`, so the ids are the
  * numbers and XREAD after a cursor is exact. Each append is one XADD trimmed to the newest `bound` (exact
  * MAXLEN: the bound is what a resuming subscriber can count on) and one PEXPIRE, sent as one pipeline on
- * a connection of their own, in publishing order. Loaded only with --cluster.
+ * a connection of their own, in publishing order; a cluster-wide topic's append is one EVAL that numbers
+ * the event too (APPEND_NEXT). Loaded only with --cluster.
  */
 export class RedisEventStreams implements EventStreams {
   readonly #redis: Redis;
@@ -50,6 +64,22 @@ export class RedisEventStreams implements EventStreams {
     );
     const failure = results?.find(([error]) => error !== null)?.[0];
     if (failure) await callRedis(this.#where, () => Promise.reject(failure));
+  }
+
+  async appendNext(stream: string, json: string): Promise<number> {
+    const key = this.#prefix + stream;
+    return Number(
+      await callRedis(this.#where, () =>
+        this.#redis.eval(APPEND_NEXT, 1, key, this.#bound, json, IDLE_STREAM_TTL_MS),
+      ),
+    );
+  }
+
+  async range(stream: string, after: number, count: number): Promise<StreamedEvent[]> {
+    const entries = await callRedis(this.#where, () =>
+      this.#redis.xrange(this.#prefix + stream, `${after + 1}-0`, '+', 'COUNT', count),
+    );
+    return entries.map(eventOf);
   }
 
   async newest(stream: string): Promise<number> {
@@ -90,12 +120,16 @@ class RedisStreamReader implements StreamReader {
       this.#redis.xread('COUNT', READ_COUNT, 'BLOCK', wait, 'STREAMS', this.#prefix + stream, `${after}-0`),
     );
     const entries = answer?.[0]?.[1] ?? [];
-    return entries.map(([id, fields]) => ({ number: numberOf(id), json: fields[1] ?? 'null' }));
+    return entries.map(eventOf);
   }
 
   close(): void {
     this.#redis.disconnect();
   }
+}
+
+function eventOf([id, fields]: [string, string[]]): StreamedEvent {
+  return { number: numberOf(id), json: fields[1] ?? 'null' };
 }
 
 function numberOf(id: string): number {

@@ -34,6 +34,7 @@ function fakeDirectory() {
       return () => listeners.delete(listener);
     },
     replica: () => undefined,
+    replicaId: 'a',
     lose: () => {
       status = 'LOST';
       for (const listener of listeners) listener(entryOf('LOST'));

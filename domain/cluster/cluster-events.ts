@@ -1,8 +1,11 @@
+import type { AuditLog } from '../audit/audit-log.js';
 import type { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../events/session-topics.js';
 import type { Cluster } from './cluster.js';
 import type { DirectoryEntry } from './cluster-store.js';
-import { type EventStreams, streamOf } from './event-streams.js';
+import { ClusterTopicFeed, type TopicFeedRequest } from './cluster-topic-feed.js';
+import { type ClusterTopic, ClusterTopicWriter } from './cluster-topic-writer.js';
+import { clusterStreamOf, type EventStreams, type StreamedEvent, streamOf } from './event-streams.js';
 import { RemoteSession, unreachable } from './remote-session.js';
 import { SessionStreamWriter, type StreamedTopic } from './session-stream-writer.js';
 import { StreamFeed } from './stream-feed.js';
@@ -20,23 +23,66 @@ export interface StreamRequest<T> {
 
 /**
  * Subscriptions across replicas: this replica's sessions' events are written to their streams, and a
- * subscription to another replica's session (or one resumed with `after`) reads its stream. One per
+ * subscription to another replica's session (or one resumed with `after`) reads its stream. This
+ * replica's audit records go to the cluster-wide audit stream, which every audit subscriber reads. One per
  * replica in cluster mode; the one-process gateway has none and subscribes to its hub alone.
  */
 export class ClusterEvents {
   readonly #streams: EventStreams;
   readonly #cluster: Pick<Cluster, 'session' | 'onLost' | 'replica'>;
   readonly #writer: SessionStreamWriter;
+  readonly #topics: ClusterTopicWriter;
+  readonly #removals: (() => void)[] = [];
+  /** Where events delivered by this replica's hubs sit in a cluster-wide topic's stream, once written there. */
+  readonly #topicCursors = new WeakMap<object, Promise<string | null>>();
 
   constructor(
     streams: EventStreams,
     hub: EventHub<SessionTopics>,
-    cluster: Pick<Cluster, 'session' | 'onLost' | 'replica'>,
+    cluster: Pick<Cluster, 'session' | 'onLost' | 'replica' | 'replicaId'>,
     failed: (error: unknown) => void,
+    audit: Pick<AuditLog, 'observe'> | null = null,
   ) {
     this.#streams = streams;
     this.#cluster = cluster;
     this.#writer = new SessionStreamWriter(streams, hub, failed);
+    this.#topics = new ClusterTopicWriter(streams, cluster.replicaId, failed);
+    if (audit)
+      this.#removals.push(
+        audit.observe((record) => {
+          void this.#topics.append('audit', record);
+        }),
+      );
+  }
+
+  /** The topic writer, for the parts of the cluster that publish to a cluster-wide topic themselves. */
+  get topics(): ClusterTopicWriter {
+    return this.#topics;
+  }
+
+  /** Notes where `event`, delivered by a hub here, sits (or will sit) in its cluster-wide topic's stream. */
+  noteTopicCursor(event: object, cursor: Promise<string | null>): void {
+    this.#topicCursors.set(event, cursor);
+  }
+
+  /** The cursor noted for `event`; null for one not noted (a pending request listed to a new subscriber). */
+  topicCursorOf(event: object): Promise<string | null> {
+    return this.#topicCursors.get(event) ?? Promise.resolve(null);
+  }
+
+  /** The number of the newest entry of a cluster-wide topic's stream; 0 when it holds none. */
+  topicNewest(topic: ClusterTopic): Promise<number> {
+    return this.#streams.newest(clusterStreamOf(topic));
+  }
+
+  /** Up to `count` entries of a cluster-wide topic's stream after number `after`, as the stream holds them. */
+  topicEntries(topic: ClusterTopic, after: number, count: number): Promise<StreamedEvent[]> {
+    return this.#streams.range(clusterStreamOf(topic), after, count);
+  }
+
+  /** Reads a cluster-wide topic's stream, every replica's events in the order the stream took them. */
+  topicFeed<T, U>(request: TopicFeedRequest<T, U>): Promise<ClusterTopicFeed<T, U>> {
+    return ClusterTopicFeed.open(this.#streams, request);
   }
 
   /** Where an event of this replica's sessions sits in its stream; undefined for an event not streamed. */
@@ -78,7 +124,9 @@ export class ClusterEvents {
 
   /** After the sessions ended: their last events are written before the store is closed. */
   async close(): Promise<void> {
+    for (const remove of this.#removals) remove();
     await this.#writer.close();
+    await this.#topics.close();
     await this.#streams.close();
   }
 

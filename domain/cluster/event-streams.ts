@@ -7,12 +7,20 @@ export interface StreamedEvent {
 /**
  * The streams that carry each session's events to every replica: the port domain/cluster/ speaks,
  * implemented over Redis Streams by the server (server/redis-event-streams.ts). One stream per session and
- * topic, written by the session's owner only, trimmed to a bound the adapter knows. Every method rejects
+ * topic, written by the session's owner only, and one per cluster-wide topic, written by every replica;
+ * each trimmed to a bound the adapter knows. Every method rejects
  * (CLUSTER_UNAVAILABLE) when the store cannot be reached in time; none waits without a deadline.
  */
 export interface EventStreams {
   /** Appends `json` as event `number`, which is above every number the stream held. */
   append(stream: string, number: number, json: string): Promise<void>;
+  /**
+   * Appends `json` numbered by the store, one above the stream's newest, and answers its number: for a
+   * stream every replica writes (a cluster-wide topic), whose numbers stay dense whoever appends.
+   */
+  appendNext(stream: string, json: string): Promise<number>;
+  /** Up to `count` events after number `after`, oldest first, without waiting for any. */
+  range(stream: string, after: number, count: number): Promise<StreamedEvent[]>;
   /** The number of the stream's newest event; 0 when it holds none. */
   newest(stream: string): Promise<number>;
   /** A reader with a connection of its own, since a waiting read holds its connection. */
@@ -30,4 +38,9 @@ export interface StreamReader {
 /** The stream of one session's events of one hub topic. */
 export function streamOf(sessionId: string, topic: string): string {
   return `events:${sessionId}:${topic}`;
+}
+
+/** The one stream of a cluster-wide topic, which every replica appends to. */
+export function clusterStreamOf(topic: string): string {
+  return `events:cluster:${topic}`;
 }

@@ -19,6 +19,17 @@ export class MemoryStreams implements EventStreams {
     for (const wake of this.#waiting) wake();
   }
 
+  /** Numbered and appended in one step, as the store's script does it. */
+  appendNext(stream: string, json: string): Promise<number> {
+    const number = (this.streams.get(stream)?.at(-1)?.number ?? 0) + 1;
+    return this.append(stream, number, json).then(() => number);
+  }
+
+  async range(stream: string, after: number, count: number): Promise<StreamedEvent[]> {
+    if (this.failure) throw this.failure;
+    return (this.streams.get(stream) ?? []).filter((event) => event.number > after).slice(0, count);
+  }
+
   async newest(stream: string): Promise<number> {
     return this.streams.get(stream)?.at(-1)?.number ?? 0;
   }

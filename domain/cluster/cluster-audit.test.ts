@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStreams } from '../../test/helpers/memory-streams.js';
+import type { AuditRecord } from '../audit/audit-record.js';
+import { EventHub } from '../events/event-hub.js';
+import type { SessionTopics } from '../events/session-topics.js';
+import { auditFeed } from './cluster-audit.js';
+import { ClusterEvents } from './cluster-events.js';
+
+/** A replica's audit log as ClusterEvents sees it: records sealed here reach its observers. */
+function replicaOn(streams: MemoryStreams, replicaId: string) {
+  const sealed = new EventHub<{ record: AuditRecord }>();
+  const directory = {
+    replicaId,
+    session: async () => ({}) as never,
+    onLost: () => () => {},
+    replica: () => undefined,
+  };
+  const failures: unknown[] = [];
+  const events = new ClusterEvents(
+    streams,
+    new EventHub<SessionTopics>(),
+    directory,
+    (error) => failures.push(error),
+    { observe: (listener) => sealed.observe('record', listener) },
+  );
+  return { events, failures, seal: (record: AuditRecord) => sealed.publish('record', record) };
+}
+
+const record = (seq: number, operation: string) =>
+  ({ seq, operation, time: new Date(seq).toISOString() }) as AuditRecord;
+const noLocal = { subscribe: () => expect.unreachable('a cluster reads its stream') } as never;
+
+describe('audit across replicas', () => {
+  it("streams every replica's records, each with its replica, and resumes after a cursor", async () => {
+    const streams = new MemoryStreams();
+    const [a, b] = [replicaOn(streams, 'a'), replicaOn(streams, 'b')];
+    const feed = await auditFeed(noLocal, a.events, { operations: ['click'] }, null);
+    b.seal(record(1, 'click'));
+    a.seal(record(1, 'stop'));
+    a.seal(record(2, 'click'));
+    await Promise.all([a.events.topics.close(), b.events.topics.close()]);
+    expect([...a.failures, ...b.failures]).toEqual([]);
+    const first = (await feed.next()).value;
+    expect(first).toMatchObject({ event: { seq: 1, replica: 'b' }, droppedBefore: 0, cursor: '1' });
+    // The refused `stop` is not a loss: the click after it arrives with nothing dropped.
+    expect((await feed.next()).value).toMatchObject({ event: { seq: 2, replica: 'a' }, droppedBefore: 0 });
+    await feed.return();
+
+    const resumed = await auditFeed(noLocal, b.events, null, first?.cursor);
+    expect((await resumed.next()).value).toMatchObject({
+      event: { operation: 'stop', replica: 'a' },
+      cursor: '2',
+    });
+    await resumed.return();
+    expect(streams.openReaders).toBe(0);
+  });
+
+  it('counts what the stream trimmed and what a replica could not write as droppedBefore', async () => {
+    const streams = new MemoryStreams(2);
+    const a = replicaOn(streams, 'a');
+    for (const seq of [1, 2, 3]) a.seal(record(seq, 'click'));
+    await a.events.topics.close();
+    streams.failure = new Error('Redis is out');
+    a.seal(record(4, 'click'));
+    await a.events.topics.close();
+    expect(a.failures).toHaveLength(1);
+    streams.failure = null;
+    const feed = await auditFeed(noLocal, a.events, null, '0');
+    expect((await feed.next()).value).toMatchObject({ event: { seq: 2 }, droppedBefore: 1 });
+    expect((await feed.next()).value).toMatchObject({ event: { seq: 3 }, droppedBefore: 0 });
+    a.seal(record(5, 'click'));
+    expect((await feed.next()).value).toMatchObject({ event: { seq: 5 }, droppedBefore: 1 });
+    await feed.return();
+  });
+
+  it('refuses `after` without a cluster, and a cursor that is not one', () => {
+    expect(() => auditFeed(noLocal, null, null, '3')).toThrow(expect.objectContaining({ code: 'BAD_INPUT' }));
+    const { events } = replicaOn(new MemoryStreams(), 'a');
+    expect(() => auditFeed(noLocal, events, null, 'last')).toThrow(/takes the `cursor` of an event/);
+  });
+});
