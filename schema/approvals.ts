@@ -1,4 +1,5 @@
-import type { Delivery } from '../domain/bounded/subscriber-queue.js';
+import { approvalFeed } from '../domain/cluster/approval-stream.js';
+import type { CursoredDelivery } from '../domain/cluster/stream-feed.js';
 import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
   MAX_APPROVAL_TIMEOUT_MS,
@@ -125,7 +126,7 @@ export const ApprovalRequestRef = builder.objectRef<ApprovalRequest>('ApprovalRe
   }),
 });
 
-const ApprovalEventRef = builder.objectRef<Delivery<ApprovalEvent>>('ApprovalEvent').implement({
+const ApprovalEventRef = builder.objectRef<CursoredDelivery<ApprovalEvent>>('ApprovalEvent').implement({
   description:
     'One change to an approval request on the approvalRequests stream: asked (PENDING), then how it was settled.',
   fields: (t) => ({
@@ -152,7 +153,15 @@ const ApprovalEventRef = builder.objectRef<Delivery<ApprovalEvent>>('ApprovalEve
       resolve: ({ event }) => event.reason,
     }),
     droppedBefore: t.exposeInt('droppedBefore', {
-      description: 'Events this subscriber lost just before this one because it read too slowly.',
+      description:
+        "Events this subscriber lost just before this one: it read too slowly, or (resumed with `after` in a cluster) the cluster's approval stream had trimmed them, or a replica could not write them there while Redis was out.",
+    }),
+    cursor: t.string({
+      nullable: true,
+      description:
+        "With `serve --cluster`: where this event sits in the cluster's approval stream; pass the last one seen as `after` to resume just after it, on this replica or another. Null without a cluster, for the pending requests listed first, and for an event the stream did not take.",
+      resolve: async (delivery, _args, { clusterEvents }) =>
+        delivery.cursor ?? (await clusterEvents?.topicCursorOf(delivery.event)) ?? null,
     }),
   }),
 });
@@ -254,7 +263,15 @@ builder.subscriptionField('approvalRequests', (t) =>
     type: ApprovalEventRef,
     description:
       'Approval requests as they are asked (pending ones first), and how each was settled. Approvers and observers; while an approver watches, ASK waits for an answer instead of failing fast (an observer watching does not make it wait, since it cannot answer).',
-    subscribe: (_root, _args, context) => governanceOf(context).broker.subscribe(clientOf(context)),
+    args: {
+      after: t.arg.string({
+        required: false,
+        description:
+          "With `serve --cluster`: deliver the events after this `cursor` (from the cluster's approval stream, on any replica), then live ones, instead of the pending requests first. Events the stream no longer holds are counted in the first delivery's `droppedBefore`; a subscription resumed so ends with CLUSTER_UNAVAILABLE when Redis stops answering. Without a cluster: BAD_INPUT.",
+      }),
+    },
+    subscribe: (_root, args, context) =>
+      approvalFeed(governanceOf(context).broker, context.clusterEvents, clientOf(context), args.after),
     resolve: (delivery) => delivery,
   }),
 );

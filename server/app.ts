@@ -256,7 +256,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       sessions.ownPages.serveAt(port, config.host, config.allowedHosts);
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;
       url = `http://${host}:${port}${GRAPHQL_PATH}`;
-      if (opened) await joinCluster(opened, url, log);
+      if (opened && clusterEvents) await joinCluster(opened, clusterEvents, url, log);
       return url;
     },
     stop() {

@@ -61,14 +61,18 @@ export async function openClusterEvents(
   return new ClusterEvents(streams, hub, cluster, failed, governance?.audit ?? null);
 }
 
-/** Joins once the server listens at `url`, shares its approvals from then on, and says so in the start-up log. */
+/**
+ * Joins once the server listens at `url`, shares its approvals from then on (their events on the
+ * cluster's approval stream), and says so in the start-up log.
+ */
 export async function joinCluster(
   { cluster, approvals }: OpenedCluster,
+  events: ClusterEvents,
   url: string,
   log: (line: string) => void,
 ): Promise<void> {
   const { epoch, lost } = await cluster.join(url);
-  await approvals?.start(epoch);
+  await approvals?.start(epoch, events);
   const earlier = lost > 0 ? `; ${lost} live session(s) of its earlier boot marked LOST` : '';
   log(`cluster: replica ${cluster.replicaId} joined with epoch ${epoch}${earlier}`);
 }

@@ -16,20 +16,6 @@ local function markLost(P, id, owner, keptMs)
 end
 `;
 
-/** ARGV: prefix, id, entry JSON, message JSON. */
-export const SHARE = `
-redis.call('HSET', ARGV[1] .. 'approvals', ARGV[2], ARGV[3])
-redis.call('PUBLISH', ARGV[1] .. 'approvals', ARGV[4])
-return 1
-`;
-
-/** ARGV: prefix, id, message JSON. */
-export const WITHDRAW = `
-redis.call('HDEL', ARGV[1] .. 'approvals', ARGV[2])
-redis.call('PUBLISH', ARGV[1] .. 'approvals', ARGV[3])
-return 1
-`;
-
 /** ARGV: prefix, keptMs. Answers the entries of live owners; the others are dropped, their claims LOST. */
 export const PENDING = `${ALIVE}
 local P = ARGV[1]

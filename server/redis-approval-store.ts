@@ -7,11 +7,10 @@ import type {
   RelayedAnswer,
   SharedApproval,
   SharedApprovalStore,
-  SharedEvent,
 } from '../domain/cluster/shared-approvals.js';
 import { MAX_APPROVAL_TIMEOUT_MS } from '../domain/governance/approvals/approval-broker.js';
 import type { StagegraphError } from '../errors/stagegraph-error.js';
-import { CLAIM, CONFIRMATION, COUNT_APPROVERS, PENDING, SHARE, WITHDRAW } from './redis-approval-lua.js';
+import { CLAIM, CONFIRMATION, COUNT_APPROVERS, PENDING } from './redis-approval-lua.js';
 
 /**
  * How long a claimed answer (and its outcome) is kept: past the longest an approval may wait, so a late
@@ -21,8 +20,9 @@ const ANSWER_KEPT_MS = MAX_APPROVAL_TIMEOUT_MS + 60_000;
 
 /**
  * The shared approvals over Redis: one EVAL per atomic step (server/redis-approval-lua.ts) on the cluster
- * store's connection, and one more connection that only listens to the approvals channel (Redis pub/sub:
- * at most once; what a reconnection missed, the replicas' ticks read back from the keys).
+ * store's connection, and one more connection that only listens to the approvals channel (Redis pub/sub,
+ * at most once, for answers and approver counts; what a reconnection missed, the replicas' ticks read back
+ * from the keys). The requests' events travel on the cluster's approval stream instead.
  */
 export class RedisApprovalStore implements SharedApprovalStore {
   readonly #redis: Redis;
@@ -38,16 +38,11 @@ export class RedisApprovalStore implements SharedApprovalStore {
   }
 
   async share(entry: SharedApproval): Promise<void> {
-    const message: ApprovalMessage = {
-      kind: 'event',
-      event: { ...entry, state: 'PENDING', decidedBy: null, reason: null },
-    };
-    await this.#eval(SHARE, entry.request.id, JSON.stringify(entry), JSON.stringify(message));
+    await this.#call(() => this.#redis.hset(this.#key('approvals'), entry.request.id, JSON.stringify(entry)));
   }
 
-  async withdraw(event: SharedEvent): Promise<void> {
-    const message: ApprovalMessage = { kind: 'event', event };
-    await this.#eval(WITHDRAW, event.request.id, JSON.stringify(message));
+  async withdraw(id: string): Promise<void> {
+    await this.#call(() => this.#redis.hdel(this.#key('approvals'), id));
   }
 
   async pending(): Promise<SharedApproval[]> {

@@ -29,8 +29,9 @@ const APPROVAL_EVENTS = `subscription { approvalRequests {
 } }`;
 const clickDelete = (session: string) =>
   `mutation { click(session: "${session}", target: { testId: "delete-account" }) { target { name } } }`;
+/** b's own trail: `audit` without `replica` answers the merged trail of the cluster's audit stream. */
 const clickAudit = (session: string) =>
-  `{ audit(first: 500, filter: { operations: ["click"], sessionId: "${session}" }) { edges { node { outcome approval { scope decidedBy } } } } }`;
+  `{ audit(replica: "b", first: 500, filter: { operations: ["click"], sessionId: "${session}" }) { edges { node { outcome approval { scope decidedBy } } } } }`;
 
 if (!HAS_REDIS)
   describe.skip('approvals across replicas (redis-server is not installed: apt-get install redis-server)', () => {
@@ -150,6 +151,42 @@ describe.runIf(HAS_REDIS)('approvals across replicas: two replicas on one Redis'
       (event) =>
         event.approvalRequests.request.id === request.id && event.approvalRequests.state === 'APPROVED',
     );
+  });
+
+  it("a subscriber on a that lost its connection resumes after its last cursor and gets the end of b's request", async () => {
+    const RESUMABLE = parse(`subscription ($after: String) {
+      approvalRequests(after: $after) { cursor droppedBefore state request { id replica { id } } }
+    }`);
+    const first = wsClient(a.wsUrl, bearer(APPROVER_TOKEN));
+    const before = subscribe<Loose, Record<string, unknown>>(first, RESUMABLE);
+    const { click, request } = await askOnB();
+    const pending = await before.waitFor(
+      (event) => event.approvalRequests.request.id === request.id,
+      APPROVAL_TIMEOUT_MS,
+    );
+    expect(pending.approvalRequests).toMatchObject({ state: 'PENDING', request: { replica: { id: 'b' } } });
+    expect(pending.approvalRequests.cursor).toMatch(/^\d+$/);
+    before.dispose();
+    await first.dispose();
+
+    // Answered while the subscriber was away; it comes back on a with the last cursor it saw.
+    await approverOnA.data(`mutation { deny(id: "${request.id}", reason: "not now") { status } }`);
+    expect((await click).errors?.[0]?.extensions?.code).toBe('POLICY_DENIED');
+    const again = wsClient(a.wsUrl, bearer(APPROVER_TOKEN));
+    try {
+      const resumed = subscribe<Loose, Record<string, unknown>>(again, RESUMABLE, {
+        after: pending.approvalRequests.cursor,
+      });
+      const ended = await resumed.waitFor(() => true, APPROVAL_TIMEOUT_MS);
+      expect(ended.approvalRequests).toMatchObject({
+        state: 'DENIED',
+        droppedBefore: 0,
+        request: { id: request.id, replica: { id: 'b' } },
+      });
+      resumed.dispose();
+    } finally {
+      await again.dispose();
+    }
   });
 
   it('two answers at once, on a and on b: exactly one wins, the other is told it was already answered', async () => {

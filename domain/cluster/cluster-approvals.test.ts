@@ -1,10 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import { MemoryStreams } from '../../test/helpers/memory-streams.js';
+import { EventHub } from '../events/event-hub.js';
+import type { SessionTopics } from '../events/session-topics.js';
 import { ApprovalBroker } from '../governance/approvals/approval-broker.js';
 import type { ApprovalAsk } from '../governance/approvals/approval-request.js';
 import type { ClientIdentity } from '../governance/clients/client-identity.js';
 import { Redactor } from '../governance/redaction/redaction.js';
+import { approvalStreamFeed } from './approval-stream.js';
 import { ClusterApprovals } from './cluster-approvals.js';
+import { ClusterEvents } from './cluster-events.js';
 import type {
   AnswerOutcome,
   ApprovalMessage,
@@ -13,7 +18,6 @@ import type {
   RelayedAnswer,
   SharedApproval,
   SharedApprovalStore,
-  SharedEvent,
 } from './shared-approvals.js';
 
 const AGENT: ClientIdentity = { id: 'agent-1', role: 'agent' };
@@ -43,6 +47,7 @@ class SharedState {
   readonly approvers = new Map<string, number>();
   readonly listeners = new Set<(message: ApprovalMessage) => void>();
   readonly dead = new Set<string>();
+  readonly streams = new MemoryStreams();
 
   publish(message: ApprovalMessage): void {
     for (const listener of this.listeners) listener(JSON.parse(JSON.stringify(message)));
@@ -53,14 +58,9 @@ class SharedState {
     return {
       async share(entry) {
         state.pending.set(entry.request.id, entry);
-        state.publish({
-          kind: 'event',
-          event: { ...entry, state: 'PENDING', decidedBy: null, reason: null },
-        });
       },
-      async withdraw(event: SharedEvent) {
-        state.pending.delete(event.request.id);
-        state.publish({ kind: 'event', event });
+      async withdraw(id) {
+        state.pending.delete(id);
       },
       async pending() {
         return [...state.pending.values()].filter((entry) => !state.dead.has(entry.replicaId));
@@ -107,10 +107,16 @@ class SharedState {
 
 const started: { broker: ApprovalBroker; approvals: ClusterApprovals }[] = [];
 
+/** A replica's event streams on the cluster's (in-memory) Redis. */
+function eventsOf(state: SharedState, replicaId: string): ClusterEvents {
+  const directory = { replicaId, session: async () => ({}) as never };
+  return new ClusterEvents(state.streams, new EventHub<SessionTopics>(), directory, () => {});
+}
+
 async function replica(state: SharedState, id: string) {
   const broker = new ApprovalBroker();
   const approvals = new ClusterApprovals(state.store(), broker, id, TIMING, () => {});
-  await approvals.start(1);
+  await approvals.start(1, eventsOf(state, id));
   started.push({ broker, approvals });
   return broker;
 }
@@ -142,6 +148,32 @@ describe('ClusterApprovals', () => {
     await expect(waiting).resolves.toMatchObject({ status: 'APPROVED', decidedBy: 'approver-1' });
     expect((await stream.next()).value!.event).toMatchObject({ state: 'APPROVED', decidedBy: 'approver-1' });
     expect(a.pending(APPROVER)).toEqual([]);
+  });
+
+  it("resumes an approver's subscription after a cursor, from the stream, with b's request and its end", async () => {
+    const state = new SharedState();
+    const [a, b] = [await replica(state, 'a'), await replica(state, 'b')];
+    a.subscribe(APPROVER);
+    await until(() => state.approvers.get('a') === 1);
+    const waiting = b.request(ask(), 10_000);
+    await until(() => a.pending(APPROVER).length === 1);
+    const id = a.pending(APPROVER)[0]!.id;
+    await a.answer(id, { decision: 'DENIED', reason: 'not today' }, APPROVER);
+    await expect(waiting).resolves.toMatchObject({ status: 'DENIED' });
+
+    const resumed = await approvalStreamFeed(a, eventsOf(state, 'a'), APPROVER, '0');
+    const [asked, denied] = [(await resumed.next()).value, (await resumed.next()).value];
+    expect(asked).toMatchObject({
+      cursor: '1',
+      droppedBefore: 0,
+      event: { state: 'PENDING', request: { id, replicaId: 'b' } },
+    });
+    expect(denied).toMatchObject({ cursor: '2', event: { state: 'DENIED', reason: 'not today' } });
+    // The resumed subscriber is an approver watching: an ASK on b waits for it too.
+    expect(a.approverCount).toBe(2);
+    await resumed.return?.();
+    expect(a.approverCount).toBe(1);
+    expect(state.streams.openReaders).toBe(2);
   });
 
   it('lets exactly one of two answers given at once win; the other is told who answered', async () => {
@@ -205,7 +237,7 @@ describe('ClusterApprovals', () => {
       countApprovers: () => Promise.reject(down),
     };
     const cut = new ClusterApprovals(unreachable, b, 'b', TIMING, () => {});
-    await cut.start(1);
+    await cut.start(1, eventsOf(state, 'b'));
     expect(cut.approvers()).toBe(0);
     await expect(cut.answer('any', { decision: 'DENIED', reason: null }, APPROVER)).rejects.toBe(down);
     expect(a.approverCount).toBe(1);

@@ -7,6 +7,8 @@ import type {
   ApprovalResult,
 } from '../governance/approvals/approval-request.js';
 import type { ClientIdentity } from '../governance/clients/client-identity.js';
+import { ApprovalStream, requestOf } from './approval-stream.js';
+import type { ClusterEvents } from './cluster-events.js';
 import { LIST_REPLICAS } from './remote-session.js';
 import type { LeaseTiming } from './replica-lease.js';
 import type {
@@ -29,10 +31,13 @@ const LIST_PENDING = 'query { pendingApprovals { id operation session { id } rep
 
 /**
  * One replica's side of the cluster's approvals (ApprovalPeers of its broker): requests asked here are
- * listed in the store and told to every replica; the others' are mirrored here, so an approver watching
- * here sees them all; approvers watching anywhere make an ASK here wait; and every answer, wherever it is
- * given, is claimed in the store first — the first claim wins — then applied by the request's owner, whose
- * broker decides, keeps SESSION and APP grants, and releases the waiting operation exactly as a local answer.
+ * listed in the store and their events appended to the cluster's approval stream; the others' are mirrored
+ * here from that stream, so an approver watching here sees them all; approvers watching anywhere make an
+ * ASK here wait; and every answer, wherever it is given, is claimed in the store first — the first claim
+ * wins — then applied by the request's owner, whose broker decides, keeps SESSION and APP grants, and
+ * releases the waiting operation exactly as a local answer. The tick renews this replica's approver count,
+ * picks up answers whose message was missed, and drops mirrored requests of replicas that died; the
+ * pending list is read again only when the stream shows a gap.
  */
 export class ClusterApprovals implements ApprovalPeers {
   readonly #store: SharedApprovalStore;
@@ -41,6 +46,10 @@ export class ClusterApprovals implements ApprovalPeers {
   readonly #timing: LeaseTiming;
   readonly #log: (line: string) => void;
   #epoch = 0;
+  #stream: ApprovalStream | null = null;
+  #events: Pick<ClusterEvents, 'noteTopicCursor'> | null = null;
+  /** This replica's store writes, one after the other, so the stream tells a request's events in order. */
+  #writes: Promise<void> = Promise.resolve();
   /** Requests pending on other replicas, by id. */
   #elsewhere = new Map<string, ApprovalRequest>();
   /** Requests pending here, whose claimed answers the tick looks for in case a message was missed. */
@@ -66,13 +75,30 @@ export class ClusterApprovals implements ApprovalPeers {
   }
 
   /**
-   * Once the replica joined with `epoch`: listens, mirrors what is pending, and links the broker. A store
-   * that stops answering after the join fails no start: the next ticks read again what this one missed.
+   * Once the replica joined with `epoch`: listens, mirrors what is pending, reads the approval stream from
+   * there on, and links the broker. A store that stops answering after the join fails no start: the
+   * stream's reading is opened again, and reads again what it missed.
    */
-  async start(epoch: number): Promise<void> {
+  async start(
+    epoch: number,
+    events: Pick<ClusterEvents, 'topics' | 'topicFeed' | 'topicNewest' | 'noteTopicCursor'>,
+  ): Promise<void> {
     this.#epoch = epoch;
+    this.#events = events;
+    this.#stream = new ApprovalStream(events, this.#timing.renewMs, {
+      mirror: (event, cursor) => {
+        if (event.replicaId !== this.#replicaId) this.#mirror(event, cursor);
+      },
+      resync: () => this.#resync().catch((error) => this.#failed(error)),
+      failed: (error) => this.#failed(error),
+    });
     await this.#store.listen((message) => this.#heard(message));
-    await this.#tick().catch((error) => this.#failed(error));
+    const after = await events.topicNewest('approval').catch((error) => {
+      this.#failed(error);
+      return 0;
+    });
+    await this.#resync().catch((error) => this.#failed(error));
+    await this.#stream.start(after);
     this.#broker.link(this);
     this.#schedule();
   }
@@ -83,6 +109,8 @@ export class ClusterApprovals implements ApprovalPeers {
     clearTimeout(this.#timer);
     this.#broker.link(null);
     await this.#ticking;
+    await this.#stream?.stop();
+    await this.#writes;
     await this.#store.close();
   }
 
@@ -94,21 +122,31 @@ export class ClusterApprovals implements ApprovalPeers {
     return [...this.#elsewhere.values()];
   }
 
+  /**
+   * Lists or unlists the request in the store, then appends the event to the stream: an approver
+   * elsewhere who reads of a request can claim it. Its cursor is noted for the subscribers here.
+   */
   published(event: ApprovalEvent): void {
-    const { request } = event;
-    const shared = sharedOf(request);
-    if (event.state === 'PENDING') {
-      this.#askedHere.add(request.id);
-      this.#store
-        .share({ replicaId: this.#replicaId, epoch: this.#epoch, request: shared })
-        .catch((error) => this.#failed(error));
-      return;
-    }
-    this.#askedHere.delete(request.id);
-    const { decidedBy, reason, state } = event;
-    this.#store
-      .withdraw({ replicaId: this.#replicaId, state, request: shared, decidedBy, reason })
-      .catch((error) => this.#failed(error));
+    const { request, decidedBy, reason, state } = event;
+    const shared: SharedEvent = {
+      replicaId: this.#replicaId,
+      state,
+      request: sharedOf(request),
+      decidedBy,
+      reason,
+    };
+    if (state === 'PENDING') this.#askedHere.add(request.id);
+    else this.#askedHere.delete(request.id);
+    const stored = this.#writes.then(() =>
+      state === 'PENDING'
+        ? this.#store.share({ replicaId: this.#replicaId, epoch: this.#epoch, request: shared.request })
+        : this.#store.withdraw(request.id),
+    );
+    const cursor = stored
+      .catch((error) => this.#failed(error))
+      .then(() => this.#stream?.append(shared) ?? null);
+    this.#writes = cursor.then(() => undefined);
+    this.#events?.noteTopicCursor(event, cursor);
   }
 
   approversChanged(): void {
@@ -175,21 +213,21 @@ export class ClusterApprovals implements ApprovalPeers {
   #heard(message: ApprovalMessage): void {
     if (message.kind === 'approvers') {
       void this.#countApprovers(false).catch((error) => this.#failed(error));
-    } else if (message.kind === 'answered') {
-      if (message.owner === this.#replicaId) void this.#pickUp(message.id);
-    } else if (message.event.replicaId !== this.#replicaId) {
-      this.#mirror(message.event);
+    } else if (message.owner === this.#replicaId) {
+      void this.#pickUp(message.id);
     }
   }
 
-  #mirror(shared: SharedEvent): void {
+  #mirror(shared: SharedEvent, cursor: string | null = null): void {
     const request = requestOf(shared.request, shared.replicaId);
     if (shared.state === 'PENDING') {
       if (this.#elsewhere.has(request.id)) return;
       this.#elsewhere.set(request.id, request);
     } else if (!this.#elsewhere.delete(request.id)) return;
     const { state, decidedBy, reason } = shared;
-    this.#broker.relay({ state, request, decidedBy, reason });
+    const event: ApprovalEvent = { state, request, decidedBy, reason };
+    this.#events?.noteTopicCursor(event, Promise.resolve(cursor));
+    this.#broker.relay(event);
   }
 
   async #pickUp(id: string): Promise<void> {
@@ -210,9 +248,20 @@ export class ClusterApprovals implements ApprovalPeers {
     }, this.#timing.renewMs);
   }
 
-  /** What messages may have missed (a reconnection to Redis): approvers, pending requests, claimed answers. */
+  /**
+   * Renews this replica's approver count, picks up claimed answers whose message was missed, and, while
+   * requests of others are mirrored here, drops those whose replica died (nobody writes their end).
+   */
   async #tick(): Promise<void> {
     await this.#countApprovers(false);
+    if (this.#elsewhere.size > 0) await this.#resync();
+    for (const id of this.#askedHere) await this.#pickUp(id);
+    // A failure seen again after a good tick is news, and logged again.
+    this.#lastFailure = '';
+  }
+
+  /** Mirrors what the store lists as pending on live replicas, and ends what it no longer lists. */
+  async #resync(): Promise<void> {
     const listed = await this.#store.pending();
     const live = new Set<string>();
     for (const { replicaId, request } of listed) {
@@ -229,9 +278,6 @@ export class ClusterApprovals implements ApprovalPeers {
           decidedBy: null,
           reason: `no longer pending on replica ${request.replicaId}`,
         });
-    for (const id of this.#askedHere) await this.#pickUp(id);
-    // A failure seen again after a good tick is news, and logged again.
-    this.#lastFailure = '';
   }
 
   async #countApprovers(announce: boolean): Promise<void> {
@@ -261,17 +307,6 @@ export class ClusterApprovals implements ApprovalPeers {
 function sharedOf(request: ApprovalRequest): SharedRequest {
   const { screenshot: _screenshot, replicaId: _replicaId, createdAt, expiresAt, ...rest } = request;
   return { ...rest, createdAt: createdAt.toISOString(), expiresAt: expiresAt.toISOString() };
-}
-
-/** Another replica's request as this broker shows it; its screenshot stays on its owner. */
-function requestOf(shared: SharedRequest, replicaId: string): ApprovalRequest {
-  return {
-    ...shared,
-    createdAt: new Date(shared.createdAt),
-    expiresAt: new Date(shared.expiresAt),
-    screenshot: Promise.resolve(null),
-    replicaId,
-  };
 }
 
 function resultOf(outcome: AnswerOutcome): ApprovalResult {

@@ -39,7 +39,8 @@ export class ClusterTopicWriter {
     this.#failed = failed;
   }
 
-  append(topic: ClusterTopic, event: unknown): void {
+  /** Queues `event` for its topic's stream; resolves with its number there, or null when it was not written. */
+  append(topic: ClusterTopic, event: unknown): Promise<number | null> {
     let state = this.#topics.get(topic);
     if (!state) {
       state = { tail: Promise.resolve(), queued: 0, missed: 0 };
@@ -48,21 +49,25 @@ export class ClusterTopicWriter {
     const queue = state;
     if (queue.queued >= MAX_QUEUED_APPENDS) {
       queue.missed += 1;
-      return;
+      return Promise.resolve(null);
     }
     queue.queued += 1;
-    queue.tail = queue.tail.then(async () => {
+    const appended = queue.tail.then(async () => {
       const entry: TopicEntry<unknown> = { replica: this.#replicaId, missedBefore: queue.missed, event };
       try {
-        await this.#streams.appendNext(clusterStreamOf(topic), JSON.stringify(entry));
+        const number = await this.#streams.appendNext(clusterStreamOf(topic), JSON.stringify(entry));
         queue.missed = 0;
+        return number;
       } catch (error) {
         queue.missed += 1;
         this.#failed(error);
+        return null;
       } finally {
         queue.queued -= 1;
       }
     });
+    queue.tail = appended.then(() => undefined);
+    return appended;
   }
 
   /** Resolves once the appends under way are answered. */

@@ -58,9 +58,11 @@ export type Confirmation =
   | { readonly kind: 'WAITING' }
   | { readonly kind: 'LOST'; readonly owner: string };
 
-/** What every replica hears at once: an event, an answer for its owner, or a change in approvers watching. */
+/**
+ * What every replica hears at once: an answer for its owner, or a change in approvers watching. (The
+ * requests' events travel on the cluster's approval stream, which a replica can read again after a gap.)
+ */
 export type ApprovalMessage =
-  | { readonly kind: 'event'; readonly event: SharedEvent }
   | { readonly kind: 'answered'; readonly id: string; readonly owner: string }
   | { readonly kind: 'approvers' };
 
@@ -70,10 +72,10 @@ export type ApprovalMessage =
  * CLUSTER_UNAVAILABLE when the store cannot be reached in time; none waits without a deadline.
  */
 export interface SharedApprovalStore {
-  /** Lists a request pending here and tells every replica (a PENDING event). */
+  /** Lists a request pending here. */
   share(entry: SharedApproval): Promise<void>;
-  /** Unlists a request settled here and tells every replica how. */
-  withdraw(event: SharedEvent): Promise<void>;
+  /** Unlists a request settled here. */
+  withdraw(id: string): Promise<void>;
   /** Every request pending on a live replica; those of replicas that lost their lease are dropped as LOST. */
   pending(): Promise<SharedApproval[]>;
   /** The first answer to a request wins, atomically; the owner is told unless it is the one answering. */
