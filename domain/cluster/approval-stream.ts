@@ -3,9 +3,9 @@ import type { SubscriberQueue } from '../bounded/subscriber-queue.js';
 import type { ApprovalBroker } from '../governance/approvals/approval-broker.js';
 import type { ApprovalEvent, ApprovalRequest } from '../governance/approvals/approval-request.js';
 import type { ClientIdentity } from '../governance/clients/client-identity.js';
-import { streamCursor } from './cluster-audit.js';
 import type { ClusterEvents } from './cluster-events.js';
 import type { ClusterTopicFeed } from './cluster-topic-feed.js';
+import { streamCursor } from './event-streams.js';
 import type { SharedEvent, SharedRequest } from './shared-approvals.js';
 import type { CursoredDelivery } from './stream-feed.js';
 

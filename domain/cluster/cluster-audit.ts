@@ -12,6 +12,7 @@ import type { SubscriberQueue } from '../bounded/subscriber-queue.js';
 import type { ClusterEvents } from './cluster-events.js';
 import type { ClusterTopicFeed } from './cluster-topic-feed.js';
 import type { TopicEntry } from './cluster-topic-writer.js';
+import { streamCursor } from './event-streams.js';
 
 /**
  * A record as a cluster shows it: with the replica whose chain holds it (absent: the one answering), and
@@ -81,15 +82,4 @@ export async function clusterAuditPage(clusterEvents: ClusterEvents, query: Audi
     if (!last || entries.length < PAGE_READ_COUNT) return page(false);
     after = last.number;
   }
-}
-
-/** A cursor a delivery of a cluster-wide stream carried: the event's number there, as digits. */
-export function streamCursor(after: string | null | undefined): number | null {
-  if (after == null) return null;
-  if (!/^\d{1,15}$/.test(after))
-    throw new StagegraphError(
-      'BAD_INPUT',
-      `\`after\` takes the \`cursor\` of an event, digits; got "${after}".`,
-    );
-  return Number(after);
 }

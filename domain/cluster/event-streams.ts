@@ -1,3 +1,5 @@
+import { StagegraphError } from '../../errors/stagegraph-error.js';
+
 /** One event as its stream holds it: its number there (1, 2, … in publishing order) and its JSON. */
 export interface StreamedEvent {
   readonly number: number;
@@ -43,4 +45,15 @@ export function streamOf(sessionId: string, topic: string): string {
 /** The one stream of a cluster-wide topic, which every replica appends to. */
 export function clusterStreamOf(topic: string): string {
   return `events:cluster:${topic}`;
+}
+
+/** The `after` a subscriber passes: the `cursor` of the last event it saw, its number in the stream, as digits. */
+export function streamCursor(after: string | null | undefined): number | null {
+  if (after == null) return null;
+  if (!/^\d{1,15}$/.test(after))
+    throw new StagegraphError(
+      'BAD_INPUT',
+      `\`after\` takes the \`cursor\` of an event, digits; got "${after}".`,
+    );
+  return Number(after);
 }

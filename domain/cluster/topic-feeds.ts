@@ -12,6 +12,7 @@ import type { SessionEvent } from '../sessions/session-event.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import type { ClusterEvents } from './cluster-events.js';
 import type { ClusterSessionStatus, DirectoryEntry } from './cluster-store.js';
+import { streamCursor } from './event-streams.js';
 import type { StreamedTopic } from './session-stream-writer.js';
 import type { StreamFeed } from './stream-feed.js';
 
@@ -144,10 +145,5 @@ function parseAfter(
       '`after` resumes a stream of the cluster; this gateway runs without --cluster. Read `Session.console(afterSeq:)` to resume.',
     );
   if (!sessionId) throw new StagegraphError('BAD_INPUT', '`after` resumes one session: give `session` too.');
-  if (!/^\d{1,15}$/.test(after))
-    throw new StagegraphError(
-      'BAD_INPUT',
-      `\`after\` takes the \`cursor\` of an event, digits; got "${after}".`,
-    );
-  return Number(after);
+  return streamCursor(after);
 }
