@@ -73,6 +73,18 @@ describe('audit across replicas', () => {
     await feed.return();
   });
 
+  it('reads a stream the store lost (Redis restarted empty) from its new start, and says records were lost', async () => {
+    const streams = new MemoryStreams();
+    const a = replicaOn(streams, 'a');
+    for (const seq of [1, 2, 3]) a.seal(record(seq, 'click'));
+    await a.events.topics.close();
+    streams.streams.clear();
+    const feed = await auditFeed(noLocal, a.events, null, '3');
+    a.seal(record(4, 'click'));
+    expect((await feed.next()).value).toMatchObject({ event: { seq: 4 }, droppedBefore: 1, cursor: '1' });
+    await feed.return();
+  });
+
   it('refuses `after` without a cluster, and a cursor that is not one', () => {
     expect(() => auditFeed(noLocal, null, null, '3')).toThrow(expect.objectContaining({ code: 'BAD_INPUT' }));
     const { events } = replicaOn(new MemoryStreams(), 'a');
