@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStreams } from '../../test/helpers/memory-streams.js';
+import { MemoryStreams, replicaKnowingEverySession } from '../../test/helpers/memory-streams.js';
 import { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../events/session-topics.js';
 import { ApprovalStream } from './approval-stream.js';
@@ -7,12 +7,7 @@ import { ClusterEvents } from './cluster-events.js';
 import type { SharedEvent } from './shared-approvals.js';
 
 const eventsOf = (streams: MemoryStreams, replicaId: string) =>
-  new ClusterEvents(
-    streams,
-    new EventHub<SessionTopics>(),
-    { replicaId, session: async () => ({}) as never },
-    () => {},
-  );
+  new ClusterEvents(streams, new EventHub<SessionTopics>(), replicaKnowingEverySession(replicaId), () => {});
 
 const event = (id: string, state: SharedEvent['state']): SharedEvent =>
   ({ replicaId: 'b', state, request: { id }, decidedBy: null, reason: null }) as unknown as SharedEvent;

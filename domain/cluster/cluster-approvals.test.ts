@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { MemoryStreams } from '../../test/helpers/memory-streams.js';
+import { MemoryStreams, replicaKnowingEverySession } from '../../test/helpers/memory-streams.js';
 import { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../events/session-topics.js';
 import { ApprovalBroker } from '../governance/approvals/approval-broker.js';
@@ -109,8 +109,12 @@ const started: { broker: ApprovalBroker; approvals: ClusterApprovals }[] = [];
 
 /** A replica's event streams on the cluster's (in-memory) Redis. */
 function eventsOf(state: SharedState, replicaId: string): ClusterEvents {
-  const directory = { replicaId, session: async () => ({}) as never };
-  return new ClusterEvents(state.streams, new EventHub<SessionTopics>(), directory, () => {});
+  return new ClusterEvents(
+    state.streams,
+    new EventHub<SessionTopics>(),
+    replicaKnowingEverySession(replicaId),
+    () => {},
+  );
 }
 
 async function replica(state: SharedState, id: string) {

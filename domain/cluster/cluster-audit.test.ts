@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStreams } from '../../test/helpers/memory-streams.js';
+import { MemoryStreams, replicaKnowingEverySession } from '../../test/helpers/memory-streams.js';
 import type { AuditRecord } from '../audit/audit-record.js';
 import { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../events/session-topics.js';
@@ -9,17 +9,11 @@ import { ClusterEvents } from './cluster-events.js';
 /** A replica's audit log as ClusterEvents sees it: records sealed here reach its observers. */
 function replicaOn(streams: MemoryStreams, replicaId: string) {
   const sealed = new EventHub<{ record: AuditRecord }>();
-  const directory = {
-    replicaId,
-    session: async () => ({}) as never,
-    onLost: () => () => {},
-    replica: () => undefined,
-  };
   const failures: unknown[] = [];
   const events = new ClusterEvents(
     streams,
     new EventHub<SessionTopics>(),
-    directory,
+    replicaKnowingEverySession(replicaId),
     (error) => failures.push(error),
     { observe: (listener) => sealed.observe('record', listener) },
   );

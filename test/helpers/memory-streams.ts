@@ -72,3 +72,16 @@ export class MemoryStreams implements EventStreams {
 
   async close(): Promise<void> {}
 }
+
+/**
+ * A replica's view of the cluster for tests of its cluster-wide topics: it knows its own id, finds every
+ * session (as another replica's) and never sees one lost.
+ */
+export function replicaKnowingEverySession(replicaId: string) {
+  return {
+    replicaId,
+    session: async () => ({}) as never,
+    onLost: () => () => {},
+    replica: () => undefined,
+  };
+}
