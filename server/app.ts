@@ -44,6 +44,7 @@ import { answerUnreadableRequests, refuse } from './refusal.js';
 import { guardPolicy, guardRequest, maxHeaderBytes } from './request-guard.js';
 import { useRequestParsing } from './request-parsing.js';
 import { withoutGatewaySecrets } from './serve-flags.js';
+import { SubscriptionRelay } from './subscription-relay.js';
 
 export const GRAPHQL_PATH = '/graphql';
 /** How long an idle HTTP keep-alive connection stays open. */
@@ -220,6 +221,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       keepAliveMs: config.keepAliveMs,
       maxPayload: policy.maxRequestBytes,
       logUnexpected: (cause) => log(`unexpected error: ${String(cause)}`),
+      relay: new SubscriptionRelay(() => cluster, config.cluster?.secret ?? null),
     });
   let url = '';
   let stopping: Promise<void> | undefined;

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
-import { type ExecutionArgs, GraphQLError, getOperationAST } from 'graphql';
-import type { OperationResult } from 'graphql-ws';
+import { type ExecutionArgs, type ExecutionResult, GraphQLError, getOperationAST } from 'graphql';
+import type { OperationResult, SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
@@ -9,10 +9,12 @@ import { StagegraphError } from '../errors/stagegraph-error.js';
 import type { GatewayContext } from '../schema/context.js';
 import type { Authenticate } from './auth.js';
 import { BatchedSendWebSocket } from './batched-sends.js';
+import { admitSubscription } from './client-subscriptions.js';
 import { maskError } from './error-format.js';
 import { type UpgradeGuard, verifyUpgrade } from './refusal.js';
 import { jsonNestsWithin, MAX_JSON_NESTING } from './request-parsing.js';
 import { SharedSubscriptions } from './shared-subscriptions.js';
+import { RelayedErrors, type RelayRoute, type SubscriptionRelay } from './subscription-relay.js';
 
 /** graphql-ws close code for a refused connection_init (the protocol's "Forbidden"). */
 const CLOSE_FORBIDDEN = 4403;
@@ -27,6 +29,13 @@ const CLOSE_BAD_REQUEST = 4400;
  * server's and closes with 4500, its internal error: they are refused as the violation they are first.
  */
 const SERVER_ONLY_MESSAGES = new Set(['next', 'error', 'connection_ack']);
+
+/** A subscription to be relayed to its session's owner, with what the owner is sent. */
+interface Relayed {
+  readonly route: RelayRoute;
+  readonly payload: SubscribePayload;
+  readonly authorization: string | undefined;
+}
 
 interface EnvelopedRoot {
   execute: (args: ExecutionArgs) => OperationResult;
@@ -51,9 +60,11 @@ export function attachGraphqlWs(
     maxPayload: number;
     /** Where an unexpected error of a shared subscription's event goes once masked (the server's log). */
     logUnexpected?: (cause: unknown) => void;
+    /** In cluster mode: the subscriptions whose events stay on their session's owner are relayed there. */
+    relay?: SubscriptionRelay;
   },
 ): { close(): Promise<void> } {
-  const { keepAliveMs = DEFAULT_KEEP_ALIVE_MS, logUnexpected, guard, maxPayload } = options;
+  const { keepAliveMs = DEFAULT_KEEP_ALIVE_MS, logUnexpected, guard, maxPayload, relay } = options;
   const wsServer = new WebSocketServer({
     server,
     path,
@@ -67,6 +78,8 @@ export function attachGraphqlWs(
   const clients = new WeakMap<object, ClientIdentity>();
   // Aborted when the socket closes: what its operations still wait for (an approval) is withdrawn.
   const closed = new WeakMap<object, AbortSignal>();
+  // Keyed by the arguments onSubscribe returned: graphql-ws hands the same object to subscribe and onNext.
+  const relayed = new WeakMap<ExecutionArgs, Relayed>();
   // Registered before graphql-ws's own listener, so the socket knows its TCP socket before any send.
   wsServer.on('connection', (socket: BatchedSendWebSocket, request) => {
     socket.writesTo(request.socket);
@@ -77,15 +90,18 @@ export function attachGraphqlWs(
   const disposable = useServer(
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args),
-      subscribe: (args) =>
-        shared.subscribe(args, (enveloped) => (enveloped.rootValue as EnvelopedRoot).subscribe(enveloped)),
+      subscribe: (args) => {
+        const relaying = relayed.get(args);
+        if (relay && relaying) return relayedStream(relay, relaying, args);
+        return shared.subscribe(args, (enveloped) =>
+          (enveloped.rootValue as EnvelopedRoot).subscribe(enveloped),
+        );
+      },
       onConnect: (ctx) => {
-        const presented = ctx.connectionParams?.authorization ?? ctx.connectionParams?.token;
+        const presented = presentedCredential(ctx.connectionParams);
         try {
-          const client = authenticate(
-            typeof presented === 'string' ? presented : undefined,
-            ctx.extra.request.socket.remoteAddress,
-          );
+          relay?.assertForwardedFrom(ctx.extra.request.headers);
+          const client = authenticate(presented, ctx.extra.request.socket.remoteAddress);
           clients.set(ctx.extra.socket, client);
           return true;
         } catch (error) {
@@ -94,19 +110,25 @@ export function attachGraphqlWs(
           return false;
         }
       },
-      // Variables that do not fit come back from yoga's executor with their HTTP status attached.
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors?.some((error) => error.extensions?.http)
-          ? { ...result, errors: result.errors.map((error) => withoutHttp(error as GraphQLError)) }
-          : undefined,
+      // Variables that do not fit come back from yoga's executor with their HTTP status attached; a relayed
+      // result is the owner's, sent as the owner sent it.
+      onNext: (_ctx, _id, _payload, args, result) =>
+        relayed.has(args)
+          ? result
+          : result.errors?.some((error) => error.extensions?.http)
+            ? { ...result, errors: result.errors.map((error) => withoutHttp(error as GraphQLError)) }
+            : undefined,
       // A subscription whose stream fails (a session's stream across replicas losing Redis) ends with an
       // `error` message; graphql-ws would send the bare message, without the code and guidance.
       // Only such failures are wrapped (with their cause); what onSubscribe refused is sent as it was.
+      // A relayed subscription's `error` from the owner is sent on as the owner sent it.
       onError: (_ctx, _id, _payload, errors) =>
-        errors.map((error) =>
-          error.originalError
-            ? withoutHttp(maskError(error, logUnexpected) as GraphQLError).toJSON()
-            : error.toJSON(),
+        errors.flatMap((error) =>
+          error.originalError instanceof RelayedErrors
+            ? error.originalError.errors
+            : error.originalError
+              ? withoutHttp(maskError(error, logUnexpected) as GraphQLError).toJSON()
+              : error.toJSON(),
         ),
       // A document that does not parse, validate or name its operation is answered with an `error`
       // message for its id (graphql-ws's PROTOCOL.md); throwing here would close the socket (4500) and
@@ -131,7 +153,7 @@ export function attachGraphqlWs(
                 ? `Unknown operation named "${operationName}".`
                 : 'Must provide operation name if query contains multiple operations.',
             );
-          return {
+          const args = {
             schema,
             operationName,
             document,
@@ -139,6 +161,14 @@ export function attachGraphqlWs(
             contextValue: await contextFactory(),
             rootValue: { execute, subscribe } satisfies EnvelopedRoot,
           } satisfies ExecutionArgs;
+          const route = await relay?.route(document, payload, ctx.extra.request.headers);
+          if (route)
+            relayed.set(args, {
+              route,
+              payload,
+              authorization: presentedCredential(ctx.connectionParams),
+            });
+          return args;
         } catch (error) {
           return [withoutHttp(maskError(error, logUnexpected) as GraphQLError)];
         }
@@ -153,6 +183,25 @@ export function attachGraphqlWs(
       await disposable.dispose();
     },
   };
+}
+
+/** The credential a client presented in connection_init. */
+function presentedCredential(params: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  const presented = params?.authorization ?? params?.token;
+  return typeof presented === 'string' ? presented : undefined;
+}
+
+/** Charged to its client here as any subscription is (client-subscriptions.ts), then run on the owner. */
+function relayedStream(relay: SubscriptionRelay, relaying: Relayed, args: ExecutionArgs): OperationResult {
+  const admitted = admitSubscription(args.contextValue as GatewayContext);
+  if (typeof admitted !== 'function') return admitted;
+  // The owner's results, formatted there: onNext sends them unchanged.
+  return relay.open(
+    relaying.route,
+    relaying.payload,
+    relaying.authorization,
+    admitted,
+  ) as AsyncIterableIterator<ExecutionResult>;
 }
 
 /** Yoga's HTTP status travels in `extensions.http`, which yoga drops from HTTP answers; graphql-ws would send it. */

@@ -175,7 +175,7 @@ function refused(error: StagegraphError): ExecutionResult {
 }
 
 /** In constant time, over digests so unequal lengths take the same path. Without a secret, loopback replicas trust each other. */
-function secretMatches(expected: string | null, presented: string | null): boolean {
+export function secretMatches(expected: string | null, presented: string | null): boolean {
   if (expected === null) return true;
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(expected), digest(presented ?? ''));
