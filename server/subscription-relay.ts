@@ -68,7 +68,7 @@ export function relayedSession(
   return typeof session === 'string' ? session : null;
 }
 
-type RelayCluster = Pick<Cluster, 'replicaId' | 'settings' | 'ownerElsewhere' | 'stillUp'>;
+export type RelayCluster = Pick<Cluster, 'replicaId' | 'settings' | 'ownerElsewhere' | 'stillUp'>;
 
 /** One replica's side of relayed subscriptions: which to relay, and the relays themselves. */
 export class SubscriptionRelay {
@@ -202,9 +202,10 @@ export function relayStream(options: RelayStreamOptions): AsyncIterableIterator<
     clearTimeout(connectDeadline);
     clearInterval(watch);
     unsubscribe();
-    void client.dispose();
-    // A paused owner never completes the close handshake: the socket is let go of at once.
-    if (error !== null) socket?.terminate();
+    // It rejects when the connection it waits for failed, which is how this relay may have ended.
+    Promise.resolve(client.dispose()).catch(() => undefined);
+    // An owner that is gone or never answered completes no close handshake: the socket is let go of at once.
+    if (error !== null || socket?.readyState !== WebSocket.OPEN) socket?.terminate();
     options.ended();
     wake?.();
   };
