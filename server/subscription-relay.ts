@@ -204,8 +204,9 @@ export function relayStream(options: RelayStreamOptions): AsyncIterableIterator<
     unsubscribe();
     // It rejects when the connection it waits for failed, which is how this relay may have ended.
     Promise.resolve(client.dispose()).catch(() => undefined);
-    // An owner that is gone or never answered completes no close handshake: the socket is let go of at once.
-    if (error !== null || socket?.readyState !== WebSocket.OPEN) socket?.terminate();
+    // An owner that is gone or never answered completes no close handshake, nor does a paused socket read
+    // the owner's half of it: such a socket is let go of at once.
+    if (error !== null || socket?.readyState !== WebSocket.OPEN || socket.isPaused) socket?.terminate();
     options.ended();
     wake?.();
   };
