@@ -6,8 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import type { ReplicaRecord } from '../domain/cluster/cluster-store.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
+import { buildSchema as buildGatewaySchema } from '../schema/index.js';
 import { CLUSTER_SECRET_HEADER, FORWARDED_BY_HEADER } from './owner-routing.js';
 import {
+  RELAYED_FIELDS,
   type RelayCluster,
   RelayedErrors,
   type RelayStreamOptions,
@@ -32,6 +34,15 @@ describe('which subscriptions are relayed, and for which session', () => {
         'Two',
       ),
     ).toBe('b-s3');
+  });
+
+  it("names subscriptions of the gateway's schema that take a `session`", () => {
+    const subscriptions = buildGatewaySchema().getSubscriptionType()?.getFields() ?? {};
+    for (const name of RELAYED_FIELDS)
+      expect(
+        subscriptions[name]?.args.map((arg) => arg.name),
+        name,
+      ).toContain('session');
   });
 
   it('nothing else: other subscriptions, queries, a session left to the registry, several or spread fields', () => {

@@ -20,7 +20,7 @@ import { CLUSTER_SECRET_HEADER, FORWARDED_BY_HEADER, secretMatches } from './own
  * window's diffs are computed from the owner's live window), so a replica that does not own the session
  * relays the subscription to the owner instead of reading a stream.
  */
-const RELAYED_FIELDS: ReadonlySet<string> = new Set(['screencast', 'snapshotChanges']);
+export const RELAYED_FIELDS: ReadonlySet<string> = new Set(['screencast', 'snapshotChanges']);
 /** How long the owner may take to accept the relay (TCP, upgrade, connection_ack), on a loaded machine too. */
 export const RELAY_CONNECT_MS = 15_000;
 /**
