@@ -4,6 +4,7 @@
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { descendantsOf, LOSS_DEADLINE_MS, stopCluster } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type Subscription, subscribe, wsClient } from './helpers/gateway.js';
@@ -106,6 +107,23 @@ describe.runIf(HAS_REDIS)('subscriptions relayed to the owner', () => {
     await expect.poll(() => connectionsTo(a.pid, bPort()), { timeout: WAIT_MS }).toBe(1);
     feed.dispose();
     await expect.poll(() => connectionsTo(a.pid, bPort()), { timeout: WAIT_MS }).toBe(0);
+  });
+
+  it('a relayed connection with a wrong cluster secret is refused by the owner', async () => {
+    const forged = new WebSocket(b.wsUrl, 'graphql-transport-ws', {
+      headers: { 'x-stagegraph-forwarded-by': 'a', 'x-stagegraph-cluster-secret': 'not-the-secret' },
+    });
+    forged.once('open', () => forged.send(JSON.stringify({ type: 'connection_init' })));
+    const [code, reason] = await new Promise<[number, string]>((resolve) => {
+      forged.once('close', (closeCode, closeReason) => resolve([closeCode, String(closeReason)]));
+      // Accepted: the answer the test refuses.
+      forged.once('message', (data) => {
+        resolve([0, String(data)]);
+        forged.close();
+      });
+    });
+    expect(code).toBe(4403);
+    expect(reason).toMatch(/^UNAUTHENTICATED: /);
   });
 
   it(
