@@ -5,7 +5,7 @@ import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { descendantsOf, LOSS_DEADLINE_MS, stopCluster } from './helpers/cluster-replicas.js';
+import { descendantsOf, LOSS_DEADLINE_MS, endCluster } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type Subscription, subscribe, wsClient } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
@@ -79,7 +79,7 @@ describe.runIf(HAS_REDIS)('subscriptions relayed to the owner', () => {
   });
   afterAll(async () => {
     await Promise.all(sockets.map((socket) => socket.dispose()));
-    await stopCluster([a, b], orphans, redis);
+    await endCluster([a, b], orphans, redis);
   });
 
   it("a screencast sent to A for B's session delivers the frames an action on B paints", async () => {
