@@ -19,7 +19,9 @@ import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.
 /** Two replicas, their apps and a Chromium starting at once on a loaded machine: a safety net only. */
 const SAFETY_NET_MS = 300_000;
 const LAUNCH = 'mutation ($input: LaunchInput!) { launch(input: $input) { id } }';
-const CLICKS = '{ audit(first: 500) { edges { node { operation session { id } } } } }';
+/** One replica's own trail: `audit` without `replica` merges every replica's. */
+const clicksOf = (replica: string) =>
+  `{ audit(first: 500, replica: "${replica}") { edges { node { operation session { id } } } } }`;
 const SECRET = 'cluster-views-secret';
 
 if (!HAS_REDIS)
@@ -121,12 +123,12 @@ describe.runIf(HAS_REDIS)(
       expect(read.text).toMatch(/button "Log to console"/);
       const act = await call('act', { session: 'b-s1', steps: [{ do: 'click', target: { testId: 'log' } }] });
       expect(act.failed, act.text).toBe(false);
-      const clicks = async (url: string) =>
-        (await gatewayClient(url).data(CLICKS)).audit.edges
+      const clicks = async (url: string, replica: string) =>
+        (await gatewayClient(url).data(clicksOf(replica))).audit.edges
           .map(({ node }: { node: { operation: string; session: { id: string } | null } }) => node)
           .filter((node: { operation: string }) => node.operation === 'click');
-      expect(await clicks(b.url)).toEqual([{ operation: 'click', session: { id: 'b-s1' } }]);
-      expect(await clicks(a.url)).toEqual([]);
+      expect(await clicks(b.url, 'b')).toEqual([{ operation: 'click', session: { id: 'b-s1' } }]);
+      expect(await clicks(a.url, 'a')).toEqual([]);
     });
 
     it(
