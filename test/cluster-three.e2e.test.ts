@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { askUntilPending } from './helpers/cluster-approval-ask.js';
+import { askUntilPending, governedReplicaArguments } from './helpers/cluster-approvals.js';
 import { type ReplicaSet, replicaSet, until } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type Subscription, subscribe, wsClient } from './helpers/gateway.js';
@@ -92,16 +92,7 @@ describe.runIf(HAS_REDIS)('cluster mode: three replicas on one Redis', () => {
     const policyFile = join(dir, 'policy.yaml');
     writeFileSync(policyFile, POLICY);
     redis = await startRedis();
-    replicas = replicaSet(redis.url, [
-      '--cluster-secret',
-      SECRET,
-      '--token',
-      AGENT_TOKEN,
-      '--approver-token',
-      APPROVER_TOKEN,
-      '--policy',
-      policyFile,
-    ]);
+    replicas = replicaSet(redis.url, governedReplicaArguments(SECRET, policyFile));
     await Promise.all(
       IDS.map((id) =>
         replicas.start(

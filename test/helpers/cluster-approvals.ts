@@ -1,9 +1,26 @@
 import { LOSS_DEADLINE_MS } from './cluster-replicas.js';
 import type { Subscription } from './gateway.js';
 import type { Loose, LooseResponse } from './gateway-client.js';
+import { AGENT_TOKEN, APPROVER_TOKEN } from './governed-gateway.js';
 
 /** Long enough for the approver to answer at load 15; an ask nobody answers fails the test by timing out. */
 export const APPROVAL_TIMEOUT_MS = 120_000;
+
+/** What every replica of a governed cluster is started with: the agent and approver tokens, one policy. */
+export function governedReplicaArguments(secret: string, policyFile: string): string[] {
+  return [
+    '--cluster-secret',
+    secret,
+    '--token',
+    AGENT_TOKEN,
+    '--approver-token',
+    APPROVER_TOKEN,
+    '--policy',
+    policyFile,
+    '--approval-timeout',
+    String(APPROVAL_TIMEOUT_MS),
+  ];
+}
 
 /**
  * Sends an operation that is asked about and resolves once its request is PENDING on `approvals` (an
