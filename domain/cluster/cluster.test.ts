@@ -48,11 +48,11 @@ const replica = (id: string): ReplicaRecord => ({
   lastSeen: STARTED,
 });
 
-function joined(store: ClusterStore) {
+function joined(store: ClusterStore, renewMs = 10) {
   const registry = new SessionRegistry([], new EventHub<SessionTopics>());
   const cluster = new Cluster(
     store,
-    { replicaId: 'a', advertiseUrl: null, leaseMs: 1_000, renewMs: 10 },
+    { replicaId: 'a', advertiseUrl: null, leaseMs: Math.max(1_000, 3 * renewMs), renewMs },
     registry,
     new EventHub<SessionTopics>(),
     () => {},
@@ -124,6 +124,27 @@ describe('a replica in the cluster', () => {
       return replicas();
     };
     await expect.poll(() => reads, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    expect(told).toEqual(['b-s1']);
+    await cluster.leave();
+  });
+
+  it('answers SESSION_LOST, not SESSION_REMOTE, for a session routing just read LOST, before its lease tick', async () => {
+    const entries = [entry('b-s1', 'b', 'RUNNING')];
+    const store = fakeStore(entries, [replica('a'), replica('b')]);
+    // No tick comes during the test: what the cache knows is only what the join read and routing learnt.
+    const { cluster } = joined(store, 600_000);
+    await cluster.join('http://127.0.0.1:4700/graphql');
+    const told: string[] = [];
+    cluster.onLost((lost) => told.push(lost.id));
+    expect(() => cluster.assertServes('b-s1', false)).toThrow(
+      expect.objectContaining({ code: 'SESSION_REMOTE' }),
+    );
+    entries[0] = entry('b-s1', 'b', 'LOST');
+    expect(await cluster.ownerElsewhere('b-s1')).toBeNull();
+    expect(() => cluster.assertServes('b-s1', false)).toThrow(
+      expect.objectContaining({ code: 'SESSION_LOST' }),
+    );
+    await cluster.session('b-s1');
     expect(told).toEqual(['b-s1']);
     await cluster.leave();
   });

@@ -168,6 +168,7 @@ export class Cluster implements SessionPlacement {
     if (this.#registry.find(id)) return null;
     // Asked together: this is on the path of every operation another replica answers.
     const [entry, replicas] = await Promise.all([this.#store.session(id), this.#store.replicas()]);
+    if (entry) this.#directory?.learnt(entry);
     if (!entry || entry.status === 'LOST' || entry.replicaId === this.replicaId) return null;
     const owner = replicas.find((record) => record.id === entry.replicaId);
     return owner?.status === 'UP' ? owner : null;
@@ -209,6 +210,7 @@ export class Cluster implements SessionPlacement {
     if (id == null || this.#registry.find(id)) return this.#registry.get(id);
     const entry = await this.#store.session(id);
     if (!entry) return this.#registry.get(id);
+    this.#directory?.learnt(entry);
     const owner = (await this.#store.replicas()).find((replica) => replica.id === entry.replicaId);
     return new RemoteSession(entry, owner);
   }

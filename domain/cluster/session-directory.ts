@@ -70,6 +70,17 @@ export class SessionDirectory {
     if (forgotten.length > 0) await this.#store.forgetSessions(forgotten);
   }
 
+  /**
+   * An entry read from the store between ticks: a session found LOST is cached as LOST at once (and told to
+   * the owner as a refresh would), so this replica's answers agree with what it just read. LOST is final,
+   * so nothing a later refresh reads can contradict it.
+   */
+  learnt(entry: DirectoryEntry): void {
+    if (entry.status !== 'LOST' || this.#cachedSessions.get(entry.id)?.status === 'LOST') return;
+    this.#cachedSessions.set(entry.id, entry);
+    this.#owner.lost([entry]);
+  }
+
   /** The directory's entry for `id` as of the last refresh. */
   cached(id: string): DirectoryEntry | undefined {
     return this.#cachedSessions.get(id);
