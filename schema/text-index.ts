@@ -126,6 +126,9 @@ builder.objectField(WindowRef, 'textIndex', (t) =>
               client: clientOf(context),
               sessionId: session.id,
               windowId: window.id,
+              // Described by the field that gave this Window (Session.window/windows, a navigation's
+              // result) within this same operation: the policy sees that title without asking again.
+              described: window,
               args,
               abandoned: context.abandoned,
             },

@@ -1,4 +1,5 @@
 import { StagegraphError } from '../../errors/stagegraph-error.js';
+import type { WindowInfo } from '../../transports/contract/transport-events.js';
 import type { AuditOutcome } from '../audit/audit-record.js';
 import type { ApprovalResult } from './approvals/approval-request.js';
 import { askCounted } from './approvals/counted-ask.js';
@@ -17,6 +18,8 @@ export interface GovernedReadCall {
   readonly client: ClientIdentity;
   readonly sessionId: string;
   readonly windowId: string;
+  /** The window as the operation described it moments ago (a `Window` object's title and URL). */
+  readonly described?: WindowInfo;
   /** The field's arguments, recorded (redacted) in the audit and matched by `args` rules. */
   readonly args: Readonly<Record<string, unknown>>;
   readonly abandoned?: AbortSignal | undefined;
@@ -49,6 +52,7 @@ async function governed<T>(
     actsOnSession: true,
     sessionId: call.sessionId,
     window: call.windowId,
+    described: call.described ?? null,
   });
   const request: GovernedRequest = {
     operation: call.operation,

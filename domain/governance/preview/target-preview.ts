@@ -85,7 +85,10 @@ export async function previewOperation(
     });
     // The window was picked without asking its renderer; its current title is asked beside the target's
     // resolution, so the policy sees the title as it is and the click pays no round trip of its own for it.
-    const current = session.currentWindow(window).catch(() => window);
+    const current =
+      request.described?.id === window.id
+        ? request.described
+        : session.currentWindow(window).catch(() => window);
     const [now, located] = await Promise.all([
       current,
       query ? driver.locate(query, Math.max(0, waitMs)).catch(() => null) : null,

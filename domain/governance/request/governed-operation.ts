@@ -1,3 +1,4 @@
+import type { WindowInfo } from '../../../transports/contract/transport-events.js';
 import type { TargetRequest } from '../../interaction/target-input.js';
 import type { ActedOnKind, JsonObject, JsonValue } from './governed-request.js';
 
@@ -51,6 +52,11 @@ export interface PreviewRequest {
   readonly event?: string | null;
   /** Read what is acted on anew rather than from what the session last read (a retry after a change). */
   readonly fresh?: boolean;
+  /**
+   * The window as the same operation just described it (title and URL read from its page), so the preview
+   * does not ask again; left out, the preview reads the window's current title itself.
+   */
+  readonly described?: WindowInfo | null;
 }
 
 /** Where an operation acts, read from its arguments by the names it declared. */
