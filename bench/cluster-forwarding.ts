@@ -31,7 +31,9 @@ const SNAPSHOT =
   'query ($s: ID) { session(id: $s) { window { snapshot(interactiveOnly: true) { nodes { ref role name } } } } }';
 const CLICK_REF = 'mutation ($s: ID, $ref: ID!) { click(session: $s, target: { ref: $ref }) { elapsedMs } }';
 const CLICK_LOG = 'mutation ($s: ID) { click(session: $s, target: { testId: "log" }) { elapsedMs } }';
-const AUDITED = '{ audit(first: 500) { edges { node { operation session { id } } } } }';
+/** One replica's own trail: `audit` without `replica` merges every replica's. */
+const AUDITED =
+  'query ($replica: String) { audit(first: 500, replica: $replica) { edges { node { operation session { id } } } } }';
 
 type Node = { ref: string; role: string; name: string };
 
@@ -123,12 +125,12 @@ async function main(): Promise<void> {
 
     const read = await extraLatency(onB, onA, SNAPSHOT, bSession);
     const click = await extraLatency(onB, onA, CLICK_LOG, bSession);
-    const clicksOf = async (client: GatewayClient) =>
-      (await client.data(AUDITED)).audit.edges.filter(
+    const clicksOf = async (client: GatewayClient, replica: string) =>
+      (await client.data(AUDITED, { replica })).audit.edges.filter(
         ({ node }: { node: { operation: string; session: { id: string } | null } }) =>
           node.operation === 'click' && node.session?.id === bSession,
       ).length;
-    const [auditedOnB, auditedOnA] = [await clicksOf(onB), await clicksOf(onA)];
+    const [auditedOnB, auditedOnA] = [await clicksOf(onB, 'b'), await clicksOf(onA, 'a')];
 
     const layouts = [
       { replicas: 'a', sessions: onASessions, owners: [onA, onA, onA] },
