@@ -83,7 +83,7 @@ describe.runIf(HAS_REDIS)('cluster mode: three replicas on one Redis', () => {
   /** The `operation` records in `id`'s own audit trail, oldest first. */
   async function audited(id: Id, operation: string): Promise<Loose[]> {
     const { audit } = await approver[id].data(
-      `{ audit(first: 500, filter: { operations: ["${operation}"] }) { edges { node { seq outcome session { id } } } } }`,
+      `{ audit(first: 500, replica: "${id}", filter: { operations: ["${operation}"] }) { edges { node { seq outcome session { id } } } } }`,
     );
     return audit.edges.map((edge: { node: Loose }) => edge.node);
   }
