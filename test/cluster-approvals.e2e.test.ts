@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { descendantsOf, endCluster, LOSS_DEADLINE_MS, until } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type Subscription, subscribe, wsClient } from './helpers/gateway.js';
@@ -15,7 +15,8 @@ import {
 } from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js';
 import { AGENT_TOKEN, APPROVER_TOKEN } from './helpers/governed-gateway.js';
-import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.js';
+import { type RedisServer, startRedis } from './helpers/redis-server.js';
+import { describeWithRedis } from './helpers/redis-suite.js';
 
 /** A test that kills a replica waits for its lease to expire, on a machine that may be loaded. */
 const KILL_TEST_TIMEOUT_MS = 300_000;
@@ -33,12 +34,7 @@ const clickDelete = (session: string) =>
 const clickAudit = (session: string) =>
   `{ audit(replica: "b", first: 500, filter: { operations: ["click"], sessionId: "${session}" }) { edges { node { outcome approval { scope decidedBy } } } } }`;
 
-if (!HAS_REDIS)
-  describe.skip('approvals across replicas (redis-server is not installed: apt-get install redis-server)', () => {
-    it('answers on one replica what waits on another', () => {});
-  });
-
-describe.runIf(HAS_REDIS)('approvals across replicas: two replicas on one Redis', () => {
+describeWithRedis('approvals across replicas: two replicas on one Redis', () => {
   let dir: string;
   let redis: RedisServer;
   let a: GatewayProcess;

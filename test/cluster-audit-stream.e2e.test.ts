@@ -2,11 +2,12 @@
 // `audit` query on any replica show them all, each with its replica (docs/cluster.md, "Audit across replicas").
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Subscription, subscribe, wsClient } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js';
-import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.js';
+import { type RedisServer, startRedis } from './helpers/redis-server.js';
+import { describeWithRedis } from './helpers/redis-suite.js';
 
 const SECRET = 'cluster-audit-stream-secret';
 /** A generous bound for a loaded machine, not an expected time. */
@@ -28,12 +29,7 @@ interface AuditEvent {
   readonly record: { readonly seq: number; readonly operation: string; readonly replica: string };
 }
 
-if (!HAS_REDIS)
-  describe.skip('the audit stream of a cluster (redis-server is not installed: apt-get install redis-server)', () => {
-    it("shows every replica's records on any replica", () => {});
-  });
-
-describe.runIf(HAS_REDIS)('the audit stream of a cluster', () => {
+describeWithRedis('the audit stream of a cluster', () => {
   let redis: RedisServer;
   let a: GatewayProcess;
   let b: GatewayProcess;

@@ -1,21 +1,17 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js';
-import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.js';
+import { type RedisServer, startRedis } from './helpers/redis-server.js';
+import { describeWithRedis } from './helpers/redis-suite.js';
 
 const SECRET = 'cluster-audit-secret';
 const VERIFY_B =
   '{ verifyAudit(replica: "b") { ok replica records lastSeq broken { file line seq reason } } }';
 
-if (!HAS_REDIS)
-  describe.skip('audit across replicas (redis-server is not installed: apt-get install redis-server)', () => {
-    it('verifies each replica’s chain from any replica', () => {});
-  });
-
-describe.runIf(HAS_REDIS)('audit across replicas: each keeps its chain, any verifies it', () => {
+describeWithRedis('audit across replicas: each keeps its chain, any verifies it', () => {
   let redis: RedisServer;
   let a: GatewayProcess;
   let b: GatewayProcess;

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { descendantsOf, until } from './helpers/cluster-replicas.js';
 import { gatewayClient } from './helpers/gateway-client.js';
 import { expectPidsGone, signalEach } from './helpers/processes.js';
-import { HAS_REDIS } from './helpers/redis-server.js';
+import { describeWithRedis } from './helpers/redis-suite.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Safety nets only: two demos launch within seconds on a quiet machine, minutes at load 15 on two cores. */
@@ -12,12 +12,7 @@ const READY_TIMEOUT_MS = 300_000;
 /** Each replica's own shutdown is bounded at 10 s; the script kills a replica's group 20 s after asking. */
 const STOP_TIMEOUT_MS = 60_000;
 
-if (!HAS_REDIS)
-  describe.skip('npm run cluster:demo (redis-server is not installed: apt-get install redis-server)', () => {
-    it('starts one Redis and two replicas with a demo session each', () => {});
-  });
-
-describe.runIf(HAS_REDIS)('npm run cluster:demo: one Redis, two replicas, a demo session each', () => {
+describeWithRedis('npm run cluster:demo: one Redis, two replicas, a demo session each', () => {
   let demo: ChildProcess;
   let output = '';
   let exited: Promise<number | null>;

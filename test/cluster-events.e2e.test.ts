@@ -2,12 +2,13 @@
 // and topic, so they can be resumed from a cursor on any replica (docs/cluster.md, "Events across replicas").
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type Subscription, subscribe, wsClient } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js';
-import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.js';
+import { type RedisServer, startRedis } from './helpers/redis-server.js';
+import { describeWithRedis } from './helpers/redis-suite.js';
 
 const LAUNCH = 'mutation ($input: LaunchInput!) { launch(input: $input) { id } }';
 const CLICKED = 'fixture: button clicked';
@@ -26,12 +27,7 @@ interface Delivered {
   readonly entry: { readonly seq: number; readonly sessionId: string; readonly text: string };
 }
 
-if (!HAS_REDIS)
-  describe.skip('events across replicas (redis-server is not installed: apt-get install redis-server)', () => {
-    it('streams a session owned by another replica', () => {});
-  });
-
-describe.runIf(HAS_REDIS)('events across replicas', () => {
+describeWithRedis('events across replicas', () => {
   let redis: RedisServer;
   let a: GatewayProcess;
   let b: GatewayProcess;

@@ -3,14 +3,15 @@
 // "Subscriptions relayed to the owner").
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { descendantsOf, endCluster, LOSS_DEADLINE_MS } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type Subscription, subscribe, wsClient } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js';
-import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.js';
+import { type RedisServer, startRedis } from './helpers/redis-server.js';
+import { describeWithRedis } from './helpers/redis-suite.js';
 import { connectionsTo } from './helpers/tcp-connections.js';
 
 const LAUNCH = 'mutation ($input: LaunchInput!) { launch(input: $input) { id } }';
@@ -29,12 +30,7 @@ const ATTEMPT_MS = 5_000;
 /** The kill test waits for a lease to expire, on a machine that may be loaded. */
 const KILL_TEST_TIMEOUT_MS = LOSS_DEADLINE_MS + WAIT_MS;
 
-if (!HAS_REDIS)
-  describe.skip('subscriptions relayed to the owner (redis-server is not installed: apt-get install redis-server)', () => {
-    it('relays a screencast to the replica owning the session', () => {});
-  });
-
-describe.runIf(HAS_REDIS)('subscriptions relayed to the owner', () => {
+describeWithRedis('subscriptions relayed to the owner', () => {
   let redis: RedisServer;
   let a: GatewayProcess;
   let b: GatewayProcess;

@@ -3,14 +3,14 @@
 // replica is told when the owner dies (docs/cluster.md, "Events across replicas").
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { descendantsOf, LOSS_DEADLINE_MS } from './helpers/cluster-replicas.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { descendantsOf, endCluster, LOSS_DEADLINE_MS } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type Subscription, subscribe, wsClient } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js';
-import { expectPidsGone, signalEach } from './helpers/processes.js';
-import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.js';
+import { type RedisServer, startRedis } from './helpers/redis-server.js';
+import { describeWithRedis } from './helpers/redis-suite.js';
 
 const LAUNCH = 'mutation ($input: LaunchInput!) { launch(input: $input) { id } }';
 const NOTIFICATIONS = parse(`subscription ($session: ID!, $after: String) {
@@ -26,12 +26,7 @@ interface Delivered {
   readonly notification: { readonly seq: number; readonly sessionId: string; readonly title: string };
 }
 
-if (!HAS_REDIS)
-  describe.skip('subscriptions across replicas (redis-server is not installed: apt-get install redis-server)', () => {
-    it("streams another replica's notifications", () => {});
-  });
-
-describe.runIf(HAS_REDIS)('subscriptions across replicas', () => {
+describeWithRedis('subscriptions across replicas', () => {
   let redis: RedisServer;
   let a: GatewayProcess;
   let b: GatewayProcess;
@@ -82,15 +77,7 @@ describe.runIf(HAS_REDIS)('subscriptions across replicas', () => {
   });
   afterAll(async () => {
     await Promise.all(sockets.map((socket) => socket.dispose()));
-    for (const gateway of [a, b]) {
-      if (gateway?.child.exitCode === null && gateway.child.signalCode === null) {
-        gateway.child.kill('SIGTERM');
-        await gateway.exited;
-      }
-    }
-    signalEach(orphans, 'SIGKILL');
-    await expectPidsGone(orphans, 30_000);
-    await redis?.stop();
+    await endCluster([a, b], orphans, redis);
   });
 
   it("a notifications subscription on one replica streams another's session, and resumes there from its cursor", async () => {

@@ -2,13 +2,14 @@
 // pause of replica b: what a and c see of it, and what b does when it comes back.
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOSS_DEADLINE_MS, type ReplicaSet, replicaSet, until } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type Subscription, subscribe, wsClient } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
 import { whenPrinted } from './helpers/gateway-process.js';
-import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.js';
+import { type RedisServer, startRedis } from './helpers/redis-server.js';
+import { describeWithRedis } from './helpers/redis-suite.js';
 
 const IDS = ['a', 'b', 'c'] as const;
 type Id = (typeof IDS)[number];
@@ -32,12 +33,7 @@ const CONSOLE = `subscription ($session: ID!, $after: String) {
 /** A generous bound for a loaded machine, not an expected time. */
 const WAIT_MS = 60_000;
 
-if (!HAS_REDIS)
-  describe.skip('three replicas failing (redis-server is not installed: apt-get install redis-server)', () => {
-    it('survives a Redis outage and the loss of a replica', () => {});
-  });
-
-describe.runIf(HAS_REDIS)('cluster mode: three replicas, one of them killed, restarted and paused', () => {
+describeWithRedis('cluster mode: three replicas, one of them killed, restarted and paused', () => {
   let redis: RedisServer;
   let replicas: ReplicaSet;
   const on = {} as Record<Id, GatewayClient>;

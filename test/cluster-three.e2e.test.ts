@@ -6,14 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { askUntilPending, governedReplicaArguments } from './helpers/cluster-approvals.js';
 import { type ReplicaSet, replicaSet, until } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type Subscription, subscribe, wsClient } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
 import { AGENT_TOKEN, APPROVER_TOKEN } from './helpers/governed-gateway.js';
-import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.js';
+import { type RedisServer, startRedis } from './helpers/redis-server.js';
+import { describeWithRedis } from './helpers/redis-suite.js';
 
 const IDS = ['a', 'b', 'c'] as const;
 type Id = (typeof IDS)[number];
@@ -40,12 +41,7 @@ interface Delivered {
   readonly entry: { readonly seq: number; readonly sessionId: string; readonly text: string };
 }
 
-if (!HAS_REDIS)
-  describe.skip('three replicas (redis-server is not installed: apt-get install redis-server)', () => {
-    it('routes, lists and streams across three replicas', () => {});
-  });
-
-describe.runIf(HAS_REDIS)('cluster mode: three replicas on one Redis', () => {
+describeWithRedis('cluster mode: three replicas on one Redis', () => {
   const dir = mkdtempSync(join(tmpdir(), 'stagegraph-cluster-three-'));
   const auditDir = (id: Id) => join(dir, `audit-${id}`);
   let redis: RedisServer;

@@ -2,13 +2,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchChromium, newTestPage, PAGE_SAFETY_NET_MS } from './helpers/browser.js';
 import { descendantsOf, endCluster, LOSS_DEADLINE_MS } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js';
-import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.js';
+import { type RedisServer, startRedis } from './helpers/redis-server.js';
+import { describeWithRedis } from './helpers/redis-suite.js';
 
 /**
  * The observer page and the MCP bridge of replica a watch and drive the whole cluster: a's page lists both
@@ -24,130 +25,122 @@ const clicksOf = (replica: string) =>
   `{ audit(first: 500, replica: "${replica}") { edges { node { operation session { id } } } } }`;
 const SECRET = 'cluster-views-secret';
 
-if (!HAS_REDIS)
-  describe.skip('cluster views (redis-server is not installed: apt-get install redis-server)', () => {
-    it('shows and drives two replicas from one', () => {});
+describeWithRedis('the observer page and the MCP bridge of one replica show the whole cluster', () => {
+  let redis: RedisServer;
+  let a: GatewayProcess;
+  let b: GatewayProcess;
+  let onB: GatewayClient;
+  let browser: Browser;
+  let page: Page;
+  let mcp: Client;
+  const orphans: number[] = [];
+
+  const replica = (id: string) =>
+    serveInChild(['--cluster', redis.url, '--replica-id', id, '--cluster-secret', SECRET]);
+
+  async function call(
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<{ text: string; failed: boolean }> {
+    const result = (await mcp.callTool({ name, arguments: args }, undefined, {
+      timeout: SAFETY_NET_MS,
+    })) as CallToolResult;
+    const text = result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+    return { text, failed: result.isError === true };
+  }
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    [a, b, browser] = await Promise.all([replica('a'), replica('b'), launchChromium()]);
+    onB = gatewayClient(b.url);
+    const onA = gatewayClient(a.url);
+    await Promise.all([
+      onA.data(LAUNCH, { input: fixtureLaunch() }),
+      onB.data(LAUNCH, { input: fixtureLaunch() }),
+    ]);
+    page = await newTestPage(browser);
+    await page.goto(new URL('/', a.url).href, { waitUntil: 'load' });
+    await page.getByRole('button', { name: 'Sign in without a token' }).click();
+    mcp = new Client({ name: 'cluster-views-test', version: '0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL('/mcp', a.url)));
+  }, SAFETY_NET_MS);
+
+  afterAll(async () => {
+    await mcp?.close();
+    await browser?.close();
+    await endCluster([a, b], orphans, redis);
+  }, SAFETY_NET_MS);
+
+  it(
+    "a's page lists both replicas, UP, with a as this replica, and b's session under b with what b knows of it",
+    async () => {
+      const replicas = page.getByRole('region', { name: 'Replica table' });
+      const rowOf = (id: string) =>
+        replicas
+          .getByRole('row')
+          .filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${id}\\b`) }) });
+      await expect
+        .poll(() => rowOf('a').textContent(), { timeout: PAGE_SAFETY_NET_MS })
+        .toContain('(this replica)');
+      expect(await rowOf('a').textContent()).toContain(a.url);
+      await expect.poll(() => rowOf('b').textContent(), { timeout: PAGE_SAFETY_NET_MS }).toContain('UP');
+      expect(await rowOf('b').textContent()).toContain(b.url);
+      expect(await rowOf('b').textContent()).not.toContain('this replica');
+
+      const onReplicaB = page.getByRole('region', { name: 'Sessions on Replica b' });
+      const row = onReplicaB
+        .getByRole('row')
+        .filter({ has: page.getByRole('link', { name: 'Open session b-s1' }) });
+      // The app's name and windows are read from b, its owner, through a.
+      await expect
+        .poll(() => row.textContent(), { timeout: PAGE_SAFETY_NET_MS })
+        .toContain('Stagegraph Fixture');
+      expect(await row.textContent()).toContain('RUNNING');
+      const onReplicaA = page.getByRole('region', { name: 'Sessions on Replica a (this replica)' });
+      expect(await onReplicaA.getByRole('link').allTextContents()).toEqual(['Open session a-s1']);
+    },
+    SAFETY_NET_MS,
+  );
+
+  it("the bridge at a's /mcp lists both replicas with their sessions", async () => {
+    const { text, failed } = await call('sessions', {});
+    expect(failed, text).toBe(false);
+    expect(text).toMatch(
+      new RegExp(`^replica a \\(this one\\) UP ${a.url} last seen .+\\n {2}a-s1 RUNNING`, 'm'),
+    );
+    expect(text).toMatch(new RegExp(`^replica b UP ${b.url} last seen .+\\n {2}b-s1 RUNNING`, 'm'));
   });
 
-describe.runIf(HAS_REDIS)(
-  'the observer page and the MCP bridge of one replica show the whole cluster',
-  () => {
-    let redis: RedisServer;
-    let a: GatewayProcess;
-    let b: GatewayProcess;
-    let onB: GatewayClient;
-    let browser: Browser;
-    let page: Page;
-    let mcp: Client;
-    const orphans: number[] = [];
+  it("the bridge at a reads and acts on b's session: the action runs once, on b", async () => {
+    const read = await call('read', { session: 'b-s1' });
+    expect(read.failed, read.text).toBe(false);
+    expect(read.text).toMatch(/button "Log to console"/);
+    const act = await call('act', { session: 'b-s1', steps: [{ do: 'click', target: { testId: 'log' } }] });
+    expect(act.failed, act.text).toBe(false);
+    const clicks = async (url: string, replica: string) =>
+      (await gatewayClient(url).data(clicksOf(replica))).audit.edges
+        .map(({ node }: { node: { operation: string; session: { id: string } | null } }) => node)
+        .filter((node: { operation: string }) => node.operation === 'click');
+    expect(await clicks(b.url, 'b')).toEqual([{ operation: 'click', session: { id: 'b-s1' } }]);
+    expect(await clicks(a.url, 'a')).toEqual([]);
+  });
 
-    const replica = (id: string) =>
-      serveInChild(['--cluster', redis.url, '--replica-id', id, '--cluster-secret', SECRET]);
-
-    async function call(
-      name: string,
-      args: Record<string, unknown>,
-    ): Promise<{ text: string; failed: boolean }> {
-      const result = (await mcp.callTool({ name, arguments: args }, undefined, {
-        timeout: SAFETY_NET_MS,
-      })) as CallToolResult;
-      const text = result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
-      return { text, failed: result.isError === true };
-    }
-
-    beforeAll(async () => {
-      redis = await startRedis();
-      [a, b, browser] = await Promise.all([replica('a'), replica('b'), launchChromium()]);
-      onB = gatewayClient(b.url);
-      const onA = gatewayClient(a.url);
-      await Promise.all([
-        onA.data(LAUNCH, { input: fixtureLaunch() }),
-        onB.data(LAUNCH, { input: fixtureLaunch() }),
-      ]);
-      page = await newTestPage(browser);
-      await page.goto(new URL('/', a.url).href, { waitUntil: 'load' });
-      await page.getByRole('button', { name: 'Sign in without a token' }).click();
-      mcp = new Client({ name: 'cluster-views-test', version: '0' });
-      await mcp.connect(new StreamableHTTPClientTransport(new URL('/mcp', a.url)));
-    }, SAFETY_NET_MS);
-
-    afterAll(async () => {
-      await mcp?.close();
-      await browser?.close();
-      await endCluster([a, b], orphans, redis);
-    }, SAFETY_NET_MS);
-
-    it(
-      "a's page lists both replicas, UP, with a as this replica, and b's session under b with what b knows of it",
-      async () => {
-        const replicas = page.getByRole('region', { name: 'Replica table' });
-        const rowOf = (id: string) =>
-          replicas
-            .getByRole('row')
-            .filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${id}\\b`) }) });
-        await expect
-          .poll(() => rowOf('a').textContent(), { timeout: PAGE_SAFETY_NET_MS })
-          .toContain('(this replica)');
-        expect(await rowOf('a').textContent()).toContain(a.url);
-        await expect.poll(() => rowOf('b').textContent(), { timeout: PAGE_SAFETY_NET_MS }).toContain('UP');
-        expect(await rowOf('b').textContent()).toContain(b.url);
-        expect(await rowOf('b').textContent()).not.toContain('this replica');
-
-        const onReplicaB = page.getByRole('region', { name: 'Sessions on Replica b' });
-        const row = onReplicaB
-          .getByRole('row')
-          .filter({ has: page.getByRole('link', { name: 'Open session b-s1' }) });
-        // The app's name and windows are read from b, its owner, through a.
-        await expect
-          .poll(() => row.textContent(), { timeout: PAGE_SAFETY_NET_MS })
-          .toContain('Stagegraph Fixture');
-        expect(await row.textContent()).toContain('RUNNING');
-        const onReplicaA = page.getByRole('region', { name: 'Sessions on Replica a (this replica)' });
-        expect(await onReplicaA.getByRole('link').allTextContents()).toEqual(['Open session a-s1']);
-      },
-      SAFETY_NET_MS,
-    );
-
-    it("the bridge at a's /mcp lists both replicas with their sessions", async () => {
-      const { text, failed } = await call('sessions', {});
-      expect(failed, text).toBe(false);
-      expect(text).toMatch(
-        new RegExp(`^replica a \\(this one\\) UP ${a.url} last seen .+\\n {2}a-s1 RUNNING`, 'm'),
-      );
-      expect(text).toMatch(new RegExp(`^replica b UP ${b.url} last seen .+\\n {2}b-s1 RUNNING`, 'm'));
-    });
-
-    it("the bridge at a reads and acts on b's session: the action runs once, on b", async () => {
-      const read = await call('read', { session: 'b-s1' });
-      expect(read.failed, read.text).toBe(false);
-      expect(read.text).toMatch(/button "Log to console"/);
-      const act = await call('act', { session: 'b-s1', steps: [{ do: 'click', target: { testId: 'log' } }] });
-      expect(act.failed, act.text).toBe(false);
-      const clicks = async (url: string, replica: string) =>
-        (await gatewayClient(url).data(clicksOf(replica))).audit.edges
-          .map(({ node }: { node: { operation: string; session: { id: string } | null } }) => node)
-          .filter((node: { operation: string }) => node.operation === 'click');
-      expect(await clicks(b.url, 'b')).toEqual([{ operation: 'click', session: { id: 'b-s1' } }]);
-      expect(await clicks(a.url, 'a')).toEqual([]);
-    });
-
-    it(
-      "once b is killed, a's page shows b DOWN and its session LOST",
-      async () => {
-        orphans.push(...descendantsOf(b.pid));
-        b.child.kill('SIGKILL');
-        await b.exited;
-        const onReplicaB = page.getByRole('region', { name: 'Sessions on Replica b' });
-        const row = onReplicaB
-          .getByRole('row')
-          .filter({ has: page.getByRole('link', { name: 'Open session b-s1' }) });
-        await expect.poll(() => row.textContent(), { timeout: LOSS_DEADLINE_MS }).toContain('LOST');
-        const replicas = page.getByRole('region', { name: 'Replica table' });
-        expect(await replicas.getByRole('row').filter({ hasText: b.url }).textContent()).toContain('DOWN');
-        const { text } = await call('sessions', {});
-        expect(text).toMatch(/^replica b DOWN .+\n {2}b-s1 LOST/m);
-      },
-      SAFETY_NET_MS,
-    );
-  },
-);
+  it(
+    "once b is killed, a's page shows b DOWN and its session LOST",
+    async () => {
+      orphans.push(...descendantsOf(b.pid));
+      b.child.kill('SIGKILL');
+      await b.exited;
+      const onReplicaB = page.getByRole('region', { name: 'Sessions on Replica b' });
+      const row = onReplicaB
+        .getByRole('row')
+        .filter({ has: page.getByRole('link', { name: 'Open session b-s1' }) });
+      await expect.poll(() => row.textContent(), { timeout: LOSS_DEADLINE_MS }).toContain('LOST');
+      const replicas = page.getByRole('region', { name: 'Replica table' });
+      expect(await replicas.getByRole('row').filter({ hasText: b.url }).textContent()).toContain('DOWN');
+      const { text } = await call('sessions', {});
+      expect(text).toMatch(/^replica b DOWN .+\n {2}b-s1 LOST/m);
+    },
+    SAFETY_NET_MS,
+  );
+});

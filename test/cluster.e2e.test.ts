@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { descendantsOf, endCluster, LOSS_DEADLINE_MS, until } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild, whenPrinted } from './helpers/gateway-process.js';
-import { HAS_REDIS, type RedisServer, startRedis } from './helpers/redis-server.js';
+import { type RedisServer, startRedis } from './helpers/redis-server.js';
+import { describeWithRedis } from './helpers/redis-suite.js';
 
 /**
  * Tests that kill, pause or restart replicas: each restart starts a gateway and its apps again, which at
@@ -18,12 +19,7 @@ const auditOf = (replica: string) =>
 /** Every replica of the suite shares it, as a deployment's replicas would. */
 const SECRET = 'cluster-test-secret';
 
-if (!HAS_REDIS)
-  describe.skip('cluster mode (redis-server is not installed: apt-get install redis-server)', () => {
-    it('runs two replicas on one Redis', () => {});
-  });
-
-describe.runIf(HAS_REDIS)('cluster mode: two replicas on one Redis', () => {
+describeWithRedis('cluster mode: two replicas on one Redis', () => {
   let redis: RedisServer;
   let a: GatewayProcess;
   let b: GatewayProcess;
