@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { descendantsOf, endCluster, LOSS_DEADLINE_MS, until } from './helpers/cluster-replicas.js';
+import {
+  APPROVAL_TIMEOUT_MS,
+  askUntilPending,
+  governedReplicaArguments,
+} from './helpers/cluster-approvals.js';
+import { descendantsOf, endCluster, until } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type Subscription, subscribe, wsClient } from './helpers/gateway.js';
 import {
@@ -20,8 +25,6 @@ import { describeWithRedis } from './helpers/redis-suite.js';
 
 /** A test that kills a replica waits for its lease to expire, on a machine that may be loaded. */
 const KILL_TEST_TIMEOUT_MS = 300_000;
-/** Long enough for the approver to answer at load 15; an ask nobody answers fails the test by timing out. */
-const APPROVAL_TIMEOUT_MS = 120_000;
 /** The built-in tiers: a click on "Delete Account" is asked about. */
 const POLICY = 'version: 1\nrules: []\n';
 const SECRET = 'cluster-approvals-secret';
@@ -54,16 +57,7 @@ describeWithRedis('approvals across replicas: two replicas on one Redis', () => 
       redis.url,
       '--replica-id',
       id,
-      '--cluster-secret',
-      SECRET,
-      '--token',
-      AGENT_TOKEN,
-      '--approver-token',
-      APPROVER_TOKEN,
-      '--policy',
-      policyFile,
-      '--approval-timeout',
-      String(APPROVAL_TIMEOUT_MS),
+      ...governedReplicaArguments(SECRET, policyFile),
     ]);
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -72,28 +66,12 @@ describeWithRedis('approvals across replicas: two replicas on one Redis', () => 
    * through Redis; until it has, the click fails at once with APPROVAL_UNAVAILABLE, and is sent again.
    */
   async function askOnB(): Promise<{ click: Promise<LooseResponse>; request: Loose }> {
-    const deadline = Date.now() + LOSS_DEADLINE_MS;
-    const pending = approvals.waitFor(
-      (event) =>
-        event.approvalRequests.state === 'PENDING' && !answered.has(event.approvalRequests.request.id),
-      APPROVAL_TIMEOUT_MS,
+    const { operation, request } = await askUntilPending(
+      () => agentOnB.send(clickDelete(session)),
+      approvals,
+      answered,
     );
-    // Observed here too: a click that fails for another reason leaves it to time out unawaited.
-    pending.catch(() => {});
-    for (;;) {
-      const click = agentOnB.send(clickDelete(session));
-      const first = await Promise.race([click.then((response) => ({ response })), pending]);
-      if (!('response' in first)) {
-        const { request } = first.approvalRequests;
-        answered.add(request.id);
-        return { click, request };
-      }
-      const code = first.response.errors?.[0]?.extensions?.code;
-      if (!['APPROVAL_UNAVAILABLE', 'RATE_LIMITED'].includes(code) || Date.now() > deadline)
-        throw new Error(`the click was not asked about: ${JSON.stringify(first.response)}`);
-      // Paced below the agent's rate limit (20 mutations a second).
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    return { click: operation, request };
   }
 
   async function lastApprovalOnB(): Promise<Loose> {
