@@ -3,6 +3,7 @@
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { endCluster } from './helpers/cluster-replicas.js';
 import { type Subscription, subscribe, wsClient } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js';
@@ -56,13 +57,7 @@ describeWithRedis('the audit stream of a cluster', () => {
   });
   afterAll(async () => {
     await Promise.all(sockets.map((socket) => socket.dispose()));
-    for (const gateway of [a, b]) {
-      if (gateway?.child.exitCode === null && gateway.child.signalCode === null) {
-        gateway.child.kill('SIGTERM');
-        await gateway.exited;
-      }
-    }
-    await redis?.stop();
+    await endCluster([a, b], [], redis);
   });
 
   it("streams b's records to a subscriber on a, with replica b, and resumes after a cursor on b", async () => {

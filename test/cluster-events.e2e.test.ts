@@ -3,6 +3,7 @@
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { endCluster } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type Subscription, subscribe, wsClient } from './helpers/gateway.js';
 import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
@@ -74,13 +75,7 @@ describeWithRedis('events across replicas', () => {
   });
   afterAll(async () => {
     await Promise.all(sockets.map((socket) => socket.dispose()));
-    for (const gateway of [a, b]) {
-      if (gateway?.child.exitCode === null && gateway.child.signalCode === null) {
-        gateway.child.kill('SIGTERM');
-        await gateway.exited;
-      }
-    }
-    await redis?.stop();
+    await endCluster([a, b], [], redis);
   });
 
   it("a console subscription on one replica streams another's session in order, with no gaps", async () => {
