@@ -1,6 +1,7 @@
 import type { AuditCheckpoints } from '../domain/cluster/audit-checkpoints.js';
 import type { Cluster } from '../domain/cluster/cluster.js';
 import type { ClusterEvents } from '../domain/cluster/cluster-events.js';
+import type { ForwardToReplica } from '../domain/cluster/replica-forwarding.js';
 import type { EventHub } from '../domain/events/event-hub.js';
 import type { SessionTopics } from '../domain/events/session-topics.js';
 import { ANONYMOUS_LOOPBACK, type ClientIdentity } from '../domain/governance/clients/client-identity.js';
@@ -33,6 +34,11 @@ export interface GatewayContext {
   readonly clusterEvents?: ClusterEvents | null;
   /** With `serve --cluster` and governance: this replica's audit checkpoint, for verifyAudit. */
   readonly auditCheckpoints?: AuditCheckpoints | null;
+  /**
+   * With `serve --cluster`, for a request over HTTP: sends a request to another replica with this caller's
+   * credential, as owner routing forwards (verifyClusterAudit asks each replica so). Null over the WebSocket.
+   */
+  readonly forwardToReplica?: ForwardToReplica | null;
 }
 
 /** Who sent the request: in-process execution without a client runs as the anonymous loopback client. */

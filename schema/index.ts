@@ -13,6 +13,7 @@ import './client.js';
 import './clock.js';
 import './cluster.js';
 import './cluster-approvals.js';
+import './cluster-audit-verification.js';
 import './console.js';
 import './desktop.js';
 import './dialogs.js';

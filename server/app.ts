@@ -38,7 +38,7 @@ import { maskError, useRequestErrorFormat } from './error-format.js';
 import { graphiqlPage } from './graphiql-page.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { observerPage } from './observer-page.js';
-import { useOwnerRouting } from './owner-routing.js';
+import { replicaForwarder, useOwnerRouting } from './owner-routing.js';
 import { useQueryLimits } from './query-limits.js';
 import { answerUnreadableRequests, refuse } from './refusal.js';
 import { guardPolicy, guardRequest, maxHeaderBytes } from './request-guard.js';
@@ -135,6 +135,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
       cluster,
       clusterEvents,
       auditCheckpoints: opened?.checkpoints ?? null,
+      forwardToReplica:
+        cluster && initial.request
+          ? replicaForwarder(
+              cluster,
+              config.cluster?.secret ?? null,
+              initial.request.headers.get('authorization'),
+            )
+          : null,
       ...(abandoned ? { abandoned } : {}),
     };
   };

@@ -12,6 +12,7 @@ import {
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import type { Cluster } from '../domain/cluster/cluster.js';
 import type { ReplicaRecord } from '../domain/cluster/cluster-store.js';
+import type { ForwardedAnswer, ForwardToReplica } from '../domain/cluster/replica-forwarding.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import { governedOperationOf } from '../schema/gates/declared-governance.js';
 import { toGraphQLError } from './error-format.js';
@@ -55,7 +56,10 @@ export function useOwnerRouting(cluster: () => Cluster | null, secret: string | 
       try {
         const placement = await placementOf(here, schema, document, params);
         if (placement.kind !== 'owner') return;
-        const answer = await forward(here, placement.owner, secret, params, request);
+        const answer = await forward(here, placement.owner, secret, params, {
+          authorization: request.headers.get('authorization'),
+          signal: request.signal,
+        }).catch(() => null);
         // Unanswered (the owner died a moment ago): run here, where the directory answers what it knows
         // (a status, LOST once reaped) and refuses the rest; nothing of another's session runs here.
         if (answer) setResult(answer);
@@ -130,41 +134,55 @@ export function sessionArgumentOf(definition: Parameters<typeof governedOperatio
 }
 
 /**
- * Sends the document to its owner and answers what the owner answered; null when the owner did not answer.
- * Bound by the caller's own request (an action waiting on an approval waits as long there as it would
- * here) and by the owner's lease: a paused owner accepts the connection and never answers, so the call is
- * given up once the owner is reaped, and the session then reads LOST here.
+ * The forwarding a resolver is given (ForwardToReplica): requests sent as owner routing sends them, with
+ * this caller's `authorization` and the cluster secret.
+ */
+export function replicaForwarder(
+  cluster: Cluster,
+  secret: string | null,
+  authorization: string | null,
+): ForwardToReplica {
+  return (replica, request, signal) =>
+    forward(cluster, replica, secret, request, { authorization, signal }) as Promise<ForwardedAnswer>;
+}
+
+/**
+ * Sends the document to its owner and answers what the owner answered; rejects with why when the owner did
+ * not answer. Bound by `signal` (the caller's own request: an action waiting on an approval waits as long
+ * there as it would here) and by the owner's lease: a paused owner accepts the connection and never
+ * answers, so the call is given up once the owner is reaped, and the session then reads LOST here.
  */
 async function forward(
   cluster: Cluster,
   owner: ReplicaRecord,
   secret: string | null,
-  params: GraphQLParams,
-  request: Request,
-): Promise<ExecutionResult | null> {
+  params: Pick<GraphQLParams, 'query' | 'variables' | 'operationName' | 'extensions'>,
+  caller: { readonly authorization: string | null; readonly signal: AbortSignal },
+): Promise<ExecutionResult> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json',
     [FORWARDED_BY_HEADER]: cluster.replicaId,
   };
-  const authorization = request.headers.get('authorization');
-  if (authorization) headers.authorization = authorization;
+  if (caller.authorization) headers.authorization = caller.authorization;
   if (secret) headers[CLUSTER_SECRET_HEADER] = secret;
   const { query, variables, operationName, extensions } = params;
   const ownerGone = new AbortController();
   const watch = setInterval(() => {
-    void cluster.stillUp(owner).then((up) => up || ownerGone.abort());
+    void cluster
+      .stillUp(owner)
+      .then(
+        (up) => up || ownerGone.abort(new Error(`replica ${owner.id} lost its lease while it was asked`)),
+      );
   }, cluster.settings.renewMs);
   try {
     const response = await fetch(owner.url, {
       method: 'POST',
       headers,
       body: JSON.stringify({ query, variables, operationName, extensions }),
-      signal: AbortSignal.any([request.signal, ownerGone.signal]),
+      signal: AbortSignal.any([caller.signal, ownerGone.signal]),
     });
     return (await response.json()) as ExecutionResult;
-  } catch {
-    return null;
   } finally {
     clearInterval(watch);
   }

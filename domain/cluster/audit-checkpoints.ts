@@ -39,6 +39,11 @@ export class AuditCheckpoints {
     return this.#store.read(this.#replicaId);
   }
 
+  /** What the cluster holds as `replicaId`'s last record, as that replica last declared it. */
+  of(replicaId: string): Promise<AuditCheckpoint | null> {
+    return replicaId === this.#replicaId ? this.current() : this.#store.read(replicaId);
+  }
+
   async #drain(): Promise<void> {
     while (this.#latest) {
       const next = this.#latest;
