@@ -65,6 +65,20 @@ describeWithRedis('cluster mode: three replicas, one of them killed, restarted a
     (await on[via].data(`{ session(id: "${session}") { status } }`)).session.status;
   const codeOf = (response: { errors?: readonly { extensions?: Loose }[] }) =>
     response.errors?.[0]?.extensions?.code;
+  /** verifyClusterAudit asked on a, its entries by replica. */
+  const verifiedByA = async (timeoutMs?: number) => {
+    const { verifyClusterAudit } = await on.a.data(
+      `query ($timeoutMs: Int) { verifyClusterAudit(timeoutMs: $timeoutMs) {
+        ok replicas { replica status reason checkpoint { seq hash } verification { ok } }
+      } }`,
+      { timeoutMs },
+    );
+    const entries = Object.fromEntries(
+      verifyClusterAudit.replicas.map(({ replica, ...entry }: Loose) => [replica, entry]),
+    );
+    expect(Object.keys(entries).sort()).toEqual([...IDS]);
+    return { ok: verifyClusterAudit.ok as boolean, ...entries } as Record<Id, Loose> & { ok: boolean };
+  };
 
   beforeAll(async () => {
     redis = await startRedis();
@@ -164,7 +178,7 @@ describeWithRedis('cluster mode: three replicas, one of them killed, restarted a
   );
 
   it(
-    'kill -9 of b: its session reads LOST on a and on c, and calls through either answer SESSION_LOST',
+    'kill -9 of b: its session reads LOST on a and on c, calls through either answer SESSION_LOST, and verifyClusterAudit lists b not verified, with its checkpoint',
     async () => {
       // The reads so far end here, not with b's sockets torn down under them.
       await Promise.all(sockets.splice(0).map((socket) => socket.dispose()));
@@ -178,12 +192,32 @@ describeWithRedis('cluster mode: three replicas, one of them killed, restarted a
       );
       await lostFeed.waitFor((value) => value.sessionEvents.type === 'WINDOW_OPENED', WAIT_MS);
       await replicas.killHard('b');
+      // Before a reaper has seen it, b may still hold its lease: then it is asked, and does not answer.
+      const killed = await verifiedByA();
+      expect(killed.ok).toBe(false);
+      expect(killed.b).toMatchObject({
+        status: expect.stringMatching(/^(UNREACHABLE|DOWN)$/),
+        reason: expect.any(String),
+        verification: null,
+        checkpoint: { seq: expect.any(Number), hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      });
+      expect(killed.b.checkpoint.seq).toBeGreaterThan(0);
       for (const id of ['a', 'c'] as const)
         await until(
           () => statusOf(id, 'b-s1'),
           (status) => status === 'LOST',
           `b-s1 on ${id} after b was killed`,
         );
+      const reaped = await verifiedByA();
+      expect(reaped.ok).toBe(false);
+      expect(reaped.b).toEqual({
+        status: 'DOWN',
+        reason: expect.stringMatching(/lease lapsed.*LOST/),
+        verification: null,
+        checkpoint: killed.b.checkpoint,
+      });
+      for (const id of ['a', 'c'] as const)
+        expect(reaped[id]).toMatchObject({ status: 'VERIFIED', verification: { ok: true } });
       for (const id of ['a', 'c'] as const) {
         // Read LOST just now, so refused as LOST at once, whatever this replica's lease tick last read.
         const refused = await click(id, 'b-s1');
@@ -232,13 +266,21 @@ describeWithRedis('cluster mode: three replicas, one of them killed, restarted a
   );
 
   it(
-    'b paused past its lease, then woken: it fences itself, refuses cluster work, and its session stays LOST',
+    'b paused past its lease, then woken: verifyClusterAudit answers by its deadline meanwhile; b fences itself, refuses cluster work, and its session stays LOST',
     async () => {
       const b = replicas.get('b');
       const { launch } = await on.b.data(LAUNCH, { input: fixtureLaunch() });
       expect(launch).toEqual({ id: 'b-s3', replica: { id: 'b' } });
       b.child.kill('SIGSTOP');
       try {
+        // A paused replica accepts the connection and never answers: the answer comes by the deadline.
+        const paused = await verifiedByA(1_000);
+        expect(paused.ok).toBe(false);
+        expect(paused.b).toMatchObject({
+          status: expect.stringMatching(/^(UNREACHABLE|DOWN)$/),
+          verification: null,
+        });
+        if (paused.b.status === 'UNREACHABLE') expect(paused.b.reason).toBe('no answer within 1000 ms');
         for (const id of ['a', 'c'] as const)
           await until(
             () => statusOf(id, 'b-s3'),

@@ -32,6 +32,11 @@ const APPROVAL_EVENTS = `subscription { approvalRequests {
 const TINY_BOUND = 2;
 /** A generous bound for a loaded machine, not an expected time. */
 const WAIT_MS = 60_000;
+/** Every replica's chain at once. */
+const VERIFY_CLUSTER = `{ verifyClusterAudit {
+  ok replicas { replica status reason checkpoint { seq hash }
+    verification { ok replica lastSeq lastHash broken { file line seq reason } } }
+} }`;
 /** The built-in tiers: a click on "Delete Account" is asked about. */
 const POLICY = 'version: 1\nrules: []\n';
 
@@ -264,7 +269,22 @@ describeWithRedis('cluster mode: three replicas on one Redis', () => {
     approvals.dispose();
   });
 
-  it("`verifyAudit` of every replica passes from any replica; one record edited on b's disk is named with b and its line", async () => {
+  it("`verifyAudit` of every replica, and `verifyClusterAudit` of all three, pass from any replica; one record edited on b's disk is named with b and its line", async () => {
+    for (const via of IDS) {
+      const { verifyClusterAudit } = await approver[via].data(VERIFY_CLUSTER);
+      expect(verifyClusterAudit.ok).toBe(true);
+      expect(verifyClusterAudit.replicas.map((entry: Loose) => entry.replica)).toEqual([
+        via,
+        ...IDS.filter((id) => id !== via),
+      ]);
+      for (const entry of verifyClusterAudit.replicas)
+        expect(entry).toMatchObject({
+          status: 'VERIFIED',
+          reason: null,
+          verification: { ok: true, replica: entry.replica, broken: null },
+          checkpoint: { seq: entry.verification.lastSeq, hash: entry.verification.lastHash },
+        });
+    }
     for (const via of IDS)
       for (const id of IDS)
         expect(
@@ -298,5 +318,15 @@ describeWithRedis('cluster mode: three replicas on one Redis', () => {
       });
     for (const id of ['a', 'c'] as const)
       expect((await approver.b.data(`{ verifyAudit(replica: "${id}") { ok } }`)).verifyAudit.ok).toBe(true);
+    for (const via of IDS) {
+      const { verifyClusterAudit } = await approver[via].data(VERIFY_CLUSTER);
+      expect(verifyClusterAudit.ok).toBe(false);
+      const entries = new Map(verifyClusterAudit.replicas.map((entry: Loose) => [entry.replica, entry]));
+      expect(entries.get('b')).toMatchObject({
+        status: 'VERIFIED',
+        verification: { ok: false, replica: 'b', broken: { line: index + 1, seq } },
+      });
+      for (const id of ['a', 'c']) expect(entries.get(id)).toMatchObject({ verification: { ok: true } });
+    }
   });
 });

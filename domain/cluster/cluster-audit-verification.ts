@@ -74,14 +74,17 @@ export async function verifyClusterAudit(
   const here = verifyHere().then(async (verification) =>
     verified(verification, await cluster.checkpoint(cluster.replicaId)),
   );
+  // Each checkpoint is read once its replica answered: it has then written all it verified against.
   const elsewhere = others.map(async (replica) => {
+    if (replica.status !== 'UP') return notAsked(replica, await cluster.checkpoint(replica.id));
+    const answered = await asked(cluster.forward, replica, signal, timeoutMs).then(
+      (verification) => ({ verification }),
+      (error: unknown) => ({ reason: reasonOf(error) }),
+    );
     const checkpoint = await cluster.checkpoint(replica.id);
-    if (replica.status !== 'UP') return notAsked(replica, checkpoint);
-    try {
-      return verified(await asked(cluster.forward, replica, signal, timeoutMs), checkpoint);
-    } catch (error) {
-      return entry(replica.id, 'UNREACHABLE', reasonOf(error), checkpoint);
-    }
+    return 'verification' in answered
+      ? verified(answered.verification, checkpoint)
+      : entry(replica.id, 'UNREACHABLE', answered.reason, checkpoint);
   });
   return summed(await Promise.all([here, ...elsewhere]));
 }
