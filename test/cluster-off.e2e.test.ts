@@ -18,8 +18,25 @@ describe('a gateway started without --cluster', () => {
 
   it('never loads a Redis client, and answers the cluster fields as one process', async () => {
     gateway = await serveInChild([], WATCH_REDIS, ['--require', REPORT_LOADS]);
-    const data = await gatewayClient(gateway.url).data('{ replicas { id } sessions { id replica { id } } }');
-    expect(data).toEqual({ replicas: [], sessions: [] });
+    const data = await gatewayClient(gateway.url).data(
+      '{ replicas { id } sessions { id replica { id } } verifyClusterAudit { ok replicas { replica status reason checkpoint { seq } verification { ok replica } } } }',
+    );
+    expect(data).toEqual({
+      replicas: [],
+      sessions: [],
+      verifyClusterAudit: {
+        ok: true,
+        replicas: [
+          {
+            replica: null,
+            status: 'VERIFIED',
+            reason: null,
+            checkpoint: null,
+            verification: { ok: true, replica: null },
+          },
+        ],
+      },
+    });
     expect(gateway.stderr()).not.toContain(LOADED);
   });
 
