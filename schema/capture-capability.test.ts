@@ -131,6 +131,7 @@ describe('capture capability gating', () => {
       onLost: () => () => {},
       replica: () => undefined,
       replicaId: 'a',
+      assertServing: () => {},
     };
     const clusterEvents = new ClusterEvents(new MemoryStreams(), hub, cluster, () => {});
     const network = () =>

@@ -32,7 +32,8 @@ export async function openCluster(
   const store = await RedisClusterStore.connect(config.redisUrl, log);
   const cluster = new Cluster(store, { ...config }, sessions, hub, log);
   const approvals =
-    governance && new ClusterApprovals(store.approvals(), governance.broker, config.replicaId, config, log);
+    governance &&
+    new ClusterApprovals(store.approvals(), governance.broker, config.replicaId, config, log, cluster);
   const checkpoints = governance && new AuditCheckpoints(store.auditCheckpoints(), config.replicaId, log);
   if (governance && checkpoints) governance.audit.observe((record) => checkpoints.noteRecord(record));
   return { cluster, approvals, checkpoints };

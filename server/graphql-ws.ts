@@ -97,16 +97,16 @@ export function attachGraphqlWs(
           (enveloped.rootValue as EnvelopedRoot).subscribe(enveloped),
         );
       },
-      onConnect: (ctx) => {
+      onConnect: async (ctx) => {
         const presented = presentedCredential(ctx.connectionParams);
         try {
-          relay?.assertForwardedFrom(ctx.extra.request.headers);
+          await relay?.assertForwardedFrom(ctx.extra.request.headers);
           const client = authenticate(presented, ctx.extra.request.socket.remoteAddress);
           clients.set(ctx.extra.socket, client);
           return true;
         } catch (error) {
           if (!(error instanceof StagegraphError)) throw error;
-          ctx.extra.socket.close(CLOSE_FORBIDDEN, `UNAUTHENTICATED: ${error.message}`);
+          ctx.extra.socket.close(CLOSE_FORBIDDEN, closeReason(`${error.code}: ${error.message}`));
           return false;
         }
       },
@@ -183,6 +183,13 @@ export function attachGraphqlWs(
       await disposable.dispose();
     },
   };
+}
+
+/** A close frame's reason holds at most 123 bytes (RFC 6455, 5.5); the code at its start always fits. */
+function closeReason(text: string): string {
+  let reason = text;
+  while (Buffer.byteLength(reason) > 123) reason = reason.slice(0, -1);
+  return reason;
 }
 
 /** The credential a client presented in connection_init. */

@@ -19,6 +19,8 @@ import { toGraphQLError } from './error-format.js';
 
 /** Set on a call one replica forwards to another: its value is the sender's id; such a call never forwards again. */
 export const FORWARDED_BY_HEADER = 'x-stagegraph-forwarded-by';
+/** The sender's boot (epoch), beside its id: a receiver refuses a call from a boot the cluster fenced. */
+export const FORWARDED_EPOCH_HEADER = 'x-stagegraph-forwarded-epoch';
 /** The --cluster-secret, on a forwarded call when the replicas have one. */
 export const CLUSTER_SECRET_HEADER = 'x-stagegraph-cluster-secret';
 
@@ -49,6 +51,13 @@ export function useOwnerRouting(cluster: () => Cluster | null, secret: string | 
               new StagegraphError('UNAUTHENTICATED', 'A forwarded call carried a wrong cluster secret.'),
             ),
           );
+        else
+          await here
+            .assertForwardedBy(sender, forwardedEpoch(request.headers.get(FORWARDED_EPOCH_HEADER)))
+            .catch((error: unknown) => {
+              if (!(error instanceof StagegraphError)) throw error;
+              setResult(refused(error));
+            });
         return;
       }
       const document = parsed(params.query);
@@ -163,6 +172,7 @@ async function forward(
     'content-type': 'application/json',
     accept: 'application/json',
     [FORWARDED_BY_HEADER]: cluster.replicaId,
+    [FORWARDED_EPOCH_HEADER]: String(cluster.epoch),
   };
   if (caller.authorization) headers.authorization = caller.authorization;
   if (secret) headers[CLUSTER_SECRET_HEADER] = secret;
@@ -190,6 +200,12 @@ async function forward(
 
 function refused(error: StagegraphError): ExecutionResult {
   return { errors: [toGraphQLError(error)] };
+}
+
+/** The epoch a forwarded call's sender named; null when it named none (or not a number). */
+export function forwardedEpoch(header: string | null | undefined): number | null {
+  const epoch = header ? Number(header) : Number.NaN;
+  return Number.isSafeInteger(epoch) ? epoch : null;
 }
 
 /** In constant time, over digests so unequal lengths take the same path. Without a secret, loopback replicas trust each other. */

@@ -7,7 +7,7 @@ import { WebSocketServer } from 'ws';
 import type { ReplicaRecord } from '../domain/cluster/cluster-store.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import { buildSchema as buildGatewaySchema } from '../schema/index.js';
-import { CLUSTER_SECRET_HEADER, FORWARDED_BY_HEADER } from './owner-routing.js';
+import { CLUSTER_SECRET_HEADER, FORWARDED_BY_HEADER, FORWARDED_EPOCH_HEADER } from './owner-routing.js';
 import {
   RELAYED_FIELDS,
   type RelayCluster,
@@ -75,6 +75,11 @@ describe('where a subscription runs in a cluster', () => {
     settings: { renewMs: 2_000, leaseMs: 6_000 },
     ownerElsewhere: async (id: string) => (id.startsWith('b-') ? owner : null),
     stillUp: async () => true,
+    /** Fenced, as the store says: replica z's boot 4, whose record reads DOWN. */
+    assertForwardedBy: async (sender: string, epoch: number | null) => {
+      if (sender === 'z' && epoch === 4)
+        throw new StagegraphError('REPLICA_FENCED', 'Replica z, which forwarded this call, lost its lease.');
+    },
   } as unknown as RelayCluster;
   const screencast = parse('subscription { screencast(session: "b-s1") { seq } }');
   const payload = { query: 'subscription { screencast(session: "b-s1") { seq } }' };
@@ -92,16 +97,27 @@ describe('where a subscription runs in a cluster', () => {
     expect(await new SubscriptionRelay(() => cluster, null).route(screencast, payload, relayed)).toBeNull();
   });
 
-  it('a relayed connection must carry the cluster secret', () => {
+  it('a relayed connection must carry the cluster secret', async () => {
     const relay = new SubscriptionRelay(() => cluster, 'secret');
-    expect(() => relay.assertForwardedFrom({})).not.toThrow();
-    expect(() =>
+    await expect(relay.assertForwardedFrom({})).resolves.toBeUndefined();
+    await expect(
       relay.assertForwardedFrom({ [FORWARDED_BY_HEADER]: 'c', [CLUSTER_SECRET_HEADER]: 'secret' }),
-    ).not.toThrow();
+    ).resolves.toBeUndefined();
     for (const presented of ['wrong', undefined])
-      expect(() =>
+      await expect(
         relay.assertForwardedFrom({ [FORWARDED_BY_HEADER]: 'c', [CLUSTER_SECRET_HEADER]: presented }),
-      ).toThrow(expect.objectContaining({ code: 'UNAUTHENTICATED' }));
+      ).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+
+  it('a relayed connection from a boot the cluster fenced is refused, whatever its secret', async () => {
+    const relay = new SubscriptionRelay(() => cluster, 'secret');
+    await expect(
+      relay.assertForwardedFrom({
+        [FORWARDED_BY_HEADER]: 'z',
+        [FORWARDED_EPOCH_HEADER]: '4',
+        [CLUSTER_SECRET_HEADER]: 'secret',
+      }),
+    ).rejects.toMatchObject({ code: 'REPLICA_FENCED' });
   });
 });
 

@@ -13,7 +13,13 @@ import type { ReplicaRecord } from '../domain/cluster/cluster-store.js';
 import { unreachable } from '../domain/cluster/remote-session.js';
 import { isErrorCode } from '../errors/registry.js';
 import { StagegraphError } from '../errors/stagegraph-error.js';
-import { CLUSTER_SECRET_HEADER, FORWARDED_BY_HEADER, secretMatches } from './owner-routing.js';
+import {
+  CLUSTER_SECRET_HEADER,
+  FORWARDED_BY_HEADER,
+  FORWARDED_EPOCH_HEADER,
+  forwardedEpoch,
+  secretMatches,
+} from './owner-routing.js';
 
 /**
  * Subscriptions whose events stay on the owner (a screencast's frames are too large for a stream; a
@@ -68,7 +74,10 @@ export function relayedSession(
   return typeof session === 'string' ? session : null;
 }
 
-export type RelayCluster = Pick<Cluster, 'replicaId' | 'settings' | 'ownerElsewhere' | 'stillUp'>;
+export type RelayCluster = Pick<
+  Cluster,
+  'replicaId' | 'epoch' | 'settings' | 'ownerElsewhere' | 'stillUp' | 'assertForwardedBy'
+>;
 
 /** One replica's side of relayed subscriptions: which to relay, and the relays themselves. */
 export class SubscriptionRelay {
@@ -80,12 +89,21 @@ export class SubscriptionRelay {
     this.#secret = secret;
   }
 
-  /** A connection another replica opened to relay a subscription must carry the cluster secret. */
-  assertForwardedFrom(headers: IncomingHttpHeaders): void {
-    if (headers[FORWARDED_BY_HEADER] === undefined) return;
+  /**
+   * A connection another replica opened to relay a subscription must carry the cluster secret, and neither
+   * that replica nor this one may be fenced (REPLICA_FENCED).
+   */
+  async assertForwardedFrom(headers: IncomingHttpHeaders): Promise<void> {
+    const sender = headers[FORWARDED_BY_HEADER];
+    if (sender === undefined) return;
     const presented = headers[CLUSTER_SECRET_HEADER];
     if (!secretMatches(this.#secret, typeof presented === 'string' ? presented : null))
       throw new StagegraphError('UNAUTHENTICATED', 'A relayed subscription carried a wrong cluster secret.');
+    const epoch = headers[FORWARDED_EPOCH_HEADER];
+    await this.#cluster()?.assertForwardedBy(
+      String(sender),
+      forwardedEpoch(typeof epoch === 'string' ? epoch : null),
+    );
   }
 
   /**
@@ -118,6 +136,7 @@ export class SubscriptionRelay {
       url: owner.url.replace(/^http/, 'ws'),
       headers: {
         [FORWARDED_BY_HEADER]: cluster.replicaId,
+        [FORWARDED_EPOCH_HEADER]: String(cluster.epoch),
         ...(this.#secret ? { [CLUSTER_SECRET_HEADER]: this.#secret } : {}),
       },
       authorization,

@@ -9,7 +9,7 @@ import { streamCursor } from './event-streams.js';
 import type { SharedEvent, SharedRequest } from './shared-approvals.js';
 import type { CursoredDelivery } from './stream-feed.js';
 
-type Streams = Pick<ClusterEvents, 'topics' | 'topicFeed'>;
+type Streams = Pick<ClusterEvents, 'topics' | 'topicFeed' | 'assertServing'>;
 
 export interface ApprovalStreamHandlers {
   /** An event of the stream, this replica's own included, with its cursor there. */
@@ -157,6 +157,7 @@ export function approvalFeed(
   client: ClientIdentity,
   after: string | null | undefined,
 ): SubscriberQueue<ApprovalEvent> | Promise<AsyncIterableIterator<CursoredDelivery<ApprovalEvent>>> {
+  clusterEvents?.assertServing();
   if (after == null) return broker.subscribe(client);
   if (!clusterEvents)
     throw new StagegraphError(

@@ -24,6 +24,8 @@ const AGENT: ClientIdentity = { id: 'agent-1', role: 'agent' };
 const APPROVER: ClientIdentity = { id: 'approver-1', role: 'approver' };
 const OTHER_APPROVER: ClientIdentity = { id: 'approver-2', role: 'approver' };
 const TIMING = { leaseMs: 6_000, renewMs: 60_000 };
+/** A replica holding its lease. */
+const MEMBER = { fenced: false, assertServing: () => {} };
 const redactor = new Redactor();
 
 const ask = (): ApprovalAsk => ({
@@ -117,9 +119,9 @@ function eventsOf(state: SharedState, replicaId: string): ClusterEvents {
   );
 }
 
-async function replica(state: SharedState, id: string) {
+async function replica(state: SharedState, id: string, fence = MEMBER) {
   const broker = new ApprovalBroker();
-  const approvals = new ClusterApprovals(state.store(), broker, id, TIMING, () => {});
+  const approvals = new ClusterApprovals(state.store(), broker, id, TIMING, () => {}, fence);
   await approvals.start(1, eventsOf(state, id));
   started.push({ broker, approvals });
   return broker;
@@ -138,6 +140,31 @@ afterEach(async () => {
 });
 
 describe('ClusterApprovals', () => {
+  it('a fenced replica claims no answer and counts no approver: an ASK elsewhere waits only for live ones', async () => {
+    const state = new SharedState();
+    const fence = {
+      fenced: false,
+      assertServing() {
+        if (fence.fenced) throw new StagegraphError('REPLICA_FENCED', 'Replica b lost its lease.');
+      },
+    };
+    const [a, b] = [await replica(state, 'a'), await replica(state, 'b', fence)];
+    fence.fenced = true;
+    b.subscribe(APPROVER);
+    a.subscribe(APPROVER);
+    await until(() => state.approvers.get('a') === 1);
+    expect(state.approvers.get('b')).toBe(0);
+    const waiting = a.request(ask(), 10_000);
+    await until(() => b.pending(APPROVER).length === 1);
+    const id = b.pending(APPROVER)[0]!.id;
+    await expect(b.answer(id, { decision: 'APPROVED', scope: 'ONCE' }, APPROVER)).rejects.toMatchObject({
+      code: 'REPLICA_FENCED',
+    });
+    expect(a.pending(APPROVER).map((request) => request.id)).toEqual([id]);
+    await a.answer(id, { decision: 'DENIED', reason: null }, APPROVER);
+    await expect(waiting).resolves.toMatchObject({ status: 'DENIED' });
+  });
+
   it("shows b's request on a, with its replica, and a's answer releases it on b, decided there", async () => {
     const state = new SharedState();
     const [a, b] = [await replica(state, 'a'), await replica(state, 'b')];
@@ -240,7 +267,7 @@ describe('ClusterApprovals', () => {
       claim: () => Promise.reject(down),
       countApprovers: () => Promise.reject(down),
     };
-    const cut = new ClusterApprovals(unreachable, b, 'b', TIMING, () => {});
+    const cut = new ClusterApprovals(unreachable, b, 'b', TIMING, () => {}, MEMBER);
     await cut.start(1, eventsOf(state, 'b'));
     expect(cut.approvers()).toBe(0);
     await expect(cut.answer('any', { decision: 'DENIED', reason: null }, APPROVER)).rejects.toBe(down);

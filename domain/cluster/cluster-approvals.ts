@@ -8,6 +8,7 @@ import type {
 } from '../governance/approvals/approval-request.js';
 import type { ClientIdentity } from '../governance/clients/client-identity.js';
 import { ApprovalStream, requestOf } from './approval-stream.js';
+import type { Cluster } from './cluster.js';
 import type { ClusterEvents } from './cluster-events.js';
 import { LIST_REPLICAS } from './remote-session.js';
 import type { LeaseTiming } from './replica-lease.js';
@@ -45,6 +46,7 @@ export class ClusterApprovals implements ApprovalPeers {
   readonly #replicaId: string;
   readonly #timing: LeaseTiming;
   readonly #log: (line: string) => void;
+  readonly #fence: Pick<Cluster, 'fenced' | 'assertServing'>;
   #epoch = 0;
   #stream: ApprovalStream | null = null;
   #events: Pick<ClusterEvents, 'noteTopicCursor'> | null = null;
@@ -66,12 +68,14 @@ export class ClusterApprovals implements ApprovalPeers {
     replicaId: string,
     timing: LeaseTiming,
     log: (line: string) => void,
+    fence: Pick<Cluster, 'fenced' | 'assertServing'>,
   ) {
     this.#store = store;
     this.#broker = broker;
     this.#replicaId = replicaId;
     this.#timing = timing;
     this.#log = log;
+    this.#fence = fence;
   }
 
   /**
@@ -81,7 +85,7 @@ export class ClusterApprovals implements ApprovalPeers {
    */
   async start(
     epoch: number,
-    events: Pick<ClusterEvents, 'topics' | 'topicFeed' | 'topicNewest' | 'noteTopicCursor'>,
+    events: Pick<ClusterEvents, 'topics' | 'topicFeed' | 'topicNewest' | 'noteTopicCursor' | 'assertServing'>,
   ): Promise<void> {
     this.#epoch = epoch;
     this.#events = events;
@@ -153,7 +157,9 @@ export class ClusterApprovals implements ApprovalPeers {
     void this.#countApprovers(true).catch((error) => this.#failed(error));
   }
 
+  /** Refused (REPLICA_FENCED) once this replica is fenced: a claim would mark an answer on another's request. */
   async answer(id: string, answer: ApprovalAnswer, client: ClientIdentity): Promise<ApprovalResult> {
+    this.#fence.assertServing();
     const claim = await this.#store.claim({ id, answer, client, relayedBy: this.#replicaId });
     if (claim.kind === 'NOT_FOUND')
       throw new StagegraphError('APPROVAL_NOT_FOUND', `No approval with id ${id} is pending.`, {
@@ -284,7 +290,8 @@ export class ClusterApprovals implements ApprovalPeers {
     try {
       this.#approversElsewhere = await this.#store.countApprovers(
         this.#replicaId,
-        this.#broker.approverCount,
+        // A fenced replica's approvers can answer nothing: an ASK elsewhere does not wait for them.
+        this.#fence.fenced ? 0 : this.#broker.approverCount,
         this.#timing.leaseMs,
         announce,
       );

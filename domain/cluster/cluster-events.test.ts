@@ -35,6 +35,7 @@ function fakeDirectory() {
     },
     replica: () => undefined,
     replicaId: 'a',
+    assertServing: () => {},
     lose: () => {
       status = 'LOST';
       for (const listener of listeners) listener(entryOf('LOST'));
@@ -86,6 +87,31 @@ describe('subscriptions across replicas', () => {
     expect([first?.cursor, second?.cursor]).toEqual(['1', '3']);
     expect(second?.event).toEqual(line(3, 'hello again'));
     await feed.return?.();
+  });
+
+  it("refuses, once this replica is fenced, to read another replica's stream or a cluster-wide topic", async () => {
+    const fenced = {
+      ...fakeDirectory(),
+      assertServing: () => {
+        throw new StagegraphError('REPLICA_FENCED', 'Replica a lost its lease.');
+      },
+    };
+    const clusterEvents = new ClusterEvents(
+      new MemoryStreams(),
+      new EventHub<SessionTopics>(),
+      fenced,
+      () => {},
+    );
+    const feeds = { hub: new EventHub<SessionTopics>(), sessions: noLocalSessions, clusterEvents };
+    await expect(topicFeed(feeds, TOPIC_FEEDS.console, { session: 'b-s1' })).rejects.toMatchObject({
+      code: 'REPLICA_FENCED',
+    });
+    expect(() => clusterEvents.topicEntries('audit', 0, 10)).toThrow(
+      expect.objectContaining({ code: 'REPLICA_FENCED' }),
+    );
+    await expect(
+      clusterEvents.topicFeed({ topic: 'audit', after: null, shape: (event) => event, accepts: () => true }),
+    ).rejects.toMatchObject({ code: 'REPLICA_FENCED' });
   });
 
   it('refuses an unknown session, and a cursor that is not one, before reading', async () => {

@@ -29,7 +29,7 @@ export interface StreamRequest<T> {
  */
 export class ClusterEvents {
   readonly #streams: EventStreams;
-  readonly #cluster: Pick<Cluster, 'session' | 'onLost' | 'replica'>;
+  readonly #cluster: Pick<Cluster, 'session' | 'onLost' | 'replica' | 'assertServing'>;
   readonly #writer: SessionStreamWriter;
   readonly #topics: ClusterTopicWriter;
   readonly #removals: (() => void)[] = [];
@@ -39,7 +39,7 @@ export class ClusterEvents {
   constructor(
     streams: EventStreams,
     hub: EventHub<SessionTopics>,
-    cluster: Pick<Cluster, 'session' | 'onLost' | 'replica' | 'replicaId'>,
+    cluster: Pick<Cluster, 'session' | 'onLost' | 'replica' | 'replicaId' | 'assertServing'>,
     failed: (error: unknown) => void,
     audit: Pick<AuditLog, 'observe'> | null = null,
   ) {
@@ -70,6 +70,14 @@ export class ClusterEvents {
     return this.#topicCursors.get(event) ?? Promise.resolve(null);
   }
 
+  /**
+   * Throws REPLICA_FENCED once this replica lost its lease: it serves no subscriber another replica's
+   * session stream or a cluster-wide topic (audit, approvals), whose events it may no longer keep up with.
+   */
+  assertServing(): void {
+    this.#cluster.assertServing();
+  }
+
   /** The number of the newest entry of a cluster-wide topic's stream; 0 when it holds none. */
   topicNewest(topic: ClusterTopic): Promise<number> {
     return this.#streams.newest(clusterStreamOf(topic));
@@ -77,11 +85,13 @@ export class ClusterEvents {
 
   /** Up to `count` entries of a cluster-wide topic's stream after number `after`, as the stream holds them. */
   topicEntries(topic: ClusterTopic, after: number, count: number): Promise<StreamedEvent[]> {
+    this.assertServing();
     return this.#streams.range(clusterStreamOf(topic), after, count);
   }
 
   /** Reads a cluster-wide topic's stream, every replica's events in the order the stream took them. */
-  topicFeed<T, U>(request: TopicFeedRequest<T, U>): Promise<ClusterTopicFeed<T, U>> {
+  async topicFeed<T, U>(request: TopicFeedRequest<T, U>): Promise<ClusterTopicFeed<T, U>> {
+    this.assertServing();
     return ClusterTopicFeed.open(this.#streams, request);
   }
 
@@ -95,6 +105,7 @@ export class ClusterEvents {
    * When the directory marks the session LOST, the feed delivers what the stream holds, then ends.
    */
   async feed<T>(request: StreamRequest<T>): Promise<StreamFeed<T>> {
+    this.assertServing();
     const stream = streamOf(request.sessionId, request.topic);
     let feed: StreamFeed<T> | undefined;
     let lost: DirectoryEntry | undefined;

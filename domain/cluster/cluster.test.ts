@@ -149,3 +149,75 @@ describe('a replica in the cluster', () => {
     await cluster.leave();
   });
 });
+
+describe('a fenced replica', () => {
+  /** This replica's own record, as the store shows it: joined with epoch 3 (fakeStore's join). */
+  const self = (status: ReplicaRecord['status'], epoch = 3): ReplicaRecord => ({
+    ...replica('a'),
+    epoch,
+    status,
+  });
+
+  it('forwards nothing once a read shows it reaped, before its renewal says so', async () => {
+    const replicas = [self('UP'), replica('b')];
+    const store = fakeStore([entry('b-s1', 'b', 'RUNNING')], replicas);
+    // No renewal comes during the test: only the routing read can tell it.
+    const { cluster } = joined(store, 600_000);
+    await cluster.join('http://127.0.0.1:4700/graphql');
+    expect(await cluster.ownerElsewhere('b-s1')).toMatchObject({ id: 'b' });
+    replicas[0] = self('DOWN');
+    await expect(cluster.ownerElsewhere('b-s1')).rejects.toMatchObject({ code: 'REPLICA_FENCED' });
+    expect(cluster.fenced).toBe(true);
+    await expect(cluster.replicaElsewhere('b')).rejects.toMatchObject({ code: 'REPLICA_FENCED' });
+    // Its own trail and its own view of the cluster stay readable, for diagnosis.
+    expect(await cluster.replicaElsewhere('a')).toBeNull();
+    expect(await cluster.replicas()).toContainEqual(self('DOWN'));
+    await cluster.leave();
+  });
+
+  it('is fenced by a later boot of its own id as well', async () => {
+    const store = fakeStore([], [self('UP', 4), replica('b')]);
+    const { cluster } = joined(store, 600_000);
+    await cluster.join('http://127.0.0.1:4700/graphql');
+    await cluster.replicas();
+    expect(cluster.fenced).toBe(true);
+    await cluster.leave();
+  });
+
+  it('serves no forwarded call; a live one refuses calls from a boot the store no longer holds UP', async () => {
+    const replicas = [
+      self('UP'),
+      { ...replica('b'), epoch: 2 },
+      { ...replica('c'), status: 'DOWN' as const },
+    ];
+    const store = fakeStore([], replicas);
+    const { cluster } = joined(store, 600_000);
+    await cluster.join('http://127.0.0.1:4700/graphql');
+    await expect(cluster.assertForwardedBy('b', 2)).resolves.toBeUndefined();
+    await expect(cluster.assertForwardedBy('b', null)).resolves.toBeUndefined();
+    for (const [sender, epoch] of [
+      ['b', 1],
+      ['c', 1],
+      ['c', null],
+    ] as const)
+      await expect(cluster.assertForwardedBy(sender, epoch)).rejects.toMatchObject({
+        code: 'REPLICA_FENCED',
+        details: expect.objectContaining({ replica: sender }),
+      });
+    replicas[0] = self('DOWN');
+    await expect(cluster.assertForwardedBy('b', 2)).rejects.toMatchObject({
+      code: 'REPLICA_FENCED',
+      details: expect.objectContaining({ replica: 'a' }),
+    });
+    await cluster.leave();
+  });
+
+  it('serves a forwarded call while the store cannot say who is fenced: an outage fences nobody', async () => {
+    const store = fakeStore([], [self('UP'), replica('b')]);
+    const { cluster } = joined(store, 600_000);
+    await cluster.join('http://127.0.0.1:4700/graphql');
+    store.replicas = () => Promise.reject(new Error('Redis did not answer'));
+    await expect(cluster.assertForwardedBy('b', 1)).resolves.toBeUndefined();
+    await cluster.leave();
+  });
+});

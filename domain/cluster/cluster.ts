@@ -66,6 +66,11 @@ export class Cluster implements SessionPlacement {
     return this.#membership === 'FENCED';
   }
 
+  /** This boot's number, sent with every call forwarded from here so the receiver can tell a fenced boot. */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
   /** Joins with the next epoch once the server listens at `servedUrl`; the earlier boots' sessions are LOST. */
   async join(servedUrl: string): Promise<JoinAnswer> {
     const url = this.settings.advertiseUrl ?? servedUrl;
@@ -129,6 +134,35 @@ export class Cluster implements SessionPlacement {
     if (this.#membership === 'FENCED') throw this.#fencedError();
   }
 
+  /**
+   * Throws REPLICA_FENCED once this replica lost its lease: from then on it forwards nothing, serves no
+   * forwarded call or relay, reads no other replica's stream and answers no other replica's approval.
+   */
+  assertServing(): void {
+    if (this.#membership === 'FENCED') throw this.#fencedError();
+  }
+
+  /**
+   * Refuses a call another replica forwarded here when either side is fenced: this one (it owns nothing
+   * any more), or the sender, whose boot (`epoch`, when it said) the store no longer holds UP — the
+   * sender may not know yet (woken from a pause, before its renewal answered). While the store cannot
+   * say, the call is served: an outage fences nobody.
+   */
+  async assertForwardedBy(sender: string, epoch: number | null): Promise<void> {
+    this.assertServing();
+    const replicas = await this.#store.replicas().catch(() => null);
+    if (!replicas) return;
+    this.#noteSelf(replicas);
+    this.assertServing();
+    const record = replicas.find((replica) => replica.id === sender);
+    if (record && (record.status !== 'UP' || (epoch !== null && record.epoch !== epoch)))
+      throw new StagegraphError(
+        'REPLICA_FENCED',
+        `Replica ${sender}, which forwarded this call, lost its lease (it is ${record.status} in epoch ${record.epoch}); the call was not run.`,
+        { nextActions: [LIST_REPLICAS], details: { replica: sender, epoch: epoch ?? record.epoch } },
+      );
+  }
+
   assertServes(id: string, heldHere: boolean): void {
     if (heldHere) {
       // Another replica marked them LOST when it reaped this one: they are not resurrected here.
@@ -149,6 +183,7 @@ export class Cluster implements SessionPlacement {
   /** Every replica the store knows, this one first. */
   async replicas(): Promise<ReplicaRecord[]> {
     const replicas = await this.#store.replicas();
+    this.#noteSelf(replicas);
     return replicas.sort(
       (a, b) => Number(b.id === this.replicaId) - Number(a.id === this.replicaId) || a.id.localeCompare(b.id),
     );
@@ -169,15 +204,25 @@ export class Cluster implements SessionPlacement {
     // Asked together: this is on the path of every operation another replica answers.
     const [entry, replicas] = await Promise.all([this.#store.session(id), this.#store.replicas()]);
     if (entry) this.#directory?.learnt(entry);
+    this.#noteSelf(replicas);
     if (!entry || entry.status === 'LOST' || entry.replicaId === this.replicaId) return null;
     const owner = replicas.find((record) => record.id === entry.replicaId);
-    return owner?.status === 'UP' ? owner : null;
+    if (owner?.status !== 'UP') return null;
+    this.assertServing();
+    return owner;
   }
 
-  /** The replica named `id` when it is another one and UP; null for this one; BAD_INPUT otherwise. */
+  /**
+   * The replica named `id` when it is another one and UP; null for this one; BAD_INPUT otherwise, and
+   * REPLICA_FENCED for another once this one is fenced.
+   */
   async replicaElsewhere(id: string): Promise<ReplicaRecord | null> {
     if (id === this.replicaId) return null;
-    const replica = (await this.#store.replicas()).find((record) => record.id === id);
+    this.assertServing();
+    const replicas = await this.#store.replicas();
+    this.#noteSelf(replicas);
+    this.assertServing();
+    const replica = replicas.find((record) => record.id === id);
     if (replica?.status === 'UP') return replica;
     throw new StagegraphError(
       'BAD_INPUT',
@@ -191,6 +236,7 @@ export class Cluster implements SessionPlacement {
   /** Whether `replica`'s boot still holds its lease; true while the store cannot say (an outage reaps nobody). */
   async stillUp(replica: ReplicaRecord): Promise<boolean> {
     const replicas = await this.#store.replicas().catch(() => null);
+    if (replicas) this.#noteSelf(replicas);
     const now = replicas?.find((record) => record.id === replica.id);
     return replicas === null || (now?.status === 'UP' && now.epoch === replica.epoch);
   }
@@ -225,12 +271,24 @@ export class Cluster implements SessionPlacement {
     if (answer === 'RESTORED') {
       this.#log(`cluster: the store had forgotten replica ${this.replicaId}; its sessions are written again`);
       void this.#directory?.rewriteAll();
-    } else if (answer === 'FENCED' && this.#membership === 'MEMBER') {
-      this.#membership = 'FENCED';
-      this.#log(
-        `cluster: replica ${this.replicaId} lost its lease (epoch ${this.#epoch}); fenced: it accepts no cluster work until restarted`,
-      );
-    }
+    } else if (answer === 'FENCED') this.#fence();
+  }
+
+  /**
+   * Any read of the replicas that shows this boot reaped (its record DOWN, or a later boot's) fences it at
+   * once: a replica woken from a pause may serve requests before its renewal timer runs.
+   */
+  #noteSelf(replicas: readonly ReplicaRecord[]): void {
+    const own = replicas.find((record) => record.id === this.replicaId);
+    if (own && (own.epoch > this.#epoch || (own.epoch === this.#epoch && own.status !== 'UP'))) this.#fence();
+  }
+
+  #fence(): void {
+    if (this.#membership !== 'MEMBER') return;
+    this.#membership = 'FENCED';
+    this.#log(
+      `cluster: replica ${this.replicaId} lost its lease (epoch ${this.#epoch}); fenced: it accepts no cluster work until restarted`,
+    );
   }
 
   /** Logged once per distinct failure, so an outage of the store does not flood the log. */
@@ -244,7 +302,7 @@ export class Cluster implements SessionPlacement {
   #fencedError(): StagegraphError {
     return new StagegraphError(
       'REPLICA_FENCED',
-      `Replica ${this.replicaId} lost its lease and was fenced; it accepts no new sessions.`,
+      `Replica ${this.replicaId} lost its lease and was fenced: it starts, forwards, relays and serves nothing for the cluster until it is restarted.`,
       { nextActions: [LIST_REPLICAS], details: { replica: this.replicaId, epoch: this.#epoch } },
     );
   }

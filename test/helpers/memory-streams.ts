@@ -83,5 +83,6 @@ export function replicaKnowingEverySession(replicaId: string) {
     session: async () => ({}) as never,
     onLost: () => () => {},
     replica: () => undefined,
+    assertServing: () => {},
   };
 }
