@@ -26,8 +26,11 @@ export interface LeaseHolder {
 /**
  * Keeps one replica's lease: every `renewMs` it renews, then reaps the replicas whose leases expired
  * (every replica reaps: a reap is one atomic step in the store, so two reapers mark a replica once).
- * Ticks never overlap: the next is scheduled when the last one is done, so a slow store delays renewals
- * rather than piling them up. Once fenced it stops for good.
+ * Renewals keep their rate: each is due `renewMs` after the last one was sent, not after the tick that
+ * followed it (a reap and a refresh of the directory, slow on a loaded machine) — a lease of 4 s renewed
+ * every 2 s was lost to that drift at load 20. Ticks never overlap: a tick that outlasts `renewMs` is
+ * followed at once by the next renewal, so a slow store delays renewals rather than piling them up.
+ * Once fenced it stops for good.
  */
 export class ReplicaLease {
   readonly #store: ClusterStore;
@@ -35,6 +38,8 @@ export class ReplicaLease {
   readonly #holder: LeaseHolder;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
+  /** When the last renewal was sent (monotonic clock): the lease runs from no earlier. */
+  #renewedAt = performance.now();
   #stopped = false;
 
   constructor(store: ClusterStore, timing: LeaseTiming, holder: LeaseHolder) {
@@ -56,13 +61,18 @@ export class ReplicaLease {
 
   #schedule(): void {
     if (this.#stopped) return;
-    this.#timer = setTimeout(() => {
-      this.#running = this.#tick().finally(() => this.#schedule());
-    }, this.#timing.renewMs);
+    const due = this.#renewedAt + this.#timing.renewMs - performance.now();
+    this.#timer = setTimeout(
+      () => {
+        this.#running = this.#tick().finally(() => this.#schedule());
+      },
+      Math.max(0, due),
+    );
   }
 
   async #tick(): Promise<void> {
     const holder = this.#holder;
+    this.#renewedAt = performance.now();
     try {
       const answer = await this.#store.renew(
         holder.replicaId,
