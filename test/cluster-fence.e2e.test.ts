@@ -70,7 +70,7 @@ describeWithRedis('cluster mode: a replica paused past its lease does no cluster
   it(
     "a click on a's session sent through woken b answers REPLICA_FENCED and never runs on a",
     async () => {
-      // Sent at once, before b's own renewal may have told it: the read routing makes tells it.
+      // Sent at once, maybe before b's own renewal told it: the read that routes the click tells it.
       expect(await onB.failure(CLICK_A)).toMatchObject({
         code: 'REPLICA_FENCED',
         retryable: false,
