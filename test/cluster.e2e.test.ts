@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { descendantsOf, endCluster, LOSS_DEADLINE_MS, until } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
-import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
+import {
+  type GatewayClient,
+  gatewayClient,
+  type Loose,
+  type LooseResponse,
+} from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild, whenPrinted } from './helpers/gateway-process.js';
 import { type RedisServer, startRedis } from './helpers/redis-server.js';
 import { describeWithRedis } from './helpers/redis-suite.js';
@@ -244,12 +249,16 @@ describeWithRedis('cluster mode: two replicas on one Redis', () => {
       /cluster: the store had forgotten replica a; its sessions are written again/,
       LOSS_DEADLINE_MS,
     );
-    // b is fenced and renews nothing; what it reads of a's session comes from the refilled directory.
+    // b is fenced and renews nothing, nor forwards a read of a's session (REPLICA_FENCED); what it lists
+    // of a's session comes from the refilled directory.
+    const aS1 = (response: LooseResponse) =>
+      response.data?.sessions?.find((session: Loose) => session.id === 'a-s1') as Loose;
     const refilled = await until(
-      () => onB.send('{ session(id: "a-s1") { status replica { id status } } }'),
-      (response) => response.data?.session != null,
+      () => onB.send('{ sessions { id status replica { id status } } }'),
+      (response) => aS1(response) != null,
       'a-s1 in the refilled directory',
     );
-    expect(refilled.data.session).toEqual({ status: 'RUNNING', replica: { id: 'a', status: 'UP' } });
+    expect(aS1(refilled)).toEqual({ id: 'a-s1', status: 'RUNNING', replica: { id: 'a', status: 'UP' } });
+    expect(await onB.failure('{ session(id: "a-s1") { status } }')).toMatchObject({ code: 'REPLICA_FENCED' });
   });
 });
