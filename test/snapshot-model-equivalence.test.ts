@@ -217,8 +217,8 @@ describe('the incremental snapshot model', () => {
     const incremental = new RefStore('s-inc');
     const full = new RefStore('s-full');
     let raw = await snapshotDocument(page, scope);
-    let previous = await incremental.record('w', raw, scope);
-    let previousFull = await full.record('w', { ...raw, nodes: await fullWalk() }, scope);
+    let previous = await incremental.record('w', raw, scope, incremental.actions.mark);
+    let previousFull = await full.record('w', { ...raw, nodes: await fullWalk() }, scope, full.actions.mark);
     let spliced = 0;
     for (let batch = 1; batch <= 40; batch += 1) {
       const edits = await edit(page, 1000 + batch, 1 + (batch % 4));
@@ -227,8 +227,13 @@ describe('the incremental snapshot model', () => {
       const context = `batch ${batch}: ${edits.join(', ')}`;
       expect(raw.nodes, context).toEqual(walked);
       if (raw.incremental) spliced += 1;
-      const next = await incremental.record('w', raw, scope);
-      const nextFull = await full.record('w', { ...raw, nodes: walked, incremental: undefined }, scope);
+      const next = await incremental.record('w', raw, scope, incremental.actions.mark);
+      const nextFull = await full.record(
+        'w',
+        { ...raw, nodes: walked, incremental: undefined },
+        scope,
+        full.actions.mark,
+      );
       expect(next.nodes, context).toEqual(nextFull.nodes);
       expect(diff(previous, next), context).toEqual(diff(previousFull, nextFull));
       expect(await unreportedDetached(), context).toEqual([]);

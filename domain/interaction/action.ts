@@ -98,9 +98,10 @@ export async function performAction(session: Session, request: ActionRequest): P
   if (located && request.secret) await driver.markSecret(located.node.key);
   // Watched from just before the action, so the requests it starts are told from those already running.
   const watch = await driver.watchRequests();
+  // From here until its effect is read or waited for the page may change because of us: reads made
+  // meanwhile, or on either side, are not compared to learn from.
+  const ended = session.snapshots.actions.begin();
   try {
-    // From here the page may change because of us: reads on either side are not compared to learn from.
-    session.snapshots.noteAction();
     const expected = handed ? approvedElement(handed) : undefined;
     const action = atOcrPoint(request.action, chosen.ocr);
     await run(session, window, driver, query, action, timeoutMs, expected).catch(async (error: unknown) => {
@@ -127,6 +128,7 @@ export async function performAction(session: Session, request: ActionRequest): P
     };
   } finally {
     watch.end();
+    ended();
   }
 }
 
@@ -188,7 +190,7 @@ function capture(
   driver: WindowDriver,
   bounds = false,
 ): Promise<Snapshot> {
-  return driver.snapshot({ bounds }).then((raw) => session.snapshots.record(window.id, raw, { bounds }));
+  return session.snapshots.read(window.id, driver, { bounds });
 }
 
 /**

@@ -53,10 +53,13 @@ export async function navigate(session: Session, request: NavigateRequest): Prom
   const timeoutMs = clamp(request.timeoutMs, NAVIGATION_TIMEOUT_DEFAULT_MS, 0, NAVIGATION_TIMEOUT_MAX_MS);
   const waitUntil = request.waitUntil ?? DEFAULT_WAIT_UNTIL;
   const before = request.wantDiff ? await read(session, window.id, driver, false) : null;
-  session.snapshots.noteAction();
-  const result = await driver.navigate(target, waitUntil, timeoutMs).catch((error: unknown) => {
-    throw withLook(error, at);
-  });
+  const ended = session.snapshots.actions.begin();
+  const result = await driver
+    .navigate(target, waitUntil, timeoutMs)
+    .catch((error: unknown) => {
+      throw withLook(error, at);
+    })
+    .finally(ended);
   const after = before ? await read(session, window.id, driver, false) : null;
   const now = await session.findWindow(window.id);
   return {
@@ -120,7 +123,7 @@ export async function outlineNow(
 
 function read(session: Session, windowId: string, driver: WindowDriver, interactiveOnly: boolean) {
   const scope = { bounds: false, ...(interactiveOnly ? { interactiveOnly: true } : {}) };
-  return driver.snapshot(scope).then((raw) => session.snapshots.record(windowId, raw, scope));
+  return session.snapshots.read(windowId, driver, scope);
 }
 
 /** After a failed navigation the window shows what it showed, or what it got to: look before acting. */

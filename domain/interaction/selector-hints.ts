@@ -70,8 +70,7 @@ export async function selectorHints(
     );
   }
   const { window, driver } = await session.window(request.window);
-  const raw = await driver.snapshot({ bounds: false });
-  const snapshot = await session.snapshots.record(window.id, raw, { bounds: false });
+  const snapshot = await session.snapshots.read(window.id, driver, { bounds: false });
   const testIds = await driver.testIds(CANDIDATES_COUNTED_MAX);
   const candidates = [
     ...testIds.map((testId) => hint('TEST_ID', { testId })),

@@ -37,7 +37,7 @@ export async function* snapshotChanges(
     ...(request.interactiveOnly ? { interactiveOnly: true } : {}),
     bounds: request.bounds === true,
   };
-  const read = async () => session.snapshots.record(window.id, await driver.snapshot(scope), scope);
+  const read = () => session.snapshots.read(window.id, driver, scope);
   let previous = await read();
   let seen = await driver.nextChange(null, 0);
   while (session.isLive && session.hasWindow(window.id)) {

@@ -67,8 +67,18 @@ describe('RefStore whole passes share unchanged nodes with the window’s last s
   it('shares across the steps of a stepped record of a page larger than one step', async () => {
     const rows = Math.ceil(NODES_PER_STEP / 2) + 10;
     const store = new RefStore('s');
-    const first = await store.record('w', rawSnapshot(page(numbers(rows).map((n) => item(n)))));
-    const second = await store.record('w', rawSnapshot(page(numbers(rows).map((n) => item(n)))));
+    const first = await store.record(
+      'w',
+      rawSnapshot(page(numbers(rows).map((n) => item(n)))),
+      {},
+      store.actions.mark,
+    );
+    const second = await store.record(
+      'w',
+      rawSnapshot(page(numbers(rows).map((n) => item(n)))),
+      {},
+      store.actions.mark,
+    );
     expect(second.nodes.length).toBeGreaterThan(NODES_PER_STEP);
     expect(second.nodes.every((node, index) => node === first.nodes[index])).toBe(true);
   });

@@ -5,8 +5,10 @@ import type {
   RawSnapshot,
   ResolvedNode,
   SnapshotRequest,
+  WindowDriver,
 } from '../../transports/contract/window-driver.js';
 import { inTurns } from '../../transports/protocol/in-turns.js';
+import { ActionSpans } from './action-spans.js';
 import { noteSelfChanges } from './diff.js';
 import { controlFingerprint, type FingerprintSource, fingerprint } from './fingerprint.js';
 import { reconcileSpliced, reconcileWhole } from './reconcile-nodes.js';
@@ -61,8 +63,8 @@ export class RefStore {
   readonly #refs = new Map<string, RefEntry>();
   readonly #windows = new Map<string, WindowRefs>();
   #issued = 0;
-  /** Actions performed in the session so far; each snapshot keeps the count it was recorded at. */
-  #actions = 0;
+  /** The session's actions; each snapshot keeps their mark from just before its read was asked. */
+  readonly actions = new ActionSpans();
   readonly #actionsAt = new WeakMap<Snapshot, number>();
   readonly #lookup = (ref: string): RefEntry | undefined => this.#refs.get(ref);
 
@@ -78,12 +80,18 @@ export class RefStore {
    * cost of the change. The work is done in turns of the event loop (a 60,000-node page is some tens of
    * milliseconds of it), so other sessions' operations run in between; the reads of one window are
    * recorded one after another, in the order they were asked. WINDOW_NOT_FOUND when the window is
-   * forgotten meanwhile.
+   * forgotten meanwhile. `actionsBefore` is `actions.mark` taken before the transport was asked for `raw`:
+   * a read asked before an action began and recorded after it must not pass for one made after it.
    */
-  record(windowId: string, raw: RawSnapshot, scope: SnapshotRequest = {}): Promise<Snapshot> {
+  record(
+    windowId: string,
+    raw: RawSnapshot,
+    scope: SnapshotRequest,
+    actionsBefore: number,
+  ): Promise<Snapshot> {
     const w = this.#window(windowId);
     const recorded = w.recording.then(() =>
-      inTurns(this.#record(w, windowId, raw, scope), () => {
+      inTurns(this.#record(w, windowId, raw, scope, actionsBefore), () => {
         if (this.#windows.get(windowId) !== w) {
           throw new StagegraphError('WINDOW_NOT_FOUND', `Window ${windowId} closed during the read.`);
         }
@@ -96,12 +104,18 @@ export class RefStore {
     return recorded;
   }
 
+  /** Asks the window's transport for a snapshot of `scope` and records it. */
+  async read(windowId: string, driver: WindowDriver, scope: SnapshotRequest): Promise<Snapshot> {
+    const actionsBefore = this.actions.mark;
+    return this.record(windowId, await driver.snapshot(scope), scope, actionsBefore);
+  }
+
   /**
    * `record` in one go, outside the window's queue: for tests and benches, which have no other read of the
    * window in flight and time or check the reconciliation itself.
    */
   recordNow(windowId: string, raw: RawSnapshot, scope: SnapshotRequest = {}): Snapshot {
-    const steps = this.#record(this.#window(windowId), windowId, raw, scope);
+    const steps = this.#record(this.#window(windowId), windowId, raw, scope, this.actions.mark);
     for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
   }
 
@@ -110,6 +124,7 @@ export class RefStore {
     windowId: string,
     raw: RawSnapshot,
     scope: SnapshotRequest,
+    actionsBefore: number,
   ): Generator<void, Snapshot> {
     const last = w.recent.at(-1);
     const splices =
@@ -153,14 +168,11 @@ export class RefStore {
     );
     if (splices && last) noteSplices(snapshot, { base: last, splices });
     noteSelfChanges(snapshot, w.selfChanges);
-    const actions = this.#actions;
-    learnSelfChanges(
-      w.selfChanges,
-      w.recent,
-      snapshot,
-      (earlier) => this.#actionsAt.get(earlier) === actions,
-    );
-    this.#actionsAt.set(snapshot, actions);
+    learnSelfChanges(w.selfChanges, w.recent, snapshot, (earlier) => {
+      const mark = this.#actionsAt.get(earlier);
+      return mark !== undefined && this.actions.noneSince(mark);
+    });
+    this.#actionsAt.set(snapshot, actionsBefore);
     w.lastRaw = raw;
     w.lastEntries = entries;
     w.recent.push(snapshot);
@@ -236,19 +248,6 @@ export class RefStore {
       });
     }
     return { ref, windowId: entry.windowId, documentId: entry.documentId, key: entry.key };
-  }
-
-  /**
-   * An action (click, fill, navigation, ...) is about to change a window of the session: reads before and
-   * after it are not compared to learn what the page changes on its own.
-   */
-  noteAction(): void {
-    this.#actions += 1;
-  }
-
-  /** Actions noted so far: a read that saw the same count saw no action of the session between. */
-  get actionsNoted(): number {
-    return this.#actions;
   }
 
   /** The window's latest snapshot, if one was taken. */

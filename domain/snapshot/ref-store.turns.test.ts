@@ -14,7 +14,7 @@ describe('RefStore.record in turns of the event loop', () => {
     const page = tablePage(ROWS);
     expect(page.nodes.length).toBeGreaterThan(2 * NODES_PER_STEP);
     const inTurns = new RefStore('s1');
-    const recording = inTurns.record('w1', page);
+    const recording = inTurns.record('w1', page, {}, inTurns.actions.mark);
     expect(await firstToSettle(recording)).toBe('turn');
     const oneGo = new RefStore('s1').recordNow('w1', page);
     expect((await recording).nodes).toEqual(oneGo.nodes);
@@ -27,7 +27,10 @@ describe('RefStore.record in turns of the event loop', () => {
       detached: first.nodes.map((node) => node.key),
     });
     const store = new RefStore('s1');
-    const [before, after] = await Promise.all([store.record('w1', first), store.record('w1', rerendered)]);
+    const [before, after] = await Promise.all([
+      store.record('w1', first, {}, store.actions.mark),
+      store.record('w1', rerendered, {}, store.actions.mark),
+    ]);
     expect([before.id, after.id]).toEqual(['w1#1', 'w1#2']);
     const sequential = new RefStore('s1');
     sequential.recordNow('w1', first);
@@ -37,13 +40,13 @@ describe('RefStore.record in turns of the event loop', () => {
 
   it('answers WINDOW_NOT_FOUND when the window is forgotten during the read, and records the next one', async () => {
     const store = new RefStore('s1');
-    const recording = store.record('w1', tablePage(ROWS));
+    const recording = store.record('w1', tablePage(ROWS), {}, store.actions.mark);
     await setImmediate();
     store.forgetWindow('w1');
     const failure = await recording.catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StagegraphError);
     expect((failure as StagegraphError).code).toBe('WINDOW_NOT_FOUND');
-    const next = await store.record('w1', tablePage(10));
+    const next = await store.record('w1', tablePage(10), {}, store.actions.mark);
     expect(next.nodes[0]?.ref).toBeDefined();
     expect(store.resolve(next.nodes[0]!.ref).windowId).toBe('w1');
   });

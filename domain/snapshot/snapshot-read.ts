@@ -71,7 +71,7 @@ export async function readSnapshot(
   const previous = request.since == null ? undefined : sinceSnapshot(session, windowId, request.since);
   const bounds = request.fields.includes('bbox');
   const scope = previous ? { ...previous.scope, bounds } : scopeOf(session, windowId, request, bounds);
-  const snapshot = await session.snapshots.record(windowId, await driver.snapshot(scope), scope);
+  const snapshot = await session.snapshots.read(windowId, driver, scope);
   figuresOf(session).snapshots += 1;
   const changes = previous ? diff(previous, snapshot) : null;
   const page = changes
@@ -134,7 +134,7 @@ export async function findNodes(
   if (pattern !== null) checkClientPattern(pattern, 'nameRegex');
   const { driver } = await session.window(windowId);
   const scope = { bounds: request.bounds || request.visible != null };
-  const snapshot = await session.snapshots.record(windowId, await driver.snapshot(scope), scope);
+  const snapshot = await session.snapshots.read(windowId, driver, scope);
   const candidates = snapshot.nodes.filter(
     (node) =>
       (request.role == null || node.role === request.role) &&
@@ -160,7 +160,7 @@ export async function findNodes(
 export async function readNode(session: Session, windowId: string, ref: string): Promise<SnapshotNode> {
   session.snapshots.resolve(ref, { windowId });
   const { driver } = await session.window(windowId);
-  const snapshot = await session.snapshots.record(windowId, await driver.snapshot({}), {});
+  const snapshot = await session.snapshots.read(windowId, driver, {});
   const node = snapshot.node(ref);
   if (node) return node;
   // The fresh read just reported the element gone: the store now answers with REF_STALE and candidates.

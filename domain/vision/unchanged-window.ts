@@ -19,7 +19,7 @@ export interface ReadMark {
   readonly watch: RepaintWatch;
   /** The watch's count that includes the screenshot's own repaint; null when that could not be told. */
   readonly repaints: number | null;
-  /** The session's actions noted before the screenshot (RefStore.actionsNoted). */
+  /** The session's actions' mark before the screenshot (RefStore.actions). */
   readonly actions: number;
   /** The window's layout read beside the screenshot, where the read asked for it. */
   readonly layout: RawSnapshot | null;

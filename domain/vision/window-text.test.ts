@@ -12,7 +12,7 @@ const LAYOUT: RawSnapshot = { documentId: 'd1', nodes: [] } as unknown as RawSna
 async function sessionReadBefore(layout: RawSnapshot | null) {
   const session = {
     hasWindow: () => true,
-    snapshots: { actionsNoted: 0 },
+    snapshots: { actions: { mark: 0 } },
     runLog: { stagegraph: () => undefined },
   } as unknown as Session;
   const driver = {

@@ -44,7 +44,7 @@ export async function readWindowText(
   const reads = windowReadsOf(session);
   reads.forgetClosed((id) => session.hasWindow(id));
   const watch = await reads.watch(windowId, driver);
-  const actions = session.snapshots.actionsNoted;
+  const actions = session.snapshots.actions.mark;
   const figures = figuresOf(session);
   const mark = reads.mark(windowId);
   if (unchangedSince(mark, watch, actions)) {

@@ -53,6 +53,7 @@ export async function resolveQueryTarget(target: QueryTarget): Promise<QueryReso
   // The change count is taken before each read, so a change landing during the read is not missed.
   let seen = await driver.nextChange(null, 0);
   for (;;) {
+    const actionsBefore = target.session.snapshots.actions.mark;
     const raw = await driver.snapshot({ bounds });
     const context = { testIdKeys: await testIdKeys(driver, selector, raw.documentId) };
     // Structure first: the screen is read only when nothing else of the selector matched.
@@ -61,7 +62,7 @@ export async function resolveQueryTarget(target: QueryTarget): Promise<QueryReso
       (ocr ? pick(target, raw, { ...context, ocr: await readOcrText(target, raw) }) : null);
     if (found) return found;
     const remaining = deadline - Date.now();
-    if (remaining <= 0) throw await noMatch(target, raw, bounds);
+    if (remaining <= 0) throw await noMatch(target, raw, bounds, actionsBefore);
     seen = await driver.nextChange(seen, remaining);
   }
 }
@@ -161,9 +162,14 @@ function ambiguous(
   return withCandidateRefs(error, session, windowId);
 }
 
-async function noMatch(target: QueryTarget, raw: RawSnapshot, bounds: boolean): Promise<StagegraphError> {
+async function noMatch(
+  target: QueryTarget,
+  raw: RawSnapshot,
+  bounds: boolean,
+  actionsBefore: number,
+): Promise<StagegraphError> {
   const { session, windowId, selector, timeoutMs } = target;
-  const fresh = await session.snapshots.record(windowId, raw, { bounds });
+  const fresh = await session.snapshots.record(windowId, raw, { bounds }, actionsBefore);
   return new StagegraphError(
     'SELECTOR_NO_MATCH',
     `Nothing matched the query ${selector.source} within ${timeoutMs} ms.`,
