@@ -38,12 +38,13 @@ import { maskError, useRequestErrorFormat } from './error-format.js';
 import { graphiqlPage } from './graphiql-page.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { observerPage } from './observer-page.js';
-import { replicaForwarder, useOwnerRouting } from './owner-routing.js';
+import { ownersAnswer, replicaForwarder, useOwnerRouting } from './owner-routing.js';
 import { useQueryLimits } from './query-limits.js';
 import { answerUnreadableRequests, refuse } from './refusal.js';
 import { guardPolicy, guardRequest, maxHeaderBytes } from './request-guard.js';
 import { useRequestParsing } from './request-parsing.js';
 import { withoutGatewaySecrets } from './serve-flags.js';
+import { useSseRelay } from './sse-relay.js';
 import { SubscriptionRelay } from './subscription-relay.js';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -147,6 +148,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     };
   };
   const policy = guardPolicy(config);
+  const relay = new SubscriptionRelay(() => cluster, config.cluster?.secret ?? null);
   // Built in start(), once the plugins named with --plugin are loaded: the schema includes their fields.
   const serveSchema = (schema: GraphQLSchema) =>
     createYoga<Record<string, unknown>, GatewayContext>({
@@ -170,6 +172,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         ...useQueryLimits(),
         useCompiledQueries(),
         useClientSubscriptions(),
+        useSseRelay(relay),
         useOwnerRouting(() => cluster, config.cluster?.secret ?? null),
         useDocumentCache(),
       ],
@@ -229,7 +232,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       keepAliveMs: config.keepAliveMs,
       maxPayload: policy.maxRequestBytes,
       logUnexpected: (cause) => log(`unexpected error: ${String(cause)}`),
-      relay: new SubscriptionRelay(() => cluster, config.cluster?.secret ?? null),
+      relay,
+      owners: ownersAnswer(() => cluster, config.cluster?.secret ?? null),
     });
   let url = '';
   let stopping: Promise<void> | undefined;

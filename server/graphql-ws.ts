@@ -11,6 +11,7 @@ import type { Authenticate } from './auth.js';
 import { BatchedSendWebSocket } from './batched-sends.js';
 import { admitSubscription } from './client-subscriptions.js';
 import { maskError } from './error-format.js';
+import { FORWARDED_BY_HEADER, type OwnersAnswer } from './owner-routing.js';
 import { type UpgradeGuard, verifyUpgrade } from './refusal.js';
 import { jsonNestsWithin, MAX_JSON_NESTING } from './request-parsing.js';
 import { SharedSubscriptions } from './shared-subscriptions.js';
@@ -62,9 +63,11 @@ export function attachGraphqlWs(
     logUnexpected?: (cause: unknown) => void;
     /** In cluster mode: the subscriptions whose events stay on their session's owner are relayed there. */
     relay?: SubscriptionRelay;
+    /** In cluster mode: a query or mutation of another replica's session is answered by its owner. */
+    owners?: OwnersAnswer;
   },
 ): { close(): Promise<void> } {
-  const { keepAliveMs = DEFAULT_KEEP_ALIVE_MS, logUnexpected, guard, maxPayload, relay } = options;
+  const { keepAliveMs = DEFAULT_KEEP_ALIVE_MS, logUnexpected, guard, maxPayload, relay, owners } = options;
   const wsServer = new WebSocketServer({
     server,
     path,
@@ -78,8 +81,11 @@ export function attachGraphqlWs(
   const clients = new WeakMap<object, ClientIdentity>();
   // Aborted when the socket closes: what its operations still wait for (an approval) is withdrawn.
   const closed = new WeakMap<object, AbortSignal>();
+  const closedSignal = (socket: object) => closed.get(socket) ?? new AbortController().signal;
   // Keyed by the arguments onSubscribe returned: graphql-ws hands the same object to subscribe and onNext.
   const relayed = new WeakMap<ExecutionArgs, Relayed>();
+  // A query or mutation its session's owner answered, keyed the same way: execute sends the owner's answer.
+  const answered = new WeakMap<ExecutionArgs, ExecutionResult>();
   // Registered before graphql-ws's own listener, so the socket knows its TCP socket before any send.
   wsServer.on('connection', (socket: BatchedSendWebSocket, request) => {
     socket.writesTo(request.socket);
@@ -89,7 +95,7 @@ export function attachGraphqlWs(
   });
   const disposable = useServer(
     {
-      execute: (args) => (args.rootValue as EnvelopedRoot).execute(args),
+      execute: (args) => answered.get(args) ?? (args.rootValue as EnvelopedRoot).execute(args),
       subscribe: (args) => {
         const relaying = relayed.get(args);
         if (relay && relaying) return relayedStream(relay, relaying, args);
@@ -111,9 +117,9 @@ export function attachGraphqlWs(
         }
       },
       // Variables that do not fit come back from yoga's executor with their HTTP status attached; a relayed
-      // result is the owner's, sent as the owner sent it.
+      // or forwarded result is the owner's, sent as the owner sent it.
       onNext: (_ctx, _id, _payload, args, result) =>
-        relayed.has(args)
+        relayed.has(args) || answered.has(args)
           ? result
           : result.errors?.some((error) => error.extensions?.http)
             ? { ...result, errors: result.errors.map((error) => withoutHttp(error as GraphQLError)) }
@@ -147,7 +153,8 @@ export function attachGraphqlWs(
           const errors = validate(schema, document);
           if (errors.length > 0) return errors.map(withoutHttp);
           const operationName = payload.operationName ?? null;
-          if (!getOperationAST(document, operationName))
+          const operation = getOperationAST(document, operationName);
+          if (!operation)
             throw new GraphQLError(
               operationName
                 ? `Unknown operation named "${operationName}".`
@@ -161,13 +168,18 @@ export function attachGraphqlWs(
             contextValue: await contextFactory(),
             rootValue: { execute, subscribe } satisfies EnvelopedRoot,
           } satisfies ExecutionArgs;
-          const route = await relay?.route(document, payload, ctx.extra.request.headers);
-          if (route)
-            relayed.set(args, {
-              route,
-              payload,
-              authorization: presentedCredential(ctx.connectionParams),
-            });
+          const { headers } = ctx.extra.request;
+          // A connection another replica opened for one of its callers: what it sends runs here.
+          const forwarded = headers[FORWARDED_BY_HEADER] !== undefined;
+          const authorization = presentedCredential(ctx.connectionParams);
+          if (operation.operation === 'subscription') {
+            const route = await relay?.route(document, payload, forwarded);
+            if (route) relayed.set(args, { route, payload, authorization });
+          } else if (owners && !forwarded) {
+            const caller = { authorization: authorization ?? null, signal: closedSignal(ctx.extra.socket) };
+            const answer = await owners(schema, document, payload, caller);
+            if (answer) answered.set(args, answer);
+          }
           return args;
         } catch (error) {
           return [withoutHttp(maskError(error, logUnexpected) as GraphQLError)];

@@ -9,7 +9,7 @@ import {
   parse,
   valueFromASTUntyped,
 } from 'graphql';
-import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
 import type { Cluster } from '../domain/cluster/cluster.js';
 import type { ReplicaRecord } from '../domain/cluster/cluster-store.js';
 import type { ForwardedAnswer, ForwardToReplica } from '../domain/cluster/replica-forwarding.js';
@@ -27,15 +27,56 @@ export const CLUSTER_SECRET_HEADER = 'x-stagegraph-cluster-secret';
 /** Where a document's root fields must run: here (null), or one other replica for the whole document. */
 type Placement = { readonly kind: 'here' } | { readonly kind: 'owner'; readonly owner: ReplicaRecord };
 
+/** Who a forwarded call runs for: the credential the caller presented, and what abandons the call. */
+export interface Caller {
+  readonly authorization: string | null;
+  readonly signal: AbortSignal;
+}
+
+/** The parts of a GraphQL request a forwarded call carries, as HTTP and graphql-ws name them. */
+export interface OperationParams {
+  readonly query?: string | undefined;
+  readonly operationName?: string | null | undefined;
+  readonly variables?: Readonly<Record<string, unknown>> | null | undefined;
+  readonly extensions?: Readonly<Record<string, unknown>> | null | undefined;
+}
+
+/** The owner's answer to a query or mutation that must run there; null when it runs here. */
+export type OwnersAnswer = (
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  params: OperationParams,
+  caller: Caller,
+) => Promise<ExecutionResult | null>;
+
 /**
  * Routing by owner: a query or mutation whose root fields name sessions (or a `replica`) of one other
- * live replica is sent whole to that replica, with the caller's Authorization, and its answer returned as
+ * live replica is sent whole to that replica, with the caller's credential, and its answer returned as
  * it is. The owner authenticates, decides, audits and runs it once, with its step semantics; this replica
  * runs none of it. A document naming sessions of several replicas runs here, where the others' answer
- * SESSION_REMOTE. Subscriptions are not forwarded.
+ * SESSION_REMOTE. Subscriptions are not forwarded. One rule for HTTP (useOwnerRouting) and graphql-ws.
  */
+export function ownersAnswer(cluster: () => Cluster | null, secret: string | null): OwnersAnswer {
+  return async (schema, document, params, caller) => {
+    const here = cluster();
+    if (!here) return null;
+    try {
+      const placement = await placementOf(here, schema, document, params);
+      if (placement.kind !== 'owner') return null;
+      // Unanswered (the owner died a moment ago): run here, where the directory answers what it knows
+      // (a status, LOST once reaped) and refuses the rest; nothing of another's session runs here.
+      return await forward(here, placement.owner, secret, params, caller).catch(() => null);
+    } catch (error) {
+      if (!(error instanceof StagegraphError)) throw error;
+      return refused(error);
+    }
+  };
+}
+
+/** Routing by owner over HTTP: a call another replica forwarded must carry the cluster secret, and is never forwarded again. */
 export function useOwnerRouting(cluster: () => Cluster | null, secret: string | null): Plugin {
   let schema: GraphQLSchema | undefined;
+  const answer = ownersAnswer(cluster, secret);
   return {
     onSchemaChange({ schema: changed }) {
       schema = changed;
@@ -62,20 +103,9 @@ export function useOwnerRouting(cluster: () => Cluster | null, secret: string | 
       }
       const document = parsed(params.query);
       if (!document) return;
-      try {
-        const placement = await placementOf(here, schema, document, params);
-        if (placement.kind !== 'owner') return;
-        const answer = await forward(here, placement.owner, secret, params, {
-          authorization: request.headers.get('authorization'),
-          signal: request.signal,
-        }).catch(() => null);
-        // Unanswered (the owner died a moment ago): run here, where the directory answers what it knows
-        // (a status, LOST once reaped) and refuses the rest; nothing of another's session runs here.
-        if (answer) setResult(answer);
-      } catch (error) {
-        if (!(error instanceof StagegraphError)) throw error;
-        setResult(refused(error));
-      }
+      const caller = { authorization: request.headers.get('authorization'), signal: request.signal };
+      const owners = await answer(schema, document, params, caller);
+      if (owners) setResult(owners);
     },
   };
 }
@@ -94,7 +124,7 @@ async function placementOf(
   cluster: Cluster,
   schema: GraphQLSchema,
   document: DocumentNode,
-  params: GraphQLParams,
+  params: OperationParams,
 ): Promise<Placement> {
   const operation = getOperationAST(document, params.operationName);
   if (!operation || operation.operation === 'subscription') return { kind: 'here' };
@@ -115,7 +145,7 @@ async function targetOf(
   cluster: Cluster,
   field: FieldNode,
   definition: Parameters<typeof governedOperationOf>[0] | undefined,
-  params: GraphQLParams,
+  params: OperationParams,
 ): Promise<ReplicaRecord | null | undefined> {
   if (!definition) return undefined;
   const argument = (name: string) => {
@@ -157,7 +187,7 @@ export function replicaForwarder(
 
 /**
  * Sends the document to its owner and answers what the owner answered; rejects with why when the owner did
- * not answer. Bound by `signal` (the caller's own request: an action waiting on an approval waits as long
+ * not answer. Bound by `signal` (the caller's own request or connection: an action waiting on an approval waits as long
  * there as it would here) and by the owner's lease: a paused owner accepts the connection and never
  * answers, so the call is given up once the owner is reaped, and the session then reads LOST here.
  */
@@ -165,8 +195,8 @@ async function forward(
   cluster: Cluster,
   owner: ReplicaRecord,
   secret: string | null,
-  params: Pick<GraphQLParams, 'query' | 'variables' | 'operationName' | 'extensions'>,
-  caller: { readonly authorization: string | null; readonly signal: AbortSignal },
+  params: OperationParams,
+  caller: Caller,
 ): Promise<ExecutionResult> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',

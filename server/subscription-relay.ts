@@ -107,16 +107,17 @@ export class SubscriptionRelay {
   }
 
   /**
-   * The owner to relay this subscription to; null: it runs here (no cluster, a relayed connection, which
-   * is never relayed again, or a session this replica holds, or one the directory answers for: LOST).
+   * The owner to relay this subscription to; null: it runs here (no cluster, a subscription another
+   * replica relayed, `forwarded`, which is never relayed again, or a session this replica holds, or one
+   * the directory answers for: LOST). Over graphql-ws and SSE alike.
    */
   async route(
     document: DocumentNode,
     payload: SubscribePayload,
-    headers: IncomingHttpHeaders,
+    forwarded: boolean,
   ): Promise<RelayRoute | null> {
     const cluster = this.#cluster();
-    if (!cluster || headers[FORWARDED_BY_HEADER] !== undefined) return null;
+    if (!cluster || forwarded) return null;
     const session = relayedSession(document, payload.operationName, payload.variables);
     const owner = session === null ? null : await cluster.ownerElsewhere(session);
     return owner && session !== null ? { session, owner } : null;

@@ -1,0 +1,161 @@
+// Queries and mutations over graphql-ws, and screencast/snapshotChanges over SSE, sent to a replica that
+// does not own the session: answered by the owner as over HTTP (docs/cluster.md, "Routing by owner",
+// "Subscriptions relayed to the owner").
+import { parse } from 'graphql';
+import type { Client } from 'graphql-ws';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type ReplicaSet, replicaSet } from './helpers/cluster-replicas.js';
+import { fixtureLaunch } from './helpers/fixture-app.js';
+import { wsClient, wsRequest } from './helpers/gateway.js';
+import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway-client.js';
+import type { GatewayProcess } from './helpers/gateway-process.js';
+import { type RedisServer, startRedis } from './helpers/redis-server.js';
+import { describeWithRedis } from './helpers/redis-suite.js';
+import { frameData, sseFrames } from './helpers/sse-frames.js';
+import { connectionsTo } from './helpers/tcp-connections.js';
+
+const LAUNCH = 'mutation ($input: LaunchInput!) { launch(input: $input) { id } }';
+const SCREENCAST = 'subscription { screencast(session: "b-s1", maxFps: 2) { sessionId seq mimeType data } }';
+const SNAPSHOT_CHANGES =
+  'subscription { snapshotChanges(session: "b-s1") { windowId diff { added { role name } } } }';
+const ADD_TASK = 'mutation { click(session: "b-s1", target: { testId: "add-task" }) { __typename } }';
+const CLICKS =
+  '{ audit(replica: "REPLICA", first: 500, filter: { operations: ["click"] }) { edges { cursor } } }';
+/** A generous bound for a loaded machine, not an expected time. */
+const WAIT_MS = 60_000;
+/** How long one cause is given to show before it is caused again. */
+const ATTEMPT_MS = 5_000;
+
+/** An SSE subscription: every result it delivered, until closed. */
+function sse(url: string, query: string) {
+  const controller = new AbortController();
+  const results: Loose[] = [];
+  const waiters = new Set<() => void>();
+  const ended = fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ query }),
+    signal: controller.signal,
+  })
+    .then(async (response) => {
+      for await (const frame of sseFrames(response.body!)) {
+        const data = frameData(frame);
+        if (data) results.push(data);
+        for (const waiter of waiters) waiter();
+      }
+    })
+    .catch(() => undefined);
+  return {
+    results,
+    waitFor(matches: (result: Loose) => boolean, timeoutMs: number): Promise<Loose> {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = results.find(matches);
+          if (found === undefined) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(found);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no matching SSE result in ${timeoutMs} ms: ${JSON.stringify(results)}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    async close() {
+      controller.abort();
+      await ended;
+    },
+  };
+}
+
+describeWithRedis('WebSocket queries and SSE subscriptions routed to the owner', () => {
+  let redis: RedisServer;
+  let replicas: ReplicaSet;
+  let a: GatewayProcess;
+  let b: GatewayProcess;
+  let onB: GatewayClient;
+  let socketOnA: Client;
+  let socketOnB: Client;
+
+  const bPort = () => Number(new URL(b.url).port);
+  const clicksOn = async (replica: string) =>
+    (await onB.data(CLICKS.replace('REPLICA', replica))).audit.edges.length as number;
+
+  /** Adds a task in b-s1's window until the SSE feed delivers what matches: the change the test caused. */
+  async function causeUntilSeen(feed: ReturnType<typeof sse>, matches: (result: Loose) => boolean) {
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      await onB.data(ADD_TASK);
+      try {
+        return await feed.waitFor(matches, ATTEMPT_MS);
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+      }
+    }
+  }
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    replicas = replicaSet(redis.url, ['--cluster-secret', 'ws-sse-secret']);
+    [a, b] = await Promise.all([replicas.start('a'), replicas.start('b')]);
+    onB = gatewayClient(b.url);
+    await onB.data(LAUNCH, { input: fixtureLaunch() });
+    socketOnA = wsClient(a.wsUrl);
+    socketOnB = wsClient(b.wsUrl);
+  });
+  afterAll(async () => {
+    await Promise.all([socketOnA, socketOnB].map((socket) => socket?.dispose()));
+    await replicas?.stop();
+    await redis?.stop();
+  });
+
+  // First: the forwarded queries below leave keep-alive connections from A to B, which these count.
+  it("an SSE screencast sent to A for B's session delivers B's frames; its connection to B ends with it", async () => {
+    const feed = sse(a.url, SCREENCAST);
+    const frame = await feed.waitFor((result) => result.data?.screencast, WAIT_MS);
+    expect(frame.errors).toBeUndefined();
+    expect(frame.data.screencast).toMatchObject({ sessionId: 'b-s1', mimeType: 'image/jpeg' });
+    expect(Buffer.from(frame.data.screencast.data, 'base64').subarray(0, 2)).toEqual(
+      Buffer.from([0xff, 0xd8]),
+    );
+    await expect.poll(() => connectionsTo(a.pid, bPort()), { timeout: WAIT_MS }).toBe(1);
+    await feed.close();
+    await expect.poll(() => connectionsTo(a.pid, bPort()), { timeout: WAIT_MS }).toBe(0);
+  });
+
+  it("an SSE snapshotChanges sent to A for B's session delivers the diff of an action on B", async () => {
+    const feed = sse(a.url, SNAPSHOT_CHANGES);
+    const changed = await causeUntilSeen(feed, (result) =>
+      result.data?.snapshotChanges?.diff.added.some((node: Loose) => node.role === 'listitem'),
+    );
+    expect(changed.data.snapshotChanges.windowId).toBeTruthy();
+    expect(feed.results.filter((result) => result.errors)).toEqual([]);
+    await feed.close();
+    await expect.poll(() => connectionsTo(a.pid, bPort()), { timeout: WAIT_MS }).toBe(0);
+  });
+
+  it("a mutation over graphql-ws on A for B's session runs on B, once", async () => {
+    const [onBBefore, onABefore] = [await clicksOn('b'), await clicksOn('a')];
+    const result = await wsRequest(socketOnA, parse(ADD_TASK));
+    expect(result).toEqual({ data: { click: { __typename: expect.any(String) } } });
+    expect(await clicksOn('b')).toBe(onBBefore + 1);
+    expect(await clicksOn('a')).toBe(onABefore);
+  });
+
+  it("a query over graphql-ws on A for B's session answers what B answers", async () => {
+    const query = parse('{ session(id: "b-s1") { id status replica { id } windows { title url } } }');
+    const [fromA, fromB] = [await wsRequest(socketOnA, query), await wsRequest(socketOnB, query)];
+    expect(fromA.errors).toBeUndefined();
+    expect(fromA).toEqual(fromB);
+  });
+
+  it("a failing action over graphql-ws on A for B's session fails as it does on B", async () => {
+    const failing = parse('mutation { click(session: "b-s1", target: { ref: "e99999" }) { __typename } }');
+    const [fromA, fromB] = [await wsRequest(socketOnA, failing), await wsRequest(socketOnB, failing)];
+    expect(fromA.errors?.[0]?.extensions?.code).toBeTruthy();
+    expect(fromA).toEqual(fromB);
+  });
+});
