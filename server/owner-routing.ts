@@ -73,7 +73,10 @@ export function ownersAnswer(cluster: () => Cluster | null, secret: string | nul
   };
 }
 
-/** Routing by owner over HTTP: a call another replica forwarded must carry the cluster secret, and is never forwarded again. */
+/**
+ * Routing by owner over HTTP: a call another replica forwarded must carry the cluster secret, and is never
+ * forwarded again.
+ */
 export function useOwnerRouting(cluster: () => Cluster | null, secret: string | null): Plugin {
   let schema: GraphQLSchema | undefined;
   const answer = ownersAnswer(cluster, secret);

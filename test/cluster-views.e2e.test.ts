@@ -13,8 +13,8 @@ import { describeWithRedis } from './helpers/redis-suite.js';
 
 /**
  * The observer page and the MCP bridge of replica a watch and drive the whole cluster: a's page lists both
- * replicas and b's session under b (LOST once b is killed), and the bridge at a's /mcp lists both replicas
- * and reads and acts on b's session, which runs once, on b.
+ * replicas and b's session under b (LOST once b is killed) and opens b's session with its live view, and
+ * the bridge at a's /mcp lists both replicas and reads and acts on b's session, which runs once, on b.
  */
 
 /** Two replicas, their apps and a Chromium starting at once on a loaded machine: a safety net only. */
@@ -124,6 +124,27 @@ describeWithRedis('the observer page and the MCP bridge of one replica show the 
     expect(await clicks(b.url, 'b')).toEqual([{ operation: 'click', session: { id: 'b-s1' } }]);
     expect(await clicks(a.url, 'a')).toEqual([]);
   });
+
+  it(
+    "a's page opens b's session: what b knows of it, read through a, and its live view, relayed from b",
+    async () => {
+      await page.getByRole('link', { name: 'Open session b-s1' }).click();
+      const facts = page.locator('.session-facts');
+      await expect
+        .poll(() => facts.textContent(), { timeout: PAGE_SAFETY_NET_MS })
+        .toContain('Stagegraph Fixture');
+      const frame = page.getByRole('img', { name: /^Live view of / });
+      await frame.waitFor({ timeout: PAGE_SAFETY_NET_MS });
+      await expect
+        .poll(() => frame.evaluate((image) => (image as HTMLImageElement).naturalWidth), {
+          timeout: PAGE_SAFETY_NET_MS,
+        })
+        .toBeGreaterThan(0);
+      expect(await page.getByRole('alert').count()).toBe(0);
+      await page.getByRole('link', { name: '← All sessions' }).click();
+    },
+    SAFETY_NET_MS,
+  );
 
   it(
     "once b is killed, a's page shows b DOWN and its session LOST",

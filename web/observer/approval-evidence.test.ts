@@ -13,7 +13,6 @@ function fakeClient(queried: unknown, streamed: unknown[]): GatewayClient {
       return () => {};
     },
     fetchArtifact: async () => new Blob(),
-    queryOnOwner: async <T>() => queried as T,
     close: () => {},
   };
 }

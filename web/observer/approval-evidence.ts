@@ -67,7 +67,6 @@ export function keepingApprovalEvidence(client: GatewayClient): GatewayClient {
       });
     },
     fetchArtifact: (path) => client.fetchArtifact(path),
-    queryOnOwner: (document, variables) => client.queryOnOwner(document, variables),
     close: () => client.close(),
   };
 }

@@ -22,12 +22,6 @@ export interface GatewayClient {
    * `Authorization` header: a token never goes into a URL.
    */
   fetchArtifact(path: string): Promise<Blob>;
-  /**
-   * A query sent over HTTP, where a cluster's gateway sends a document naming another replica's session
-   * to its owner (operations on the socket run where they arrive: docs/cluster.md). Rejects with a
-   * GatewayError.
-   */
-  queryOnOwner<T>(document: string, variables?: Record<string, unknown>): Promise<T>;
   close(): void;
 }
 
@@ -156,29 +150,6 @@ export function createGatewayClient(options: GatewayClientOptions): ObservedGate
       if (!response.ok) throw await httpError(response);
       return response.blob();
     },
-    async queryOnOwner<T>(document: string, variables?: Record<string, unknown>) {
-      const response = await fetch(httpUrlOf(url), {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: JSON.stringify({ query: document, ...(variables ? { variables } : {}) }),
-        credentials: 'omit',
-        cache: 'no-store',
-      });
-      const body = (await response.json().catch(() => null)) as {
-        data?: T | null;
-        errors?: FormattedError[];
-      } | null;
-      if (body?.errors?.length) throw toGatewayError(body.errors);
-      if (!response.ok || !body?.data)
-        throw {
-          message: `The gateway answered ${response.status} ${response.statusText}.`.trim(),
-        } satisfies GatewayError;
-      return body.data;
-    },
     close() {
       closed = true;
       setState('closed');
@@ -191,11 +162,6 @@ export function createGatewayClient(options: GatewayClientOptions): ObservedGate
 export function sameOriginSocketUrl(): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${scheme}//${location.host}/graphql`;
-}
-
-/** The GraphQL endpoint over HTTP that the socket `url` is the WebSocket form of. */
-export function httpUrlOf(socketUrl: string): string {
-  return socketUrl.replace(/^ws(s?):/, 'http$1:');
 }
 
 function isCloseEvent(value: unknown): value is { code: number; reason: string } {

@@ -22,7 +22,6 @@ function trail(seqs: readonly number[]): GatewayClient & { reads: number } {
     mutate: () => Promise.reject(new Error('not used')),
     subscribe: () => () => undefined,
     fetchArtifact: () => Promise.reject(new Error('not used')),
-    queryOnOwner: () => Promise.reject(new Error('not used')),
     close: () => undefined,
   };
   return client;

@@ -73,26 +73,29 @@ export const NO_CAPABILITIES: Capabilities = {
   INTERACTION: false,
 };
 
-/** How a read is sent: over the socket, or over HTTP where the gateway routes it to the session's owner. */
-type Ask = <T>(document: string, variables: Record<string, unknown>) => Promise<T>;
-
 /**
  * Windows are read per session, and only where the session is live and lists windows: one session that
  * cannot answer them must not blank the whole list.
  */
-async function withWindows(ask: Ask, session: Omit<SessionSummary, 'windows'>): Promise<SessionSummary> {
+async function withWindows(
+  client: GatewayClient,
+  session: Omit<SessionSummary, 'windows'>,
+): Promise<SessionSummary> {
   if (!LIVE.has(session.status) || !session.capabilities.WINDOWS) return { ...session, windows: [] };
   try {
-    const data = await ask<{ session: { windows: WindowSummary[] } | null }>(WINDOWS, { id: session.id });
+    const data = await client.query<{ session: { windows: WindowSummary[] } | null }>(WINDOWS, {
+      id: session.id,
+    });
     return { ...session, windows: data.session?.windows ?? [] };
   } catch {
     return { ...session, windows: [] };
   }
 }
 
-async function askSession(ask: Ask, id: string): Promise<SessionSummary | null> {
-  const { session } = await ask<{ session: SessionDetail | null }>(SESSION, { id });
-  return session ? withWindows(ask, { ...session, replica: session.replica?.id ?? null }) : null;
+/** Read over the page's socket; a cluster's gateway sends a read of another replica's session to its owner. */
+export async function readSession(client: GatewayClient, id: string): Promise<SessionSummary | null> {
+  const { session } = await client.query<{ session: SessionDetail | null }>(SESSION, { id });
+  return session ? withWindows(client, { ...session, replica: session.replica?.id ?? null }) : null;
 }
 
 interface ListedSession {
@@ -107,20 +110,12 @@ interface ListedSession {
  * LOST session (its replica is gone) and one that no longer answers show what the directory knows, so one
  * of them cannot blank the list.
  */
-async function detailed(
-  client: GatewayClient,
-  listed: ListedSession,
-  here: string | null,
-): Promise<SessionSummary> {
+async function detailed(client: GatewayClient, listed: ListedSession): Promise<SessionSummary> {
   const replica = listed.replica?.id ?? null;
   const known = { ...listed, replica, app: { name: null, standIn: false }, capabilities: NO_CAPABILITIES };
   if (listed.status === 'LOST') return { ...known, windows: [] };
-  const ask: Ask =
-    replica === null || replica === here
-      ? (document, variables) => client.query(document, variables)
-      : (document, variables) => client.queryOnOwner(document, variables);
   try {
-    return (await askSession(ask, listed.id)) ?? { ...known, windows: [] };
+    return (await readSession(client, listed.id)) ?? { ...known, windows: [] };
   } catch {
     return { ...known, windows: [] };
   }
@@ -131,15 +126,10 @@ export async function readSessions(client: GatewayClient): Promise<SessionsView>
     replicas: ReplicaSummary[];
     sessions: ListedSession[];
   }>(SESSIONS);
-  const here = replicas.find((replica) => replica.self)?.id ?? null;
   return {
     replicas,
-    sessions: await Promise.all(sessions.map((session) => detailed(client, session, here))),
+    sessions: await Promise.all(sessions.map((session) => detailed(client, session))),
   };
-}
-
-export function readSession(client: GatewayClient, id: string): Promise<SessionSummary | null> {
-  return askSession((document, variables) => client.query(document, variables), id);
 }
 
 export function capabilityList(capabilities: Capabilities): string {
