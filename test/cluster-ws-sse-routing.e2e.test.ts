@@ -2,8 +2,9 @@
 // does not own the session: answered by the owner as over HTTP (docs/cluster.md, "Routing by owner",
 // "Subscriptions relayed to the owner").
 import { parse } from 'graphql';
-import type { Client } from 'graphql-ws';
+import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { type ReplicaSet, replicaSet } from './helpers/cluster-replicas.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { wsClient, wsRequest } from './helpers/gateway.js';
@@ -21,6 +22,7 @@ const SNAPSHOT_CHANGES =
 const ADD_TASK = 'mutation { click(session: "b-s1", target: { testId: "add-task" }) { __typename } }';
 const CLICKS =
   '{ audit(replica: "REPLICA", first: 500, filter: { operations: ["click"] }) { edges { cursor } } }';
+const SECRET = 'ws-sse-secret';
 /** A generous bound for a loaded machine, not an expected time. */
 const WAIT_MS = 60_000;
 /** How long one cause is given to show before it is caused again. */
@@ -99,7 +101,7 @@ describeWithRedis('WebSocket queries and SSE subscriptions routed to the owner',
 
   beforeAll(async () => {
     redis = await startRedis();
-    replicas = replicaSet(redis.url, ['--cluster-secret', 'ws-sse-secret']);
+    replicas = replicaSet(redis.url, ['--cluster-secret', SECRET]);
     [a, b] = await Promise.all([replicas.start('a'), replicas.start('b')]);
     onB = gatewayClient(b.url);
     await onB.data(LAUNCH, { input: fixtureLaunch() });
@@ -157,5 +159,21 @@ describeWithRedis('WebSocket queries and SSE subscriptions routed to the owner',
     const [fromA, fromB] = [await wsRequest(socketOnA, failing), await wsRequest(socketOnB, failing)];
     expect(fromA.errors?.[0]?.extensions?.code).toBeTruthy();
     expect(fromA).toEqual(fromB);
+  });
+
+  it('a mutation over a connection another replica opened runs where it arrives: it is never forwarded twice', async () => {
+    const headers = { 'x-stagegraph-forwarded-by': 'c', 'x-stagegraph-cluster-secret': SECRET };
+    class RelayingSocket extends WebSocket {
+      constructor(address: string, protocols?: string | string[]) {
+        super(address, protocols, { headers });
+      }
+    }
+    const relayed = createClient({ url: a.wsUrl, webSocketImpl: RelayingSocket, retryAttempts: 0 });
+    try {
+      const result = await wsRequest(relayed, parse(ADD_TASK));
+      expect(result.errors?.[0]?.extensions?.code, JSON.stringify(result)).toBe('SESSION_REMOTE');
+    } finally {
+      await relayed.dispose();
+    }
   });
 });
