@@ -8,6 +8,7 @@ import {
   type ReplicaAuditStatus,
   verifyClusterAudit,
 } from '../domain/cluster/cluster-audit-verification.js';
+import type { ForwardToReplica } from '../domain/cluster/replica-forwarding.js';
 import { VerificationRef, verifiedHere } from './audit-verification.js';
 import { builder } from './builder.js';
 
@@ -105,7 +106,7 @@ builder.queryField('verifyClusterAudit', (t) =>
               replicaId: cluster.replicaId,
               replicas: () => cluster.replicas(),
               checkpoint: async (id) => (await auditCheckpoints?.of(id)) ?? null,
-              forward: context.forwardToReplica ?? null,
+              forward: context.forwardToReplica ?? unforwardable,
             }
           : null,
         { timeoutMs: args.timeoutMs, abandoned: context.abandoned },
@@ -113,3 +114,7 @@ builder.queryField('verifyClusterAudit', (t) =>
     },
   }),
 );
+
+/** A context built without forwarding (in-process execution): other replicas read UNREACHABLE, saying why. */
+const unforwardable: ForwardToReplica = () =>
+  Promise.reject(new Error('not asked: this request was executed in-process, where nothing is forwarded'));

@@ -35,8 +35,8 @@ export interface GatewayContext {
   /** With `serve --cluster` and governance: this replica's audit checkpoint, for verifyAudit. */
   readonly auditCheckpoints?: AuditCheckpoints | null;
   /**
-   * With `serve --cluster`, for a request over HTTP: sends a request to another replica with this caller's
-   * credential, as owner routing forwards (verifyClusterAudit asks each replica so). Null over the WebSocket.
+   * With `serve --cluster`: sends a request to another replica with this caller's credential, as owner
+   * routing forwards (verifyClusterAudit asks each replica so).
    */
   readonly forwardToReplica?: ForwardToReplica | null;
 }

@@ -121,6 +121,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     request?: Request;
     client?: ClientIdentity;
     abandoned?: AbortSignal;
+    authorization?: string | null;
   }): GatewayContext => {
     // graphql-ws passes the client it identified at connection_init and its socket's close; HTTP requests
     // were identified by the auth plugin before yoga built this context, and their signal aborts when the
@@ -136,14 +137,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
       cluster,
       clusterEvents,
       auditCheckpoints: opened?.checkpoints ?? null,
-      forwardToReplica:
-        cluster && initial.request
-          ? replicaForwarder(
-              cluster,
-              config.cluster?.secret ?? null,
-              initial.request.headers.get('authorization'),
-            )
-          : null,
+      // The credential the caller presented: its HTTP header, or graphql-ws's connection_init.
+      forwardToReplica: cluster
+        ? replicaForwarder(
+            cluster,
+            config.cluster?.secret ?? null,
+            initial.authorization ?? initial.request?.headers.get('authorization') ?? null,
+          )
+        : null,
       ...(abandoned ? { abandoned } : {}),
     };
   };

@@ -148,6 +148,7 @@ export function attachGraphqlWs(
             params: payload,
             client: clients.get(ctx.extra.socket),
             abandoned: closed.get(ctx.extra.socket),
+            authorization: presentedCredential(ctx.connectionParams) ?? null,
           });
           const document = parse(payload.query);
           const errors = validate(schema, document);

@@ -36,8 +36,7 @@ export interface ClusterAuditPorts {
   replicas(): Promise<readonly ReplicaRecord[]>;
   /** What the cluster holds as `replicaId`'s last record. */
   checkpoint(replicaId: string): Promise<AuditCheckpoint | null>;
-  /** Null where the request cannot be forwarded (it came over the WebSocket). */
-  readonly forward: ForwardToReplica | null;
+  readonly forward: ForwardToReplica;
 }
 
 /** How long one replica is given to answer, unless the caller says otherwise. */
@@ -91,15 +90,11 @@ export async function verifyClusterAudit(
 
 /** The replica's own verifyAudit, or why there is none: it rejects by the deadline whatever the port does. */
 async function asked(
-  forward: ForwardToReplica | null,
+  forward: ForwardToReplica,
   replica: ReplicaRecord,
   signal: AbortSignal,
   timeoutMs: number,
 ): Promise<ReplicaChainVerification> {
-  if (!forward)
-    throw new Error(
-      'not asked: this request came over the WebSocket, where no query is forwarded; send it over HTTP',
-    );
   let stop = () => {};
   const given = new Promise<never>((_resolve, reject) => {
     const abort = () =>
