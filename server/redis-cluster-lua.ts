@@ -99,3 +99,15 @@ redis.call('HSET', rkey, 'status', 'LEFT', 'sessions', 0)
 redis.call('DEL', ARGV[1] .. 'lease:' .. ARGV[2])
 return 1
 `;
+
+/**
+ * ARGV: prefix, session id, the asking replica's id. Answers {entry JSON, its owner's record and the asking
+ * replica's record as HGETALL answers them}, or nil for an unknown id: the one read routing makes per
+ * forwarded operation, in one round trip; the asker's own record tells it whether it was fenced.
+ */
+export const SESSION_WITH_OWNER = `
+local P = ARGV[1]
+local raw = redis.call('HGET', P .. 'sessions', ARGV[2])
+if not raw then return false end
+return {raw, redis.call('HGETALL', P .. 'replica:' .. cjson.decode(raw).replicaId), redis.call('HGETALL', P .. 'replica:' .. ARGV[3])}
+`;

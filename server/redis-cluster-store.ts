@@ -6,10 +6,19 @@ import type {
   RenewAnswer,
   ReplicaRecord,
   ReplicaStatus,
+  SessionWithOwner,
 } from '../domain/cluster/cluster-store.js';
 import { RedisApprovalStore } from './redis-approval-store.js';
 import { RedisAuditCheckpoints } from './redis-audit-checkpoints.js';
-import { JOIN, LEAVE, PUT_SESSION, REAP, RENEW, RESERVE_SEQUENCE } from './redis-cluster-lua.js';
+import {
+  JOIN,
+  LEAVE,
+  PUT_SESSION,
+  REAP,
+  RENEW,
+  RESERVE_SEQUENCE,
+  SESSION_WITH_OWNER,
+} from './redis-cluster-lua.js';
 import { callRedis, connectRedis, unavailable } from './redis-connection.js';
 
 /** Every key of one cluster starts with this. */
@@ -100,9 +109,11 @@ export class RedisClusterStore implements ClusterStore {
     return Object.values(all).map(parseEntry);
   }
 
-  async session(id: string): Promise<DirectoryEntry | null> {
-    const raw = await this.#call(() => this.#redis.hget(this.#key('sessions'), id));
-    return raw === null ? null : parseEntry(raw);
+  async sessionWithOwner(id: string, selfId: string): Promise<SessionWithOwner | null> {
+    const found = (await this.#eval(SESSION_WITH_OWNER, id, selfId)) as [string, string[], string[]] | null;
+    if (!found) return null;
+    const [raw, owner, self] = found;
+    return { entry: parseEntry(raw), owner: replicaFrom(owner), self: replicaFrom(self) };
   }
 
   async replicas(): Promise<ReplicaRecord[]> {
@@ -110,16 +121,7 @@ export class RedisClusterStore implements ClusterStore {
     const records = await Promise.all(
       ids.map((id) => this.#call(() => this.#redis.hgetall(this.#key(`replica:${id}`)))),
     );
-    return records
-      .filter((record) => record.id !== undefined)
-      .map((record) => ({
-        id: record.id as string,
-        url: record.url ?? '',
-        epoch: Number(record.epoch),
-        status: record.status as ReplicaStatus,
-        sessions: Number(record.sessions ?? 0),
-        lastSeen: new Date(record.lastSeen ?? 0),
-      }));
+    return records.filter((record) => record.id !== undefined).map(parseReplica);
   }
 
   async leave(replicaId: string, epoch: number): Promise<void> {
@@ -166,6 +168,25 @@ function parseEntry(raw: string): DirectoryEntry {
   };
 }
 
+/** A replica's hash as HGETALL answers it, `id` present. */
+function parseReplica(record: Record<string, string>): ReplicaRecord {
+  return {
+    id: record.id as string,
+    url: record.url ?? '',
+    epoch: Number(record.epoch),
+    status: record.status as ReplicaStatus,
+    sessions: Number(record.sessions ?? 0),
+    lastSeen: new Date(record.lastSeen ?? 0),
+  };
+}
+
 function now(): string {
   return new Date().toISOString();
+}
+
+/** A replica's record from HGETALL's flat field/value list; null when the key does not exist. */
+function replicaFrom(fields: readonly string[]): ReplicaRecord | null {
+  const record: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) record[fields[i] as string] = fields[i + 1] as string;
+  return record.id === undefined ? null : parseReplica(record);
 }

@@ -43,6 +43,13 @@ export interface JoinAnswer {
  * persistence) and took it back at the same epoch; its sessions must be written again. FENCED: another
  * replica reaped this one, or a newer boot of it joined; it must stop cluster work.
  */
+/** What routing reads for one session: the session, its owner, and the asking replica as the store holds it. */
+export interface SessionWithOwner {
+  readonly entry: DirectoryEntry;
+  readonly owner: ReplicaRecord | null;
+  readonly self: ReplicaRecord | null;
+}
+
 export type RenewAnswer = 'RENEWED' | 'RESTORED' | 'FENCED';
 
 /**
@@ -66,7 +73,11 @@ export interface ClusterStore {
   /** Records that `sequence` was issued, before the session it names exists. */
   reserveSequence(replicaId: string, sequence: number): Promise<void>;
   sessions(): Promise<DirectoryEntry[]>;
-  session(id: string): Promise<DirectoryEntry | null>;
+  /**
+   * A session, its owner's record and the record of the replica asking (`selfId`; each null when the store
+   * has none), read together; null for an unknown id.
+   */
+  sessionWithOwner(id: string, selfId: string): Promise<SessionWithOwner | null>;
   replicas(): Promise<ReplicaRecord[]>;
   /** A clean shutdown: the lease is dropped and the replica marked LEFT (its sessions ended already). */
   leave(replicaId: string, epoch: number): Promise<void>;

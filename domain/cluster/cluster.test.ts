@@ -21,7 +21,11 @@ function fakeStore(entries: DirectoryEntry[], replicas: ReplicaRecord[]) {
       store.reserved.push(sequence);
     },
     sessions: async () => entries,
-    session: async (id: string) => entries.find((entry) => entry.id === id) ?? null,
+    sessionWithOwner: async (id: string, selfId: string) => {
+      const found = entries.find((entry) => entry.id === id);
+      const record = (replicaId: string) => replicas.find((candidate) => candidate.id === replicaId) ?? null;
+      return found ? { entry: found, owner: record(found.replicaId), self: record(selfId) } : null;
+    },
     replicas: async () => replicas,
     leave: async () => {},
     close: async () => {},
@@ -146,6 +150,35 @@ describe('a replica in the cluster', () => {
     );
     await cluster.session('b-s1');
     expect(told).toEqual(['b-s1']);
+    await cluster.leave();
+  });
+
+  it("finds the owner of another replica's session with one read of the store, and only while the owner is UP", async () => {
+    const entries = [
+      entry('b-s1', 'b', 'RUNNING'),
+      entry('c-s1', 'c', 'RUNNING'),
+      entry('b-s2', 'b', 'LOST'),
+    ];
+    const store = fakeStore(entries, [replica('a'), replica('b'), { ...replica('c'), status: 'DOWN' }]);
+    const { cluster } = joined(store, 600_000);
+    await cluster.join('http://127.0.0.1:4700/graphql');
+    // Every operation forwarded to an owner waits for this read: each read of the store is a round trip.
+    let reads = 0;
+    for (const method of ['sessions', 'replicas', 'sessionWithOwner'] as const) {
+      const read = store[method] as (...args: unknown[]) => Promise<unknown>;
+      Object.assign(store, {
+        [method]: (...args: unknown[]) => {
+          reads += 1;
+          return read(...args);
+        },
+      });
+    }
+    expect(await cluster.ownerElsewhere('b-s1')).toMatchObject({ id: 'b', url: 'http://b:4700/graphql' });
+    expect(reads).toBe(1);
+    expect(await cluster.ownerElsewhere('c-s1')).toBeNull();
+    expect(await cluster.ownerElsewhere('b-s2')).toBeNull();
+    expect(await cluster.ownerElsewhere('z-s1')).toBeNull();
+    expect(reads).toBe(4);
     await cluster.leave();
   });
 });

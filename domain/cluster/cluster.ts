@@ -201,12 +201,13 @@ export class Cluster implements SessionPlacement {
    */
   async ownerElsewhere(id: string): Promise<ReplicaRecord | null> {
     if (this.#registry.find(id)) return null;
-    // Asked together: this is on the path of every operation another replica answers.
-    const [entry, replicas] = await Promise.all([this.#store.session(id), this.#store.replicas()]);
-    if (entry) this.#directory?.learnt(entry);
-    this.#noteSelf(replicas);
-    if (!entry || entry.status === 'LOST' || entry.replicaId === this.replicaId) return null;
-    const owner = replicas.find((record) => record.id === entry.replicaId);
+    // One round trip: this is on the path of every operation another replica answers.
+    const found = await this.#store.sessionWithOwner(id, this.replicaId);
+    if (!found) return null;
+    const { entry, owner, self } = found;
+    this.#directory?.learnt(entry);
+    if (self) this.#noteSelf([self]);
+    if (entry.status === 'LOST' || entry.replicaId === this.replicaId) return null;
     if (owner?.status !== 'UP') return null;
     this.assertServing();
     return owner;
@@ -254,11 +255,11 @@ export class Cluster implements SessionPlacement {
   /** The session with `id` wherever it lives; without an id, the registry's own choice. */
   async session(id: string | null | undefined): Promise<Session | RemoteSession> {
     if (id == null || this.#registry.find(id)) return this.#registry.get(id);
-    const entry = await this.#store.session(id);
-    if (!entry) return this.#registry.get(id);
-    this.#directory?.learnt(entry);
-    const owner = (await this.#store.replicas()).find((replica) => replica.id === entry.replicaId);
-    return new RemoteSession(entry, owner);
+    const found = await this.#store.sessionWithOwner(id, this.replicaId);
+    if (!found) return this.#registry.get(id);
+    this.#directory?.learnt(found.entry);
+    if (found.self) this.#noteSelf([found.self]);
+    return new RemoteSession(found.entry, found.owner ?? undefined);
   }
 
   #sequenceOf(id: string): number {

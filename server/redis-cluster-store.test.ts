@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { DirectoryEntry } from '../domain/cluster/cluster-store.js';
+import { type RedisServer, startRedis } from '../test/helpers/redis-server.js';
+import { describeWithRedis } from '../test/helpers/redis-suite.js';
+import { RedisClusterStore } from './redis-cluster-store.js';
+
+const LONG_LEASE_MS = 600_000;
+
+const running = (id: string, replicaId: string, epoch: number): DirectoryEntry => ({
+  id,
+  replicaId,
+  epoch,
+  status: 'RUNNING',
+  transportId: 'playwright-electron',
+  startedAt: new Date('2026-01-01T00:00:00Z'),
+  endedAt: null,
+});
+
+describeWithRedis('RedisClusterStore: a session with its owner', () => {
+  let redis: RedisServer;
+  let store: RedisClusterStore;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    store = await RedisClusterStore.connect(redis.url, () => {}, 'owner-test:');
+  });
+  afterAll(async () => {
+    await store?.close();
+    await redis?.stop();
+  });
+
+  it('answers the entry with its owner’s record and the asker’s as they are now', async () => {
+    const { epoch } = await store.join({ id: 'b', url: 'http://127.0.0.1:4701/graphql' }, LONG_LEASE_MS);
+    const asker = await store.join({ id: 'a', url: 'http://127.0.0.1:4700/graphql' }, LONG_LEASE_MS);
+    await store.putSession(running('b-s1', 'b', epoch), 1);
+    expect(await store.sessionWithOwner('b-s1', 'a')).toEqual({
+      entry: running('b-s1', 'b', epoch),
+      owner: expect.objectContaining({ id: 'b', url: 'http://127.0.0.1:4701/graphql', epoch, status: 'UP' }),
+      self: expect.objectContaining({ id: 'a', epoch: asker.epoch, status: 'UP' }),
+    });
+    await store.leave('b', epoch);
+    expect((await store.sessionWithOwner('b-s1', 'a'))?.owner).toMatchObject({ id: 'b', status: 'LEFT' });
+    expect((await store.sessionWithOwner('b-s1', 'z'))?.self).toBeNull();
+  });
+
+  it('answers null for an id the directory does not hold', async () => {
+    expect(await store.sessionWithOwner('z-s1', 'a')).toBeNull();
+  });
+});
