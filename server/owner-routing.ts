@@ -16,6 +16,7 @@ import type { ForwardedAnswer, ForwardToReplica } from '../domain/cluster/replic
 import { StagegraphError } from '../errors/stagegraph-error.js';
 import { governedOperationOf } from '../schema/gates/declared-governance.js';
 import { toGraphQLError } from './error-format.js';
+import { postJson } from './post-json.js';
 
 /** Set on a call one replica forwards to another: its value is the sender's id; such a call never forwards again. */
 export const FORWARDED_BY_HEADER = 'x-stagegraph-forwarded-by';
@@ -219,13 +220,12 @@ async function forward(
       );
   }, cluster.settings.renewMs);
   try {
-    const response = await fetch(owner.url, {
-      method: 'POST',
+    return (await postJson(
+      owner.url,
       headers,
-      body: JSON.stringify({ query, variables, operationName, extensions }),
-      signal: AbortSignal.any([caller.signal, ownerGone.signal]),
-    });
-    return (await response.json()) as ExecutionResult;
+      JSON.stringify({ query, variables, operationName, extensions }),
+      AbortSignal.any([caller.signal, ownerGone.signal]),
+    )) as ExecutionResult;
   } finally {
     clearInterval(watch);
   }
