@@ -100,6 +100,14 @@ redis.call('DEL', ARGV[1] .. 'lease:' .. ARGV[2])
 return 1
 `;
 
+/** ARGV: prefix, replica ids. Answers each one's record as HGETALL answers it (empty when absent). */
+export const REPLICAS_NAMED = `
+local P = ARGV[1]
+local records = {}
+for i = 2, #ARGV do records[#records + 1] = redis.call('HGETALL', P .. 'replica:' .. ARGV[i]) end
+return records
+`;
+
 /**
  * ARGV: prefix, session id, the asking replica's id. Answers {entry JSON, its owner's record and the asking
  * replica's record as HGETALL answers them}, or nil for an unknown id: the one read routing makes per

@@ -43,6 +43,14 @@ describeWithRedis('RedisClusterStore: a session with its owner', () => {
     expect((await store.sessionWithOwner('b-s1', 'z'))?.self).toBeNull();
   });
 
+  it('answers the records of the replicas named, in order, null for one it does not hold', async () => {
+    const { epoch } = await store.join({ id: 'c', url: 'http://127.0.0.1:4702/graphql' }, LONG_LEASE_MS);
+    expect(await store.replicasNamed(['y', 'c'])).toEqual([
+      null,
+      expect.objectContaining({ id: 'c', url: 'http://127.0.0.1:4702/graphql', epoch, status: 'UP' }),
+    ]);
+  });
+
   it('answers null for an id the directory does not hold', async () => {
     expect(await store.sessionWithOwner('z-s1', 'a')).toBeNull();
   });

@@ -16,6 +16,7 @@ import {
   PUT_SESSION,
   REAP,
   RENEW,
+  REPLICAS_NAMED,
   RESERVE_SEQUENCE,
   SESSION_WITH_OWNER,
 } from './redis-cluster-lua.js';
@@ -122,6 +123,10 @@ export class RedisClusterStore implements ClusterStore {
       ids.map((id) => this.#call(() => this.#redis.hgetall(this.#key(`replica:${id}`)))),
     );
     return records.filter((record) => record.id !== undefined).map(parseReplica);
+  }
+
+  async replicasNamed(ids: readonly string[]): Promise<(ReplicaRecord | null)[]> {
+    return ((await this.#eval(REPLICAS_NAMED, ...ids)) as string[][]).map(replicaFrom);
   }
 
   async leave(replicaId: string, epoch: number): Promise<void> {

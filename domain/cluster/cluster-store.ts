@@ -79,6 +79,8 @@ export interface ClusterStore {
    */
   sessionWithOwner(id: string, selfId: string): Promise<SessionWithOwner | null>;
   replicas(): Promise<ReplicaRecord[]>;
+  /** The records of the replicas named, in their order (null for one the store does not hold), in one read. */
+  replicasNamed(ids: readonly string[]): Promise<(ReplicaRecord | null)[]>;
   /** A clean shutdown: the lease is dropped and the replica marked LEFT (its sessions ended already). */
   leave(replicaId: string, epoch: number): Promise<void>;
   close(): Promise<void>;

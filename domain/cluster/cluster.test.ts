@@ -27,6 +27,8 @@ function fakeStore(entries: DirectoryEntry[], replicas: ReplicaRecord[]) {
       return found ? { entry: found, owner: record(found.replicaId), self: record(selfId) } : null;
     },
     replicas: async () => replicas,
+    replicasNamed: async (ids: readonly string[]) =>
+      ids.map((id) => replicas.find((record) => record.id === id) ?? null),
     leave: async () => {},
     close: async () => {},
   };
@@ -249,7 +251,7 @@ describe('a fenced replica', () => {
     const store = fakeStore([], [self('UP'), replica('b')]);
     const { cluster } = joined(store, 600_000);
     await cluster.join('http://127.0.0.1:4700/graphql');
-    store.replicas = () => Promise.reject(new Error('Redis did not answer'));
+    store.replicasNamed = () => Promise.reject(new Error('Redis did not answer'));
     await expect(cluster.assertForwardedBy('b', 1)).resolves.toBeUndefined();
     await cluster.leave();
   });

@@ -150,11 +150,12 @@ export class Cluster implements SessionPlacement {
    */
   async assertForwardedBy(sender: string, epoch: number | null): Promise<void> {
     this.assertServing();
-    const replicas = await this.#store.replicas().catch(() => null);
-    if (!replicas) return;
-    this.#noteSelf(replicas);
+    // One round trip: this is on the path of every forwarded call.
+    const named = await this.#store.replicasNamed([sender, this.replicaId]).catch(() => null);
+    if (!named) return;
+    const [record, self] = named;
+    if (self) this.#noteSelf([self]);
     this.assertServing();
-    const record = replicas.find((replica) => replica.id === sender);
     if (record && (record.status !== 'UP' || (epoch !== null && record.epoch !== epoch)))
       throw new StagegraphError(
         'REPLICA_FENCED',
