@@ -161,6 +161,22 @@ describeWithRedis('WebSocket queries and SSE subscriptions routed to the owner',
     expect(fromA).toEqual(fromB);
   });
 
+  it('verifyClusterAudit over graphql-ws asks the other replica with the credential of connection_init', async () => {
+    const verify = parse('{ verifyClusterAudit { ok replicas { replica status reason } } }');
+    const result = await wsRequest(socketOnA, verify);
+    expect(result).toEqual({
+      data: {
+        verifyClusterAudit: {
+          ok: true,
+          replicas: [
+            { replica: 'a', status: 'VERIFIED', reason: null },
+            { replica: 'b', status: 'VERIFIED', reason: null },
+          ],
+        },
+      },
+    });
+  });
+
   it('a mutation over a connection another replica opened runs where it arrives: it is never forwarded twice', async () => {
     const headers = { 'x-stagegraph-forwarded-by': 'c', 'x-stagegraph-cluster-secret': SECRET };
     class RelayingSocket extends WebSocket {
