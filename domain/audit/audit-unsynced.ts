@@ -32,13 +32,25 @@ export class UnsyncedTail {
     this.#bytes += chunk.length;
   }
 
-  /** Call as a sync starts; the function it returns, once the sync succeeded, lets go of what it covered. */
+  /**
+   * Call as a sync starts; the function it returns, once the sync succeeded, lets go of what it covered.
+   * Syncs overlap (a timer's sync still running on a slow disk when the next timer fires): what a sync
+   * covers is the file up to where it ended when the sync started, so whichever finishes second lets go only
+   * of what the first did not. Counted as lengths, both would, and the log would take lines for synced that
+   * a failing filesystem may still lose, and refuse the file as damaged when it does.
+   */
   mark(): () => void {
-    const chunks = this.#chunks.length;
-    const bytes = this.#bytes;
+    const end = this.#durable + this.#bytes;
     const generation = this.#generation;
     return () => {
       if (generation !== this.#generation) return;
+      let chunks = 0;
+      let bytes = 0;
+      // Chunks are added whole and `end` was taken between two of them.
+      while (this.#durable + bytes < end) {
+        bytes += this.#chunks[chunks]!.length;
+        chunks += 1;
+      }
       this.#chunks.splice(0, chunks);
       this.#bytes -= bytes;
       this.#durable += bytes;
