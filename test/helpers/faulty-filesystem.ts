@@ -22,6 +22,8 @@ const COMMAND_TIMEOUT_MS = 60_000;
 /** The padding is written in pieces this large, then in single pages, so the disk ends full to the last page. */
 const PADDING_CHUNK_BYTES = 64 * 1024;
 const PAGE_BYTES = 4096;
+/** Written at the root of a repaired disk: the repair worked only when it can be. */
+const REPAIR_PROBE = 'repair-probe';
 
 let available: boolean | undefined;
 
@@ -111,7 +113,7 @@ export interface FragileDisk {
   breakIt(): Promise<void>;
   /**
    * Unmounts it (nothing may hold a file open on it), checks and repairs it with e2fsck, and mounts it again
-   * read-write: the operator's fix.
+   * read-write: the operator's fix. Rejects when the filesystem mounted again is still the failed one.
    */
   repair(): Promise<void>;
   unmount(): Promise<void>;
@@ -125,6 +127,12 @@ export async function mountFragileDisk(megabytes: number): Promise<FragileDisk> 
   await truncate(image, megabytes * 1024 * 1024);
   await command('mkfs.ext4', ['-q', '-F', image]);
   await mkdir(dir);
+  // Any process may copy this machine's mounts into a mount namespace of its own (an isolated app of a test
+  // running beside this one); a private copy keeps the failed filesystem alive after the unmount, and the
+  // repair's mount then reuses its loop device and gets that read-only filesystem back. Mounted under a
+  // shared mount, the disk is copied as a slave of it instead, and the unmount reaches the copy too.
+  await command('mount', ['--bind', dir, dir]);
+  await command('mount', ['--make-shared', dir]);
   const mount = () => command('mount', ['-o', 'loop,errors=remount-ro', image, dir]);
   await mount();
   let mounted = true;
@@ -145,10 +153,18 @@ export async function mountFragileDisk(megabytes: number): Promise<FragileDisk> 
       await command('e2fsck', ['-fy', image], [0, 1]);
       await mount();
       mounted = true;
+      await writeFile(join(dir, REPAIR_PROBE), '').catch((error: unknown) => {
+        throw new Error(
+          `the repaired disk ${dir} is still the failed filesystem (${(error as NodeJS.ErrnoException).code}): a mount namespace that copied it privately still holds it`,
+          { cause: error },
+        );
+      });
+      await rm(join(dir, REPAIR_PROBE));
     },
     async unmount() {
       if (mounted) await command('umount', [dir]);
       mounted = false;
+      await command('umount', [dir]);
       await rm(home, { recursive: true, force: true });
     },
   };
