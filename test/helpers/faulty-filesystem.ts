@@ -127,11 +127,14 @@ export async function mountFragileDisk(megabytes: number): Promise<FragileDisk> 
   await truncate(image, megabytes * 1024 * 1024);
   await command('mkfs.ext4', ['-q', '-F', image]);
   await mkdir(dir);
-  // Any process may copy this machine's mounts into a mount namespace of its own (an isolated app of a test
-  // running beside this one); a private copy keeps the failed filesystem alive after the unmount, and the
-  // repair's mount then reuses its loop device and gets that read-only filesystem back. Mounted under a
-  // shared mount, the disk is copied as a slave of it instead, and the unmount reaches the copy too.
+  // The disk is mounted on a read-only bind mount of its folder, made shared. Read-only: while the repair has
+  // it unmounted, a writer trying again finds EROFS there, not an empty folder to write a new log into that
+  // the mount then hides. Shared: any process may copy this machine's mounts into a mount namespace of its
+  // own (an isolated app of a test running beside this one); a private copy would keep the failed filesystem
+  // alive after the unmount, and the repair's mount would reuse its loop device and get that read-only
+  // filesystem back. Under a shared mount the copy is a slave, and the unmount reaches it too.
   await command('mount', ['--bind', dir, dir]);
+  await command('mount', ['-o', 'remount,bind,ro', dir]);
   await command('mount', ['--make-shared', dir]);
   const mount = () => command('mount', ['-o', 'loop,errors=remount-ro', image, dir]);
   await mount();
