@@ -31,6 +31,11 @@ export class AuditFileWriter {
   /** The full disk's error once an append went out on the reserve's room. */
   #reserveSpentOn: unknown;
   #unsynced: UnsyncedTail;
+  /**
+   * Why the last append failed, until `reopen`: a sync the timer starts while that append is still letting go
+   * of the handle fails for the same reason, not because the file is not open.
+   */
+  #failedOn: unknown;
 
   static async open(dir: string, file: AuditFile): Promise<AuditFileWriter> {
     const reserve = new AuditReserve(dir);
@@ -78,7 +83,7 @@ export class AuditFileWriter {
     const data = lines.length === 1 ? lines[0]! : Buffer.concat(lines);
     let done = 0;
     try {
-      if (!this.#handle) throw new Error('the audit file is not open');
+      if (!this.#handle) throw this.#notOpen();
       while (done < data.length) {
         try {
           done += await writeSome(this.#handle, data, done);
@@ -90,6 +95,7 @@ export class AuditFileWriter {
       this.#size += data.length;
       this.#unsynced.add(data);
     } catch (cause) {
+      this.#failedOn = cause;
       let whole = 0;
       let wholeBytes = 0;
       for (const line of lines) {
@@ -108,7 +114,7 @@ export class AuditFileWriter {
 
   /** Closes the current file and opens the next; on failure the current one stays open and current. */
   async rotate(): Promise<void> {
-    if (!this.#handle) throw new Error('the audit file is not open');
+    if (!this.#handle) throw this.#notOpen();
     await this.#handle.sync();
     const next = auditFile(this.dir, this.#file.number + 1);
     const handle = await open(next.path, 'a', OWNER_ONLY_FILE);
@@ -120,7 +126,7 @@ export class AuditFileWriter {
   }
 
   async sync(): Promise<void> {
-    if (!this.#handle) throw new Error('the audit file is not open');
+    if (!this.#handle) throw this.#notOpen();
     const durable = this.#unsynced.mark();
     await this.#handle.sync();
     durable();
@@ -171,6 +177,7 @@ export class AuditFileWriter {
     }
     this.#handle = handle;
     this.#reserveSpentOn = undefined;
+    this.#failedOn = undefined;
     return rewritten;
   }
 
@@ -186,6 +193,10 @@ export class AuditFileWriter {
     this.#handle = null;
     await handle?.close().catch(() => {});
     await this.#reserve.close();
+  }
+
+  #notOpen(): unknown {
+    return this.#failedOn ?? new Error('the audit file is not open');
   }
 
   async #spendReserve(full: unknown): Promise<boolean> {
