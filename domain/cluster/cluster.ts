@@ -131,7 +131,7 @@ export class Cluster implements SessionPlacement {
         'CLUSTER_UNAVAILABLE',
         `Replica ${this.replicaId} is still joining the cluster.`,
       );
-    if (this.#membership === 'FENCED') throw this.#fencedError();
+    this.assertServing();
   }
 
   /**
