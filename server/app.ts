@@ -32,13 +32,14 @@ import { useClientSubscriptions } from './client-subscriptions.js';
 import { joinCluster, type OpenedCluster, openCluster, openClusterEvents } from './cluster-membership.js';
 import { useCompiledQueries } from './compiled-queries.js';
 import { clientDirectory, type ServeConfig } from './config.js';
-import { useDocumentCache } from './document-cache.js';
+import { DocumentCache, useDocumentCache } from './document-cache.js';
 import { useDocumentLimits } from './document-limits.js';
 import { maskError, useRequestErrorFormat } from './error-format.js';
 import { graphiqlPage } from './graphiql-page.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { observerPage } from './observer-page.js';
-import { ownersAnswer, replicaForwarder, useOwnerRouting } from './owner-routing.js';
+import { ownerPassthrough } from './owner-passthrough.js';
+import { ownersAnswer, type PlacedRequests, replicaForwarder, useOwnerRouting } from './owner-routing.js';
 import { useQueryLimits } from './query-limits.js';
 import { answerUnreadableRequests, refuse } from './refusal.js';
 import { guardPolicy, guardRequest, maxHeaderBytes } from './request-guard.js';
@@ -150,6 +151,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
   };
   const policy = guardPolicy(config);
   const relay = new SubscriptionRelay(() => cluster, config.cluster?.secret ?? null);
+  const documents = new DocumentCache();
+  const placed: PlacedRequests = new WeakMap();
   // Built in start(), once the plugins named with --plugin are loaded: the schema includes their fields.
   const serveSchema = (schema: GraphQLSchema) =>
     createYoga<Record<string, unknown>, GatewayContext>({
@@ -174,14 +177,27 @@ export function createGateway(deps: GatewayDeps): Gateway {
         useCompiledQueries(),
         useClientSubscriptions(),
         useSseRelay(relay),
-        useOwnerRouting(() => cluster, config.cluster?.secret ?? null),
-        useDocumentCache(),
+        useOwnerRouting(() => cluster, config.cluster?.secret ?? null, placed),
+        useDocumentCache(documents),
       ],
       logging: false,
       // Bounded by count and text, and valid documents only: see document-cache.ts.
       parserAndValidationCache: false,
     });
   let yoga: ReturnType<typeof serveSchema> | undefined;
+  let schema: GraphQLSchema | undefined;
+  const serveGraphql = ownerPassthrough(
+    {
+      cluster: () => cluster,
+      schema: () => schema,
+      secret: config.cluster?.secret ?? null,
+      authenticate,
+      documents,
+      placed,
+      graphqlPath: GRAPHQL_PATH,
+    },
+    (request, response) => void yoga?.(request, response),
+  );
   let ws: ReturnType<typeof attachGraphqlWs> | undefined;
   const artifacts = artifactsRoute(
     config.artifactsDir,
@@ -215,7 +231,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       !artifacts(request, response) &&
       !mcp(request, response)
     )
-      void yoga?.(request, response);
+      serveGraphql(request, response);
   });
   // By default Node closes an idle keep-alive connection at the very idle time it tells clients, and a
   // client on a loaded machine can send its next request on it just as it closes (ECONNRESET, seen in the
@@ -251,7 +267,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     async start() {
       // A plugin that cannot be loaded or registered fails the start (PLUGIN_FAILED), before anything listens.
       const plugins = await loadPlugins(config.plugins ?? []);
-      yoga = serveSchema(buildSchema({ allowEval: config.allowEval, plugins }));
+      schema = buildSchema({ allowEval: config.allowEval, plugins });
+      yoga = serveSchema(schema);
       ws = attachWs(yoga);
       if (deps.governance !== 'off')
         ({ governance, temporaryAuditDir } = await openGovernance(config, sessions, log));

@@ -74,7 +74,9 @@ describe('the owner answers a query or mutation of its session, over HTTP and gr
       ownerElsewhere: async (id: string) => (id.startsWith('b-') ? record : null),
       replicaElsewhere: async (id: string) => (id === 'b' ? record : null),
       stillUp: async () => up,
+      unanswered: (gone: ReplicaRecord) => unanswered.push(gone.id),
     }) as unknown as Cluster;
+  const unanswered: string[] = [];
   const caller = { authorization: 'Bearer agent-token', signal: new AbortController().signal };
   const click = 'mutation Click($s: ID!) { click(session: $s, target: { testId: "t" }) { __typename } }';
 
@@ -107,6 +109,8 @@ describe('the owner answers a query or mutation of its session, over HTTP and gr
     expect(received).toEqual([]);
     const quiet = await owner({}, { answers: false });
     expect(await ask(click, { s: 'b-s1' }, clusterOf(quiet.record, false))).toBeNull();
+    // Where b's sessions run is read again next time.
+    expect(unanswered).toEqual(['b']);
   });
 
   it('answers the refusal of a placement it cannot decide in the registry form', async () => {

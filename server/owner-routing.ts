@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import {
   type DocumentNode,
   type ExecutionResult,
@@ -24,6 +25,12 @@ export const FORWARDED_BY_HEADER = 'x-stagegraph-forwarded-by';
 export const FORWARDED_EPOCH_HEADER = 'x-stagegraph-forwarded-epoch';
 /** The --cluster-secret, on a forwarded call when the replicas have one. */
 export const CLUSTER_SECRET_HEADER = 'x-stagegraph-cluster-secret';
+
+/**
+ * Requests whose placement was decided before yoga (owner-passthrough.ts) and handed on to run here: null,
+ * or the refusal to answer. Their placement is not read again.
+ */
+export type PlacedRequests = WeakMap<IncomingMessage, ExecutionResult | null>;
 
 /** Where a document's root fields must run: here (null), or one other replica for the whole document. */
 type Placement = { readonly kind: 'here' } | { readonly kind: 'owner'; readonly owner: ReplicaRecord };
@@ -62,11 +69,14 @@ export function ownersAnswer(cluster: () => Cluster | null, secret: string | nul
     const here = cluster();
     if (!here) return null;
     try {
-      const placement = await placementOf(here, schema, document, params);
-      if (placement.kind !== 'owner') return null;
+      const owner = await ownerOf(here, schema, document, params);
+      if (!owner) return null;
       // Unanswered (the owner died a moment ago): run here, where the directory answers what it knows
       // (a status, LOST once reaped) and refuses the rest; nothing of another's session runs here.
-      return await forward(here, placement.owner, secret, params, caller).catch(() => null);
+      return await forward(here, owner, secret, params, caller).catch(() => {
+        here.unanswered(owner);
+        return null;
+      });
     } catch (error) {
       if (!(error instanceof StagegraphError)) throw error;
       return refused(error);
@@ -75,19 +85,43 @@ export function ownersAnswer(cluster: () => Cluster | null, secret: string | nul
 }
 
 /**
+ * The other live replica a query or mutation must run on as a whole; null when it runs here. Rejects with
+ * a StagegraphError when it may run nowhere (this replica fenced, the store unreachable, no such replica).
+ */
+export async function ownerOf(
+  cluster: Cluster,
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  params: OperationParams,
+): Promise<ReplicaRecord | null> {
+  const placement = await placementOf(cluster, schema, document, params);
+  return placement.kind === 'owner' ? placement.owner : null;
+}
+
+/**
  * Routing by owner over HTTP: a call another replica forwarded must carry the cluster secret, and is never
  * forwarded again.
  */
-export function useOwnerRouting(cluster: () => Cluster | null, secret: string | null): Plugin {
+export function useOwnerRouting(
+  cluster: () => Cluster | null,
+  secret: string | null,
+  placed: PlacedRequests = new WeakMap(),
+): Plugin {
   let schema: GraphQLSchema | undefined;
   const answer = ownersAnswer(cluster, secret);
   return {
     onSchemaChange({ schema: changed }) {
       schema = changed;
     },
-    async onParams({ params, request, setResult }) {
+    async onParams({ params, request, setResult, context }) {
       const here = cluster();
       if (!here || !schema) return;
+      const node = (context as { req?: IncomingMessage }).req;
+      if (node && placed.has(node)) {
+        const refusal = placed.get(node);
+        if (refusal) setResult(refusal);
+        return;
+      }
       const sender = request.headers.get(FORWARDED_BY_HEADER);
       if (sender !== null) {
         if (!secretMatches(secret, request.headers.get(CLUSTER_SECRET_HEADER)))
@@ -202,36 +236,53 @@ async function forward(
   params: OperationParams,
   caller: Caller,
 ): Promise<ExecutionResult> {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json',
-    [FORWARDED_BY_HEADER]: cluster.replicaId,
-    [FORWARDED_EPOCH_HEADER]: String(cluster.epoch),
-  };
-  if (caller.authorization) headers.authorization = caller.authorization;
-  if (secret) headers[CLUSTER_SECRET_HEADER] = secret;
   const { query, variables, operationName, extensions } = params;
-  const ownerGone = new AbortController();
-  const watch = setInterval(() => {
-    void cluster
-      .stillUp(owner)
-      .then(
-        (up) => up || ownerGone.abort(new Error(`replica ${owner.id} lost its lease while it was asked`)),
-      );
-  }, cluster.settings.renewMs);
+  const watch = watchOwner(cluster, owner);
   try {
     return (await postJson(
       owner.url,
-      headers,
+      forwardingHeaders(cluster, secret, caller.authorization),
       JSON.stringify({ query, variables, operationName, extensions }),
-      AbortSignal.any([caller.signal, ownerGone.signal]),
+      AbortSignal.any([caller.signal, watch.gone]),
     )) as ExecutionResult;
   } finally {
-    clearInterval(watch);
+    watch.stop();
   }
 }
 
-function refused(error: StagegraphError): ExecutionResult {
+/** The headers of a call forwarded from this replica, JSON in and out, for the caller `authorization` names. */
+export function forwardingHeaders(
+  cluster: Cluster,
+  secret: string | null,
+  authorization: string | null,
+  accept = 'application/json',
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept,
+    [FORWARDED_BY_HEADER]: cluster.replicaId,
+    [FORWARDED_EPOCH_HEADER]: String(cluster.epoch),
+  };
+  if (authorization) headers.authorization = authorization;
+  if (secret) headers[CLUSTER_SECRET_HEADER] = secret;
+  return headers;
+}
+
+/**
+ * A paused owner accepts the connection and never answers: `gone` aborts once the store no longer holds
+ * the owner's boot UP (checked every renewal), so the forward is given up and the session reads LOST here.
+ */
+export function watchOwner(cluster: Cluster, owner: ReplicaRecord): { gone: AbortSignal; stop(): void } {
+  const gone = new AbortController();
+  const timer = setInterval(() => {
+    void cluster
+      .stillUp(owner)
+      .then((up) => up || gone.abort(new Error(`replica ${owner.id} lost its lease while it was asked`)));
+  }, cluster.settings.renewMs);
+  return { gone: gone.signal, stop: () => clearInterval(timer) };
+}
+
+export function refused(error: StagegraphError): ExecutionResult {
   return { errors: [toGraphQLError(error)] };
 }
 

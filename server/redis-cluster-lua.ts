@@ -100,22 +100,29 @@ redis.call('DEL', ARGV[1] .. 'lease:' .. ARGV[2])
 return 1
 `;
 
-/** ARGV: prefix, replica ids. Answers each one's record as HGETALL answers it (empty when absent). */
+/**
+ * ARGV: prefix, replica ids. Answers, for each, its record as HGETALL answers it (empty when absent) and
+ * its lease's PTTL.
+ */
 export const REPLICAS_NAMED = `
 local P = ARGV[1]
 local records = {}
-for i = 2, #ARGV do records[#records + 1] = redis.call('HGETALL', P .. 'replica:' .. ARGV[i]) end
+for i = 2, #ARGV do
+  records[#records + 1] = {redis.call('HGETALL', P .. 'replica:' .. ARGV[i]), redis.call('PTTL', P .. 'lease:' .. ARGV[i])}
+end
 return records
 `;
 
 /**
  * ARGV: prefix, session id, the asking replica's id. Answers {entry JSON, its owner's record and the asking
- * replica's record as HGETALL answers them}, or nil for an unknown id: the one read routing makes per
- * forwarded operation, in one round trip; the asker's own record tells it whether it was fenced.
+ * replica's record as HGETALL answers them, the owner's lease's PTTL}, or nil for an unknown id: the one
+ * read routing makes per forwarded operation, in one round trip; the asker's own record tells it whether
+ * it was fenced.
  */
 export const SESSION_WITH_OWNER = `
 local P = ARGV[1]
 local raw = redis.call('HGET', P .. 'sessions', ARGV[2])
 if not raw then return false end
-return {raw, redis.call('HGETALL', P .. 'replica:' .. cjson.decode(raw).replicaId), redis.call('HGETALL', P .. 'replica:' .. ARGV[3])}
+local owner = cjson.decode(raw).replicaId
+return {raw, redis.call('HGETALL', P .. 'replica:' .. owner), redis.call('HGETALL', P .. 'replica:' .. ARGV[3]), redis.call('PTTL', P .. 'lease:' .. owner)}
 `;

@@ -38,8 +38,14 @@ describeWithRedis('RedisClusterStore: a session with its owner', () => {
       owner: expect.objectContaining({ id: 'b', url: 'http://127.0.0.1:4701/graphql', epoch, status: 'UP' }),
       self: expect.objectContaining({ id: 'a', epoch: asker.epoch, status: 'UP' }),
     });
+    // What the owner's lease has left, by the store's count down: routing relies on it for as long.
+    const leaseLeft = (await store.sessionWithOwner('b-s1', 'a'))?.owner?.leaseLeftMs;
+    expect(leaseLeft).toBeGreaterThan(0);
+    expect(leaseLeft).toBeLessThanOrEqual(LONG_LEASE_MS);
     await store.leave('b', epoch);
-    expect((await store.sessionWithOwner('b-s1', 'a'))?.owner).toMatchObject({ id: 'b', status: 'LEFT' });
+    const left = (await store.sessionWithOwner('b-s1', 'a'))?.owner;
+    expect(left).toMatchObject({ id: 'b', status: 'LEFT' });
+    expect(left?.leaseLeftMs).toBeUndefined();
     expect((await store.sessionWithOwner('b-s1', 'z'))?.self).toBeNull();
   });
 
@@ -49,6 +55,7 @@ describeWithRedis('RedisClusterStore: a session with its owner', () => {
       null,
       expect.objectContaining({ id: 'c', url: 'http://127.0.0.1:4702/graphql', epoch, status: 'UP' }),
     ]);
+    expect((await store.replicasNamed(['c']))[0]?.leaseLeftMs).toBeGreaterThan(0);
   });
 
   it('answers null for an id the directory does not hold', async () => {

@@ -111,10 +111,12 @@ export class RedisClusterStore implements ClusterStore {
   }
 
   async sessionWithOwner(id: string, selfId: string): Promise<SessionWithOwner | null> {
-    const found = (await this.#eval(SESSION_WITH_OWNER, id, selfId)) as [string, string[], string[]] | null;
+    const found = (await this.#eval(SESSION_WITH_OWNER, id, selfId)) as
+      | [string, string[], string[], number]
+      | null;
     if (!found) return null;
-    const [raw, owner, self] = found;
-    return { entry: parseEntry(raw), owner: replicaFrom(owner), self: replicaFrom(self) };
+    const [raw, owner, self, ownerLease] = found;
+    return { entry: parseEntry(raw), owner: replicaFrom(owner, ownerLease), self: replicaFrom(self) };
   }
 
   async replicas(): Promise<ReplicaRecord[]> {
@@ -126,7 +128,8 @@ export class RedisClusterStore implements ClusterStore {
   }
 
   async replicasNamed(ids: readonly string[]): Promise<(ReplicaRecord | null)[]> {
-    return ((await this.#eval(REPLICAS_NAMED, ...ids)) as string[][]).map(replicaFrom);
+    const named = (await this.#eval(REPLICAS_NAMED, ...ids)) as [string[], number][];
+    return named.map(([fields, lease]) => replicaFrom(fields, lease));
   }
 
   async leave(replicaId: string, epoch: number): Promise<void> {
@@ -189,9 +192,14 @@ function now(): string {
   return new Date().toISOString();
 }
 
-/** A replica's record from HGETALL's flat field/value list; null when the key does not exist. */
-function replicaFrom(fields: readonly string[]): ReplicaRecord | null {
+/**
+ * A replica's record from HGETALL's flat field/value list, with its lease's PTTL when read with it (-2:
+ * no lease, -1: no expiry, which the cluster never sets); null when the key does not exist.
+ */
+function replicaFrom(fields: readonly string[], leasePttl?: number): ReplicaRecord | null {
   const record: Record<string, string> = {};
   for (let i = 0; i + 1 < fields.length; i += 2) record[fields[i] as string] = fields[i + 1] as string;
-  return record.id === undefined ? null : parseReplica(record);
+  if (record.id === undefined) return null;
+  const parsed = parseReplica(record);
+  return leasePttl !== undefined && leasePttl > 0 ? { ...parsed, leaseLeftMs: leasePttl } : parsed;
 }

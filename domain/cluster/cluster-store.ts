@@ -17,6 +17,11 @@ export interface ReplicaRecord {
   readonly sessions: number;
   /** Its last renewal. */
   readonly lastSeen: Date;
+  /**
+   * How long its lease still held when this record was read (the store's own count down): it cannot be
+   * reaped before that. Absent where the read did not ask, or the lease had lapsed.
+   */
+  readonly leaseLeftMs?: number;
 }
 
 /** One session in the directory: who owns it, in which boot, and where it is in its life. */

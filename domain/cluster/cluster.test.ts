@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../events/session-topics.js';
 import { SessionRegistry } from '../sessions/session-registry.js';
@@ -253,6 +253,82 @@ describe('a fenced replica', () => {
     await cluster.join('http://127.0.0.1:4700/graphql');
     store.replicasNamed = () => Promise.reject(new Error('Redis did not answer'));
     await expect(cluster.assertForwardedBy('b', 1)).resolves.toBeUndefined();
+    await cluster.leave();
+  });
+});
+
+describe('routing reads the store again only when a lease may have lapsed', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Counts the store's reads of one method. */
+  function counted<M extends 'sessionWithOwner' | 'replicasNamed'>(store: ClusterStore, method: M) {
+    const reads = { count: 0 };
+    const read = store[method] as (...args: unknown[]) => Promise<unknown>;
+    Object.assign(store, {
+      [method]: (...args: unknown[]) => {
+        reads.count += 1;
+        return read(...args);
+      },
+    });
+    return reads;
+  }
+
+  const leased = (id: string, leaseLeftMs: number, epoch = 1): ReplicaRecord => ({
+    ...replica(id),
+    epoch,
+    leaseLeftMs,
+  });
+
+  it("remembers a session's owner while the owner's lease surely holds, and forgets it when the owner does not answer", async () => {
+    vi.useFakeTimers();
+    const store = fakeStore([entry('b-s1', 'b', 'RUNNING')], [replica('a'), leased('b', 5_000)]);
+    const reads = counted(store, 'sessionWithOwner');
+    const { cluster } = joined(store, 600_000);
+    await cluster.join('http://127.0.0.1:4700/graphql');
+    expect(await cluster.ownerElsewhere('b-s1')).toMatchObject({ id: 'b' });
+    expect(await cluster.ownerElsewhere('b-s1')).toMatchObject({ id: 'b' });
+    expect(reads.count).toBe(1);
+    vi.advanceTimersByTime(5_000);
+    expect(await cluster.ownerElsewhere('b-s1')).toMatchObject({ id: 'b' });
+    expect(reads.count).toBe(2);
+    cluster.unanswered(replica('b'));
+    await cluster.ownerElsewhere('b-s1');
+    expect(reads.count).toBe(3);
+    await cluster.leave();
+  });
+
+  it("reads again once this replica's own lease may have lapsed (a renewal unanswered), however long the owner's holds", async () => {
+    vi.useFakeTimers();
+    const store = fakeStore([entry('b-s1', 'b', 'RUNNING')], [replica('a'), leased('b', 600_000)]);
+    store.renew = () => new Promise(() => {});
+    const reads = counted(store, 'sessionWithOwner');
+    const { cluster } = joined(store, 10);
+    await cluster.join('http://127.0.0.1:4700/graphql');
+    await cluster.ownerElsewhere('b-s1');
+    await cluster.ownerElsewhere('b-s1');
+    expect(reads.count).toBe(1);
+    vi.advanceTimersByTime(cluster.settings.leaseMs);
+    await cluster.ownerElsewhere('b-s1');
+    expect(reads.count).toBe(2);
+  });
+
+  it('remembers a sender of forwarded calls as UP in its boot while its lease surely holds; another boot is read', async () => {
+    vi.useFakeTimers();
+    const replicas = [replica('a'), leased('b', 5_000, 2)];
+    const store = fakeStore([], replicas);
+    const reads = counted(store, 'replicasNamed');
+    const { cluster } = joined(store, 600_000);
+    await cluster.join('http://127.0.0.1:4700/graphql');
+    await cluster.assertForwardedBy('b', 2);
+    await cluster.assertForwardedBy('b', 2);
+    expect(reads.count).toBe(1);
+    await expect(cluster.assertForwardedBy('b', 1)).rejects.toMatchObject({ code: 'REPLICA_FENCED' });
+    expect(reads.count).toBe(2);
+    replicas[1] = { ...replica('b'), epoch: 2, status: 'DOWN' };
+    vi.advanceTimersByTime(5_000);
+    await expect(cluster.assertForwardedBy('b', 2)).rejects.toMatchObject({ code: 'REPLICA_FENCED' });
     await cluster.leave();
   });
 });

@@ -14,6 +14,7 @@ import type {
 import { LIST_REPLICAS, RemoteSession, unreachable } from './remote-session.js';
 import { type LeaseTiming, ReplicaLease } from './replica-lease.js';
 import { SessionDirectory } from './session-directory.js';
+import { WhileLeasesHold } from './while-leases-hold.js';
 
 export interface ClusterSettings extends LeaseTiming {
   readonly replicaId: string;
@@ -41,6 +42,10 @@ export class Cluster implements SessionPlacement {
   #lease: ReplicaLease | undefined;
   #directory: SessionDirectory | undefined;
   #lastFailure = '';
+  /** Each session routing found on another live replica: its owner, while the owner's lease holds. */
+  readonly #owners = new WhileLeasesHold<ReplicaRecord>();
+  /** The boot each sender of forwarded calls was found to be, UP, while its lease holds. */
+  readonly #senders = new WhileLeasesHold<number>();
   readonly #lossListeners = new Set<(entry: DirectoryEntry) => void>();
 
   constructor(
@@ -74,6 +79,7 @@ export class Cluster implements SessionPlacement {
   /** Joins with the next epoch once the server listens at `servedUrl`; the earlier boots' sessions are LOST. */
   async join(servedUrl: string): Promise<JoinAnswer> {
     const url = this.settings.advertiseUrl ?? servedUrl;
+    const joinedAt = performance.now();
     const answer = await this.#store.join({ id: this.replicaId, url }, this.settings.leaseMs);
     this.#epoch = answer.epoch;
     this.#sequenceBase = answer.lastSequence;
@@ -88,12 +94,17 @@ export class Cluster implements SessionPlacement {
     };
     const directory = new SessionDirectory(this.#store, this.#registry, this.#hub, owner);
     this.#directory = directory;
-    this.#lease = new ReplicaLease(this.#store, this.settings, {
-      ...owner,
-      liveSessions: () => this.#registry.list().filter((session) => session.isLive).length,
-      renewed: (renewal) => this.#renewed(renewal),
-      tick: () => directory.refresh(),
-    });
+    this.#lease = new ReplicaLease(
+      this.#store,
+      this.settings,
+      {
+        ...owner,
+        liveSessions: () => this.#registry.list().filter((session) => session.isLive).length,
+        renewed: (renewal) => this.#renewed(renewal),
+        tick: () => directory.refresh(),
+      },
+      joinedAt,
+    );
     await directory.refresh();
     this.#membership = 'MEMBER';
     this.#lease.start();
@@ -150,12 +161,17 @@ export class Cluster implements SessionPlacement {
    */
   async assertForwardedBy(sender: string, epoch: number | null): Promise<void> {
     this.assertServing();
-    // One round trip: this is on the path of every forwarded call.
+    const askedAt = performance.now();
+    if (epoch !== null && this.#remembered(this.#senders, sender) === epoch) return;
+    // One round trip, and none while the sender's lease and this one's surely hold: this is on the path
+    // of every forwarded call.
     const named = await this.#store.replicasNamed([sender, this.replicaId]).catch(() => null);
     if (!named) return;
     const [record, self] = named;
     if (self) this.#noteSelf([self]);
     this.assertServing();
+    if (record?.status === 'UP' && epoch === record.epoch)
+      this.#remember(this.#senders, sender, epoch, record, askedAt);
     if (record && (record.status !== 'UP' || (epoch !== null && record.epoch !== epoch)))
       throw new StagegraphError(
         'REPLICA_FENCED',
@@ -202,7 +218,14 @@ export class Cluster implements SessionPlacement {
    */
   async ownerElsewhere(id: string): Promise<ReplicaRecord | null> {
     if (this.#registry.find(id)) return null;
-    // One round trip: this is on the path of every operation another replica answers.
+    const remembered = this.#remembered(this.#owners, id);
+    if (remembered) {
+      this.assertServing();
+      return remembered;
+    }
+    const askedAt = performance.now();
+    // One round trip, and none while the owner's lease and this one's surely hold: this is on the path of
+    // every operation another replica answers.
     const found = await this.#store.sessionWithOwner(id, this.replicaId);
     if (!found) return null;
     const { entry, owner, self } = found;
@@ -211,7 +234,37 @@ export class Cluster implements SessionPlacement {
     if (entry.status === 'LOST' || entry.replicaId === this.replicaId) return null;
     if (owner?.status !== 'UP') return null;
     this.assertServing();
+    this.#remember(this.#owners, id, owner, owner, askedAt);
     return owner;
+  }
+
+  /** `owner` did not answer a call: where its sessions run is read from the store again, next time. */
+  unanswered(owner: ReplicaRecord): void {
+    this.#owners.forgetWhere((remembered) => remembered.id === owner.id);
+  }
+
+  /** What `memo` remembers for `key`, while this replica's own lease surely holds (it was not fenced). */
+  #remembered<V>(memo: WhileLeasesHold<V>, key: string): V | undefined {
+    const now = performance.now();
+    if (!this.#lease || now >= this.#lease.heldUntil) return undefined;
+    return memo.get(key, now);
+  }
+
+  /** Remembers `value` while the lease of `holder`, read at `askedAt` with what it had left, and this replica's hold. */
+  #remember<V>(
+    memo: WhileLeasesHold<V>,
+    key: string,
+    value: V,
+    holder: ReplicaRecord,
+    askedAt: number,
+  ): void {
+    if (!this.#lease || holder.leaseLeftMs === undefined) return;
+    memo.remember(
+      key,
+      value,
+      Math.min(askedAt + holder.leaseLeftMs, this.#lease.heldUntil),
+      performance.now(),
+    );
   }
 
   /**

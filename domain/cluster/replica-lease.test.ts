@@ -14,16 +14,21 @@ function timedLease(tickMs: number) {
     },
     reap: async () => [],
   } as unknown as ClusterStore;
-  const lease = new ReplicaLease(store, TIMING, {
-    replicaId: 'a',
-    epoch: 1,
-    liveSessions: () => 0,
-    renewed: () => {},
-    tick: () => new Promise((resolve) => setTimeout(resolve, tickMs)),
-    failed: (error) => {
-      throw error;
+  const lease = new ReplicaLease(
+    store,
+    TIMING,
+    {
+      replicaId: 'a',
+      epoch: 1,
+      liveSessions: () => 0,
+      renewed: () => {},
+      tick: () => new Promise((resolve) => setTimeout(resolve, tickMs)),
+      failed: (error) => {
+        throw error;
+      },
     },
-  });
+    performance.now(),
+  );
   return { lease, renewedAt };
 }
 
@@ -61,5 +66,31 @@ describe('a replica lease', () => {
     expect(renewedAt.length).toBeGreaterThanOrEqual(4);
     for (const gap of gaps(renewedAt)) expect(gap).toBeGreaterThanOrEqual(2_500);
     for (const gap of gaps(renewedAt)) expect(gap).toBeLessThanOrEqual(2_501);
+  });
+});
+
+describe('how long the lease surely holds', () => {
+  it('from the join, then from each renewal sent, and not at all once a renewal answers FENCED', async () => {
+    vi.useFakeTimers();
+    let answer: 'RENEWED' | 'FENCED' = 'RENEWED';
+    const store = { renew: async () => answer, reap: async () => [] } as unknown as ClusterStore;
+    const holder = {
+      replicaId: 'a',
+      epoch: 1,
+      liveSessions: () => 0,
+      renewed: () => {},
+      tick: async () => {},
+      failed: () => {},
+    };
+    const joinedAt = performance.now();
+    const lease = new ReplicaLease(store, TIMING, holder, joinedAt);
+    expect(lease.heldUntil).toBe(joinedAt + TIMING.leaseMs);
+    lease.start();
+    await vi.advanceTimersByTimeAsync(TIMING.renewMs);
+    expect(lease.heldUntil).toBe(joinedAt + TIMING.renewMs + TIMING.leaseMs);
+    answer = 'FENCED';
+    await vi.advanceTimersByTimeAsync(TIMING.renewMs);
+    expect(lease.heldUntil).toBe(0);
+    await stopped(lease);
   });
 });

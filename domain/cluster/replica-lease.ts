@@ -40,12 +40,23 @@ export class ReplicaLease {
   #running: Promise<void> | undefined;
   /** When the last renewal was sent (monotonic clock): the lease runs from no earlier. */
   #renewedAt = performance.now();
+  #heldUntil: number;
   #stopped = false;
 
-  constructor(store: ClusterStore, timing: LeaseTiming, holder: LeaseHolder) {
+  /** `joinedAt`: when the join that took the lease was sent (monotonic clock). */
+  constructor(store: ClusterStore, timing: LeaseTiming, holder: LeaseHolder, joinedAt: number) {
     this.#store = store;
     this.#timing = timing;
     this.#holder = holder;
+    this.#heldUntil = joinedAt + timing.leaseMs;
+  }
+
+  /**
+   * Until when (monotonic clock) the lease surely holds: a lease set by a renewal sent at `t` expires no
+   * earlier than `t + leaseMs`, and no reaper marks this replica DOWN before it expires.
+   */
+  get heldUntil(): number {
+    return this.#heldUntil;
   }
 
   start(): void {
@@ -72,7 +83,8 @@ export class ReplicaLease {
 
   async #tick(): Promise<void> {
     const holder = this.#holder;
-    this.#renewedAt = performance.now();
+    const sentAt = performance.now();
+    this.#renewedAt = sentAt;
     try {
       const answer = await this.#store.renew(
         holder.replicaId,
@@ -80,7 +92,10 @@ export class ReplicaLease {
         this.#timing.leaseMs,
         holder.liveSessions(),
       );
-      if (answer === 'FENCED') this.#stopped = true;
+      if (answer === 'FENCED') {
+        this.#stopped = true;
+        this.#heldUntil = 0;
+      } else this.#heldUntil = sentAt + this.#timing.leaseMs;
       holder.renewed(answer);
       if (answer !== 'FENCED') await this.#store.reap();
       await holder.tick();
