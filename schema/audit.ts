@@ -5,7 +5,12 @@ import {
   MAX_AUDIT_PAGE,
 } from '../domain/audit/audit-query.js';
 import type { AuditEffect, AuditOutcome, EvidenceHash } from '../domain/audit/audit-record.js';
-import { auditFeed, clusterAuditPage, type ReplicaAuditRecord } from '../domain/cluster/cluster-audit.js';
+import {
+  auditFeed,
+  clusterAuditPage,
+  type MergedAuditPage,
+  type ReplicaAuditRecord,
+} from '../domain/cluster/cluster-audit.js';
 import type { CursoredDelivery } from '../domain/cluster/stream-feed.js';
 import { SUBSCRIBER_QUEUE_CAPACITY } from '../domain/events/event-hub.js';
 import { MAX_REDACTED_STRING_LENGTH } from '../domain/governance/redaction/redaction.js';
@@ -189,11 +194,18 @@ const AuditEdgeRef = builder.objectRef<ReplicaAuditRecord>('AuditEdge').implemen
   }),
 });
 
-const AuditPageInfoRef = builder.objectRef<AuditPage>('AuditPageInfo').implement({
-  description: 'Where an audit page ends and whether more records match.',
+const AuditPageInfoRef = builder.objectRef<AuditPage | MergedAuditPage>('AuditPageInfo').implement({
+  description:
+    "Where an audit page ends, whether more records match, and (in a cluster's merged trail) how many its stream no longer holds before it.",
   fields: (t) => ({
     hasNextPage: t.exposeBoolean('hasNextPage', {
-      description: 'True when more records matching the filter follow this page.',
+      description:
+        "True when more records matching the filter follow this page. In a cluster's merged trail, also when the stream trimmed records just after this page while it was read: the next page counts them in `trimmedBefore`.",
+    }),
+    trimmedBefore: t.int({
+      description:
+        "With `serve --cluster`, in the merged trail (`audit` without `replica`): records the cluster's audit stream numbered after `after` (omitted: from its first record) but no longer holds, trimmed to its newest --cluster-stream-bound, before this page's first record — any replica's, whether or not they match the filter. They are still in their replica's own trail: read each with `audit(replica:)`. Records a replica could not append while Redis was down never got a number and are not counted (the subscription's `droppedBefore` counts both). 0 for one replica's trail, which its own disk holds.",
+      resolve: (page) => ('trimmedBefore' in page ? page.trimmedBefore : 0),
     }),
     endCursor: t.string({
       nullable: true,
@@ -292,7 +304,7 @@ builder.queryFields((t) => ({
   audit: t.field({
     type: AuditConnectionRef,
     description:
-      "The audit trail, oldest first: every mutation with its decision and outcome, secrets redacted. With `serve --cluster` and no `replica`: every replica's records merged, each with its `replica`, in the order the cluster's audit stream took them — what that stream still holds (its newest --cluster-stream-bound records); name a `replica` to read that replica's whole trail.",
+      "The audit trail, oldest first: every mutation with its decision and outcome, secrets redacted. With `serve --cluster` and no `replica`: every replica's records merged, each with its `replica`, in the order the cluster's audit stream took them — what that stream still holds (its newest --cluster-stream-bound records; `pageInfo.trimmedBefore` counts those it trimmed before a page); name a `replica` to read that replica's whole trail.",
     args: {
       replica: t.arg.string({
         required: false,

@@ -3,8 +3,9 @@ import { MemoryStreams, replicaKnowingEverySession } from '../../test/helpers/me
 import type { AuditRecord } from '../audit/audit-record.js';
 import { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../events/session-topics.js';
-import { auditFeed } from './cluster-audit.js';
+import { auditFeed, clusterAuditPage } from './cluster-audit.js';
 import { ClusterEvents } from './cluster-events.js';
+import { clusterStreamOf } from './event-streams.js';
 
 /** A replica's audit log as ClusterEvents sees it: records sealed here reach its observers. */
 function replicaOn(streams: MemoryStreams, replicaId: string) {
@@ -77,6 +78,54 @@ describe('audit across replicas', () => {
     a.seal(record(4, 'click'));
     expect((await feed.next()).value).toMatchObject({ event: { seq: 4 }, droppedBefore: 1, cursor: '1' });
     await feed.return();
+  });
+
+  it('says how many records the stream trimmed before a page of the merged trail, from its start or an old cursor', async () => {
+    const streams = new MemoryStreams(3);
+    const [a, b] = [replicaOn(streams, 'a'), replicaOn(streams, 'b')];
+    for (const seq of [1, 2, 3]) a.seal(record(seq, 'click'));
+    await a.events.topics.close();
+    for (const seq of [1, 2]) b.seal(record(seq, seq === 2 ? 'stop' : 'click'));
+    await b.events.topics.close();
+    const page = (after: number | null, operations?: string[]) =>
+      clusterAuditPage(a.events, { first: 2, after, filter: operations ? { operations } : null });
+    const fromStart = await page(null);
+    expect(fromStart).toMatchObject({ trimmedBefore: 2, hasNextPage: true, endCursor: 4 });
+    expect(fromStart.records).toMatchObject([
+      { replica: 'a', seq: 3, cursor: 3 },
+      { replica: 'b', seq: 1, cursor: 4 },
+    ]);
+    expect(await page(1)).toMatchObject({ trimmedBefore: 1, endCursor: 4 });
+    expect(await page(4)).toMatchObject({ trimmedBefore: 0, hasNextPage: false, endCursor: 5 });
+    // Whether the trimmed records matched the filter nobody can tell: they are counted all the same.
+    expect(await page(0, ['stop'])).toMatchObject({ trimmedBefore: 2, records: [{ cursor: 5 }] });
+    expect(await page(0, ['press'])).toMatchObject({ trimmedBefore: 2, records: [], hasNextPage: false });
+  });
+
+  it('ends a page at a stretch the stream trimmed while the page was read, for the next page to count', async () => {
+    const streams = new MemoryStreams(1_000);
+    const a = replicaOn(streams, 'a');
+    for (let seq = 1; seq <= 700; seq += 1) a.seal(record(seq, 'click'));
+    await a.events.topics.close();
+    const range = streams.range.bind(streams);
+    // Between the page's first chunk and its second, the stream loses entries 501 to 510.
+    streams.range = async (stream, after, count) => {
+      const events = await range(stream, after, count);
+      if (after === 0) {
+        const held = streams.streams.get(clusterStreamOf('audit')) ?? [];
+        streams.streams.set(
+          clusterStreamOf('audit'),
+          held.filter((event) => event.number <= 500 || event.number > 510),
+        );
+      }
+      return events;
+    };
+    const page = (after: number) => clusterAuditPage(a.events, { first: 600, after, filter: null });
+    // The records after the stretch would have fitted on the page: it ends before them all the same.
+    expect(await page(0)).toMatchObject({ trimmedBefore: 0, hasNextPage: true, endCursor: 500 });
+    const next = await page(500);
+    expect(next).toMatchObject({ trimmedBefore: 10, hasNextPage: false, endCursor: 700 });
+    expect(next.records[0]).toMatchObject({ seq: 511, cursor: 511 });
   });
 
   it('refuses `after` without a cluster, and a cursor that is not one', () => {

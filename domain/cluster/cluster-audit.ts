@@ -54,32 +54,50 @@ export function auditFeed(
   });
 }
 
+/** A page of the merged trail, with what the stream had already trimmed where the page starts. */
+export interface MergedAuditPage extends AuditPage {
+  /**
+   * Entries the stream numbered after `after` (0: its start) but no longer holds, before this page's
+   * first record: any replica's, matching the filter or not.
+   */
+  readonly trimmedBefore: number;
+}
+
 /**
  * `audit` without `replica` in a cluster: every replica's records, oldest first, as the cluster's audit
  * stream holds them (its newest --cluster-stream-bound). A page is `first` matching records after the
  * stream number `after`; the stream is read in chunks until the page is full or the stream ends, so a page
- * costs at most one pass over the stream.
+ * costs at most one pass over the stream. The store numbers the entries densely and trims only the oldest,
+ * so a hole in the numbers is exactly what it trimmed: counted when it comes before the page's first record,
+ * and otherwise ending the page there, so that the next page starts at the hole and counts it.
  */
-export async function clusterAuditPage(clusterEvents: ClusterEvents, query: AuditQuery): Promise<AuditPage> {
+export async function clusterAuditPage(
+  clusterEvents: ClusterEvents,
+  query: AuditQuery,
+): Promise<MergedAuditPage> {
   const first = clampAuditPage(query.first);
   const records: ReplicaAuditRecord[] = [];
-  const page = (hasNextPage: boolean): AuditPage => ({
+  let trimmedBefore = 0;
+  const page = (hasNextPage: boolean): MergedAuditPage => ({
     records,
     hasNextPage,
     endCursor: records.at(-1)?.cursor ?? null,
+    trimmedBefore,
   });
   let after = query.after ?? 0;
   for (;;) {
     const entries = await clusterEvents.topicEntries('audit', after, PAGE_READ_COUNT);
     for (const { number, json } of entries) {
+      const trimmed = number - after - 1;
+      after = number;
+      if (trimmed > 0 && records.length > 0) return page(true);
+      trimmedBefore += Math.max(0, trimmed);
       const { replica, event } = JSON.parse(json) as TopicEntry<AuditRecord>;
       const record: ReplicaAuditRecord = { ...event, replica, cursor: number };
       if (!matchesAuditFilter(record, query.filter)) continue;
       if (records.length === first) return page(true);
       records.push(record);
     }
-    const last = entries.at(-1);
-    if (!last || entries.length < PAGE_READ_COUNT) return page(false);
-    after = last.number;
+    if (entries.length < PAGE_READ_COUNT) return page(false);
   }
 }
