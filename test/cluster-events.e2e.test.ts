@@ -120,6 +120,36 @@ describeWithRedis('events across replicas', () => {
     expect(feed.errors).toEqual([]);
   });
 
+  it("the merged audit trail counts what the stream trimmed before its page, records still in each replica's trail", async () => {
+    // Refused stops are audited on a, whose appends trim the audit stream to the tiny bound.
+    for (let i = 0; i <= TINY_BOUND; i += 1)
+      await cluster.onA.send('mutation { stop(id: "no-such-session") { id } }');
+    const trailLength = async (replica: string) =>
+      (await cluster.onB.data(`{ audit(replica: "${replica}", first: 500) { edges { cursor } } }`)).audit
+        .edges.length;
+    let merged: Loose = {};
+    // A record reaches the stream just after it is sealed: wait until the stream has numbered every one.
+    await expect
+      .poll(
+        async () => {
+          merged = (
+            await cluster.onB.data('{ audit(first: 500) { edges { cursor } pageInfo { trimmedBefore } } }')
+          ).audit;
+          const trails = (await trailLength('a')) + (await trailLength('b'));
+          return merged.pageInfo.trimmedBefore + merged.edges.length - trails;
+        },
+        { timeout: STREAM_WAIT_MS },
+      )
+      .toBe(0);
+    expect(merged.edges).toHaveLength(TINY_BOUND);
+    expect(merged.pageInfo.trimmedBefore).toBe(Number(merged.edges[0].cursor) - 1);
+    expect(merged.pageInfo.trimmedBefore).toBeGreaterThan(0);
+    const replicaTrail = await cluster.onB.data(
+      '{ audit(replica: "a", first: 1) { pageInfo { trimmedBefore } } }',
+    );
+    expect(replicaTrail.audit.pageInfo.trimmedBefore).toBe(0);
+  });
+
   it("with Redis gone, a subscription to another replica's session ends with CLUSTER_UNAVAILABLE", async () => {
     const feed = consoleOn(cluster.b, 'a-s1');
     await clickUntilStreaming(feed, cluster.onA, 'a-s1');
