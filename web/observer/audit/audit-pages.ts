@@ -8,7 +8,7 @@ const RECORD_FIELDS = `seq time operation decision outcome risk errorCode durati
 const PAGE_QUERY = `query ObserverAuditPage($after: String, $filter: AuditFilter, $first: Int) {
   audit(after: $after, filter: $filter, first: $first) {
     edges { node { ${RECORD_FIELDS} } }
-    pageInfo { endCursor hasNextPage }
+    pageInfo { endCursor hasNextPage trimmedBefore }
   }
 }`;
 const AUDIT_SUBSCRIPTION = `subscription ObserverAudit($filter: AuditFilter) {
@@ -28,6 +28,8 @@ export interface AuditView {
   arrivedSince: number;
   /** Records the gateway dropped from this page's stream because it read too slowly. */
   dropped: number;
+  /** Records the cluster's audit stream no longer held before this page: each replica's own trail has them. */
+  trimmedBefore: number;
   oldest(): void;
   older(): void;
   newer(): void;
@@ -49,6 +51,7 @@ export function useAuditPages(client: GatewayClient, filter: AuditFilter): Audit
   const [error, setError] = useState<GatewayError | null>(null);
   const [arrivedSince, setArrivedSince] = useState(0);
   const [dropped, setDropped] = useState(0);
+  const [trimmedBefore, setTrimmedBefore] = useState(0);
   const generation = useRef(0);
   /** Records streamed while a page was being read: the read may have missed them. */
   const heldBack = useRef<AuditRecord[]>([]);
@@ -71,7 +74,7 @@ export function useAuditPages(client: GatewayClient, filter: AuditFilter): Audit
           first: AUDIT_PAGE_SIZE,
         });
         if (mine !== generation.current) return;
-        const { endCursor, hasNextPage } = data.audit.pageInfo;
+        const { endCursor, hasNextPage, trimmedBefore: trimmed = 0 } = data.audit.pageInfo;
         if (hasNextPage && endCursor && bounds.current.length === page + 1) bounds.current.push(endCursor);
         const read = data.audit.edges.map((edge) => edge.node);
         const lastSeq = read.at(-1)?.seq ?? Number(bounds.current[page] ?? 0);
@@ -86,6 +89,7 @@ export function useAuditPages(client: GatewayClient, filter: AuditFilter): Audit
         setIndex(page);
         setRows(full);
         setHasNext(more);
+        setTrimmedBefore(trimmed);
         setArrivedSince(0);
       } catch (failure) {
         if (mine === generation.current) setError(failure as GatewayError);
@@ -149,6 +153,7 @@ export function useAuditPages(client: GatewayClient, filter: AuditFilter): Audit
     error,
     arrivedSince,
     dropped,
+    trimmedBefore,
     oldest: () => void show(0),
     older: () => void show(Math.max(0, index - 1)),
     newer: () => void show(index + 1),

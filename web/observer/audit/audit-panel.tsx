@@ -51,6 +51,13 @@ export function AuditPanel(props: { client: GatewayClient; viewer: Viewer }) {
       {view.dropped > 0 ? (
         <p class="notice">{view.dropped} streamed records were dropped because this page read too slowly.</p>
       ) : null}
+      {view.trimmedBefore > 0 ? (
+        <p class="notice">
+          {view.trimmedBefore} older record{view.trimmedBefore === 1 ? ' was' : 's were'} trimmed from the
+          cluster's audit stream before this page; each replica's own trail still holds them: read it with{' '}
+          <code>audit(replica:)</code>.
+        </p>
+      ) : null}
       {!view.loading && view.rows.length === 0 ? (
         <p class="empty">{filtered ? 'No audit record matches this filter.' : 'No audit record yet.'}</p>
       ) : (

@@ -32,5 +32,9 @@ export interface AuditRecord {
 }
 
 export interface Connection<E> {
-  audit: { edges: E[]; pageInfo: { endCursor: string | null; hasNextPage: boolean } };
+  audit: {
+    edges: E[];
+    /** `trimmedBefore` only where the page read asks for it. */
+    pageInfo: { endCursor: string | null; hasNextPage: boolean; trimmedBefore?: number };
+  };
 }
