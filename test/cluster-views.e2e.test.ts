@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchChromium, newTestPage, PAGE_SAFETY_NET_MS } from './helpers/browser.js';
 import { descendantsOf, endCluster, LOSS_DEADLINE_MS } from './helpers/cluster-replicas.js';
+import { mergedAuditOnceStreamed } from './helpers/cluster-streams.js';
 import { fixtureLaunch } from './helpers/fixture-app.js';
 import { type GatewayClient, gatewayClient } from './helpers/gateway-client.js';
 import { type GatewayProcess, serveInChild } from './helpers/gateway-process.js';
@@ -13,8 +14,9 @@ import { describeWithRedis } from './helpers/redis-suite.js';
 
 /**
  * The observer page and the MCP bridge of replica a watch and drive the whole cluster: a's page lists both
- * replicas and b's session under b (LOST once b is killed) and opens b's session with its live view, and
- * the bridge at a's /mcp lists both replicas and reads and acts on b's session, which runs once, on b.
+ * replicas and b's session under b (LOST once b is killed), opens b's session with its live view and says
+ * how many records the cluster's audit stream trimmed (a appends with a tiny bound), and the bridge at a's
+ * /mcp lists both replicas and reads and acts on b's session, which runs once, on b.
  */
 
 /** Two replicas, their apps and a Chromium starting at once on a loaded machine: a safety net only. */
@@ -24,6 +26,8 @@ const LAUNCH = 'mutation ($input: LaunchInput!) { launch(input: $input) { id } }
 const clicksOf = (replica: string) =>
   `{ audit(first: 500, replica: "${replica}") { edges { node { operation session { id } } } } }`;
 const SECRET = 'cluster-views-secret';
+/** Entries a keeps in the streams it appends to: fewer than the records the tests audit. */
+const TINY_BOUND = 2;
 
 describeWithRedis('the observer page and the MCP bridge of one replica show the whole cluster', () => {
   let redis: RedisServer;
@@ -35,8 +39,8 @@ describeWithRedis('the observer page and the MCP bridge of one replica show the 
   let mcp: Client;
   const orphans: number[] = [];
 
-  const replica = (id: string) =>
-    serveInChild(['--cluster', redis.url, '--replica-id', id, '--cluster-secret', SECRET]);
+  const replica = (id: string, ...extra: string[]) =>
+    serveInChild(['--cluster', redis.url, '--replica-id', id, '--cluster-secret', SECRET, ...extra]);
 
   async function call(
     name: string,
@@ -51,7 +55,11 @@ describeWithRedis('the observer page and the MCP bridge of one replica show the 
 
   beforeAll(async () => {
     redis = await startRedis();
-    [a, b, browser] = await Promise.all([replica('a'), replica('b'), launchChromium()]);
+    [a, b, browser] = await Promise.all([
+      replica('a', '--cluster-stream-bound', String(TINY_BOUND)),
+      replica('b'),
+      launchChromium(),
+    ]);
     onB = gatewayClient(b.url);
     const onA = gatewayClient(a.url);
     await Promise.all([
@@ -142,6 +150,30 @@ describeWithRedis('the observer page and the MCP bridge of one replica show the 
         .toBeGreaterThan(0);
       expect(await page.getByRole('alert').count()).toBe(0);
       await page.getByRole('link', { name: '← All sessions' }).click();
+    },
+    SAFETY_NET_MS,
+  );
+
+  it(
+    "a's audit view says how many older records the cluster's audit stream trimmed, and where they still are",
+    async () => {
+      // Refused stops, audited on a, whose appends trim the audit stream to its bound.
+      const onA = gatewayClient(a.url);
+      for (let i = 0; i <= TINY_BOUND; i += 1)
+        await onA.send('mutation { stop(id: "no-such-session") { id } }');
+      const { pageInfo } = await mergedAuditOnceStreamed(onA, ['a', 'b']);
+      expect(pageInfo.trimmedBefore).toBeGreaterThan(0);
+      await page.evaluate(() => {
+        location.hash = '#/audit';
+      });
+      const notice = page.getByText(/trimmed from the cluster's audit stream/);
+      await notice.waitFor({ timeout: PAGE_SAFETY_NET_MS });
+      expect(await notice.textContent()).toMatch(
+        new RegExp(`^${pageInfo.trimmedBefore} older records were trimmed .+ audit\\(replica:\\)\\.$`),
+      );
+      await page.evaluate(() => {
+        location.hash = '#/';
+      });
     },
     SAFETY_NET_MS,
   );

@@ -84,3 +84,30 @@ export async function untilStreaming(
   }
   expect(feed.errors).toEqual([]);
 }
+
+/**
+ * The merged audit trail's first page (`audit` without `replica`, asked of `via`: edge cursors and
+ * `trimmedBefore`) once the cluster's audit stream has numbered every record the `replicas` sealed: its
+ * records and what it trimmed then add up to their own trails. A record reaches the stream just after it is
+ * sealed, so this waits for that, never for time.
+ */
+export async function mergedAuditOnceStreamed(
+  via: GatewayClient,
+  replicas: readonly string[],
+): Promise<Loose> {
+  const trailLength = async (replica: string): Promise<number> =>
+    (await via.data(`{ audit(replica: "${replica}", first: 500) { edges { cursor } } }`)).audit.edges.length;
+  let merged: Loose = {};
+  await expect
+    .poll(
+      async () => {
+        merged = (await via.data('{ audit(first: 500) { edges { cursor } pageInfo { trimmedBefore } } }'))
+          .audit;
+        const trails = await Promise.all(replicas.map(trailLength));
+        return merged.pageInfo.trimmedBefore + merged.edges.length - trails.reduce((sum, n) => sum + n, 0);
+      },
+      { timeout: STREAM_WAIT_MS },
+    )
+    .toBe(0);
+  return merged;
+}
