@@ -91,7 +91,7 @@ export async function clusterAuditPage(
       const trimmed = number - after - 1;
       after = number;
       if (trimmed > 0 && records.length > 0) return page(true);
-      trimmedBefore += Math.max(0, trimmed);
+      trimmedBefore += trimmed;
       const { replica, event } = JSON.parse(json) as TopicEntry<AuditRecord>;
       const record: ReplicaAuditRecord = { ...event, replica, cursor: number };
       if (!matchesAuditFilter(record, query.filter)) continue;
