@@ -16,6 +16,6 @@ export default defineConfig({
     maxWorkers: 1,
     // Safety nets only: a storm of twenty launches on two loaded cores takes minutes.
     testTimeout: 300_000,
-    hookTimeout: 120_000,
+    hookTimeout: 180_000,
   },
 });
