@@ -40,11 +40,14 @@ export interface TwoReplicas {
   end(): Promise<void>;
 }
 
-/** Starts Redis, then replicas a (with `aArguments`) and b as users start them. */
-export async function startTwoReplicas(aArguments: readonly string[] = []): Promise<TwoReplicas> {
+/** Starts Redis, then replicas a (with `aArguments`) and b (with `bArguments`) as users start them. */
+export async function startTwoReplicas(
+  aArguments: readonly string[] = [],
+  bArguments: readonly string[] = [],
+): Promise<TwoReplicas> {
   const redis = await startRedis();
   const replicas = replicaSet(redis.url, ['--cluster-secret', SECRET]);
-  const [a, b] = await Promise.all([replicas.start('a', ...aArguments), replicas.start('b')]);
+  const [a, b] = await Promise.all([replicas.start('a', ...aArguments), replicas.start('b', ...bArguments)]);
   const sockets: Client[] = [];
   return {
     redis,
