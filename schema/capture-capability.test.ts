@@ -6,7 +6,7 @@ import { EventHub } from '../domain/events/event-hub.js';
 import type { SessionTopics } from '../domain/events/session-topics.js';
 import { SessionRegistry } from '../domain/sessions/session-registry.js';
 import { fakeTransport, fakeTransportSession } from '../test/helpers/fake-transport.js';
-import { MemoryStreams } from '../test/helpers/memory-streams.js';
+import { MemoryStreams, writingBoot } from '../test/helpers/memory-streams.js';
 import type { Capability } from '../transports/contract/capabilities.js';
 import { buildSchema } from './index.js';
 
@@ -130,7 +130,7 @@ describe('capture capability gating', () => {
       session: async () => remote(transport),
       onLost: () => () => {},
       replica: () => undefined,
-      replicaId: 'a',
+      ...writingBoot('a'),
       assertServing: () => {},
     };
     const clusterEvents = new ClusterEvents(new MemoryStreams(), hub, cluster, () => {});

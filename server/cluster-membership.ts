@@ -34,7 +34,7 @@ export async function openCluster(
   const approvals =
     governance &&
     new ClusterApprovals(store.approvals(), governance.broker, config.replicaId, config, log, cluster);
-  const checkpoints = governance && new AuditCheckpoints(store.auditCheckpoints(), config.replicaId, log);
+  const checkpoints = governance && new AuditCheckpoints(store.auditCheckpoints(), cluster, log);
   if (governance && checkpoints) governance.audit.observe((record) => checkpoints.noteRecord(record));
   return { cluster, approvals, checkpoints };
 }

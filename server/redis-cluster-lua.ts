@@ -27,6 +27,26 @@ local function raiseSequence(rkey, seq)
 end
 `;
 
+/**
+ * Whether the boot `epoch` of the replica whose record is `rkey` is fenced, as RENEW would answer it: the
+ * record names a later boot, or a reaper marked it DOWN. An absent record (a Redis restarted without its
+ * data) fences nobody, and LEFT is written by the boot itself as it shuts down, after which its last events
+ * may still arrive. For the writes of a replica's own streams and checkpoint, refused in the step that
+ * would make them.
+ */
+export const FENCED_BOOT = `
+local function fencedBoot(rkey, epoch)
+  local held = redis.call('HMGET', rkey, 'epoch', 'status')
+  if not held[1] then return false end
+  return tonumber(held[1]) ~= tonumber(epoch) or held[2] == 'DOWN'
+end
+`;
+
+/** The key of replica `id`'s record, as the scripts build it from the prefix. */
+export function replicaKeyOf(prefix: string, id: string): string {
+  return `${prefix}replica:${id}`;
+}
+
 /** ARGV: prefix, id, url, leaseMs, now. Answers {epoch, lost, lastSequence}. */
 export const JOIN = `${MARK_LOST}
 local P, id, now = ARGV[1], ARGV[2], ARGV[5]

@@ -18,6 +18,7 @@ import {
   RENEW,
   REPLICAS_NAMED,
   RESERVE_SEQUENCE,
+  replicaKeyOf,
   SESSION_WITH_OWNER,
 } from './redis-cluster-lua.js';
 import { callRedis, connectRedis, unavailable } from './redis-connection.js';
@@ -122,7 +123,7 @@ export class RedisClusterStore implements ClusterStore {
   async replicas(): Promise<ReplicaRecord[]> {
     const ids = await this.#call(() => this.#redis.smembers(this.#key('replicas')));
     const records = await Promise.all(
-      ids.map((id) => this.#call(() => this.#redis.hgetall(this.#key(`replica:${id}`)))),
+      ids.map((id) => this.#call(() => this.#redis.hgetall(replicaKeyOf(this.#prefix, id)))),
     );
     return records.filter((record) => record.id !== undefined).map(parseReplica);
   }

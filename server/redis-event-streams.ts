@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
+import type { ReplicaBoot } from '../domain/cluster/cluster-store.js';
 import type { EventStreams, StreamedEvent, StreamReader } from '../domain/cluster/event-streams.js';
+import { FENCED_BOOT, replicaKeyOf } from './redis-cluster-lua.js';
 import { KEY_PREFIX } from './redis-cluster-store.js';
 import { COMMAND_TIMEOUT_MS, callRedis, connectRedis, duplicateRedis } from './redis-connection.js';
 
@@ -10,25 +12,38 @@ const READ_COUNT = 100;
 /** The one field of each entry: the event's JSON. */
 const FIELD = 'e';
 /**
- * KEYS: the stream. ARGV: bound, JSON, idle TTL. Numbers the event one above the stream's newest entry in
- * the same atomic step as the XADD, so replicas appending at once get dense, distinct numbers. Entries are
- * never deleted, only trimmed from the oldest end, so the newest entry is the last number given.
+ * KEYS: the stream, the writing replica's record. ARGV: its epoch, the number, bound, JSON, idle TTL. The
+ * XADD, trimmed to the newest `bound` (exact MAXLEN: the bound is what a resuming subscriber can count on),
+ * and its PEXPIRE, made only while the boot is not fenced; answers 1 when written, 0 when refused.
  */
-const APPEND_NEXT = `
+const APPEND = `${FENCED_BOOT}
+if fencedBoot(KEYS[2], ARGV[1]) then return 0 end
+redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[3], ARGV[2] .. '-0', '${FIELD}', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+`;
+
+/**
+ * KEYS and ARGV as APPEND's, without the number: numbers the event one above the stream's newest entry in
+ * the same atomic step as the XADD, so replicas appending at once get dense, distinct numbers. Entries are
+ * never deleted, only trimmed from the oldest end, so the newest entry is the last number given. Answers
+ * the number, or 0 (no event's) when the boot is fenced.
+ */
+const APPEND_NEXT = `${FENCED_BOOT}
+if fencedBoot(KEYS[2], ARGV[1]) then return 0 end
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local number = 1
 if last[1] then number = tonumber(string.match(last[1][1], '^(%d+)')) + 1 end
-redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], string.format('%d-0', number), '${FIELD}', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], string.format('%d-0', number), '${FIELD}', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return number
 `;
 
 /**
  * The event streams over Redis Streams (ioredis): event number n is entry id `n-0`, so the ids are the
- * numbers and XREAD after a cursor is exact. Each append is one XADD trimmed to the newest `bound` (exact
- * MAXLEN: the bound is what a resuming subscriber can count on) and one PEXPIRE, sent as one pipeline on
- * a connection of their own, in publishing order; a cluster-wide topic's append is one EVAL that numbers
- * the event too (APPEND_NEXT). Loaded only with --cluster.
+ * numbers and XREAD after a cursor is exact. Each append is one EVAL on a connection of its own, in
+ * publishing order, that checks the writing boot is not fenced before it writes (APPEND); a cluster-wide
+ * topic's numbers the event too (APPEND_NEXT). Loaded only with --cluster.
  */
 export class RedisEventStreams implements EventStreams {
   readonly #redis: Redis;
@@ -53,26 +68,37 @@ export class RedisEventStreams implements EventStreams {
     return new RedisEventStreams(redis, where, bound, prefix);
   }
 
-  async append(stream: string, number: number, json: string): Promise<void> {
-    const key = this.#prefix + stream;
-    const results = await callRedis(this.#where, () =>
-      this.#redis
-        .pipeline()
-        .xadd(key, 'MAXLEN', this.#bound, `${number}-0`, FIELD, json)
-        .pexpire(key, IDLE_STREAM_TTL_MS)
-        .exec(),
-    );
-    const failure = results?.find(([error]) => error !== null)?.[0];
-    if (failure) await callRedis(this.#where, () => Promise.reject(failure));
-  }
-
-  async appendNext(stream: string, json: string): Promise<number> {
-    const key = this.#prefix + stream;
-    return Number(
-      await callRedis(this.#where, () =>
-        this.#redis.eval(APPEND_NEXT, 1, key, this.#bound, json, IDLE_STREAM_TTL_MS),
+  async append(stream: string, number: number, json: string, boot: ReplicaBoot): Promise<boolean> {
+    const written = await callRedis(this.#where, () =>
+      this.#redis.eval(
+        APPEND,
+        2,
+        this.#prefix + stream,
+        this.#recordOf(boot),
+        boot.epoch,
+        number,
+        this.#bound,
+        json,
+        IDLE_STREAM_TTL_MS,
       ),
     );
+    return written === 1;
+  }
+
+  async appendNext(stream: string, json: string, boot: ReplicaBoot): Promise<number | null> {
+    const number = await callRedis(this.#where, () =>
+      this.#redis.eval(
+        APPEND_NEXT,
+        2,
+        this.#prefix + stream,
+        this.#recordOf(boot),
+        boot.epoch,
+        this.#bound,
+        json,
+        IDLE_STREAM_TTL_MS,
+      ),
+    );
+    return number === 0 ? null : Number(number);
   }
 
   async range(stream: string, after: number, count: number): Promise<StreamedEvent[]> {
@@ -97,6 +123,10 @@ export class RedisEventStreams implements EventStreams {
 
   async close(): Promise<void> {
     await this.#redis.quit().catch(() => this.#redis.disconnect());
+  }
+
+  #recordOf(boot: ReplicaBoot): string {
+    return replicaKeyOf(this.#prefix, boot.replicaId);
   }
 }
 

@@ -1,5 +1,6 @@
 // Two replicas on one Redis; b is paused past its lease, then woken: what it still does for the cluster
-// (nothing: REPLICA_FENCED), what it still answers about itself, and what a accepts from it.
+// (nothing: REPLICA_FENCED), what it still answers about itself, what a accepts from it, and what of its
+// own session's life still reaches the cluster's streams (nothing).
 import { parse } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -27,6 +28,8 @@ describeWithRedis('cluster mode: a replica paused past its lease does no cluster
   const sockets: Client[] = [];
   /** b's boot before its pause, as a's directory listed it. */
   let epochOfB: number;
+  /** The app of b's session b-s1, which b drives on after it was fenced. */
+  let appOfB: number;
 
   const refusedOn = async (id: string, document: string): Promise<Loose> => {
     const socket = wsClient(replicas.get(id).wsUrl);
@@ -47,6 +50,8 @@ describeWithRedis('cluster mode: a replica paused past its lease does no cluster
     onA = gatewayClient((await replicas.start('a')).url);
     onB = gatewayClient((await replicas.start('b')).url);
     expect((await onA.data(LAUNCH, { input: fixtureLaunch() })).launch.id).toBe('a-s1');
+    expect((await onB.data(LAUNCH, { input: fixtureLaunch() })).launch.id).toBe('b-s1');
+    appOfB = (await onB.data('{ session(id: "b-s1") { pid } }')).session.pid;
     const { replicas: seen } = await onA.data('{ replicas { id epoch } }');
     epochOfB = seen.find((replica: Loose) => replica.id === 'b').epoch;
     const b = replicas.get('b');
@@ -127,4 +132,33 @@ describeWithRedis('cluster mode: a replica paused past its lease does no cluster
     const { audit } = await onA.data(A_CLICKS);
     expect(audit.edges.filter((edge: Loose) => edge.node.operation === 'click')).toEqual([]);
   });
+
+  it(
+    "b's own session ending after the fence stays on b: its stream, read from a, ends LOST without it",
+    async () => {
+      process.kill(appOfB, 'SIGKILL');
+      // b still drives its session: it saw the app end, and published that to its own hub.
+      await until(
+        () => onB.data('{ sessions { id status } }'),
+        (data) =>
+          data.sessions.some(
+            (session: Loose) => session.id === 'b-s1' && ['EXITED', 'CRASHED'].includes(session.status),
+          ),
+        'b-s1 on b once its app was killed',
+      );
+      // Read from a after that, the stream holds what b wrote before its reap, then the loss a saw.
+      const socket = wsClient(replicas.get('a').wsUrl);
+      sockets.push(socket);
+      const fromA: Subscription<Loose> = subscribe(
+        socket,
+        parse('subscription { sessionEvents(session: "b-s1", after: "0") { type cursor } }'),
+      );
+      await fromA.waitFor((event) => event.sessionEvents.type === 'LOST', LOSS_DEADLINE_MS);
+      const types = fromA.received.map((event: Loose) => event.sessionEvents.type);
+      expect(types).not.toContain('EXITED');
+      expect(types).not.toContain('CRASHED');
+      expect(types.at(-1)).toBe('LOST');
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

@@ -1,9 +1,14 @@
 import type { AuditCheckpoint } from '../audit/verify-audit.js';
+import type { WritingBoot } from './cluster.js';
+import type { ReplicaBoot } from './cluster-store.js';
 
 /** Where each replica's last audit record is declared, outside its own disk (Redis in cluster mode). */
 export interface AuditCheckpointStore {
-  /** Keeps `checkpoint` for the replica when its seq is above the one kept; a lower one changes nothing. */
-  raise(replicaId: string, checkpoint: AuditCheckpoint): Promise<void>;
+  /**
+   * Keeps `checkpoint` for the boot's replica when its seq is above the one kept (a lower one changes
+   * nothing); answers false, having changed nothing, when `boot` is fenced.
+   */
+  raise(boot: ReplicaBoot, checkpoint: AuditCheckpoint): Promise<boolean>;
   read(replicaId: string): Promise<AuditCheckpoint | null>;
 }
 
@@ -12,18 +17,21 @@ export interface AuditCheckpointStore {
  * that `verifyAudit` can tell a chain whose tail was cut (it ends before the checkpoint) or that was
  * rewritten (another hash at the checkpoint's seq) — damage a chain recomputed from its own files cannot
  * show, since a cut chain is still a valid chain. Writes are coalesced: one in flight, then the latest.
+ * A fenced boot declares nothing more: the checkpoint under its id may be a later boot's by then, and its
+ * own records after the fence stay in its files (a chain longer than its checkpoint still verifies). A
+ * write made before it learnt it is refused by the store if the boot was fenced by then, which fences it.
  */
 export class AuditCheckpoints {
   readonly #store: AuditCheckpointStore;
-  readonly #replicaId: string;
+  readonly #boot: WritingBoot;
   readonly #log: (line: string) => void;
   #latest: AuditCheckpoint | null = null;
   #writing: Promise<void> | null = null;
   #lastFailure = '';
 
-  constructor(store: AuditCheckpointStore, replicaId: string, log: (line: string) => void) {
+  constructor(store: AuditCheckpointStore, boot: WritingBoot, log: (line: string) => void) {
     this.#store = store;
-    this.#replicaId = replicaId;
+    this.#boot = boot;
     this.#log = log;
   }
 
@@ -36,20 +44,21 @@ export class AuditCheckpoints {
   /** This replica's checkpoint once the writes already noted have been made (CLUSTER_UNAVAILABLE without Redis). */
   async current(): Promise<AuditCheckpoint | null> {
     await this.#writing;
-    return this.#store.read(this.#replicaId);
+    return this.#store.read(this.#boot.replicaId);
   }
 
   /** What the cluster holds as `replicaId`'s last record, as that replica last declared it. */
   of(replicaId: string): Promise<AuditCheckpoint | null> {
-    return replicaId === this.#replicaId ? this.current() : this.#store.read(replicaId);
+    return replicaId === this.#boot.replicaId ? this.current() : this.#store.read(replicaId);
   }
 
   async #drain(): Promise<void> {
     while (this.#latest) {
       const next = this.#latest;
       this.#latest = null;
+      if (this.#boot.fenced) break;
       try {
-        await this.#store.raise(this.#replicaId, next);
+        if (!(await this.#store.raise(this.#boot, next))) this.#boot.refusedByStore();
         this.#lastFailure = '';
       } catch (error) {
         // The next record raises it again; meanwhile the checkpoint is behind, which only weakens the check.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { MemoryStreams } from '../../test/helpers/memory-streams.js';
+import { MemoryStreams, writingBoot } from '../../test/helpers/memory-streams.js';
 import { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../events/session-topics.js';
 import type { ConsoleEntry } from '../sessions/console-log.js';
@@ -34,7 +34,7 @@ function fakeDirectory() {
       return () => listeners.delete(listener);
     },
     replica: () => undefined,
-    replicaId: 'a',
+    ...writingBoot('a'),
     assertServing: () => {},
     lose: () => {
       status = 'LOST';

@@ -1,7 +1,7 @@
 import type { AuditLog } from '../audit/audit-log.js';
 import type { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../events/session-topics.js';
-import type { Cluster } from './cluster.js';
+import type { Cluster, WritingBoot } from './cluster.js';
 import type { DirectoryEntry } from './cluster-store.js';
 import { ClusterTopicFeed, type TopicFeedRequest } from './cluster-topic-feed.js';
 import { type ClusterTopic, ClusterTopicWriter } from './cluster-topic-writer.js';
@@ -24,7 +24,8 @@ export interface StreamRequest<T> {
 /**
  * Subscriptions across replicas: this replica's sessions' events are written to their streams, and a
  * subscription to another replica's session (or one resumed with `after`) reads its stream. This
- * replica's audit records go to the cluster-wide audit stream, which every audit subscriber reads. One per
+ * replica's audit records go to the cluster-wide audit stream, which every audit subscriber reads; once it
+ * is fenced, neither is written any more (its hub and its audit files keep serving it alone). One per
  * replica in cluster mode; the one-process gateway has none and subscribes to its hub alone.
  */
 export class ClusterEvents {
@@ -39,14 +40,14 @@ export class ClusterEvents {
   constructor(
     streams: EventStreams,
     hub: EventHub<SessionTopics>,
-    cluster: Pick<Cluster, 'session' | 'onLost' | 'replica' | 'replicaId' | 'assertServing'>,
+    cluster: Pick<Cluster, 'session' | 'onLost' | 'replica' | 'assertServing'> & WritingBoot,
     failed: (error: unknown) => void,
     audit: Pick<AuditLog, 'observe'> | null = null,
   ) {
     this.#streams = streams;
     this.#cluster = cluster;
-    this.#writer = new SessionStreamWriter(streams, hub, failed);
-    this.#topics = new ClusterTopicWriter(streams, cluster.replicaId, failed);
+    this.#writer = new SessionStreamWriter(streams, hub, cluster, failed);
+    this.#topics = new ClusterTopicWriter(streams, cluster, failed);
     if (audit)
       this.#removals.push(
         audit.observe((record) => {

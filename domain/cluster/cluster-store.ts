@@ -24,6 +24,16 @@ export interface ReplicaRecord {
   readonly leaseLeftMs?: number;
 }
 
+/**
+ * One boot of a replica, as its writes to the cluster's streams and checkpoints name it: the store refuses
+ * each, in the same atomic step, once the boot was fenced — a reaper marked it DOWN, or a later boot of its
+ * id joined — exactly when its renewal would answer FENCED.
+ */
+export interface ReplicaBoot {
+  readonly replicaId: string;
+  readonly epoch: number;
+}
+
 /** One session in the directory: who owns it, in which boot, and where it is in its life. */
 export interface DirectoryEntry {
   readonly id: string;

@@ -1,3 +1,4 @@
+import type { WritingBoot } from './cluster.js';
 import { clusterStreamOf, type EventStreams } from './event-streams.js';
 
 /** The topics every replica writes to one stream of the cluster's, each event with the replica it came from. */
@@ -26,21 +27,27 @@ export const MAX_QUEUED_APPENDS = 1_000;
  * publishing order, so a failed one is known before the next is sent and that next carries the count.
  * The store numbers each entry, so the numbers stay dense across replicas and a reader finds a trimmed
  * stretch as a hole; a failure is reported, not retried.
+ *
+ * Once the replica is fenced nothing more is appended (its audit records stay in its own files): an
+ * event queued or published after that answers null at once. One sent before the replica learnt it is
+ * refused by the store, in the step that would append it, if the boot was fenced by then, and that
+ * refusal fences the replica: the cluster's streams hold nothing a boot wrote after it was reaped.
  */
 export class ClusterTopicWriter {
   readonly #streams: EventStreams;
-  readonly #replicaId: string;
+  readonly #boot: WritingBoot;
   readonly #failed: (error: unknown) => void;
   readonly #topics = new Map<ClusterTopic, { tail: Promise<void>; queued: number; missed: number }>();
 
-  constructor(streams: EventStreams, replicaId: string, failed: (error: unknown) => void) {
+  constructor(streams: EventStreams, boot: WritingBoot, failed: (error: unknown) => void) {
     this.#streams = streams;
-    this.#replicaId = replicaId;
+    this.#boot = boot;
     this.#failed = failed;
   }
 
   /** Queues `event` for its topic's stream; resolves with its number there, or null when it was not written. */
   append(topic: ClusterTopic, event: unknown): Promise<number | null> {
+    if (this.#boot.fenced) return Promise.resolve(null);
     let state = this.#topics.get(topic);
     if (!state) {
       state = { tail: Promise.resolve(), queued: 0, missed: 0 };
@@ -53,10 +60,13 @@ export class ClusterTopicWriter {
     }
     queue.queued += 1;
     const appended = queue.tail.then(async () => {
-      const entry: TopicEntry<unknown> = { replica: this.#replicaId, missedBefore: queue.missed, event };
+      const boot = this.#boot;
+      const entry: TopicEntry<unknown> = { replica: boot.replicaId, missedBefore: queue.missed, event };
       try {
-        const number = await this.#streams.appendNext(clusterStreamOf(topic), JSON.stringify(entry));
-        queue.missed = 0;
+        if (boot.fenced) return null;
+        const number = await this.#streams.appendNext(clusterStreamOf(topic), JSON.stringify(entry), boot);
+        if (number === null) boot.refusedByStore();
+        else queue.missed = 0;
         return number;
       } catch (error) {
         queue.missed += 1;

@@ -22,6 +22,12 @@ export interface ClusterSettings extends LeaseTiming {
   readonly advertiseUrl: string | null;
 }
 
+/**
+ * What a writer to the cluster's streams and checkpoints asks of this replica: its boot, whether it is
+ * fenced (then it writes nothing more), and where to say that the store refused a write as fenced.
+ */
+export type WritingBoot = Pick<Cluster, 'replicaId' | 'epoch' | 'fenced' | 'refusedByStore'>;
+
 /** JOINING until the store answered the join; FENCED for good once another replica reaped this one. */
 type Membership = 'JOINING' | 'MEMBER' | 'FENCED' | 'LEFT';
 
@@ -74,6 +80,14 @@ export class Cluster implements SessionPlacement {
   /** This boot's number, sent with every call forwarded from here so the receiver can tell a fenced boot. */
   get epoch(): number {
     return this.#epoch;
+  }
+
+  /**
+   * The store refused a write of this boot's as fenced (its record DOWN, or a later boot's): a woken replica
+   * learns it from its first write as it would from its next renewal, and stops at once.
+   */
+  refusedByStore(): void {
+    this.#fence();
   }
 
   /** Joins with the next epoch once the server listens at `servedUrl`; the earlier boots' sessions are LOST. */
@@ -342,7 +356,7 @@ export class Cluster implements SessionPlacement {
     if (this.#membership !== 'MEMBER') return;
     this.#membership = 'FENCED';
     this.#log(
-      `cluster: replica ${this.replicaId} lost its lease (epoch ${this.#epoch}); fenced: it accepts no cluster work until restarted`,
+      `cluster: replica ${this.replicaId} lost its lease (epoch ${this.#epoch}); fenced: it accepts no cluster work and writes no more events, audit records or checkpoints to the cluster until restarted (its own audit file keeps them)`,
     );
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStreams } from '../../test/helpers/memory-streams.js';
+import { MemoryStreams, writingBoot } from '../../test/helpers/memory-streams.js';
 import { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../events/session-topics.js';
 import type { ConsoleEntry } from '../sessions/console-log.js';
@@ -21,7 +21,7 @@ describe('SessionStreamWriter', () => {
   it('numbers each session’s events in publishing order, appends them, and names the number as the cursor', async () => {
     const hub = new EventHub<SessionTopics>();
     const streams = new MemoryStreams();
-    const writer = new SessionStreamWriter(streams, hub, (error) => {
+    const writer = new SessionStreamWriter(streams, hub, writingBoot('a'), (error) => {
       throw error;
     });
     const published = [entry('a-s1', 1), entry('a-s2', 1), entry('a-s1', 2)];
@@ -39,7 +39,7 @@ describe('SessionStreamWriter', () => {
     const hub = new EventHub<SessionTopics>();
     const streams = new MemoryStreams();
     const failures: unknown[] = [];
-    const writer = new SessionStreamWriter(streams, hub, (error) => failures.push(error));
+    const writer = new SessionStreamWriter(streams, hub, writingBoot('a'), (error) => failures.push(error));
     streams.failure = new Error('Redis is gone.');
     hub.publish('console', entry('a-s1', 1));
     streams.failure = null;
@@ -48,5 +48,39 @@ describe('SessionStreamWriter', () => {
     hub.publish('console', entry('a-s1', 3));
     expect(failures).toEqual([expect.objectContaining({ message: 'Redis is gone.' })]);
     expect(streams.streams.get(streamOf('a-s1', 'console'))?.map(({ number }) => number)).toEqual([2]);
+  });
+
+  it('numbers and appends nothing once its replica is fenced; local subscribers still get the event', async () => {
+    const hub = new EventHub<SessionTopics>();
+    const streams = new MemoryStreams();
+    const boot = writingBoot('a');
+    const writer = new SessionStreamWriter(streams, hub, boot, (error) => {
+      throw error;
+    });
+    const local: ConsoleEntry[] = [];
+    hub.observe('console', (event) => local.push(event));
+    boot.fenced = true;
+    const late = entry('a-s1', 1);
+    hub.publish('console', late);
+    await writer.close();
+    expect(writer.cursorOf(late)).toBeUndefined();
+    expect(streams.streams.size).toBe(0);
+    expect(local).toEqual([late]);
+  });
+
+  it('an event published before its replica learnt it was fenced is refused by the store, which fences it', async () => {
+    const hub = new EventHub<SessionTopics>();
+    const streams = new MemoryStreams();
+    const boot = writingBoot('a', 1);
+    const writer = new SessionStreamWriter(streams, hub, boot, (error) => {
+      throw error;
+    });
+    hub.publish('console', entry('a-s1', 1));
+    // Reaped while paused (or a later boot of its id joined): the store holds another boot now.
+    streams.holders.set('a', 2);
+    hub.publish('console', entry('a-s1', 2));
+    await writer.close();
+    expect(streams.streams.get(streamOf('a-s1', 'console'))?.map(({ number }) => number)).toEqual([1]);
+    expect(boot).toMatchObject({ fenced: true, refused: 1 });
   });
 });

@@ -1,5 +1,6 @@
 import type { EventHub } from '../events/event-hub.js';
 import type { SessionTopics } from '../events/session-topics.js';
+import type { WritingBoot } from './cluster.js';
 import { type EventStreams, streamOf } from './event-streams.js';
 
 /** The hub topics whose events other replicas can subscribe to, each through its session's stream. */
@@ -21,17 +22,30 @@ export type StreamedTopic = (typeof STREAMED_TOPICS)[number];
  * one missing knows it lost it (trimmed, or not written while the store was out), and local subscribers
  * read the same number as the event's cursor (`cursorOf`). Appends go out in publishing order on one
  * connection; one that fails is reported, not retried: readers see the hole it leaves.
+ *
+ * Once the replica is fenced its sessions read LOST on the others, whose readers ended at the stream's
+ * last event: nothing more is numbered or appended (local subscribers still get each event, without a
+ * cursor). An event published before the replica learnt it is refused by the store, in the step that
+ * would append it, if the boot was fenced by then, and that refusal fences the replica: a stream holds
+ * exactly what was appended before its owner was reaped.
  */
 export class SessionStreamWriter {
   readonly #streams: EventStreams;
+  readonly #boot: WritingBoot;
   readonly #failed: (error: unknown) => void;
   readonly #numbers = new Map<string, number>();
   readonly #cursors = new WeakMap<object, string>();
   readonly #appending = new Set<Promise<void>>();
   readonly #removals: (() => void)[];
 
-  constructor(streams: EventStreams, hub: EventHub<SessionTopics>, failed: (error: unknown) => void) {
+  constructor(
+    streams: EventStreams,
+    hub: EventHub<SessionTopics>,
+    boot: WritingBoot,
+    failed: (error: unknown) => void,
+  ) {
     this.#streams = streams;
+    this.#boot = boot;
     this.#failed = failed;
     this.#removals = STREAMED_TOPICS.map((topic) =>
       hub.observe(topic, (event) => this.#append(topic, event)),
@@ -50,12 +64,16 @@ export class SessionStreamWriter {
   }
 
   #append(topic: StreamedTopic, event: { readonly sessionId: string }): void {
+    if (this.#boot.fenced) return;
     const stream = streamOf(event.sessionId, topic);
     const number = (this.#numbers.get(stream) ?? 0) + 1;
     this.#numbers.set(stream, number);
     this.#cursors.set(event, String(number));
     const appended = this.#streams
-      .append(stream, number, JSON.stringify(event))
+      .append(stream, number, JSON.stringify(event), this.#boot)
+      .then((written) => {
+        if (!written) this.#boot.refusedByStore();
+      })
       .catch((error: unknown) => this.#failed(error))
       .finally(() => this.#appending.delete(appended));
     this.#appending.add(appended);

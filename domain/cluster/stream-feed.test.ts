@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StagegraphError } from '../../errors/stagegraph-error.js';
-import { MemoryStreams } from '../../test/helpers/memory-streams.js';
+import { MemoryStreams, writingBoot } from '../../test/helpers/memory-streams.js';
 import { StreamFeed } from './stream-feed.js';
 
 const request = (after: number | null) => ({
@@ -11,7 +11,7 @@ const request = (after: number | null) => ({
 });
 
 async function appendAll(streams: MemoryStreams, numbers: number[]): Promise<void> {
-  for (const n of numbers) await streams.append('s', n, JSON.stringify({ n }));
+  for (const n of numbers) await streams.append('s', n, JSON.stringify({ n }), writingBoot('a'));
 }
 
 describe('StreamFeed', () => {

@@ -1,3 +1,4 @@
+import type { ReplicaBoot } from '../../domain/cluster/cluster-store.js';
 import type { EventStreams, StreamedEvent, StreamReader } from '../../domain/cluster/event-streams.js';
 
 /**
@@ -7,22 +8,30 @@ import type { EventStreams, StreamedEvent, StreamReader } from '../../domain/clu
 export class MemoryStreams implements EventStreams {
   readonly streams = new Map<string, StreamedEvent[]>();
   readonly #waiting = new Set<() => void>();
+  /**
+   * The boot each replica's record holds, by replica id: an append of another boot is refused, as the
+   * store's script refuses a fenced boot's. A replica not named here fences nobody.
+   */
+  readonly holders = new Map<string, number>();
   failure: Error | null = null;
   openReaders = 0;
 
   constructor(readonly bound = 100) {}
 
-  async append(stream: string, number: number, json: string): Promise<void> {
+  async append(stream: string, number: number, json: string, boot: ReplicaBoot): Promise<boolean> {
     if (this.failure) throw this.failure;
+    const holder = this.holders.get(boot.replicaId);
+    if (holder !== undefined && holder !== boot.epoch) return false;
     const events = [...(this.streams.get(stream) ?? []), { number, json }];
     this.streams.set(stream, events.slice(-this.bound));
     for (const wake of this.#waiting) wake();
+    return true;
   }
 
   /** Numbered and appended in one step, as the store's script does it. */
-  appendNext(stream: string, json: string): Promise<number> {
+  async appendNext(stream: string, json: string, boot: ReplicaBoot): Promise<number | null> {
     const number = (this.streams.get(stream)?.at(-1)?.number ?? 0) + 1;
-    return this.append(stream, number, json).then(() => number);
+    return (await this.append(stream, number, json, boot)) ? number : null;
   }
 
   async range(stream: string, after: number, count: number): Promise<StreamedEvent[]> {
@@ -79,10 +88,24 @@ export class MemoryStreams implements EventStreams {
  */
 export function replicaKnowingEverySession(replicaId: string) {
   return {
-    replicaId,
+    ...writingBoot(replicaId),
     session: async () => ({}) as never,
     onLost: () => () => {},
     replica: () => undefined,
     assertServing: () => {},
+  };
+}
+
+/** Boot `epoch` of replica `replicaId` as a writer sees it: fenced once a test says so, or the store refused it. */
+export function writingBoot(replicaId: string, epoch = 1) {
+  return {
+    replicaId,
+    epoch,
+    fenced: false,
+    refused: 0,
+    refusedByStore() {
+      this.refused += 1;
+      this.fenced = true;
+    },
   };
 }
