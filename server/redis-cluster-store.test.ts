@@ -61,4 +61,18 @@ describeWithRedis('RedisClusterStore: a session with its owner', () => {
   it('answers null for an id the directory does not hold', async () => {
     expect(await store.sessionWithOwner('z-s1', 'a')).toBeNull();
   });
+
+  it('raises an audit checkpoint only for the boot that holds its replica, never lowers it', async () => {
+    const checkpoints = store.auditCheckpoints();
+    const url = 'http://127.0.0.1:4703/graphql';
+    const first = { replicaId: 'd', epoch: (await store.join({ id: 'd', url }, LONG_LEASE_MS)).epoch };
+    expect(await checkpoints.raise(first, { seq: 5, hash: 'h5' })).toBe(true);
+    expect(await checkpoints.raise(first, { seq: 4, hash: 'h4' })).toBe(true);
+    expect(await checkpoints.read('d')).toEqual({ seq: 5, hash: 'h5' });
+    const second = { replicaId: 'd', epoch: (await store.join({ id: 'd', url }, LONG_LEASE_MS)).epoch };
+    expect(await checkpoints.raise(second, { seq: 6, hash: 'later boot' })).toBe(true);
+    // The earlier boot, woken after the later one joined, would overwrite the later one's declaration.
+    expect(await checkpoints.raise(first, { seq: 9, hash: 'fenced boot' })).toBe(false);
+    expect(await checkpoints.read('d')).toEqual({ seq: 6, hash: 'later boot' });
+  });
 });

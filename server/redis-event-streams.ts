@@ -12,14 +12,14 @@ const READ_COUNT = 100;
 /** The one field of each entry: the event's JSON. */
 const FIELD = 'e';
 /**
- * KEYS: the stream, the writing replica's record. ARGV: its epoch, the number, bound, JSON, idle TTL. The
+ * KEYS: the stream, the writing replica's record. ARGV: its epoch, bound, JSON, idle TTL, the number. The
  * XADD, trimmed to the newest `bound` (exact MAXLEN: the bound is what a resuming subscriber can count on),
  * and its PEXPIRE, made only while the boot is not fenced; answers 1 when written, 0 when refused.
  */
 const APPEND = `${FENCED_BOOT}
 if fencedBoot(KEYS[2], ARGV[1]) then return 0 end
-redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[3], ARGV[2] .. '-0', '${FIELD}', ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
+redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], ARGV[5] .. '-0', '${FIELD}', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1
 `;
 
@@ -69,36 +69,12 @@ export class RedisEventStreams implements EventStreams {
   }
 
   async append(stream: string, number: number, json: string, boot: ReplicaBoot): Promise<boolean> {
-    const written = await callRedis(this.#where, () =>
-      this.#redis.eval(
-        APPEND,
-        2,
-        this.#prefix + stream,
-        this.#recordOf(boot),
-        boot.epoch,
-        number,
-        this.#bound,
-        json,
-        IDLE_STREAM_TTL_MS,
-      ),
-    );
-    return written === 1;
+    return (await this.#appendAs(APPEND, stream, boot, json, number)) === 1;
   }
 
   async appendNext(stream: string, json: string, boot: ReplicaBoot): Promise<number | null> {
-    const number = await callRedis(this.#where, () =>
-      this.#redis.eval(
-        APPEND_NEXT,
-        2,
-        this.#prefix + stream,
-        this.#recordOf(boot),
-        boot.epoch,
-        this.#bound,
-        json,
-        IDLE_STREAM_TTL_MS,
-      ),
-    );
-    return number === 0 ? null : Number(number);
+    const number = Number(await this.#appendAs(APPEND_NEXT, stream, boot, json));
+    return number === 0 ? null : number;
   }
 
   async range(stream: string, after: number, count: number): Promise<StreamedEvent[]> {
@@ -125,8 +101,22 @@ export class RedisEventStreams implements EventStreams {
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }
 
-  #recordOf(boot: ReplicaBoot): string {
-    return replicaKeyOf(this.#prefix, boot.replicaId);
+  /** Runs an append script as `boot` (KEYS and ARGV as APPEND's), `more` after the common arguments. */
+  #appendAs(script: string, stream: string, boot: ReplicaBoot, json: string, ...more: number[]) {
+    const record = replicaKeyOf(this.#prefix, boot.replicaId);
+    return callRedis(this.#where, () =>
+      this.#redis.eval(
+        script,
+        2,
+        this.#prefix + stream,
+        record,
+        boot.epoch,
+        this.#bound,
+        json,
+        IDLE_STREAM_TTL_MS,
+        ...more,
+      ),
+    );
   }
 }
 
