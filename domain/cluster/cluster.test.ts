@@ -54,14 +54,14 @@ const replica = (id: string): ReplicaRecord => ({
   lastSeen: STARTED,
 });
 
-function joined(store: ClusterStore, renewMs = 10) {
+function joined(store: ClusterStore, renewMs = 10, log: (line: string) => void = () => {}) {
   const registry = new SessionRegistry([], new EventHub<SessionTopics>());
   const cluster = new Cluster(
     store,
     { replicaId: 'a', advertiseUrl: null, leaseMs: Math.max(1_000, 3 * renewMs), renewMs },
     registry,
     new EventHub<SessionTopics>(),
-    () => {},
+    log,
   );
   return { registry, cluster };
 }
@@ -216,6 +216,24 @@ describe('a fenced replica', () => {
     await cluster.join('http://127.0.0.1:4700/graphql');
     await cluster.replicas();
     expect(cluster.fenced).toBe(true);
+    await cluster.leave();
+  });
+
+  it('is fenced by a write the store refused, before any renewal or read, and says once that it stops writing', async () => {
+    const lines: string[] = [];
+    const { cluster } = joined(fakeStore([], [self('UP'), replica('b')]), 600_000, (line) =>
+      lines.push(line),
+    );
+    cluster.refusedByStore();
+    expect(cluster.fenced).toBe(false);
+    await cluster.join('http://127.0.0.1:4700/graphql');
+    cluster.refusedByStore();
+    cluster.refusedByStore();
+    expect(cluster.fenced).toBe(true);
+    expect(() => cluster.assertServing()).toThrow(expect.objectContaining({ code: 'REPLICA_FENCED' }));
+    expect(lines.filter((line) => line.includes('fenced'))).toEqual([
+      expect.stringMatching(/replica a lost its lease \(epoch 3\); fenced: .*writes no more events/),
+    ]);
     await cluster.leave();
   });
 
