@@ -3,6 +3,7 @@ import type { AuditCheckpoint } from '../domain/audit/verify-audit.js';
 import type { AuditCheckpointStore } from '../domain/cluster/audit-checkpoints.js';
 import type { ReplicaBoot } from '../domain/cluster/cluster-store.js';
 import { FENCED_BOOT, replicaKeyOf } from './redis-cluster-lua.js';
+import { runScript } from './redis-scripts.js';
 
 /**
  * ARGV: key, replica id, seq, hash, the replica's record, its epoch. Keeps the checkpoint only when its seq
@@ -34,7 +35,8 @@ export class RedisAuditCheckpoints implements AuditCheckpointStore {
     const { replicaId, epoch } = boot;
     const record = replicaKeyOf(this.#prefix, replicaId);
     const answer = await this.#call(() =>
-      this.#redis.eval(
+      runScript(
+        this.#redis,
         RAISE_CHECKPOINT,
         0,
         this.#key,
