@@ -210,6 +210,30 @@ describe('a fenced replica', () => {
     await cluster.leave();
   });
 
+  it("watches a forward's owner with one read of two records, and learns from it when it was reaped itself", async () => {
+    const replicas = [self('UP'), { ...replica('b'), epoch: 2 }];
+    const store = fakeStore([], replicas);
+    let reads = 0;
+    const named = store.replicasNamed;
+    store.replicasNamed = (ids) => {
+      reads += 1;
+      return named(ids);
+    };
+    const { cluster } = joined(store, 600_000);
+    await cluster.join('http://127.0.0.1:4700/graphql');
+    reads = 0;
+    store.replicas = () => Promise.reject(new Error('stillUp reads only the two records it needs'));
+    expect(await cluster.stillUp(replicas[1] as ReplicaRecord)).toBe(true);
+    expect(await cluster.stillUp({ ...replica('b'), epoch: 1 })).toBe(false);
+    replicas[0] = self('DOWN');
+    expect(await cluster.stillUp(replicas[1] as ReplicaRecord)).toBe(true);
+    expect(cluster.fenced).toBe(true);
+    expect(reads).toBe(3);
+    store.replicasNamed = () => Promise.reject(new Error('Redis did not answer'));
+    expect(await cluster.stillUp({ ...replica('b'), status: 'DOWN' })).toBe(true);
+    await cluster.leave();
+  });
+
   it('is fenced by a later boot of its own id as well', async () => {
     const store = fakeStore([], [self('UP', 4), replica('b')]);
     const { cluster } = joined(store, 600_000);

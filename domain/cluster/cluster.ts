@@ -304,10 +304,11 @@ export class Cluster implements SessionPlacement {
 
   /** Whether `replica`'s boot still holds its lease; true while the store cannot say (an outage reaps nobody). */
   async stillUp(replica: ReplicaRecord): Promise<boolean> {
-    const replicas = await this.#store.replicas().catch(() => null);
-    if (replicas) this.#noteSelf(replicas);
-    const now = replicas?.find((record) => record.id === replica.id);
-    return replicas === null || (now?.status === 'UP' && now.epoch === replica.epoch);
+    const named = await this.#store.replicasNamed([replica.id, this.replicaId]).catch(() => null);
+    if (!named) return true;
+    const [now, self] = named;
+    if (self) this.#noteSelf([self]);
+    return now?.status === 'UP' && now.epoch === replica.epoch;
   }
 
   /** The directory's sessions this registry does not hold: other replicas', and this one's earlier boots'. */
