@@ -12,7 +12,7 @@ import { type GatewayClient, gatewayClient, type Loose } from './helpers/gateway
 import type { GatewayProcess } from './helpers/gateway-process.js';
 import { type RedisServer, startRedis } from './helpers/redis-server.js';
 import { describeWithRedis } from './helpers/redis-suite.js';
-import { frameData, sseFrames } from './helpers/sse-frames.js';
+import { type SseStream, sseStream } from './helpers/sse-frames.js';
 import { connectionsTo } from './helpers/tcp-connections.js';
 
 const LAUNCH = 'mutation ($input: LaunchInput!) { launch(input: $input) { id } }';
@@ -28,51 +28,6 @@ const WAIT_MS = 60_000;
 /** How long one cause is given to show before it is caused again. */
 const ATTEMPT_MS = 5_000;
 
-/** An SSE subscription: every result it delivered, until closed. */
-function sse(url: string, query: string) {
-  const controller = new AbortController();
-  const results: Loose[] = [];
-  const waiters = new Set<() => void>();
-  const ended = fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ query }),
-    signal: controller.signal,
-  })
-    .then(async (response) => {
-      for await (const frame of sseFrames(response.body!)) {
-        const data = frameData(frame);
-        if (data) results.push(data);
-        for (const waiter of waiters) waiter();
-      }
-    })
-    .catch(() => undefined);
-  return {
-    results,
-    waitFor(matches: (result: Loose) => boolean, timeoutMs: number): Promise<Loose> {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const found = results.find(matches);
-          if (found === undefined) return;
-          waiters.delete(check);
-          clearTimeout(timer);
-          resolve(found);
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`no matching SSE result in ${timeoutMs} ms: ${JSON.stringify(results)}`));
-        }, timeoutMs);
-        waiters.add(check);
-        check();
-      });
-    },
-    async close() {
-      controller.abort();
-      await ended;
-    },
-  };
-}
-
 describeWithRedis('WebSocket queries and SSE subscriptions routed to the owner', () => {
   let redis: RedisServer;
   let replicas: ReplicaSet;
@@ -87,7 +42,7 @@ describeWithRedis('WebSocket queries and SSE subscriptions routed to the owner',
     (await onB.data(CLICKS.replace('REPLICA', replica))).audit.edges.length as number;
 
   /** Adds a task in b-s1's window until the SSE feed delivers what matches: the change the test caused. */
-  async function causeUntilSeen(feed: ReturnType<typeof sse>, matches: (result: Loose) => boolean) {
+  async function causeUntilSeen(feed: SseStream<Loose>, matches: (result: Loose) => boolean) {
     const deadline = Date.now() + WAIT_MS;
     for (;;) {
       await onB.data(ADD_TASK);
@@ -116,7 +71,7 @@ describeWithRedis('WebSocket queries and SSE subscriptions routed to the owner',
 
   // First: the forwarded queries below leave keep-alive connections from A to B, which these count.
   it("an SSE screencast sent to A for B's session delivers B's frames; its connection to B ends with it", async () => {
-    const feed = sse(a.url, SCREENCAST);
+    const feed = sseStream<Loose>(a.url, SCREENCAST);
     const frame = await feed.waitFor((result) => result.data?.screencast, WAIT_MS);
     expect(frame.errors).toBeUndefined();
     expect(frame.data.screencast).toMatchObject({ sessionId: 'b-s1', mimeType: 'image/jpeg' });
@@ -129,7 +84,7 @@ describeWithRedis('WebSocket queries and SSE subscriptions routed to the owner',
   });
 
   it("an SSE snapshotChanges sent to A for B's session delivers the diff of an action on B", async () => {
-    const feed = sse(a.url, SNAPSHOT_CHANGES);
+    const feed = sseStream<Loose>(a.url, SNAPSHOT_CHANGES);
     const changed = await causeUntilSeen(feed, (result) =>
       result.data?.snapshotChanges?.diff.added.some((node: Loose) => node.role === 'listitem'),
     );
