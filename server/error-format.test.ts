@@ -219,3 +219,83 @@ describe('client mistakes through yoga, as the gateway wires it', () => {
     expect(() => parse(error.nextActions?.[0] ?? '')).not.toThrow();
   });
 });
+
+/**
+ * SSE has no `error` event: yoga's request handler maps a stream's failure through maskError into one last
+ * result. A stream cut without it would never end for its reader (yoga errors its ReadableStream without
+ * closing it): a regression shows as these tests' timeout.
+ */
+describe('a subscription failing mid-stream over SSE, as the gateway wires it', () => {
+  const logged: unknown[] = [];
+  let failure: unknown;
+  const yoga = createYoga({
+    schema: createSchema({
+      typeDefs: /* GraphQL */ `
+        type Query { unused: Int }
+        type Subscription { tick: Int }
+      `,
+      resolvers: {
+        Subscription: {
+          tick: {
+            async *subscribe() {
+              yield { tick: 1 };
+              throw failure;
+            },
+          },
+        },
+      },
+    }),
+    logging: false,
+    maskedErrors: { maskError: (error) => maskError(error, (cause) => logged.push(cause)) },
+    plugins: [useRequestErrorFormat()],
+  });
+  /** The stream's frames, pings left out, once it ended. */
+  const framesOf = async (error: unknown) => {
+    failure = error;
+    logged.length = 0;
+    const response = await yoga.fetch('http://localhost/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'subscription { tick }' }),
+    });
+    return (await response.text()).split('\n\n').filter((frame) => frame !== '' && frame !== ':');
+  };
+  const resultOf = (frame: string | undefined) =>
+    JSON.parse(frame?.replace(/^event: next\ndata: /, '') ?? '');
+
+  it('sends our failure as a last result, with its code and guidance, then completes', async () => {
+    const frames = await framesOf(new StagegraphError('SESSION_LOST', 'Replica b is gone.'));
+    expect(frames).toHaveLength(3);
+    expect(resultOf(frames[0])).toEqual({ data: { tick: 1 } });
+    expect(resultOf(frames[1])).toEqual({
+      errors: [
+        {
+          message: 'Replica b is gone.',
+          extensions: {
+            code: 'SESSION_LOST',
+            hint: ERROR_CODES.SESSION_LOST.hint,
+            retryable: ERROR_CODES.SESSION_LOST.retryable,
+            nextActions: [],
+          },
+        },
+      ],
+    });
+    expect(frames[2]).toBe('event: complete\ndata:');
+    expect(logged).toEqual([]);
+  });
+
+  it('sends a bug of ours as INTERNAL, without its message or stack, logs it, then completes', async () => {
+    const bug = new TypeError('cannot read /home/secret/file');
+    const frames = await framesOf(bug);
+    expect(frames).toHaveLength(3);
+    expect(resultOf(frames[1]).errors).toEqual([
+      {
+        message: 'Unexpected error.',
+        extensions: expect.objectContaining({ code: 'INTERNAL', hint: ERROR_CODES.INTERNAL.hint }),
+      },
+    ]);
+    expect(frames.join('\n')).not.toMatch(/secret|TypeError|error-format\.test/);
+    expect(frames[2]).toBe('event: complete\ndata:');
+    expect(logged).toEqual([bug]);
+  });
+});
