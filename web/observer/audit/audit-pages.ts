@@ -1,22 +1,23 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { GatewayClient, GatewayError } from '../gateway-client.js';
-import type { AuditFilter, AuditRecord, Connection } from './audit-trail.js';
+import type { AuditFilter, AuditRecord, Connection, PagedRecord } from './audit-trail.js';
+import { fillPage, liveRecord, placeLive } from './page-rows.js';
 import { AUDIT_PAGE_SIZE, findPageStarts } from './page-starts.js';
 
 const RECORD_FIELDS = `seq time operation decision outcome risk errorCode durationMs
   client { id } rule { id } session { id } target { role name } approval { status decidedBy scope }`;
 const PAGE_QUERY = `query ObserverAuditPage($after: String, $filter: AuditFilter, $first: Int) {
   audit(after: $after, filter: $filter, first: $first) {
-    edges { node { ${RECORD_FIELDS} } }
+    edges { cursor node { ${RECORD_FIELDS} } }
     pageInfo { endCursor hasNextPage trimmedBefore }
   }
 }`;
 const AUDIT_SUBSCRIPTION = `subscription ObserverAudit($filter: AuditFilter) {
-  audit(filter: $filter) { droppedBefore record { ${RECORD_FIELDS} } }
+  audit(filter: $filter) { cursor droppedBefore record { ${RECORD_FIELDS} } }
 }`;
 
 export interface AuditView {
-  rows: AuditRecord[];
+  rows: PagedRecord[];
   /** 1-based page number, and how many pages are known so far. */
   page: number;
   pages: number;
@@ -45,7 +46,7 @@ export interface AuditView {
 export function useAuditPages(client: GatewayClient, filter: AuditFilter): AuditView {
   const bounds = useRef<(string | null)[]>([null]);
   const [index, setIndex] = useState(0);
-  const [rows, setRows] = useState<AuditRecord[]>([]);
+  const [rows, setRows] = useState<PagedRecord[]>([]);
   const [hasNext, setHasNext] = useState(false);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<GatewayError | null>(null);
@@ -54,8 +55,8 @@ export function useAuditPages(client: GatewayClient, filter: AuditFilter): Audit
   const [trimmedBefore, setTrimmedBefore] = useState(0);
   const generation = useRef(0);
   /** Records streamed while a page was being read: the read may have missed them. */
-  const heldBack = useRef<AuditRecord[]>([]);
-  const view = useRef({ index: 0, rows: [] as AuditRecord[], hasNext: false, loading: true });
+  const heldBack = useRef<PagedRecord[]>([]);
+  const view = useRef({ index: 0, rows: [] as PagedRecord[], hasNext: false, loading: true });
   view.current = { index, rows, hasNext, loading };
 
   const show = useCallback(
@@ -68,7 +69,7 @@ export function useAuditPages(client: GatewayClient, filter: AuditFilter): Audit
         if (target === 'latest') bounds.current = await findPageStarts(client, filter, bounds.current);
         if (mine !== generation.current) return;
         const page = target === 'latest' ? bounds.current.length - 1 : target;
-        const data = await client.query<Connection<{ node: AuditRecord }>>(PAGE_QUERY, {
+        const data = await client.query<Connection<{ cursor: string; node: AuditRecord }>>(PAGE_QUERY, {
           after: bounds.current[page] ?? null,
           filter,
           first: AUDIT_PAGE_SIZE,
@@ -76,13 +77,14 @@ export function useAuditPages(client: GatewayClient, filter: AuditFilter): Audit
         if (mine !== generation.current) return;
         const { endCursor, hasNextPage, trimmedBefore: trimmed = 0 } = data.audit.pageInfo;
         if (hasNextPage && endCursor && bounds.current.length === page + 1) bounds.current.push(endCursor);
-        const read = data.audit.edges.map((edge) => edge.node);
-        const lastSeq = read.at(-1)?.seq ?? Number(bounds.current[page] ?? 0);
-        const missed = hasNextPage ? [] : heldBack.current.filter((record) => record.seq > lastSeq);
+        const read = data.audit.edges.map((edge) => ({ ...edge.node, cursor: edge.cursor }));
+        const { rows: full, more } = fillPage(
+          read,
+          hasNextPage,
+          bounds.current[page] ?? null,
+          heldBack.current,
+        );
         heldBack.current = [];
-        const shown = [...read, ...missed];
-        const full = shown.slice(0, AUDIT_PAGE_SIZE);
-        const more = hasNextPage || shown.length > AUDIT_PAGE_SIZE;
         if (more && bounds.current.length === page + 1) bounds.current.push(String(full.at(-1)?.seq));
         // Set at once, not at the next render: a record streamed in meanwhile must see this page.
         view.current = { index: page, rows: full, hasNext: more, loading: false };
@@ -107,27 +109,30 @@ export function useAuditPages(client: GatewayClient, filter: AuditFilter): Audit
     bounds.current = [null];
     setDropped(0);
     // Subscribed before the first read is sent on the same socket, so no record falls between the two.
-    const unsubscribe = client.subscribe<{ audit: { droppedBefore: number; record: AuditRecord } }>(
+    const unsubscribe = client.subscribe<{
+      audit: { cursor: string | null; droppedBefore: number; record: AuditRecord };
+    }>(
       AUDIT_SUBSCRIPTION,
       { filter },
       {
         next: ({ audit }) => {
           if (audit.droppedBefore > 0) setDropped((count) => count + audit.droppedBefore);
+          const record = liveRecord(audit);
           const current = view.current;
           if (current.loading) {
-            heldBack.current = [...heldBack.current, audit.record].slice(-AUDIT_PAGE_SIZE);
+            heldBack.current = [...heldBack.current, record].slice(-AUDIT_PAGE_SIZE);
             return;
           }
-          const last = current.rows.at(-1);
           const onLastPage = !current.hasNext && current.index === bounds.current.length - 1;
-          if (onLastPage && (!last || audit.record.seq > last.seq) && current.rows.length < AUDIT_PAGE_SIZE) {
-            const next = [...current.rows, audit.record];
+          const placed = placeLive({ ...current, onLastPage }, record);
+          if (placed === 'appended') {
+            const next = [...current.rows, record];
             view.current = { ...current, rows: next };
             setRows(next);
             return;
           }
-          if (onLastPage && last && current.rows.length >= AUDIT_PAGE_SIZE) {
-            bounds.current.push(String(last.seq));
+          if (placed === 'starts-next-page') {
+            bounds.current.push(String(current.rows.at(-1)?.seq));
             view.current = { ...current, hasNext: true };
             setHasNext(true);
           }

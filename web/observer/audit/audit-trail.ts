@@ -38,3 +38,11 @@ export interface Connection<E> {
     pageInfo: { endCursor: string | null; hasNextPage: boolean; trimmedBefore?: number };
   };
 }
+
+/**
+ * A record with its cursor: where it sits in the trail the view pages through, the `after` that reads on
+ * from it.
+ */
+export interface PagedRecord extends AuditRecord {
+  cursor: string;
+}
