@@ -4,12 +4,12 @@ import type { AuditFilter, AuditRecord, Connection, PagedRecord } from './audit-
 import { fillPage, liveRecord, placeLive } from './page-rows.js';
 import { AUDIT_PAGE_SIZE, findPageStarts } from './page-starts.js';
 
-const RECORD_FIELDS = `seq time operation decision outcome risk errorCode durationMs
+const RECORD_FIELDS = `replica seq time operation decision outcome risk errorCode durationMs
   client { id } rule { id } session { id } target { role name } approval { status decidedBy scope }`;
 const PAGE_QUERY = `query ObserverAuditPage($after: String, $filter: AuditFilter, $first: Int) {
   audit(after: $after, filter: $filter, first: $first) {
     edges { cursor node { ${RECORD_FIELDS} } }
-    pageInfo { endCursor hasNextPage trimmedBefore }
+    pageInfo { hasNextPage trimmedBefore }
   }
 }`;
 const AUDIT_SUBSCRIPTION = `subscription ObserverAudit($filter: AuditFilter) {
@@ -27,7 +27,10 @@ export interface AuditView {
   error: GatewayError | null;
   /** Records streamed in past this page since it was shown. */
   arrivedSince: number;
-  /** Records the gateway dropped from this page's stream because it read too slowly. */
+  /**
+   * Records the subscription lost before delivering one (its `droppedBefore`): this page read too slowly, or,
+   * in a cluster, the audit stream had trimmed them or a replica could not write them there while Redis was out.
+   */
   dropped: number;
   /** Records the cluster's audit stream no longer held before this page: each replica's own trail has them. */
   trimmedBefore: number;
@@ -38,8 +41,10 @@ export interface AuditView {
 }
 
 /**
- * Pages of the audit trail, oldest first within a page. The gateway pages forward only (`after` a seq),
- * so the start of every page is remembered (`bounds[i]` is page i's `after`); "latest" walks forward
+ * Pages of the audit trail, oldest first within a page. The gateway pages forward only, `after` a cursor
+ * (the seq without a cluster; in a cluster's merged trail the record's number in the audit stream, never its
+ * seq, which each replica counts on its own), so the start of every page is remembered (`bounds[i]` is
+ * page i's `after`, always a cursor the gateway gave: an edge's or a live record's); "latest" walks forward
  * asking for cursors alone to find the last page. New records stream in through the `audit` subscription
  * and join the last page while it has room.
  */
@@ -75,17 +80,17 @@ export function useAuditPages(client: GatewayClient, filter: AuditFilter): Audit
           first: AUDIT_PAGE_SIZE,
         });
         if (mine !== generation.current) return;
-        const { endCursor, hasNextPage, trimmedBefore: trimmed = 0 } = data.audit.pageInfo;
-        if (hasNextPage && endCursor && bounds.current.length === page + 1) bounds.current.push(endCursor);
+        const { hasNextPage, trimmedBefore: trimmed = 0 } = data.audit.pageInfo;
         const read = data.audit.edges.map((edge) => ({ ...edge.node, cursor: edge.cursor }));
-        const { rows: full, more } = fillPage(
+        const { rows: full, nextAfter } = fillPage(
           read,
           hasNextPage,
           bounds.current[page] ?? null,
           heldBack.current,
         );
         heldBack.current = [];
-        if (more && bounds.current.length === page + 1) bounds.current.push(String(full.at(-1)?.seq));
+        const more = nextAfter !== null;
+        if (more && bounds.current.length === page + 1) bounds.current.push(nextAfter);
         // Set at once, not at the next render: a record streamed in meanwhile must see this page.
         view.current = { index: page, rows: full, hasNext: more, loading: false };
         setIndex(page);
@@ -131,8 +136,10 @@ export function useAuditPages(client: GatewayClient, filter: AuditFilter): Audit
             setRows(next);
             return;
           }
-          if (placed === 'starts-next-page') {
-            bounds.current.push(String(current.rows.at(-1)?.seq));
+          if (placed === 'shown') return;
+          const last = current.rows.at(-1);
+          if (placed === 'starts-next-page' && last) {
+            bounds.current.push(last.cursor);
             view.current = { ...current, hasNext: true };
             setHasNext(true);
           }

@@ -49,7 +49,12 @@ export function AuditPanel(props: { client: GatewayClient; viewer: Viewer }) {
       </p>
       <ErrorAlert error={view.error} />
       {view.dropped > 0 ? (
-        <p class="notice">{view.dropped} streamed records were dropped because this page read too slowly.</p>
+        <p class="notice">
+          {view.dropped} record{view.dropped === 1 ? '' : 's'} did not stream in to this page: it read too
+          slowly, or, in a cluster, the cluster's audit stream trimmed them or a replica could not write them
+          there while Redis was out. The audit trail still holds them (in a cluster, each in its replica's
+          trail: <code>audit(replica:)</code>).
+        </p>
       ) : null}
       {view.trimmedBefore > 0 ? (
         <p class="notice">

@@ -1,6 +1,12 @@
 import { AppText } from '../app-text.js';
 import { type Column, DataTable } from '../data-table.js';
-import type { AuditRecord } from './audit-trail.js';
+import type { AuditRecord, PagedRecord } from './audit-trail.js';
+
+/** In a cluster's merged trail: seqs are each replica's own, so a row says whose it is. */
+const REPLICA: Column<AuditRecord> = {
+  header: 'replica',
+  cell: (record) => <AppText text={record.replica} />,
+};
 
 const COLUMNS: readonly Column<AuditRecord>[] = [
   { header: 'seq', rowHeader: true, cell: (record) => record.seq },
@@ -32,15 +38,16 @@ const COLUMNS: readonly Column<AuditRecord>[] = [
   { header: 'durationMs', class: 'number', cell: (record) => record.durationMs.toFixed(1) },
 ];
 
-/** One page of audit records under proper column headers. */
-export function AuditTable(props: { rows: AuditRecord[]; caption: string }) {
+/** One page of audit records under proper column headers; in a cluster, with each record's replica first. */
+export function AuditTable(props: { rows: PagedRecord[]; caption: string }) {
+  const clustered = props.rows.some((record) => record.replica !== null);
   return (
-    <DataTable
+    <DataTable<PagedRecord>
       label={props.caption}
       caption={props.caption}
-      columns={COLUMNS}
+      columns={clustered ? [REPLICA, ...COLUMNS] : COLUMNS}
       rows={props.rows}
-      rowKey={(record) => record.seq}
+      rowKey={(record) => record.cursor}
       rowClass={(record) => `outcome-${record.outcome.toLowerCase()}`}
     />
   );

@@ -16,6 +16,8 @@ export interface AuditFilter {
 }
 
 export interface AuditRecord {
+  /** In a cluster, the replica whose chain holds it: `seq` is that replica's. Null without a cluster. */
+  replica: string | null;
   seq: number;
   time: string;
   operation: string;
@@ -34,8 +36,8 @@ export interface AuditRecord {
 export interface Connection<E> {
   audit: {
     edges: E[];
-    /** `trimmedBefore` only where the page read asks for it. */
-    pageInfo: { endCursor: string | null; hasNextPage: boolean; trimmedBefore?: number };
+    /** `endCursor` where the cursor walk asks for it, `trimmedBefore` where the page read does. */
+    pageInfo: { endCursor?: string | null; hasNextPage: boolean; trimmedBefore?: number };
   };
 }
 
