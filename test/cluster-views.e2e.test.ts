@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { AUDIT_PAGE_SIZE } from '../web/observer/audit/page-starts.js';
 import { launchChromium, newTestPage, PAGE_SAFETY_NET_MS } from './helpers/browser.js';
 import { descendantsOf, endCluster, LOSS_DEADLINE_MS } from './helpers/cluster-replicas.js';
 import { mergedAuditOnceStreamed } from './helpers/cluster-streams.js';
@@ -15,7 +16,8 @@ import { describeWithRedis } from './helpers/redis-suite.js';
 /**
  * The observer page and the MCP bridge of replica a watch and drive the whole cluster: a's page lists both
  * replicas and b's session under b (LOST once b is killed), opens b's session with its live view and says
- * how many records the cluster's audit stream trimmed (a appends with a tiny bound), and the bridge at a's
+ * how many records the cluster's audit stream trimmed (a appends with a tiny bound), pages the merged audit
+ * trail by the stream's cursors (the replicas' seqs overlap), and the bridge at a's
  * /mcp lists both replicas and reads and acts on b's session, which runs once, on b.
  */
 
@@ -26,6 +28,8 @@ const LAUNCH = 'mutation ($input: LaunchInput!) { launch(input: $input) { id } }
 const clicksOf = (replica: string) =>
   `{ audit(first: 500, replica: "${replica}") { edges { node { operation session { id } } } } }`;
 const SECRET = 'cluster-views-secret';
+/** Mutations per second b takes from one client: above a page of the audit view sent at once. */
+const MUTATION_RATE = 1_000;
 /** Entries a keeps in the streams it appends to: fewer than the records the tests audit. */
 const TINY_BOUND = 2;
 
@@ -57,7 +61,8 @@ describeWithRedis('the observer page and the MCP bridge of one replica show the 
     redis = await startRedis();
     [a, b, browser] = await Promise.all([
       replica('a', '--cluster-stream-bound', String(TINY_BOUND)),
-      replica('b'),
+      // Its audit view test sends a page's worth of mutations at once: more than the default burst.
+      replica('b', '--mutation-rate', String(MUTATION_RATE)),
       launchChromium(),
     ]);
     onB = gatewayClient(b.url);
@@ -171,6 +176,88 @@ describeWithRedis('the observer page and the MCP bridge of one replica show the 
       expect(await notice.textContent()).toMatch(
         new RegExp(`^${pageInfo.trimmedBefore} older records were trimmed .+ audit\\(replica:\\)\\.$`),
       );
+      await page.evaluate(() => {
+        location.hash = '#/';
+      });
+    },
+    SAFETY_NET_MS,
+  );
+
+  it(
+    "a's audit view pages Older then Newer through the merged trail of both replicas, whose seqs overlap: no record skipped or repeated",
+    async () => {
+      const onA = gatewayClient(a.url);
+      const mergedTrail = async (): Promise<string[]> =>
+        (await onA.data('{ audit(first: 500) { edges { node { replica seq } } } }')).audit.edges.map(
+          ({ node }: { node: { replica: string; seq: number } }) => `${node.replica} ${node.seq}`,
+        );
+      const table = page.getByRole('table', { name: /Audit records/ });
+      // Each row as "replica seq": a row header alone (the seq) repeats across replicas.
+      const shown = () =>
+        table.locator('tbody tr').evaluateAll((rows) =>
+          rows.map((row) =>
+            [...(row as HTMLTableRowElement).cells]
+              .slice(0, 2)
+              .map((cell) => cell.textContent)
+              .join(' '),
+          ),
+        );
+      const paging = page.getByRole('navigation', { name: 'Audit pages' });
+      const button = (name: string) => paging.getByRole('button', { name, exact: true });
+      const pageLabel = paging.locator('.audit-page-number');
+      const refusedStop = async () => {
+        const { errors } = await onB.send('mutation { stop(id: "no-such-session") { id } }');
+        expect(errors?.[0]?.extensions?.code).toBe('SESSION_NOT_FOUND');
+      };
+
+      await page.evaluate(() => {
+        location.hash = '#/audit';
+      });
+      const loaded = await mergedTrail();
+      await expect.poll(shown, { timeout: PAGE_SAFETY_NET_MS }).toEqual(loaded);
+      // Records of b, caused until the page's subscription delivers one: then it surely reads the stream.
+      await expect
+        .poll(
+          async () => {
+            await refusedStop();
+            return (await shown()).length;
+          },
+          { timeout: PAGE_SAFETY_NET_MS },
+        )
+        .toBeGreaterThan(loaded.length);
+      await mergedAuditOnceStreamed(onA, ['a', 'b']);
+      // Read again, so that the page holds exactly what the trail holds before records stream in.
+      await button('Latest').click();
+      const start = await mergedTrail();
+      await expect.poll(shown, { timeout: PAGE_SAFETY_NET_MS }).toEqual(start);
+      expect(start.length).toBeLessThan(AUDIT_PAGE_SIZE);
+      const seqs = start.map((record) => record.split(' ')[1]);
+      expect(new Set(seqs).size, `a's and b's seqs overlap in ${start.join(', ')}`).toBeLessThan(seqs.length);
+
+      // Live records fill the last page; past it, they start page 2 where the page's last row ends.
+      const past = 5;
+      for (let i = start.length; i < AUDIT_PAGE_SIZE + past; i += 1) await refusedStop();
+      await mergedAuditOnceStreamed(onA, ['a', 'b']);
+      const trail = await mergedTrail();
+      expect(trail).toHaveLength(AUDIT_PAGE_SIZE + past);
+      await page
+        .getByRole('status')
+        .filter({ hasText: `${past} newer records arrived` })
+        .waitFor({ timeout: PAGE_SAFETY_NET_MS });
+
+      await button('Latest').click();
+      await expect.poll(() => pageLabel.textContent(), { timeout: PAGE_SAFETY_NET_MS }).toBe('Page 2 of 2');
+      await expect.poll(() => button('Older').isEnabled(), { timeout: PAGE_SAFETY_NET_MS }).toBe(true);
+      const newest = await shown();
+      await button('Older').click();
+      await expect.poll(() => pageLabel.textContent(), { timeout: PAGE_SAFETY_NET_MS }).toBe('Page 1 of 2+');
+      await expect.poll(() => button('Newer').isEnabled(), { timeout: PAGE_SAFETY_NET_MS }).toBe(true);
+      const oldest = await shown();
+      await button('Newer').click();
+      await expect.poll(() => pageLabel.textContent(), { timeout: PAGE_SAFETY_NET_MS }).toBe('Page 2 of 2');
+      await expect.poll(() => button('Older').isEnabled(), { timeout: PAGE_SAFETY_NET_MS }).toBe(true);
+      expect(await shown()).toEqual(newest);
+      expect([...oldest, ...newest]).toEqual(trail);
       await page.evaluate(() => {
         location.hash = '#/';
       });
