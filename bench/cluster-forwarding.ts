@@ -4,7 +4,7 @@
 // over the WebSocket are not forwarded).
 // (a) The same operation on b's session, sent to b (the owner) and to a (which forwards it to b), in
 //     alternating pairs whose order alternates too; the extra latency is each pair's difference.
-//     BENCH_PAIRS (default 200) pairs per operation: an interactive snapshot, and a click.
+//     BENCH_PAIRS (default 1000: a median of 200 differences moved by half a millisecond between quiet runs) pairs per operation: an interactive snapshot, and a click.
 // (b) Three clients at once, each looping on its own session: an interactive snapshot, then a click on
 //     the Subscribe checkbox by the ref it read. The three sessions on a; then two on a and one on b;
 //     then one on each of a, b and c. Each phase runs BENCH_PHASE_MS (default 10000) sending to each session's owner, then as long
@@ -16,7 +16,7 @@ import { type GatewayProcess, serveInChild } from '../test/helpers/gateway-proce
 import { HAS_REDIS, startRedis } from '../test/helpers/redis-server.js';
 import { summarise } from './stats.js';
 
-const PAIRS = Number(process.env.BENCH_PAIRS ?? 200);
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 1_000);
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 10_000);
 const WARMUP_PAIRS = 20;
 /** Far above what the loops send: the default per-client rate (20/s) would measure RATE_LIMITED. */
@@ -31,11 +31,18 @@ const SNAPSHOT =
   'query ($s: ID) { session(id: $s) { window { snapshot(interactiveOnly: true) { nodes { ref role name } } } } }';
 const CLICK_REF = 'mutation ($s: ID, $ref: ID!) { click(session: $s, target: { ref: $ref }) { elapsedMs } }';
 const CLICK_LOG = 'mutation ($s: ID) { click(session: $s, target: { testId: "log" }) { elapsedMs } }';
-/** One replica's own trail: `audit` without `replica` merges every replica's. */
-const AUDITED =
-  'query ($replica: String) { audit(first: 500, replica: $replica) { edges { node { operation session { id } } } } }';
+/** One replica's own trail, a page at a time: `audit` without `replica` merges every replica's. */
+const AUDITED = `query ($replica: String, $after: String) {
+  audit(first: 500, replica: $replica, after: $after) {
+    edges { node { operation session { id } } } pageInfo { endCursor hasNextPage }
+  }
+}`;
 
 type Node = { ref: string; role: string; name: string };
+type AuditPage = {
+  edges: { node: { operation: string; session: { id: string } | null } }[];
+  pageInfo: { endCursor: string | null; hasNextPage: boolean };
+};
 
 /** A session of the fixture app on `owner`, its window open and its clock no longer ticking. */
 async function fixtureSession(owner: GatewayClient): Promise<string> {
@@ -125,11 +132,17 @@ async function main(): Promise<void> {
 
     const read = await extraLatency(onB, onA, SNAPSHOT, bSession);
     const click = await extraLatency(onB, onA, CLICK_LOG, bSession);
-    const clicksOf = async (client: GatewayClient, replica: string) =>
-      (await client.data(AUDITED, { replica })).audit.edges.filter(
-        ({ node }: { node: { operation: string; session: { id: string } | null } }) =>
-          node.operation === 'click' && node.session?.id === bSession,
-      ).length;
+    const clicksOf = async (client: GatewayClient, replica: string) => {
+      let clicks = 0;
+      for (let after: string | null = null; ; ) {
+        const { audit }: { audit: AuditPage } = await client.data(AUDITED, { replica, after });
+        clicks += audit.edges.filter(
+          ({ node }) => node.operation === 'click' && node.session?.id === bSession,
+        ).length;
+        if (!audit.pageInfo.hasNextPage) return clicks;
+        after = audit.pageInfo.endCursor;
+      }
+    };
     const [auditedOnB, auditedOnA] = [await clicksOf(onB, 'b'), await clicksOf(onA, 'a')];
 
     const layouts = [
