@@ -65,25 +65,27 @@ export function ownerPassthrough(
       serve(request, response);
       return;
     }
-    void readBody(request).then(async (body) => {
-      if (!body) return;
-      const operation = operationOf(body, options.documents);
-      if (!operation) return handOn(request, response, body);
-      let owner: ReplicaRecord | null;
-      try {
-        owner = await ownerOf(cluster, schema, operation.document, operation.params);
-      } catch (error) {
-        if (error instanceof StagegraphError) options.placed.set(request, refused(error));
-        return handOn(request, response, body);
-      }
-      options.placed.set(request, null);
-      if (!owner) return handOn(request, response, body);
-      const sent = await pipeToOwner(cluster, owner, options.secret, request, response, body);
-      if (sent) return;
-      // Unanswered (the owner died a moment ago): run here, where the directory answers what it knows.
-      cluster.unanswered(owner);
-      if (!response.destroyed) handOn(request, response, body);
-    });
+    void readBody(request)
+      .then(async (body) => {
+        if (!body) return;
+        const operation = operationOf(body, options.documents);
+        if (!operation) return handOn(request, response, body);
+        let owner: ReplicaRecord | null;
+        try {
+          owner = await ownerOf(cluster, schema, operation.document, operation.params);
+        } catch (error) {
+          if (error instanceof StagegraphError) options.placed.set(request, refused(error));
+          return handOn(request, response, body);
+        }
+        options.placed.set(request, null);
+        if (!owner) return handOn(request, response, body);
+        const sent = await pipeToOwner(cluster, owner, options.secret, request, response, body);
+        if (sent) return;
+        // Unanswered (the owner died a moment ago): run here, where the directory answers what it knows.
+        cluster.unanswered(owner);
+        if (!response.destroyed) handOn(request, response, body);
+      })
+      .catch(() => response.destroy());
   };
 }
 
@@ -178,13 +180,19 @@ function pipeToOwner(
         signal: AbortSignal.any([callerGone.signal, watch.gone]),
       },
       (answer) => {
-        response.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
-        answer.pipe(response);
+        resolve(true);
         answer.once('close', () => {
           watch.stop();
           if (!answer.complete) response.destroy();
         });
-        resolve(true);
+        try {
+          response.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
+        } catch {
+          // A header the owner sent that this response cannot carry: the caller sees the call cut off.
+          answer.destroy();
+          return;
+        }
+        answer.pipe(response);
       },
     );
     outgoing.once('error', () => {
