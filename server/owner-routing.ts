@@ -32,9 +32,6 @@ export const CLUSTER_SECRET_HEADER = 'x-stagegraph-cluster-secret';
  */
 export type PlacedRequests = WeakMap<IncomingMessage, ExecutionResult | null>;
 
-/** Where a document's root fields must run: here (null), or one other replica for the whole document. */
-type Placement = { readonly kind: 'here' } | { readonly kind: 'owner'; readonly owner: ReplicaRecord };
-
 /** Who a forwarded call runs for: the credential the caller presented, and what abandons the call. */
 export interface Caller {
   readonly authorization: string | null;
@@ -94,8 +91,18 @@ export async function ownerOf(
   document: DocumentNode,
   params: OperationParams,
 ): Promise<ReplicaRecord | null> {
-  const placement = await placementOf(cluster, schema, document, params);
-  return placement.kind === 'owner' ? placement.owner : null;
+  const operation = getOperationAST(document, params.operationName);
+  if (!operation || operation.operation === 'subscription') return null;
+  const root = operation.operation === 'query' ? schema.getQueryType() : schema.getMutationType();
+  const targets = new Map<string, ReplicaRecord | null>();
+  for (const selection of operation.selectionSet.selections) {
+    // Fragments at the root are rare; such a document runs here.
+    if (selection.kind !== Kind.FIELD) return null;
+    const target = await targetOf(cluster, selection, root?.getFields()[selection.name.value], params);
+    if (target !== undefined) targets.set(target?.id ?? cluster.replicaId, target);
+  }
+  const [only, ...others] = [...targets.values()];
+  return only && others.length === 0 ? only : null;
 }
 
 /**
@@ -156,26 +163,6 @@ function parsed(query: string | undefined): DocumentNode | null {
     // Answered by yoga's own parse, in the registry's form.
     return null;
   }
-}
-
-async function placementOf(
-  cluster: Cluster,
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  params: OperationParams,
-): Promise<Placement> {
-  const operation = getOperationAST(document, params.operationName);
-  if (!operation || operation.operation === 'subscription') return { kind: 'here' };
-  const root = operation.operation === 'query' ? schema.getQueryType() : schema.getMutationType();
-  const targets = new Map<string, ReplicaRecord | null>();
-  for (const selection of operation.selectionSet.selections) {
-    // Fragments at the root are rare; such a document runs here.
-    if (selection.kind !== Kind.FIELD) return { kind: 'here' };
-    const target = await targetOf(cluster, selection, root?.getFields()[selection.name.value], params);
-    if (target !== undefined) targets.set(target?.id ?? cluster.replicaId, target);
-  }
-  const [only, ...others] = [...targets.values()];
-  return only && others.length === 0 ? { kind: 'owner', owner: only } : { kind: 'here' };
 }
 
 /** The replica one root field runs on: undefined when any will do, null for this one. */
