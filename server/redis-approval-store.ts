@@ -11,7 +11,6 @@ import type {
 import { MAX_APPROVAL_TIMEOUT_MS } from '../domain/governance/approvals/approval-broker.js';
 import type { StagegraphError } from '../errors/stagegraph-error.js';
 import { CLAIM, CONFIRMATION, COUNT_APPROVERS, PENDING } from './redis-approval-lua.js';
-import { runScript } from './redis-scripts.js';
 
 /**
  * How long a claimed answer (and its outcome) is kept: past the longest an approval may wait, so a late
@@ -110,7 +109,7 @@ export class RedisApprovalStore implements SharedApprovalStore {
   }
 
   #eval(script: string, ...args: (string | number)[]): Promise<unknown> {
-    return this.#call(() => runScript(this.#redis, script, 0, this.#prefix, ...args));
+    return this.#call(() => this.#redis.eval(script, 0, this.#prefix, ...args));
   }
 
   async #call<T>(command: () => Promise<T>): Promise<T> {

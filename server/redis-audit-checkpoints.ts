@@ -3,7 +3,6 @@ import type { AuditCheckpoint } from '../domain/audit/verify-audit.js';
 import type { AuditCheckpointStore } from '../domain/cluster/audit-checkpoints.js';
 import type { ReplicaBoot } from '../domain/cluster/cluster-store.js';
 import { FENCED_BOOT, replicaKeyOf } from './redis-cluster-lua.js';
-import { runScript } from './redis-scripts.js';
 
 /**
  * ARGV: key, replica id, seq, hash, the replica's record, its epoch. Keeps the checkpoint only when its seq
@@ -35,8 +34,7 @@ export class RedisAuditCheckpoints implements AuditCheckpointStore {
     const { replicaId, epoch } = boot;
     const record = replicaKeyOf(this.#prefix, replicaId);
     const answer = await this.#call(() =>
-      runScript(
-        this.#redis,
+      this.#redis.eval(
         RAISE_CHECKPOINT,
         0,
         this.#key,

@@ -22,7 +22,6 @@ import {
   SESSION_WITH_OWNER,
 } from './redis-cluster-lua.js';
 import { callRedis, connectRedis, unavailable } from './redis-connection.js';
-import { runScript } from './redis-scripts.js';
 
 /** Every key of one cluster starts with this. */
 export const KEY_PREFIX = 'stagegraph:';
@@ -161,7 +160,7 @@ export class RedisClusterStore implements ClusterStore {
   }
 
   #eval(script: string, ...args: (string | number)[]): Promise<unknown> {
-    return this.#call(() => runScript(this.#redis, script, 0, this.#prefix, ...args));
+    return this.#call(() => this.#redis.eval(script, 0, this.#prefix, ...args));
   }
 
   #call<T>(command: () => Promise<T>): Promise<T> {

@@ -4,7 +4,6 @@ import type { EventStreams, StreamedEvent, StreamReader } from '../domain/cluste
 import { FENCED_BOOT, replicaKeyOf } from './redis-cluster-lua.js';
 import { KEY_PREFIX } from './redis-cluster-store.js';
 import { COMMAND_TIMEOUT_MS, callRedis, connectRedis, duplicateRedis } from './redis-connection.js';
-import { runScript } from './redis-scripts.js';
 
 /** A stream no event was appended to for this long is dropped: its session ended long ago. */
 const IDLE_STREAM_TTL_MS = 24 * 60 * 60 * 1_000;
@@ -106,8 +105,7 @@ export class RedisEventStreams implements EventStreams {
   #appendAs(script: string, stream: string, boot: ReplicaBoot, json: string, ...more: number[]) {
     const record = replicaKeyOf(this.#prefix, boot.replicaId);
     return callRedis(this.#where, () =>
-      runScript(
-        this.#redis,
+      this.#redis.eval(
         script,
         2,
         this.#prefix + stream,
