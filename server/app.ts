@@ -113,6 +113,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
   });
   const authenticate = authenticator(clientDirectory(config));
   const identities = new WeakMap<Request, ClientIdentity>();
+  /** Sent with, and required of, every call between replicas: forwards, relays and their receivers. */
+  const clusterSecret = config.cluster?.secret ?? null;
   let governance: Governance | null = null;
   let cluster: Cluster | null = null;
   let opened: OpenedCluster | null = null;
@@ -142,7 +144,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       forwardToReplica: cluster
         ? replicaForwarder(
             cluster,
-            config.cluster?.secret ?? null,
+            clusterSecret,
             initial.authorization ?? initial.request?.headers.get('authorization') ?? null,
           )
         : null,
@@ -150,7 +152,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     };
   };
   const policy = guardPolicy(config);
-  const relay = new SubscriptionRelay(() => cluster, config.cluster?.secret ?? null);
+  const relay = new SubscriptionRelay(() => cluster, clusterSecret);
   const documents = new DocumentCache();
   const placed: PlacedRequests = new WeakMap();
   // Built in start(), once the plugins named with --plugin are loaded: the schema includes their fields.
@@ -177,7 +179,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         useCompiledQueries(),
         useClientSubscriptions(),
         useSseRelay(relay),
-        useOwnerRouting(() => cluster, config.cluster?.secret ?? null, placed),
+        useOwnerRouting(() => cluster, clusterSecret, placed),
         useDocumentCache(documents),
       ],
       logging: false,
@@ -190,7 +192,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     {
       cluster: () => cluster,
       schema: () => schema,
-      secret: config.cluster?.secret ?? null,
+      secret: clusterSecret,
       authenticate,
       documents,
       placed,
@@ -250,7 +252,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       maxPayload: policy.maxRequestBytes,
       logUnexpected: (cause) => log(`unexpected error: ${String(cause)}`),
       relay,
-      owners: ownersAnswer(() => cluster, config.cluster?.secret ?? null),
+      owners: ownersAnswer(() => cluster, clusterSecret),
     });
   let url = '';
   let stopping: Promise<void> | undefined;
